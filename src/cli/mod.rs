@@ -1,0 +1,214 @@
+//! Command-line interface: clap definitions and dispatch.
+//!
+//! Every command returns a [`CmdOutput`]: a JSON document (printed alone on stdout with
+//! `--json`) and a human rendering. Errors print `{"error": {...}}` with `--json`.
+//! Exit codes: 0 success, 1 gate REJECT/NEEDS_REMEASURE, 2 bad input or usage, 3 internal.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::error::exit;
+use crate::{Error, Result};
+
+pub mod campaign_cmd;
+pub mod gate_cmd;
+pub mod gpu_cmd;
+pub mod memory_cmd;
+pub mod run_cmd;
+
+/// What a command produced.
+#[derive(Debug, Clone)]
+pub struct CmdOutput {
+    pub json: serde_json::Value,
+    pub human: String,
+    pub exit: i32,
+}
+
+impl CmdOutput {
+    pub fn ok(json: serde_json::Value, human: impl Into<String>) -> CmdOutput {
+        CmdOutput {
+            json,
+            human: human.into(),
+            exit: exit::OK,
+        }
+    }
+}
+
+#[derive(Debug, Parser)]
+#[command(name = "kcamp", version, about = "GPU-kernel optimization campaigns: measure, gate, accept or roll back", long_about = None)]
+pub struct Cli {
+    /// Print one JSON document on stdout instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Campaign directory (default: the current directory).
+    #[arg(
+        short = 'C',
+        long = "campaign",
+        global = true,
+        env = "KCAMP_DIR",
+        value_name = "DIR"
+    )]
+    pub campaign: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Adapter selection, shared by every command that runs kernels.
+#[derive(Debug, Clone, Default, Args)]
+pub struct AdapterArgs {
+    /// Adapter name substring (case-insensitive), e.g. "H200" or "llvmpipe".
+    #[arg(long, value_name = "SUBSTR")]
+    pub adapter: Option<String>,
+    /// Backend: vulkan, metal, dx12 or gl.
+    #[arg(long, value_name = "BACKEND")]
+    pub backend: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create a campaign directory (DEFINE_TARGET + PREPARE_ENVIRONMENT).
+    Init(campaign_cmd::InitArgs),
+    /// Full validation of the current kernel; freezes the schema; writes round 1.
+    Baseline(campaign_cmd::BaselineArgs),
+    /// Rounds: `round new --hypothesis TEXT`.
+    #[command(subcommand)]
+    Round(campaign_cmd::RoundCommand),
+    /// Measure the working kernel (or import a CSV), write the round's CSV, run the gate.
+    Validate(campaign_cmd::ValidateArgs),
+    /// Accept the open round (the gate must allow it, or --force with --reason).
+    Accept(campaign_cmd::AcceptArgs),
+    /// Restore the incumbent's kernel and close the open round as rolled back.
+    Rollback(campaign_cmd::RollbackArgs),
+    /// The campaign's state: incumbent, open round, last verdict.
+    Status,
+    /// The lineage of rounds.
+    Log,
+    /// Final full validation of the incumbent, report.md and charts.
+    Report(campaign_cmd::ReportArgs),
+    /// Open the dashboard (default: the bundled demo campaign).
+    Tui(TuiArgs),
+    /// Run the benchmark of the campaign's working kernel without recording a round.
+    Run(run_cmd::RunArgs),
+    /// List the adapters wgpu sees, with the features that matter for kernels.
+    Adapters(AdapterArgs),
+    /// Measure the adapter's own FLOP and bandwidth ceilings.
+    Peak(run_cmd::PeakArgs),
+    /// Stand-alone utilization / roofline calculator.
+    Util(run_cmd::UtilArgs),
+    /// Judge two CSVs of one schema.
+    Gate(gate_cmd::GateArgs),
+    /// Iteration records (memory/v<N>.json).
+    #[command(subcommand)]
+    Memory(memory_cmd::MemoryCommand),
+    /// Internal: benchmark worker process (reads cases on stdin).
+    #[command(name = "__worker", hide = true)]
+    Worker(run_cmd::WorkerArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TuiArgs {
+    /// Campaign directory (default: -C, else the bundled demo campaign).
+    pub dir: Option<PathBuf>,
+}
+
+/// Context every command gets.
+#[derive(Debug, Clone)]
+pub struct Ctx {
+    pub json: bool,
+    pub campaign: PathBuf,
+}
+
+/// Parse arguments, run the command, print, and return the process exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() {
+                exit::BAD_INPUT
+            } else {
+                exit::OK
+            };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let json = cli.json;
+    let ctx = Ctx {
+        json,
+        campaign: cli.campaign.clone().unwrap_or_else(|| PathBuf::from(".")),
+    };
+    match dispatch(cli, &ctx) {
+        Ok(out) => {
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&out.json).unwrap_or_else(|_| "{}".into())
+                );
+            } else if !out.human.is_empty() {
+                println!("{}", out.human.trim_end());
+            }
+            out.exit
+        }
+        Err(err) => {
+            if json {
+                let doc =
+                    serde_json::json!({"error": {"kind": err.kind(), "message": err.to_string()}});
+                println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+            } else {
+                eprintln!("error: {err}");
+            }
+            err.exit_code()
+        }
+    }
+}
+
+fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
+    let Some(command) = cli.command else {
+        return crate::tui::run_dashboard(&default_tui_dir(&cli.campaign)?);
+    };
+    match command {
+        Command::Init(a) => campaign_cmd::init(ctx, &a),
+        Command::Baseline(a) => campaign_cmd::baseline(ctx, &a),
+        Command::Round(c) => campaign_cmd::round(ctx, &c),
+        Command::Validate(a) => campaign_cmd::validate(ctx, &a),
+        Command::Accept(a) => campaign_cmd::accept(ctx, &a),
+        Command::Rollback(a) => campaign_cmd::rollback(ctx, &a),
+        Command::Status => campaign_cmd::status(ctx),
+        Command::Log => campaign_cmd::log(ctx),
+        Command::Report(a) => campaign_cmd::report(ctx, &a),
+        Command::Tui(a) => {
+            let dir = match a.dir {
+                Some(d) => d,
+                None => default_tui_dir(&cli.campaign)?,
+            };
+            crate::tui::run_dashboard(&dir)
+        }
+        Command::Run(a) => run_cmd::run(ctx, &a),
+        Command::Adapters(a) => gpu_cmd::adapters(ctx, &a),
+        Command::Peak(a) => run_cmd::peak(ctx, &a),
+        Command::Util(a) => run_cmd::util(ctx, &a),
+        Command::Gate(a) => gate_cmd::gate(ctx, &a),
+        Command::Memory(c) => memory_cmd::memory(ctx, &c),
+        Command::Worker(a) => run_cmd::worker(&a),
+    }
+}
+
+/// `kcamp` with no arguments: the campaign given with -C, else the bundled demo campaign.
+fn default_tui_dir(explicit: &Option<PathBuf>) -> Result<PathBuf> {
+    if let Some(d) = explicit {
+        return Ok(d.clone());
+    }
+    crate::campaign::demo_campaign_dir().ok_or_else(|| {
+        Error::input(
+            "no campaign given and the bundled demo campaign was not found (campaigns/demo-gemm)",
+        )
+    })
+}
+
+/// Placeholder for commands whose module is still being built.
+pub(crate) fn not_yet(what: &str) -> Result<CmdOutput> {
+    Err(Error::Internal(format!(
+        "`kcamp {what}` is not implemented yet"
+    )))
+}

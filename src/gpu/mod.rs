@@ -1,0 +1,3 @@
+//! wgpu runtime: adapters, device, kernel compilation, timing and case execution.
+//!
+//! OWNER: gpu helper.

@@ -1,0 +1,4 @@
+//! Ops: kernel ABI (bindings, uniforms, dispatch), CPU f64 references, FLOP/byte counts,
+//! CSV columns.
+//!
+//! OWNER: gpu helper.

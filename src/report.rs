@@ -1,0 +1,3 @@
+//! baseline_report.md, report.md and charts.
+//!
+//! OWNER: records helper.

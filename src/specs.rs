@@ -1,0 +1,3 @@
+//! GPU spec registry, utilization and roofline (SPEC §9).
+//!
+//! OWNER: runner helper.
