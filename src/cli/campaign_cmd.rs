@@ -6,8 +6,15 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use super::{AdapterArgs, CmdOutput, Ctx, not_yet};
-use crate::Result;
+use serde_json::json;
+
+use super::{AdapterArgs, CmdOutput, Ctx};
+use crate::campaign::{self, AcceptOptions, Campaign, CampaignState, DecisionKind, InitOptions, MeasureSource};
+use crate::error::exit;
+use crate::gate::{GateReport, ShapeClass};
+use crate::manifest::{AdapterSelector, Dtype, OpName};
+use crate::runner::ProgressEvent;
+use crate::{Error, Result};
 
 #[derive(Debug, Args)]
 pub struct InitArgs {
@@ -77,30 +84,355 @@ pub struct ReportArgs {
     pub adapter: AdapterArgs,
 }
 
-pub fn init(_ctx: &Ctx, _a: &InitArgs) -> Result<CmdOutput> {
-    not_yet("init")
+impl AdapterArgs {
+    /// An override of the manifest's adapter, if any flag was given.
+    pub fn selector(&self) -> Option<AdapterSelector> {
+        (self.adapter.is_some() || self.backend.is_some()).then(|| AdapterSelector {
+            name: self.adapter.clone(),
+            backend: self.backend.clone(),
+        })
+    }
 }
-pub fn baseline(_ctx: &Ctx, _a: &BaselineArgs) -> Result<CmdOutput> {
-    not_yet("baseline")
+
+fn source(csv: &Option<PathBuf>, adapter: &AdapterArgs) -> MeasureSource {
+    match csv {
+        Some(p) => MeasureSource::Csv(p.clone()),
+        None => MeasureSource::Run { adapter: adapter.selector() },
+    }
 }
-pub fn round(_ctx: &Ctx, _c: &RoundCommand) -> Result<CmdOutput> {
-    not_yet("round")
+
+/// Progress on stderr for the plain commands (the dashboard follows live/progress.json).
+fn progress_printer(ctx: &Ctx) -> impl FnMut(ProgressEvent) + use<> {
+    let quiet = ctx.json;
+    move |e| {
+        if quiet {
+            return;
+        }
+        match e {
+            ProgressEvent::ShapeStarted { index, total, label } => eprintln!("[{}/{}] {label}", index + 1, total),
+            ProgressEvent::ShapeFinished { label, check, primary, .. } => {
+                eprintln!("      {label}: {}{}", check.as_str(), primary.map(|p| format!(" ({p:.4})")).unwrap_or_default())
+            }
+            ProgressEvent::WorkerRestarted { label, reason } => eprintln!("      {label}: worker restarted: {reason}"),
+            _ => {}
+        }
+    }
 }
-pub fn validate(_ctx: &Ctx, _a: &ValidateArgs) -> Result<CmdOutput> {
-    not_yet("validate")
+
+fn parse_op(s: &str) -> Result<OpName> {
+    match s {
+        "gemm" => Ok(OpName::Gemm),
+        "axpy" => Ok(OpName::Axpy),
+        other => Err(Error::input(format!("--op: unknown op '{other}' (available: gemm, axpy)"))),
+    }
 }
-pub fn accept(_ctx: &Ctx, _a: &AcceptArgs) -> Result<CmdOutput> {
-    not_yet("accept")
+
+fn parse_dtype(s: &str) -> Result<Dtype> {
+    match s {
+        "f32" => Ok(Dtype::F32),
+        "f16" => Ok(Dtype::F16),
+        other => Err(Error::input(format!("--dtype: unknown dtype '{other}' (available: f32, f16)"))),
+    }
 }
-pub fn rollback(_ctx: &Ctx, _a: &RollbackArgs) -> Result<CmdOutput> {
-    not_yet("rollback")
+
+pub fn init(_ctx: &Ctx, a: &InitArgs) -> Result<CmdOutput> {
+    let opts = InitOptions {
+        op: parse_op(&a.op)?,
+        dtype: parse_dtype(&a.dtype)?,
+        shapes: a.shapes.clone(),
+        name: a.name.clone(),
+        primary_metric: a.primary_metric.clone(),
+    };
+    let c = campaign::init(&a.dir, &opts)?;
+    let json = json!({
+        "campaign": c.dir,
+        "name": c.manifest.name,
+        "op": c.manifest.op,
+        "dtype": c.manifest.dtype,
+        "primary_metric": c.manifest.primary_metric,
+        "target_shapes": c.manifest.target_shapes.len(),
+        "kernel": c.kernel_dir().join(&c.manifest.kernel.file),
+    });
+    let human = format!(
+        "created campaign '{}' in {} ({} {}, {} target shapes, primary metric {})\nkernel: {}\nnext: kcamp -C {} baseline",
+        c.manifest.name,
+        c.dir.display(),
+        c.manifest.op.as_str(),
+        c.manifest.dtype.as_str(),
+        c.manifest.target_shapes.len(),
+        c.manifest.primary_metric,
+        c.kernel_dir().join(&c.manifest.kernel.file).display(),
+        c.dir.display()
+    );
+    Ok(CmdOutput::ok(json, human))
 }
-pub fn status(_ctx: &Ctx) -> Result<CmdOutput> {
-    not_yet("status")
+
+pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
+    let c = Campaign::open(&ctx.campaign)?;
+    let mut progress = progress_printer(ctx);
+    let out = campaign::baseline(&c, &source(&a.csv, &a.adapter), &mut progress)?;
+    let mut human = format!(
+        "BASELINE recorded as round 1: {}/{} shapes PASS, {} aggregate {}\nrepresentative shapes: {}",
+        out.passed,
+        out.shapes,
+        out.metric,
+        fmt_opt(out.aggregate),
+        out.representative_shapes.join(", ")
+    );
+    for (label, check) in &out.not_passing {
+        human.push_str(&format!("\n  {label}: {}", check.as_str()));
+    }
+    for w in &out.warnings {
+        human.push_str(&format!("\nwarning: {w}"));
+    }
+    Ok(CmdOutput::ok(serde_json::to_value(&out).map_err(internal)?, human))
 }
-pub fn log(_ctx: &Ctx) -> Result<CmdOutput> {
-    not_yet("log")
+
+pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
+    let RoundCommand::New { hypothesis } = c;
+    let camp = Campaign::open(&ctx.campaign)?;
+    let n = campaign::new_round(&camp, hypothesis)?;
+    let human = format!(
+        "opened round {n}: {}\nedit {} then run `kcamp validate`",
+        hypothesis.trim(),
+        camp.kernel_dir().display()
+    );
+    Ok(CmdOutput::ok(json!({"round": n, "hypothesis": hypothesis.trim()}), human))
 }
-pub fn report(_ctx: &Ctx, _a: &ReportArgs) -> Result<CmdOutput> {
-    not_yet("report")
+
+pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
+    let c = Campaign::open(&ctx.campaign)?;
+    let mut progress = progress_printer(ctx);
+    let out = campaign::validate(&c, a.full, &source(&a.csv, &a.adapter), &mut progress)?;
+    let r = &out.record;
+    let exit = if r.report.verdict.allows_accept() { exit::OK } else { exit::GATE_REJECTED };
+    let human = format!(
+        "round {} ({} validation) against round {}:\n{}",
+        r.round,
+        match r.validation {
+            campaign::Validation::Quick => "quick",
+            campaign::Validation::Full => "full",
+        },
+        r.incumbent,
+        render_gate(&r.report)
+    );
+    Ok(CmdOutput {
+        json: serde_json::to_value(r).map_err(internal)?,
+        human,
+        exit,
+    })
+}
+
+pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
+    let c = Campaign::open(&ctx.campaign)?;
+    let mut progress = progress_printer(ctx);
+    let opts = AcceptOptions {
+        force: a.force,
+        reason: a.reason.clone(),
+        confirm_source: MeasureSource::Run { adapter: None },
+    };
+    let out = campaign::accept(&c, &opts, &mut progress)?;
+    let d = &out.decision;
+    let mut human = match d.decision {
+        DecisionKind::Accepted => format!(
+            "round {} ACCEPTED{}: it is the incumbent now (aggregate {}, {})",
+            d.round,
+            if d.forced { " (forced)" } else { "" },
+            fmt_opt(d.aggregate),
+            fmt_pct(d.aggregate_delta)
+        ),
+        _ => format!(
+            "round {} ROLLED BACK: {}",
+            d.round,
+            d.reason.clone().unwrap_or_default()
+        ),
+    };
+    for w in &out.warnings {
+        human.push_str(&format!("\nwarning: {w}"));
+    }
+    let exit = if d.decision == DecisionKind::Accepted { exit::OK } else { exit::GATE_REJECTED };
+    Ok(CmdOutput {
+        json: serde_json::to_value(&out).map_err(internal)?,
+        human,
+        exit,
+    })
+}
+
+pub fn rollback(ctx: &Ctx, a: &RollbackArgs) -> Result<CmdOutput> {
+    let c = Campaign::open(&ctx.campaign)?;
+    let out = campaign::rollback(&c, &a.reason)?;
+    let human = format!(
+        "round {} ROLLED BACK; kernel/ restored from round {}",
+        out.decision.round,
+        out.decision.parent.map(|p| p.to_string()).unwrap_or_default()
+    );
+    Ok(CmdOutput::ok(serde_json::to_value(&out).map_err(internal)?, human))
+}
+
+pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
+    let st = CampaignState::load(&ctx.campaign)?;
+    let open = st.open_round.and_then(|n| st.round(n));
+    let incumbent = st.incumbent.and_then(|n| st.round(n));
+    let json = json!({
+        "campaign": st.dir,
+        "name": st.manifest.name,
+        "op": st.manifest.op,
+        "dtype": st.manifest.dtype,
+        "primary_metric": st.manifest.primary_metric,
+        "rounds": st.rounds.len(),
+        "baseline_done": st.incumbent.is_some(),
+        "incumbent": incumbent.map(|r| json!({
+            "round": r.number,
+            "hypothesis": r.hypothesis,
+            "aggregate": r.decision.as_ref().and_then(|d| d.aggregate),
+        })),
+        "open_round": open.map(|r| json!({
+            "round": r.number,
+            "hypothesis": r.hypothesis,
+            "validated": r.gate.is_some(),
+            "verdict": r.gate.as_ref().map(|g| g.verdict),
+            "aggregate_delta": r.gate.as_ref().and_then(|g| g.aggregate.delta),
+        })),
+        "lock_holder": st.lock_holder,
+        "representative_shapes": st.manifest.representative_shapes,
+        "frozen_header": st.frozen_header,
+    });
+    let mut human = format!(
+        "campaign '{}' ({} {}, primary metric {})\n",
+        st.manifest.name,
+        st.manifest.op.as_str(),
+        st.manifest.dtype.as_str(),
+        st.manifest.primary_metric
+    );
+    match incumbent {
+        Some(r) => human.push_str(&format!(
+            "incumbent: round {} ({}) aggregate {}\n",
+            r.number,
+            r.hypothesis,
+            fmt_opt(r.decision.as_ref().and_then(|d| d.aggregate))
+        )),
+        None => human.push_str("no BASELINE yet: run `kcamp baseline`\n"),
+    }
+    match open {
+        Some(r) => human.push_str(&format!(
+            "open round {}: {} — {}\n",
+            r.number,
+            r.hypothesis,
+            match &r.gate {
+                Some(g) => format!("{} ({})", g.verdict.as_str(), fmt_pct(g.aggregate.delta)),
+                None => "not validated yet".to_owned(),
+            }
+        )),
+        None => human.push_str("no open round\n"),
+    }
+    if let Some(h) = &st.lock_holder {
+        human.push_str(&format!("locked by {h}\n"));
+    }
+    Ok(CmdOutput::ok(json, human))
+}
+
+pub fn log(ctx: &Ctx) -> Result<CmdOutput> {
+    let st = CampaignState::load(&ctx.campaign)?;
+    let rows: Vec<serde_json::Value> = st
+        .rounds
+        .iter()
+        .map(|r| {
+            json!({
+                "round": r.number,
+                "hypothesis": r.hypothesis,
+                "decision": r.decision.as_ref().map(|d| d.decision),
+                "parent": r.decision.as_ref().and_then(|d| d.parent),
+                "verdict": r.decision.as_ref().and_then(|d| d.verdict).or(r.gate.as_ref().map(|g| g.verdict)),
+                "aggregate": r.decision.as_ref().and_then(|d| d.aggregate).or(r.gate.as_ref().and_then(|g| g.aggregate.candidate)),
+                "aggregate_delta": r.decision.as_ref().and_then(|d| d.aggregate_delta),
+                "reason": r.decision.as_ref().and_then(|d| d.reason.clone()),
+                "forced": r.decision.as_ref().is_some_and(|d| d.forced),
+                "git_commit": r.decision.as_ref().and_then(|d| d.git_commit.clone()),
+                "incumbent": st.incumbent == Some(r.number),
+                "time": r.decision.as_ref().map(|d| d.time),
+            })
+        })
+        .collect();
+    let mut human = String::new();
+    for r in &st.rounds {
+        let state = match r.decision.as_ref().map(|d| d.decision) {
+            Some(DecisionKind::Baseline) => "BASELINE",
+            Some(DecisionKind::Accepted) => "ACCEPTED",
+            Some(DecisionKind::RolledBack) => "ROLLED_BACK",
+            None => "open",
+        };
+        human.push_str(&format!(
+            "{} round {:>3}  {:<11} {:>12}  {:>8}  {}\n",
+            if st.incumbent == Some(r.number) { "*" } else { " " },
+            r.number,
+            state,
+            fmt_opt(r.decision.as_ref().and_then(|d| d.aggregate)),
+            fmt_pct(r.decision.as_ref().and_then(|d| d.aggregate_delta)),
+            r.hypothesis
+        ));
+    }
+    if human.is_empty() {
+        human.push_str("no rounds yet\n");
+    }
+    Ok(CmdOutput::ok(json!({"rounds": rows, "incumbent": st.incumbent}), human))
+}
+
+pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
+    let c = Campaign::open(&ctx.campaign)?;
+    let out = crate::report::campaign_report(&c, !a.no_run, a.adapter.selector())?;
+    Ok(out)
+}
+
+/// The gate verdict as a table plus reasons.
+pub fn render_gate(r: &GateReport) -> String {
+    let mut s = format!(
+        "{:<16} {:<22} {:<12} {:>12} {:>12} {:>8} {:>6}  {}\n",
+        "shape", "dims", "check", "incumbent", "candidate", "delta", "band", "class"
+    );
+    for sh in &r.shapes {
+        s.push_str(&format!(
+            "{:<16} {:<22} {:<12} {:>12} {:>12} {:>8} {:>5.1}%  {}\n",
+            sh.label,
+            sh.dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"),
+            sh.check.as_str(),
+            fmt_opt(sh.incumbent),
+            fmt_opt(sh.candidate),
+            fmt_pct(sh.delta),
+            sh.band * 100.0,
+            match sh.class {
+                ShapeClass::Improved => "improved",
+                ShapeClass::Neutral => "neutral",
+                ShapeClass::Regressed => "regressed",
+                ShapeClass::Failed => "failed",
+            }
+        ));
+    }
+    s.push_str(&format!(
+        "aggregate ({}): {} -> {} ({})\nverdict: {}\n",
+        r.metric,
+        fmt_opt(r.aggregate.incumbent),
+        fmt_opt(r.aggregate.candidate),
+        fmt_pct(r.aggregate.delta),
+        r.verdict.as_str()
+    ));
+    for reason in &r.reasons {
+        s.push_str(&format!("  - {reason}\n"));
+    }
+    s
+}
+
+fn fmt_opt(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x.abs() >= 1000.0 => format!("{x:.1}"),
+        Some(x) => format!("{x:.4}"),
+        None => "-".to_owned(),
+    }
+}
+
+fn fmt_pct(v: Option<f64>) -> String {
+    v.map(|d| format!("{:+.2}%", d * 100.0)).unwrap_or_else(|| "-".to_owned())
+}
+
+fn internal(e: serde_json::Error) -> Error {
+    Error::Internal(format!("serializing output: {e}"))
 }

@@ -2,12 +2,18 @@
 //!
 //! OWNER: lead. The state types below are what the dashboard reads.
 
-use std::path::{Path, PathBuf};
+pub mod kernels;
+mod layout;
+mod lifecycle;
+mod measure;
+mod records;
+mod state;
+
+use std::path::PathBuf;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::Result;
 use crate::gate::{GateReport, Verdict};
 use crate::manifest::Manifest;
 use crate::schema::BenchTable;
@@ -22,6 +28,14 @@ pub const FROZEN_HEADER_FILE: &str = "schema.frozen.csv";
 /// Live progress of a running validation (JSON, rewritten atomically while it runs;
 /// removed at the end). Lets a dashboard follow a run started by another process.
 pub const PROGRESS_FILE: &str = "live/progress.json";
+
+pub use layout::Campaign;
+pub use layout::{ARTIFACTS_DIR, BENCHMARK_CSV, DECISION_FILE, GATE_JSON, HYPOTHESIS_FILE, RESULT_JSON, SAMPLES_CSV, copy_tree, tree_hash};
+pub use lifecycle::{
+    AcceptOptions, BaselineOutcome, DecisionOutcome, GateRecord, InitOptions, ValidateOutcome, accept, aggregate_of, baseline, init, new_round,
+    read_gate_record, recover, rollback, validate,
+};
+pub use measure::MeasureSource;
 
 /// What a decided round became.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,12 +124,6 @@ pub struct CampaignState {
     pub live: Option<serde_json::Value>,
 }
 
-impl CampaignState {
-    /// Read the campaign without taking the lock. Never writes.
-    pub fn load(_dir: &Path) -> Result<CampaignState> {
-        todo!()
-    }
-}
 
 /// The bundled demo campaign (`campaigns/demo-gemm`): next to the executable's source tree
 /// when run from a checkout, or in the current directory.
