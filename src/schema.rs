@@ -791,14 +791,29 @@ impl BenchTable {
     /// Like `read`, but the header must equal `frozen` byte for byte; a mismatch names
     /// the first differing column with both spellings and the file.
     pub fn read_frozen(path: &Path, frozen: &str) -> Result<BenchTable> {
+        BenchTable::read_with_header(path, frozen, "frozen", "found")
+    }
+
+    /// Like `read`, but the header must equal `expected` byte for byte, checked before the
+    /// header is interpreted; `expected_side`/`found_side` name the two headers in the
+    /// message (`kcamp gate` says "incumbent" and "candidate").
+    pub fn read_with_header(
+        path: &Path,
+        expected: &str,
+        expected_side: &str,
+        found_side: &str,
+    ) -> Result<BenchTable> {
         let text = read_text(path)?;
         let (header, _) = split_header(&text).map_err(|m| Error::in_file(path, None, None, m))?;
-        if let Some(diff) = header_difference(frozen, header, "frozen", "found") {
+        if let Some(diff) = header_difference(expected, header, expected_side, found_side) {
             return Err(Error::in_file(
                 path,
                 Some(1),
                 Some(&diff.name),
-                format!("header drifted from the frozen schema: {}", diff.message),
+                format!(
+                    "header drifted from the {expected_side} header: {}",
+                    diff.message
+                ),
             ));
         }
         BenchTable::parse(&text, path)
