@@ -425,10 +425,10 @@ impl MemoryStore {
                 path,
                 Some(e.line() as u64),
                 None,
-                format!("column {}: not valid JSON: {e}", e.column()),
+                format!("not valid JSON: {e}"),
             )
         })?;
-        self.check(path, &value)?;
+        self.check(path, &value, "does not satisfy v_iteration.schema.json")?;
         if value["version"] != Value::String(version.to_string()) {
             return Err(Error::in_file(
                 path,
@@ -449,7 +449,11 @@ impl MemoryStore {
 
     fn write(&self, version: Version, value: Value) -> Result<Record> {
         let path = self.path_of(version);
-        self.check(&path, &value)?;
+        self.check(
+            &path,
+            &value,
+            "not written: the change would break v_iteration.schema.json",
+        )?;
         crate::fsutil::write_json_atomic(&path, &value)?;
         Ok(Record {
             version,
@@ -459,7 +463,7 @@ impl MemoryStore {
     }
 
     /// Schema errors, each naming the field by its JSON pointer.
-    fn check(&self, path: &Path, value: &Value) -> Result<()> {
+    fn check(&self, path: &Path, value: &Value, what: &str) -> Result<()> {
         let problems: Vec<String> = self
             .validator
             .iter_errors(value)
@@ -476,10 +480,7 @@ impl MemoryStore {
             path,
             None,
             None,
-            format!(
-                "does not satisfy v_iteration.schema.json: {}",
-                problems.join("; ")
-            ),
+            format!("{what}: {}", problems.join("; ")),
         ))
     }
 }
