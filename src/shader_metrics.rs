@@ -1,3 +1,591 @@
 //! Static shader metrics from naga (SPEC §8 `isa_metric_progress`).
 //!
+//! WGSL is parsed and validated with naga; each compute entry point's body, and the
+//! functions it calls, is walked once. Counts are static: both branches of an `if` are
+//! counted and a loop body is counted once, so numbers inside loops are per loop iteration
+//! (`counts_are_per_loop_iteration` says when that applies). The innermost loop is reported
+//! on its own because that is where a kernel spends its time.
+//!
 //! OWNER: records helper.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use wgpu::naga;
+
+use naga::valid::{Capabilities, FunctionInfo, ModuleInfo, ValidationFlags, Validator};
+use naga::{AddressSpace, BinaryOperator, Block, Expression, Function, MathFunction, Module};
+use naga::{ScalarKind, Statement, TypeInner};
+
+use crate::{Error, Result};
+
+/// Memory traffic, synchronization and arithmetic of a piece of code, per invocation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct OpCounts {
+    pub storage_loads: u64,
+    pub storage_load_bytes: u64,
+    pub storage_stores: u64,
+    pub storage_store_bytes: u64,
+    pub uniform_loads: u64,
+    pub workgroup_loads: u64,
+    pub workgroup_stores: u64,
+    pub atomics: u64,
+    /// Control and memory barriers (`workgroupBarrier`, `storageBarrier`, ...), and
+    /// `workgroupUniformLoad`, which synchronizes the workgroup too.
+    pub barriers: u64,
+    /// Floating-point operations: one per component of an arithmetic result, two for a
+    /// fused multiply-add, 2·n for a dot product of n-vectors.
+    pub float_ops: u64,
+    /// Integer arithmetic and bit operations (mostly index math).
+    pub integer_ops: u64,
+}
+
+/// Metrics of one compute entry point.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EntryMetrics {
+    pub entry_point: String,
+    pub workgroup_size: [u32; 3],
+    pub invocations_per_workgroup: u32,
+    /// Sum of the `var<workgroup>` globals this entry point uses (naga's layout).
+    pub workgroup_memory_bytes: u64,
+    /// The whole body, every loop body counted once.
+    pub counts: OpCounts,
+    /// True when the body has loops, so `counts` mixes straight-line code with single
+    /// iterations of loops.
+    pub counts_are_per_loop_iteration: bool,
+    pub loop_count: u32,
+    /// 0 without loops, 1 for a single loop, 2 for a loop inside a loop, ...
+    pub max_loop_depth: u32,
+    /// One iteration of the most deeply nested loop (nested calls included), if any.
+    pub innermost_loop: Option<OpCounts>,
+    /// The most barriers any loop executes per iteration outside its nested loops.
+    pub max_barriers_per_loop_iteration: u64,
+}
+
+/// Adapter limits and roofline, as plain numbers, from which the targets are derived.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct IsaLimits {
+    pub max_workgroup_storage_bytes: u64,
+    pub max_invocations_per_workgroup: u32,
+    pub subgroup_size: u32,
+    /// Peak FLOP/s divided by peak bytes/s of the adapter (the roofline's ridge point).
+    pub ridge_point_flop_per_byte: f64,
+}
+
+/// One `isa_metric_progress` entry of an iteration record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IsaMetric {
+    pub metric: String,
+    /// The condition, in words and numbers (e.g. `<= 32768`).
+    pub target: String,
+    pub current: Option<f64>,
+    pub met: Option<bool>,
+}
+
+/// At most two barriers per loop iteration: one after a tile is loaded into workgroup
+/// memory and one before it is overwritten; double buffering needs only one.
+pub const MAX_BARRIERS_PER_LOOP_ITERATION: u64 = 2;
+
+/// Parse and validate WGSL; metrics for every compute entry point. `path` only names the
+/// file in errors, which carry `path:line:column` and naga's message.
+pub fn analyze_wgsl(path: &Path, source: &str) -> Result<Vec<EntryMetrics>> {
+    let shown = path.display().to_string();
+    let module = naga::front::wgsl::parse_str(source).map_err(|e| {
+        let at = e
+            .location(source)
+            .map(|l| format!(":{}:{}", l.line_number, l.line_position))
+            .unwrap_or_default();
+        Error::input(format!(
+            "{shown}{at}: {}\n{}",
+            e.message(),
+            e.emit_to_string_with_path(source, &shown)
+        ))
+    })?;
+    let info = Validator::new(ValidationFlags::all(), Capabilities::all())
+        .validate(&module)
+        .map_err(|e| {
+            let at = e
+                .location(source)
+                .map(|l| format!(":{}:{}", l.line_number, l.line_position))
+                .unwrap_or_default();
+            Error::input(format!(
+                "{shown}{at}: invalid shader: {}\n{}",
+                e.as_inner(),
+                e.emit_to_string_with_path(source, &shown)
+            ))
+        })?;
+    let mut layouter = naga::proc::Layouter::default();
+    layouter
+        .update(module.to_ctx())
+        .map_err(|e| Error::input(format!("{shown}: type layout: {e}")))?;
+
+    let mut out = Vec::new();
+    for (index, entry) in module.entry_points.iter().enumerate() {
+        if entry.stage != naga::ShaderStage::Compute {
+            continue;
+        }
+        let entry_info = info.get_entry_point(index);
+        let workgroup_memory_bytes = module
+            .global_variables
+            .iter()
+            .filter(|(handle, var)| {
+                var.space == AddressSpace::WorkGroup && !entry_info[*handle].is_empty()
+            })
+            .map(|(_, var)| u64::from(layouter[var.ty].size))
+            .sum();
+        let mut walker = Walker {
+            module: &module,
+            info: &info,
+            frames: vec![Frame::default()],
+            loops: Vec::new(),
+        };
+        walker.block(&entry.function, entry_info, &entry.function.body);
+        let total = walker.frames.pop().unwrap_or_default();
+        let max_loop_depth = walker.loops.iter().map(|l| l.depth).max().unwrap_or(0);
+        let innermost_loop = walker
+            .loops
+            .iter()
+            .filter(|l| l.depth == max_loop_depth)
+            .max_by_key(|l| l.counts.float_ops)
+            .map(|l| l.counts);
+        let [x, y, z] = entry.workgroup_size;
+        out.push(EntryMetrics {
+            entry_point: entry.name.clone(),
+            workgroup_size: entry.workgroup_size,
+            invocations_per_workgroup: x.saturating_mul(y).saturating_mul(z),
+            workgroup_memory_bytes,
+            counts: total.counts,
+            counts_are_per_loop_iteration: !walker.loops.is_empty(),
+            loop_count: walker.loops.len() as u32,
+            max_loop_depth,
+            innermost_loop,
+            max_barriers_per_loop_iteration: walker
+                .loops
+                .iter()
+                .map(|l| l.own_barriers)
+                .max()
+                .unwrap_or(0),
+        });
+    }
+    Ok(out)
+}
+
+/// Counts of the code being walked: the whole body, or one loop body.
+#[derive(Default)]
+struct Frame {
+    counts: OpCounts,
+    /// Barriers outside nested loops.
+    own_barriers: u64,
+}
+
+struct LoopSummary {
+    depth: u32,
+    counts: OpCounts,
+    own_barriers: u64,
+}
+
+struct Walker<'m> {
+    module: &'m Module,
+    info: &'m ModuleInfo,
+    /// frames[0] is the entry point; one more per enclosing loop.
+    frames: Vec<Frame>,
+    loops: Vec<LoopSummary>,
+}
+
+impl Walker<'_> {
+    /// Every enclosing frame sees an operation, so a loop's counts include nested loops.
+    fn add(&mut self, f: impl Fn(&mut OpCounts)) {
+        for frame in &mut self.frames {
+            f(&mut frame.counts);
+        }
+    }
+
+    fn barrier(&mut self) {
+        self.add(|c| c.barriers += 1);
+        if let Some(top) = self.frames.last_mut() {
+            top.own_barriers += 1;
+        }
+    }
+
+    fn block(&mut self, func: &Function, finfo: &FunctionInfo, block: &Block) {
+        for stmt in block.iter() {
+            self.statement(func, finfo, stmt);
+        }
+    }
+
+    fn statement(&mut self, func: &Function, finfo: &FunctionInfo, stmt: &Statement) {
+        match stmt {
+            Statement::Emit(range) => {
+                for handle in range.clone() {
+                    self.expression(func, finfo, handle);
+                }
+            }
+            Statement::Block(b) => self.block(func, finfo, b),
+            Statement::If { accept, reject, .. } => {
+                self.block(func, finfo, accept);
+                self.block(func, finfo, reject);
+            }
+            Statement::Switch { cases, .. } => {
+                for case in cases {
+                    self.block(func, finfo, &case.body);
+                }
+            }
+            Statement::Loop {
+                body, continuing, ..
+            } => {
+                self.frames.push(Frame::default());
+                self.block(func, finfo, body);
+                self.block(func, finfo, continuing);
+                let depth = (self.frames.len() - 1) as u32;
+                if let Some(frame) = self.frames.pop() {
+                    self.loops.push(LoopSummary {
+                        depth,
+                        counts: frame.counts,
+                        own_barriers: frame.own_barriers,
+                    });
+                }
+            }
+            Statement::ControlBarrier(_) | Statement::MemoryBarrier(_) => self.barrier(),
+            Statement::WorkGroupUniformLoad { .. } => {
+                self.barrier();
+                self.add(|c| c.workgroup_loads += 1);
+            }
+            Statement::Store { pointer, value } => {
+                let bytes = self.byte_size(finfo, *value);
+                match self.pointer_space(finfo, *pointer) {
+                    Some(AddressSpace::Storage { .. }) => self.add(|c| {
+                        c.storage_stores += 1;
+                        c.storage_store_bytes += bytes;
+                    }),
+                    Some(AddressSpace::WorkGroup) => self.add(|c| c.workgroup_stores += 1),
+                    _ => {}
+                }
+            }
+            Statement::Atomic { .. } => self.add(|c| c.atomics += 1),
+            Statement::Call { function, .. } => {
+                let callee = &self.module.functions[*function];
+                let callee_info = &self.info[*function];
+                self.block(callee, callee_info, &callee.body);
+            }
+            _ => {}
+        }
+    }
+
+    fn expression(&mut self, func: &Function, finfo: &FunctionInfo, handle: ExprHandle) {
+        let types = &self.module.types;
+        let result = finfo[handle].ty.inner_with(types);
+        let components = u64::from(result.components().unwrap_or(1));
+        let kind = result.scalar_kind();
+        match &func.expressions[handle] {
+            Expression::Load { pointer } => {
+                let bytes = self.byte_size(finfo, handle);
+                match self.pointer_space(finfo, *pointer) {
+                    Some(AddressSpace::Storage { .. }) => self.add(|c| {
+                        c.storage_loads += 1;
+                        c.storage_load_bytes += bytes;
+                    }),
+                    Some(AddressSpace::Uniform) => self.add(|c| c.uniform_loads += 1),
+                    Some(AddressSpace::WorkGroup) => self.add(|c| c.workgroup_loads += 1),
+                    _ => {}
+                }
+            }
+            Expression::Binary { op, .. } => {
+                use BinaryOperator as B;
+                let arithmetic = matches!(
+                    op,
+                    B::Add | B::Subtract | B::Multiply | B::Divide | B::Modulo
+                );
+                let bitwise = matches!(
+                    op,
+                    B::And | B::ExclusiveOr | B::InclusiveOr | B::ShiftLeft | B::ShiftRight
+                );
+                match kind {
+                    Some(ScalarKind::Float) if arithmetic => {
+                        self.add(|c| c.float_ops += components)
+                    }
+                    Some(ScalarKind::Sint | ScalarKind::Uint) if arithmetic || bitwise => {
+                        self.add(|c| c.integer_ops += 1)
+                    }
+                    _ => {}
+                }
+            }
+            Expression::Math { fun, arg, .. } if kind == Some(ScalarKind::Float) => {
+                let flops = match fun {
+                    MathFunction::Fma => 2 * components,
+                    MathFunction::Dot => {
+                        let n = finfo[*arg].ty.inner_with(types).components().unwrap_or(1);
+                        2 * u64::from(n)
+                    }
+                    _ => components,
+                };
+                self.add(|c| c.float_ops += flops);
+            }
+            _ => {}
+        }
+    }
+
+    /// The address space a pointer expression points into.
+    fn pointer_space(&self, finfo: &FunctionInfo, pointer: ExprHandle) -> Option<AddressSpace> {
+        match finfo[pointer].ty.inner_with(&self.module.types) {
+            TypeInner::Pointer { space, .. } | TypeInner::ValuePointer { space, .. } => {
+                Some(*space)
+            }
+            _ => None,
+        }
+    }
+
+    fn byte_size(&self, finfo: &FunctionInfo, value: ExprHandle) -> u64 {
+        u64::from(
+            finfo[value]
+                .ty
+                .inner_with(&self.module.types)
+                .size(self.module.to_ctx()),
+        )
+    }
+}
+
+type ExprHandle = naga::Handle<Expression>;
+
+/// Compare an entry point's metrics with targets derived from the adapter and roofline.
+pub fn isa_metric_progress(metrics: &EntryMetrics, limits: &IsaLimits) -> Vec<IsaMetric> {
+    let invocations = metrics.invocations_per_workgroup;
+    let mut out = Vec::new();
+    // Subgroups run in lock step: a workgroup that is not a whole number of subgroups
+    // leaves lanes of its last subgroup idle.
+    let subgroup = limits.subgroup_size.max(1);
+    out.push(IsaMetric {
+        metric: "workgroup_size_multiple_of_subgroup".into(),
+        target: format!("multiple of {subgroup} (adapter subgroup size)"),
+        current: Some(f64::from(invocations)),
+        met: Some(invocations > 0 && invocations % subgroup == 0),
+    });
+    // A larger workgroup does not launch at all.
+    out.push(IsaMetric {
+        metric: "invocations_per_workgroup".into(),
+        target: format!(
+            "<= {} (adapter max_compute_invocations_per_workgroup)",
+            limits.max_invocations_per_workgroup
+        ),
+        current: Some(f64::from(invocations)),
+        met: Some(invocations <= limits.max_invocations_per_workgroup),
+    });
+    // More workgroup memory than the adapter has does not launch.
+    out.push(IsaMetric {
+        metric: "workgroup_memory_bytes".into(),
+        target: format!(
+            "<= {} (adapter max_compute_workgroup_storage_size)",
+            limits.max_workgroup_storage_bytes
+        ),
+        current: Some(metrics.workgroup_memory_bytes as f64),
+        met: Some(metrics.workgroup_memory_bytes <= limits.max_workgroup_storage_bytes),
+    });
+    // Roofline: a kernel can only be compute-bound if it performs at least ridge-point
+    // FLOPs per byte it reads from global memory. Measured on the innermost loop (where
+    // the time goes); a loop that reads no global memory (it works from workgroup memory
+    // or registers) meets the target trivially and has no finite ratio.
+    let ridge = limits.ridge_point_flop_per_byte;
+    let (current, met) = match metrics.innermost_loop.or(Some(metrics.counts)) {
+        Some(c) if c.storage_load_bytes > 0 => {
+            let ratio = c.float_ops as f64 / c.storage_load_bytes as f64;
+            (Some(ratio), Some(ratio >= ridge))
+        }
+        Some(c) => (None, Some(c.float_ops > 0)),
+        None => (None, None),
+    };
+    out.push(IsaMetric {
+        metric: "innermost_loop_flops_per_global_load_byte".into(),
+        target: format!(">= {ridge:.2} (roofline ridge point, FLOP/byte)"),
+        current,
+        met,
+    });
+    out.push(IsaMetric {
+        metric: "barriers_per_loop_iteration".into(),
+        target: format!(
+            "<= {MAX_BARRIERS_PER_LOOP_ITERATION} (one after loading a tile, one before reusing it)"
+        ),
+        current: Some(metrics.max_barriers_per_loop_iteration as f64),
+        met: Some(metrics.max_barriers_per_loop_iteration <= MAX_BARRIERS_PER_LOOP_ITERATION),
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NAIVE_GEMM: &str = r#"
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> b: array<f32>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;
+@group(0) @binding(3) var<uniform> dims: vec4<u32>;
+
+@compute @workgroup_size(16, 16, 1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let row = gid.y;
+    let col = gid.x;
+    if (row >= dims.x || col >= dims.y) { return; }
+    var acc = 0.0;
+    for (var k = 0u; k < dims.z; k++) {
+        acc = fma(a[row * dims.z + k], b[k * dims.y + col], acc);
+    }
+    c[row * dims.y + col] = acc;
+}
+"#;
+
+    const TILED_GEMM: &str = r#"
+const TILE: u32 = 16u;
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> b: array<f32>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;
+@group(0) @binding(3) var<uniform> dims: vec4<u32>;
+var<workgroup> tile_a: array<f32, 256>;
+var<workgroup> tile_b: array<f32, 256>;
+
+fn mac(x: f32, y: f32, acc: f32) -> f32 {
+    return x * y + acc;
+}
+
+@compute @workgroup_size(16, 16)
+fn gemm(@builtin(global_invocation_id) gid: vec3<u32>,
+        @builtin(local_invocation_id) lid: vec3<u32>) {
+    var acc = 0.0;
+    for (var t = 0u; t < dims.z; t += TILE) {
+        tile_a[lid.y * TILE + lid.x] = a[gid.y * dims.z + t + lid.x];
+        tile_b[lid.y * TILE + lid.x] = b[(t + lid.y) * dims.y + gid.x];
+        workgroupBarrier();
+        for (var k = 0u; k < TILE; k++) {
+            acc = mac(tile_a[lid.y * TILE + k], tile_b[k * TILE + lid.x], acc);
+        }
+        workgroupBarrier();
+    }
+    c[gid.y * dims.y + gid.x] = acc;
+}
+"#;
+
+    fn limits() -> IsaLimits {
+        IsaLimits {
+            max_workgroup_storage_bytes: 32768,
+            max_invocations_per_workgroup: 256,
+            subgroup_size: 32,
+            ridge_point_flop_per_byte: 14.0,
+        }
+    }
+
+    fn metric<'a>(list: &'a [IsaMetric], name: &str) -> &'a IsaMetric {
+        list.iter().find(|m| m.metric == name).unwrap()
+    }
+
+    #[test]
+    fn naive_gemm_counts() {
+        let m = analyze_wgsl(Path::new("naive.wgsl"), NAIVE_GEMM).unwrap();
+        assert_eq!(m.len(), 1);
+        let m = &m[0];
+        assert_eq!(m.entry_point, "main");
+        assert_eq!(m.workgroup_size, [16, 16, 1]);
+        assert_eq!(m.invocations_per_workgroup, 256);
+        assert_eq!(m.workgroup_memory_bytes, 0);
+        assert_eq!(m.max_loop_depth, 1);
+        assert!(m.counts_are_per_loop_iteration);
+        let inner = m.innermost_loop.unwrap();
+        assert_eq!(inner.storage_loads, 2);
+        assert_eq!(inner.storage_load_bytes, 8);
+        assert_eq!(inner.float_ops, 2, "one fma");
+        assert_eq!(m.counts.storage_stores, 1);
+        assert_eq!(m.counts.storage_store_bytes, 4);
+        assert!(m.counts.uniform_loads >= 3);
+        assert_eq!(m.counts.barriers, 0);
+
+        let isa = isa_metric_progress(m, &limits());
+        let ai = metric(&isa, "innermost_loop_flops_per_global_load_byte");
+        assert_eq!(ai.current, Some(0.25));
+        assert_eq!(ai.met, Some(false));
+        assert_eq!(
+            metric(&isa, "workgroup_size_multiple_of_subgroup").met,
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn tiled_gemm_counts_workgroup_memory_barriers_and_calls() {
+        let m = analyze_wgsl(Path::new("tiled.wgsl"), TILED_GEMM).unwrap();
+        let m = &m[0];
+        assert_eq!(m.entry_point, "gemm");
+        assert_eq!(m.workgroup_size, [16, 16, 1]);
+        assert_eq!(m.workgroup_memory_bytes, 2 * 256 * 4);
+        assert_eq!(m.loop_count, 2);
+        assert_eq!(m.max_loop_depth, 2);
+        assert_eq!(m.counts.barriers, 2);
+        assert_eq!(m.max_barriers_per_loop_iteration, 2);
+        assert_eq!(m.counts.storage_loads, 2);
+        assert_eq!(m.counts.workgroup_stores, 2);
+        let inner = m.innermost_loop.unwrap();
+        assert_eq!(inner.workgroup_loads, 2);
+        assert_eq!(inner.storage_loads, 0);
+        assert_eq!(inner.float_ops, 2, "mul + add inside the called function");
+        assert!(inner.integer_ops > 0);
+
+        let isa = isa_metric_progress(m, &limits());
+        assert_eq!(metric(&isa, "workgroup_memory_bytes").current, Some(2048.0));
+        assert_eq!(metric(&isa, "workgroup_memory_bytes").met, Some(true));
+        assert_eq!(metric(&isa, "barriers_per_loop_iteration").met, Some(true));
+        let ai = metric(&isa, "innermost_loop_flops_per_global_load_byte");
+        assert_eq!((ai.current, ai.met), (None, Some(true)));
+
+        let tight = IsaLimits {
+            max_workgroup_storage_bytes: 1024,
+            subgroup_size: 512,
+            ..limits()
+        };
+        let isa = isa_metric_progress(m, &tight);
+        assert_eq!(metric(&isa, "workgroup_memory_bytes").met, Some(false));
+        assert_eq!(
+            metric(&isa, "workgroup_size_multiple_of_subgroup").met,
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn three_barriers_in_a_loop_miss_the_target() {
+        let src = r#"
+var<workgroup> s: array<f32, 64>;
+@compute @workgroup_size(64)
+fn main(@builtin(local_invocation_index) i: u32) {
+    for (var k = 0u; k < 4u; k++) {
+        s[i] = f32(k);
+        workgroupBarrier();
+        storageBarrier();
+        workgroupBarrier();
+    }
+}
+"#;
+        let m = &analyze_wgsl(Path::new("b.wgsl"), src).unwrap()[0];
+        assert_eq!(m.max_barriers_per_loop_iteration, 3);
+        let isa = isa_metric_progress(m, &limits());
+        assert_eq!(metric(&isa, "barriers_per_loop_iteration").met, Some(false));
+    }
+
+    #[test]
+    fn parse_error_names_file_line_and_column() {
+        let src = "@compute @workgroup_size(1)\nfn main() {\n    let x = 1.0 +;\n}\n";
+        let err = analyze_wgsl(Path::new("kernel/broken.wgsl"), src)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("kernel/broken.wgsl:3:"), "{err}");
+        assert!(err.contains("expected"), "{err}");
+    }
+
+    #[test]
+    fn validation_error_is_reported_with_location() {
+        let src = "@compute @workgroup_size(1)\nfn main() {\n    let x: u32 = 1.0;\n}\n";
+        let err = analyze_wgsl(Path::new("bad.wgsl"), src)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("bad.wgsl:3:"), "{err}");
+    }
+
+    #[test]
+    fn non_compute_entry_points_are_skipped() {
+        let src = "@vertex fn vs() -> @builtin(position) vec4<f32> { return vec4<f32>(0.0); }\n";
+        assert!(analyze_wgsl(Path::new("v.wgsl"), src).unwrap().is_empty());
+    }
+}

@@ -2,17 +2,144 @@
 //!
 //! OWNER: records helper.
 
-use clap::Subcommand;
+use std::fmt::Write as _;
 
-use super::{CmdOutput, Ctx, not_yet};
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+
+use super::{CmdOutput, Ctx};
 use crate::Result;
+use crate::fsutil::LockGuard;
+use crate::memory::{Listing, MemoryStore, Record, SetOp, Version};
 
 #[derive(Debug, Subcommand)]
 pub enum MemoryCommand {
-    /// Placeholder until the records helper defines the subcommands.
-    List,
+    /// Create a record with default fields (refuses to overwrite).
+    Create(VersionArg),
+    /// Change fields of a record; the result must satisfy the schema or nothing is written.
+    Update(UpdateArgs),
+    /// Print one record (masked ones too).
+    Show(VersionArg),
+    /// List the records that are not masked (--all: masked ones too).
+    List(ListArgs),
+    /// Mark a record as masked: it is skipped when records are read.
+    Mask(VersionArg),
+    /// Clear the mask of a record.
+    Unmask(VersionArg),
 }
 
-pub fn memory(_ctx: &Ctx, _c: &MemoryCommand) -> Result<CmdOutput> {
-    not_yet("memory")
+#[derive(Debug, Args)]
+pub struct VersionArg {
+    /// Record version: v3 or 3 (v0 is round 1, the BASELINE).
+    #[arg(long = "version", value_name = "vN", value_parser = parse_version)]
+    pub version: Version,
+}
+
+#[derive(Debug, Args)]
+pub struct UpdateArgs {
+    #[command(flatten)]
+    pub version: VersionArg,
+    /// FIELD=VALUE with a dotted path (performance.tflops=12.5). VALUE is a number, bool or
+    /// null when it reads as one, JSON when it starts with [ or {, else a string.
+    #[arg(long = "set", value_name = "FIELD=VALUE", value_parser = SetOp::parse_set)]
+    pub set: Vec<SetOp>,
+    /// FIELD=JSON: append one element to an array field (pitfalls_and_fixes='{...}').
+    #[arg(long = "append", value_name = "FIELD=JSON", value_parser = SetOp::parse_append)]
+    pub append: Vec<SetOp>,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Include masked records.
+    #[arg(long)]
+    pub all: bool,
+}
+
+fn parse_version(s: &str) -> Result<Version> {
+    s.parse()
+}
+
+pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
+    let store = MemoryStore::new(&ctx.campaign)?;
+    match command {
+        MemoryCommand::Create(a) => {
+            let _lock = lock(ctx, "kcamp memory create")?;
+            written(store.create(a.version)?, "created")
+        }
+        MemoryCommand::Update(a) => {
+            // Keep the order the user gave within each flag; sets before appends.
+            let ops: Vec<SetOp> = a.set.iter().chain(&a.append).cloned().collect();
+            if ops.is_empty() {
+                return Err(crate::Error::input(
+                    "memory update: give at least one --set or --append",
+                ));
+            }
+            let _lock = lock(ctx, "kcamp memory update")?;
+            written(store.update(a.version.version, &ops)?, "updated")
+        }
+        MemoryCommand::Show(a) => {
+            let record = store.show(a.version)?;
+            let human = serde_json::to_string_pretty(&record.value)
+                .map_err(|e| crate::Error::Internal(format!("printing a record: {e}")))?;
+            Ok(CmdOutput::ok(record.value, human))
+        }
+        MemoryCommand::List(a) => {
+            let listing = if a.all {
+                store.list_all()?
+            } else {
+                store.list()?
+            };
+            Ok(listing_output(&listing))
+        }
+        MemoryCommand::Mask(a) => {
+            let _lock = lock(ctx, "kcamp memory mask")?;
+            written(store.mask(a.version)?, "masked")
+        }
+        MemoryCommand::Unmask(a) => {
+            let _lock = lock(ctx, "kcamp memory unmask")?;
+            written(store.unmask(a.version)?, "unmasked")
+        }
+    }
+}
+
+/// Writers take the campaign lock so a record never changes under a running decision.
+fn lock(ctx: &Ctx, what: &str) -> Result<LockGuard> {
+    LockGuard::acquire(&ctx.campaign.join(crate::campaign::LOCK_FILE), what)
+}
+
+fn written(record: Record, verb: &str) -> Result<CmdOutput> {
+    let human = format!("{verb} {} ({})", record.version, record.path.display());
+    Ok(CmdOutput::ok(record.value, human))
+}
+
+fn listing_output(listing: &Listing) -> CmdOutput {
+    let mut human = String::new();
+    if listing.records.is_empty() {
+        human.push_str("no records\n");
+    }
+    for r in &listing.records {
+        let field = |path: &str| r.get(path).filter(|v| !v.is_null());
+        let text = |path: &str| {
+            field(path)
+                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+                .unwrap_or_else(|| "-".to_owned())
+        };
+        let _ = writeln!(
+            human,
+            "{:<5} round {:<3} {:<12} latency_us {:<10} tflops {:<8} GB/s {:<8} {}{}",
+            r.version.to_string(),
+            r.version.round(),
+            text("correctness.status"),
+            text("performance.latency_us"),
+            text("performance.tflops"),
+            text("performance.bandwidth_gbps"),
+            text("optimization.action_category"),
+            if r.masked() { " [masked]" } else { "" },
+        );
+    }
+    for b in &listing.broken {
+        let _ = writeln!(human, "unreadable: {}", b.error);
+    }
+    let records: Vec<Value> = listing.records.iter().map(|r| r.value.clone()).collect();
+    CmdOutput::ok(json!({"records": records, "broken": listing.broken}), human)
 }
