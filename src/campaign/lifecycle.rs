@@ -870,7 +870,10 @@ fn finish_decision(c: &Campaign, round: u32, kind: &str) -> Result<Vec<String>> 
     fail_point(&format!("{kind}:before_done"));
     if kind == "accept" && c.manifest.git_commit {
         match git_commit(c, round) {
-            Ok(Some(hash)) => c.journal("git_commit", Some(round), json!({"commit": hash}))?,
+            Ok(Some(hash)) => {
+                c.journal("git_commit", Some(round), json!({"commit": hash}))?;
+                crate::campaign::records::on_git_commit(c, round, &hash)?;
+            }
             Ok(None) => {}
             Err(msg) => {
                 warnings.push(format!("git commit skipped: {msg}"));
