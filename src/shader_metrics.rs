@@ -357,7 +357,7 @@ pub fn isa_metric_progress(metrics: &EntryMetrics, limits: &IsaLimits) -> Vec<Is
         metric: "workgroup_size_multiple_of_subgroup".into(),
         target: format!("multiple of {subgroup} (adapter subgroup size)"),
         current: Some(f64::from(invocations)),
-        met: Some(invocations > 0 && invocations % subgroup == 0),
+        met: Some(invocations > 0 && invocations.is_multiple_of(subgroup)),
     });
     // A larger workgroup does not launch at all.
     out.push(IsaMetric {
