@@ -662,6 +662,27 @@ mod tests {
     }
 
     #[test]
+    fn timestamp_must_be_rfc3339_and_version_must_match_file() {
+        let (_d, s) = store();
+        let r = s.create(Version(0)).unwrap();
+        chrono::DateTime::parse_from_rfc3339(r.get("timestamp").unwrap().as_str().unwrap())
+            .unwrap();
+        let err = s
+            .update(
+                Version(0),
+                &[SetOp::parse_set("timestamp=yesterday").unwrap()],
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("/timestamp"), "{err}");
+        let mut copied = r.value.clone();
+        copied["version"] = json!("v1");
+        std::fs::write(s.path_of(Version(7)), copied.to_string()).unwrap();
+        let err = s.show(Version(7)).unwrap_err().to_string();
+        assert!(err.contains("v7.json") && err.contains("/version"), "{err}");
+    }
+
+    #[test]
     fn update_sets_nested_and_appends() {
         let (_d, s) = store();
         s.create(Version(1)).unwrap();

@@ -72,6 +72,47 @@ pub struct IsaLimits {
     pub ridge_point_flop_per_byte: f64,
 }
 
+impl IsaLimits {
+    /// Limits of a wgpu adapter. The largest subgroup size is used: a workgroup that is a
+    /// multiple of it is a whole number of subgroups whatever size the driver picks.
+    pub fn from_adapter(
+        info: &wgpu::AdapterInfo,
+        limits: &wgpu::Limits,
+        ridge_point_flop_per_byte: f64,
+    ) -> IsaLimits {
+        IsaLimits {
+            max_workgroup_storage_bytes: u64::from(limits.max_compute_workgroup_storage_size),
+            max_invocations_per_workgroup: limits.max_compute_invocations_per_workgroup,
+            subgroup_size: info.subgroup_max_size.max(1),
+            ridge_point_flop_per_byte,
+        }
+    }
+}
+
+/// The roofline's ridge point: FLOP per byte at which compute and memory peaks meet.
+pub fn ridge_point(peak_tflops: f64, peak_gbps: f64) -> Option<f64> {
+    (peak_tflops > 0.0 && peak_gbps > 0.0).then(|| peak_tflops * 1e12 / (peak_gbps * 1e9))
+}
+
+/// Metrics of the compute entry point `entry_point` of a WGSL file.
+pub fn entry_metrics(path: &Path, source: &str, entry_point: &str) -> Result<EntryMetrics> {
+    let all = analyze_wgsl(path, source)?;
+    let names: Vec<String> = all.iter().map(|m| m.entry_point.clone()).collect();
+    all.into_iter()
+        .find(|m| m.entry_point == entry_point)
+        .ok_or_else(|| {
+            Error::input(format!(
+                "{}: no compute entry point '{entry_point}' (found: {})",
+                path.display(),
+                if names.is_empty() {
+                    "none".to_owned()
+                } else {
+                    names.join(", ")
+                }
+            ))
+        })
+}
+
 /// One `isa_metric_progress` entry of an iteration record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct IsaMetric {
@@ -357,7 +398,7 @@ pub fn isa_metric_progress(metrics: &EntryMetrics, limits: &IsaLimits) -> Vec<Is
         metric: "workgroup_size_multiple_of_subgroup".into(),
         target: format!("multiple of {subgroup} (adapter subgroup size)"),
         current: Some(f64::from(invocations)),
-        met: Some(invocations > 0 && invocations % subgroup == 0),
+        met: Some(invocations > 0 && invocations.is_multiple_of(subgroup)),
     });
     // A larger workgroup does not launch at all.
     out.push(IsaMetric {
@@ -581,6 +622,52 @@ fn main(@builtin(local_invocation_index) i: u32) {
             .unwrap_err()
             .to_string();
         assert!(err.starts_with("bad.wgsl:3:"), "{err}");
+    }
+
+    #[test]
+    fn workgroup_memory_counts_only_what_the_entry_point_uses() {
+        let src = r#"
+var<workgroup> big: array<vec4<f32>, 512>;
+var<workgroup> small: array<u32, 16>;
+@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(16)
+fn uses_small(@builtin(local_invocation_index) i: u32) {
+    small[i] = i;
+    workgroupBarrier();
+    out[i] = small[15u - i];
+}
+@compute @workgroup_size(64)
+fn uses_both(@builtin(local_invocation_index) i: u32) {
+    big[i] = vec4<f32>(f32(i));
+    small[i % 16u] = i;
+    out[i] = u32(big[63u - i].x) + small[0];
+}
+"#;
+        let path = Path::new("wg.wgsl");
+        assert_eq!(
+            entry_metrics(path, src, "uses_small")
+                .unwrap()
+                .workgroup_memory_bytes,
+            64
+        );
+        let both = entry_metrics(path, src, "uses_both").unwrap();
+        assert_eq!(both.workgroup_memory_bytes, 512 * 16 + 64);
+        assert!(!both.counts_are_per_loop_iteration);
+        assert_eq!(both.max_loop_depth, 0);
+        assert!(both.innermost_loop.is_none());
+        let err = entry_metrics(path, src, "main").unwrap_err().to_string();
+        assert!(
+            err.contains("wg.wgsl") && err.contains("uses_small, uses_both"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn ridge_point_from_peaks() {
+        // 67 TFLOP/s over 4800 GB/s: about 14 FLOP per byte.
+        let r = ridge_point(67.0, 4800.0).unwrap();
+        assert!((r - 13.958).abs() < 1e-3, "{r}");
+        assert_eq!(ridge_point(0.0, 1.0), None);
     }
 
     #[test]
