@@ -354,3 +354,23 @@ fn peak_measure_returns_positive_numbers() {
     assert!(report.copy.gbps > 0.0);
     assert!(report.copy.buffer_bytes <= 4 << 20);
 }
+
+#[test]
+fn host_clock_timing_is_recorded_when_chosen() {
+    let mut ctx = ctx();
+    ctx.set_timing_method(TimingMethod::HostClock).unwrap();
+    for spec in [
+        case(OpName::Gemm, Dtype::F32, gemm("host", 1, 24, 16, 8), None),
+        case(
+            OpName::Axpy,
+            Dtype::F32,
+            shape("host", &[("N", 5000)]),
+            None,
+        ),
+    ] {
+        let (o, _) = run(&ctx, &spec);
+        assert_pass(&o);
+        assert_eq!(o.timing_method, Some(TimingMethod::HostClock));
+        assert!(o.latency_us.unwrap() > 0.0);
+    }
+}

@@ -34,15 +34,19 @@ fn render(r: &AdapterReport) -> String {
     let l = &r.limits;
     let yes = |b: bool| if b { "yes" } else { "no" };
     let mut out = format!(
-        "{}\n  backend {}, {}{}, vendor 0x{:04x} device 0x{:04x}\n  driver {} {}\n",
+        "{}\n  backend {}, {}{}, vendor 0x{:04x} device 0x{:04x}\n  driver {}\n",
         r.name,
         r.backend,
         r.device_type,
         if r.software { " (software)" } else { "" },
         r.vendor,
         r.device,
-        r.driver,
-        r.driver_info
+        [r.driver.as_str(), r.driver_info.as_str()]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     out += &format!(
         "  timestamps {} (inside passes {}), f16 {}, subgroups {}",

@@ -4,7 +4,7 @@ use std::sync::{Arc, Mutex};
 
 use super::adapters::{AdapterReport, preference};
 use crate::manifest::AdapterSelector;
-use crate::runner::AdapterDescription;
+use crate::runner::{AdapterDescription, TimingMethod};
 use crate::{Error, Result};
 
 /// Features kcamp asks for whenever the adapter has them.
@@ -37,6 +37,7 @@ pub struct GpuContext {
     pub(crate) limits: wgpu::Limits,
     pub(crate) features: wgpu::Features,
     errors: Arc<Mutex<Vec<String>>>,
+    timing: TimingMethod,
 }
 
 impl std::fmt::Debug for GpuContext {
@@ -111,6 +112,11 @@ impl GpuContext {
             queue,
             report,
             limits,
+            timing: if features.contains(wgpu::Features::TIMESTAMP_QUERY) {
+                TimingMethod::GpuTimestamps
+            } else {
+                TimingMethod::HostClock
+            },
             features,
             errors,
         })
@@ -124,8 +130,23 @@ impl GpuContext {
         &self.report
     }
 
-    pub fn has_timestamps(&self) -> bool {
-        self.features.contains(wgpu::Features::TIMESTAMP_QUERY)
+    /// The timing method cases and peaks use: GPU timestamps where the adapter has them.
+    pub fn timing_method(&self) -> TimingMethod {
+        self.timing
+    }
+
+    /// Chooses the timing method, e.g. the host clock to compare it with timestamps.
+    pub fn set_timing_method(&mut self, method: TimingMethod) -> Result<()> {
+        if method == TimingMethod::GpuTimestamps
+            && !self.features.contains(wgpu::Features::TIMESTAMP_QUERY)
+        {
+            return Err(Error::Gpu(format!(
+                "adapter {} has no TIMESTAMP_QUERY; only the host clock can time it",
+                self.report.summary()
+            )));
+        }
+        self.timing = method;
+        Ok(())
     }
 
     pub fn has_f16(&self) -> bool {

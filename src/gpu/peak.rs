@@ -277,7 +277,7 @@ struct RunClock {
 
 impl RunClock {
     fn new(ctx: &GpuContext) -> RunClock {
-        if !ctx.has_timestamps() {
+        if ctx.timing_method() == TimingMethod::HostClock {
             return RunClock { queries: None };
         }
         let set = ctx.device.create_query_set(&wgpu::QuerySetDescriptor {

@@ -49,7 +49,7 @@ pub(crate) struct Timer {
 
 impl Timer {
     pub(crate) fn new(ctx: &GpuContext) -> Timer {
-        if !ctx.has_timestamps() {
+        if ctx.timing_method() == TimingMethod::HostClock {
             return Timer {
                 method: TimingMethod::HostClock,
                 queries: None,
