@@ -2,9 +2,80 @@
 //!
 //! OWNER: gpu helper.
 
-use super::{AdapterArgs, CmdOutput, Ctx, not_yet};
-use crate::Result;
+use super::{AdapterArgs, CmdOutput, Ctx};
+use crate::gpu::{AdapterReport, list_adapters};
+use crate::manifest::AdapterSelector;
+use crate::{Error, Result};
 
-pub fn adapters(_ctx: &Ctx, _a: &AdapterArgs) -> Result<CmdOutput> {
-    not_yet("adapters")
+/// Lists the adapters wgpu sees (filtered by `--adapter` / `--backend`).
+pub fn adapters(_ctx: &Ctx, a: &AdapterArgs) -> Result<CmdOutput> {
+    let selector = AdapterSelector {
+        name: a.adapter.clone(),
+        backend: a.backend.clone(),
+    };
+    let mut shown = Vec::new();
+    for report in list_adapters() {
+        if report.matches(&selector)? {
+            shown.push(report);
+        }
+    }
+    let json = serde_json::to_value(&shown)
+        .map_err(|e| Error::Internal(format!("serializing adapters: {e}")))?;
+    let human = if shown.is_empty() {
+        "no adapter matches (run without --adapter/--backend to list all)".to_owned()
+    } else {
+        shown.iter().map(render).collect::<Vec<_>>().join("\n")
+    };
+    Ok(CmdOutput::ok(json, human))
+}
+
+fn render(r: &AdapterReport) -> String {
+    let f = &r.features;
+    let l = &r.limits;
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    let mut out = format!(
+        "{}\n  backend {}, {}{}, vendor 0x{:04x} device 0x{:04x}\n  driver {}\n",
+        r.name,
+        r.backend,
+        r.device_type,
+        if r.software { " (software)" } else { "" },
+        r.vendor,
+        r.device,
+        [r.driver.as_str(), r.driver_info.as_str()]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    out += &format!(
+        "  timestamps {} (inside passes {}), f16 {}, subgroups {}",
+        yes(f.timestamp_query),
+        yes(f.timestamp_query_inside_passes),
+        yes(f.shader_f16),
+        yes(f.subgroup)
+    );
+    if f.subgroup {
+        out += &format!(" (size {}..{})", f.subgroup_min_size, f.subgroup_max_size);
+    }
+    out += &format!(", cooperative matrix {}\n", yes(f.cooperative_matrix));
+    for c in &f.cooperative_matrix_configs {
+        out += &format!(
+            "    coop {}x{}x{} {} -> {}\n",
+            c.m, c.n, c.k, c.ab_type, c.cr_type
+        );
+    }
+    out += &format!(
+        "  workgroup: {} B shared, {} invocations, size {}x{}x{}, {} per dimension\n  \
+         storage binding {} MiB, buffer {} MiB\n",
+        l.max_compute_workgroup_storage_size,
+        l.max_compute_invocations_per_workgroup,
+        l.max_compute_workgroup_size_x,
+        l.max_compute_workgroup_size_y,
+        l.max_compute_workgroup_size_z,
+        l.max_compute_workgroups_per_dimension,
+        l.max_storage_buffer_binding_size >> 20,
+        l.max_buffer_size >> 20
+    );
+    out
 }

@@ -1,0 +1,376 @@
+//! The wgpu runtime on Mesa's lavapipe ("llvmpipe"): adapters, correctness, failure modes,
+//! timing and peaks. Shapes stay tiny: lavapipe runs on the CPU.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use kcamp::gpu::{self, GpuContext, execute_case, peak};
+use kcamp::manifest::{AdapterSelector, Dtype, OpName, ShapeSpec, TimingConfig};
+use kcamp::ops;
+use kcamp::runner::{CaseOutcome, CaseSpec, ProgressEvent, TimingMethod};
+use kcamp::schema::Check;
+
+fn lavapipe() -> AdapterSelector {
+    AdapterSelector {
+        name: Some("llvmpipe".into()),
+        backend: Some("vulkan".into()),
+    }
+}
+
+fn ctx() -> GpuContext {
+    GpuContext::open(&lavapipe()).expect("lavapipe (mesa-vulkan-drivers) must be installed")
+}
+
+fn shape(label: &str, dims: &[(&str, u64)]) -> ShapeSpec {
+    ShapeSpec {
+        label: label.into(),
+        dims: dims.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+    }
+}
+
+fn timing() -> TimingConfig {
+    TimingConfig {
+        warmup: 1,
+        repeats: 3,
+        min_sample_ms: 1.0,
+    }
+}
+
+/// A case running the op's baseline kernel (or `fixture` from tests/fixtures/kernels).
+fn case(op: OpName, dtype: Dtype, shape: ShapeSpec, fixture: Option<&str>) -> CaseSpec {
+    let baseline = ops::baseline_kernel(op, dtype);
+    let (kernel_path, kernel_source) = match fixture {
+        Some(name) => {
+            let path = PathBuf::from("tests/fixtures/kernels").join(name);
+            let source = std::fs::read_to_string(&path).unwrap();
+            (path, source)
+        }
+        None => (
+            PathBuf::from("shaders").join(baseline.file_name),
+            baseline.source.to_owned(),
+        ),
+    };
+    CaseSpec {
+        op,
+        dtype,
+        shape,
+        kernel_path,
+        kernel_source,
+        kernel: baseline.kernel,
+        adapter: lavapipe(),
+        timing: timing(),
+        seed: 42,
+    }
+}
+
+fn gemm(label: &str, b: u64, m: u64, n: u64, k: u64) -> ShapeSpec {
+    shape(label, &[("B", b), ("M", m), ("N", n), ("K", k)])
+}
+
+fn run(ctx: &GpuContext, spec: &CaseSpec) -> (CaseOutcome, Vec<ProgressEvent>) {
+    let mut events = Vec::new();
+    let outcome = execute_case(ctx, spec, &mut |e| events.push(e));
+    (outcome, events)
+}
+
+fn assert_pass(o: &CaseOutcome) {
+    assert_eq!(o.check, Check::Pass, "reason: {:?}", o.reason);
+    assert!(o.reason.is_none());
+}
+
+fn reason(o: &CaseOutcome) -> &str {
+    o.reason.as_deref().unwrap_or("")
+}
+
+#[test]
+fn list_adapters_finds_llvmpipe_with_its_features() {
+    let all = gpu::list_adapters();
+    let lvp = all
+        .iter()
+        .find(|a| a.name.contains("llvmpipe") && a.backend == "vulkan")
+        .expect("llvmpipe on vulkan");
+    assert!(lvp.software);
+    assert_eq!(lvp.device_type, "cpu");
+    assert!(lvp.features.timestamp_query);
+    assert!(lvp.features.shader_f16);
+    assert!(lvp.features.subgroup);
+    assert!(lvp.features.subgroup_min_size >= 4);
+    assert!(!lvp.features.cooperative_matrix);
+    assert_eq!(lvp.limits.max_storage_buffer_binding_size, 128 << 20);
+    assert!(lvp.limits.max_compute_workgroups_per_dimension >= 65535);
+    let json = serde_json::to_value(lvp).unwrap();
+    assert_eq!(json["features"]["timestamp_query"], true);
+    let desc = ctx().description();
+    assert!(desc.software && desc.name.contains("llvmpipe"));
+}
+
+#[test]
+fn open_with_unknown_adapter_lists_the_adapters_found() {
+    let err = GpuContext::open(&AdapterSelector {
+        name: Some("no-such-gpu".into()),
+        backend: None,
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("no-such-gpu"), "{err}");
+    assert!(err.contains("llvmpipe"), "{err}");
+}
+
+#[test]
+fn naive_gemm_f32_passes_odd_shapes_and_batches() {
+    let ctx = ctx();
+    for shape in [gemm("odd", 1, 17, 33, 9), gemm("batched", 2, 20, 16, 24)] {
+        let spec = case(OpName::Gemm, Dtype::F32, shape, None);
+        let (o, events) = run(&ctx, &spec);
+        assert_pass(&o);
+        assert_eq!(o.dims.len(), 4);
+        assert!(o.rel_err.unwrap() < 1e-4);
+        for col in ["out_snr", "da_snr", "db_snr"] {
+            assert!(o.metrics[col] > 100.0, "{col} = {}", o.metrics[col]);
+        }
+        for col in [
+            "Forward TFLOPS",
+            "Backward TFLOPS",
+            "Forward Time (ms)",
+            "Backward Time (ms)",
+        ] {
+            assert!(o.metrics[col] > 0.0 && o.metrics[col].is_finite(), "{col}");
+        }
+        assert!(o.metrics["Forward TFLOPS_stddev"] >= 0.0);
+        // Every repeat of every metric column is a sample, and a progress event.
+        for metric in [
+            "Forward TFLOPS",
+            "Forward Time (ms)",
+            "Backward TFLOPS",
+            "Backward Time (ms)",
+        ] {
+            let n = o.samples.iter().filter(|s| s.metric == metric).count();
+            assert_eq!(n, 3, "{metric}");
+        }
+        let samples = events
+            .iter()
+            .filter(|e| matches!(e, ProgressEvent::Sample { .. }))
+            .count();
+        assert_eq!(samples, 6);
+        assert_eq!(o.timing_method, Some(TimingMethod::GpuTimestamps));
+        let fwd_ms = o.metrics["Forward Time (ms)"];
+        assert!((o.latency_us.unwrap() - fwd_ms * 1e3).abs() < 1e-9);
+        let flops = ops::flops(OpName::Gemm, &o.dims).0;
+        let tflops = flops / (fwd_ms * 1e-3) / 1e12;
+        assert!((o.metrics["Forward TFLOPS"] - tflops).abs() <= 1e-9 * tflops);
+        assert!(!o.trusted);
+    }
+}
+
+#[test]
+fn dedicated_backward_entry_points_are_used() {
+    // The same kernel under three names: a wrong name would fail, not fall back silently.
+    let mut spec = case(OpName::Gemm, Dtype::F32, gemm("bwd", 1, 16, 8, 12), None);
+    spec.kernel_source = spec.kernel_source.replace("fn main(", "fn gemm_main(");
+    for key in ["forward", "backward_da", "backward_db"] {
+        spec.kernel
+            .entry_points
+            .insert(key.into(), "gemm_main".into());
+    }
+    let ctx = ctx();
+    assert_pass(&run(&ctx, &spec).0);
+    spec.kernel
+        .entry_points
+        .insert("backward_db".into(), "missing_entry".into());
+    let (o, _) = run(&ctx, &spec);
+    assert_eq!(o.check, Check::Fail);
+    assert!(
+        reason(&o).contains("kernel.entry_points.backward_db"),
+        "{}",
+        reason(&o)
+    );
+}
+
+#[test]
+fn naive_gemm_f16_passes() {
+    let ctx = ctx();
+    assert!(ctx.has_f16());
+    let spec = case(OpName::Gemm, Dtype::F16, gemm("f16", 1, 24, 17, 40), None);
+    let (o, _) = run(&ctx, &spec);
+    assert_pass(&o);
+    assert!(o.rel_err.unwrap() < 1e-2);
+}
+
+#[test]
+fn axpy_passes_with_l2_flush() {
+    let ctx = ctx();
+    for dtype in [Dtype::F32, Dtype::F16] {
+        let spec = case(OpName::Axpy, dtype, shape("n", &[("N", 100_003)]), None);
+        let (o, _) = run(&ctx, &spec);
+        assert_pass(&o);
+        assert_eq!(o.dims, vec![100_003]);
+        assert!(o.metrics["Forward GB/s"] > 0.0);
+        assert!(o.metrics["Forward GB/s_stddev"] >= 0.0);
+        assert!(o.metrics["out_snr"] > 40.0);
+        assert!(o.metrics["l2_flush_bytes"] > 0.0);
+        let bytes = ops::bytes(OpName::Axpy, dtype, &o.dims).0;
+        let gbps = bytes / (o.metrics["Forward Time (ms)"] * 1e-3) / 1e9;
+        assert!((o.metrics["Forward GB/s"] - gbps).abs() <= 1e-9 * gbps);
+    }
+}
+
+#[test]
+fn wrong_kernels_fail_without_crashing() {
+    let ctx = ctx();
+    let cases = [
+        ("gemm_skip_last_row.wgsl", "NaN"),
+        ("gemm_zeros.wgsl", "all zeros"),
+        ("gemm_skip_if_done.wgsl", "NaN"),
+        ("gemm_oob_read.wgsl", "rel_err"),
+    ];
+    for (fixture, why) in cases {
+        let spec = case(
+            OpName::Gemm,
+            Dtype::F32,
+            gemm("bad", 1, 40, 40, 24),
+            Some(fixture),
+        );
+        let (o, _) = run(&ctx, &spec);
+        assert_eq!(o.check, Check::Fail, "{fixture}: {:?}", o.reason);
+        assert!(reason(&o).contains(why), "{fixture}: {}", reason(&o));
+        assert!(!o.metrics.contains_key("Forward TFLOPS"), "{fixture}");
+        assert!(o.metrics.contains_key("out_snr"), "{fixture}");
+    }
+}
+
+#[test]
+fn syntax_error_fails_with_file_line_column() {
+    let spec = case(
+        OpName::Gemm,
+        Dtype::F32,
+        gemm("syntax", 1, 16, 16, 16),
+        Some("gemm_syntax_error.wgsl"),
+    );
+    let (o, _) = run(&ctx(), &spec);
+    assert_eq!(o.check, Check::Fail);
+    let r = reason(&o);
+    assert!(
+        r.starts_with("tests/fixtures/kernels/gemm_syntax_error.wgsl:29:5: "),
+        "{r}"
+    );
+}
+
+#[test]
+fn too_large_shape_is_an_error_naming_the_limit() {
+    // C alone is 8192 x 8192 f32 = 256 MiB, above lavapipe's 128 MiB binding limit.
+    let spec = case(
+        OpName::Gemm,
+        Dtype::F32,
+        gemm("huge", 1, 8192, 8192, 8),
+        None,
+    );
+    let (o, _) = run(&ctx(), &spec);
+    assert_eq!(o.check, Check::Error);
+    let r = reason(&o);
+    assert!(
+        r.contains("max_storage_buffer_binding_size of 134217728"),
+        "{r}"
+    );
+    assert!(r.contains("268435456 bytes"), "{r}");
+}
+
+#[test]
+fn dispatch_above_the_per_dimension_limit_is_refused() {
+    let mut spec = case(
+        OpName::Axpy,
+        Dtype::F32,
+        shape("n", &[("N", 1 << 25)]),
+        None,
+    );
+    spec.kernel.workgroups.x = "ceil(N/256)".into();
+    spec.kernel.workgroups.y = "1".into();
+    let (o, _) = run(&ctx(), &spec);
+    assert_eq!(o.check, Check::Error);
+    assert!(
+        reason(&o).contains("max_compute_workgroups_per_dimension"),
+        "{}",
+        reason(&o)
+    );
+}
+
+#[test]
+fn bad_workgroup_expression_names_the_field() {
+    let mut spec = case(OpName::Gemm, Dtype::F32, gemm("expr", 1, 16, 16, 16), None);
+    spec.kernel.workgroups.y = "M/16 +".into();
+    let (o, _) = run(&ctx(), &spec);
+    assert_eq!(o.check, Check::Error);
+    assert!(
+        reason(&o).contains("kernel.workgroups.y = 'M/16 +'"),
+        "{}",
+        reason(&o)
+    );
+}
+
+#[test]
+fn trusted_flag_is_recorded_and_still_correct() {
+    let mut spec = case(
+        OpName::Gemm,
+        Dtype::F32,
+        gemm("trusted", 1, 32, 32, 32),
+        None,
+    );
+    spec.kernel.trusted = true;
+    let (o, _) = run(&ctx(), &spec);
+    assert_pass(&o);
+    assert!(o.trusted);
+}
+
+#[test]
+fn binding_overrides_let_a_foreign_kernel_run_unedited() {
+    let mut spec = case(OpName::Gemm, Dtype::F32, gemm("bind", 1, 16, 24, 8), None);
+    let remap = BTreeMap::from([("a", 3u32), ("b", 2), ("c", 1), ("params", 0)]);
+    for (name, slot) in &remap {
+        let default = ["a", "b", "c", "params"]
+            .iter()
+            .position(|n| n == name)
+            .unwrap();
+        spec.kernel_source = spec.kernel_source.replace(
+            &format!("@binding({default}) var"),
+            &format!("@binding(1{slot}) var"),
+        );
+    }
+    spec.kernel_source = spec.kernel_source.replace("@binding(1", "@binding(");
+    spec.kernel.bindings = remap.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    assert_pass(&run(&ctx(), &spec).0);
+}
+
+#[test]
+fn peak_measure_returns_positive_numbers() {
+    let opts = peak::PeakOptions {
+        min_run_ms: 5.0,
+        runs: 2,
+        max_copy_bytes: 4 << 20,
+        fma_workgroups: Some(16),
+    };
+    let report = peak::measure(&ctx(), &opts).unwrap();
+    assert_eq!(report.timing_method, TimingMethod::GpuTimestamps);
+    assert!(report.fma_f32.gflops > 0.0 && report.fma_f32.best_ms > 0.0);
+    assert!(report.fma_f16.as_ref().unwrap().gflops > 0.0);
+    assert!(report.copy.gbps > 0.0);
+    assert!(report.copy.buffer_bytes <= 4 << 20);
+}
+
+#[test]
+fn host_clock_timing_is_recorded_when_chosen() {
+    let mut ctx = ctx();
+    ctx.set_timing_method(TimingMethod::HostClock).unwrap();
+    for spec in [
+        case(OpName::Gemm, Dtype::F32, gemm("host", 1, 24, 16, 8), None),
+        case(
+            OpName::Axpy,
+            Dtype::F32,
+            shape("host", &[("N", 5000)]),
+            None,
+        ),
+    ] {
+        let (o, _) = run(&ctx, &spec);
+        assert_pass(&o);
+        assert_eq!(o.timing_method, Some(TimingMethod::HostClock));
+        assert!(o.latency_us.unwrap() > 0.0);
+    }
+}
