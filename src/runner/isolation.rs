@@ -162,7 +162,7 @@ fn run_one(
             Ok(line) => match serde_json::from_str::<WorkerMessage>(&line) {
                 Ok(WorkerMessage::Progress(event)) => on_event(event),
                 Ok(WorkerMessage::Outcome(outcome)) if outcome.label == spec.shape.label => {
-                    return (outcome, false);
+                    return (*outcome, false);
                 }
                 Ok(WorkerMessage::Outcome(outcome)) => {
                     return fail(

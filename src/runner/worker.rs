@@ -17,7 +17,7 @@ use crate::{Error, Result};
 #[serde(rename_all = "snake_case")]
 pub enum WorkerMessage {
     Progress(ProgressEvent),
-    Outcome(CaseOutcome),
+    Outcome(Box<CaseOutcome>),
 }
 
 /// Serve cases from `input` until EOF. The executor is made once, lazily on the first
@@ -53,7 +53,7 @@ pub fn serve(
             }
             Err(reason) => CaseOutcome::without_measurement(&spec, Check::Error, reason.clone()),
         };
-        write_message(&mut output, &WorkerMessage::Outcome(outcome))?;
+        write_message(&mut output, &WorkerMessage::Outcome(Box::new(outcome)))?;
     }
     Ok(())
 }
