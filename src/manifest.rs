@@ -55,7 +55,6 @@ impl Dtype {
 
 /// One benchmark shape. Dimensions are named by the op (`B,M,N,K` for GEMM, `N` for axpy).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct ShapeSpec {
     pub label: String,
     #[serde(flatten)]

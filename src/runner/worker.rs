@@ -34,11 +34,9 @@ pub fn serve(
         if line.trim().is_empty() {
             continue;
         }
-        let spec: CaseSpec = serde_json::from_str::<WireCase>(&line)
-            .map_err(|e| {
-                Error::input(format!("worker stdin line {}: not a case: {e}", number + 1))
-            })?
-            .into();
+        let spec: CaseSpec = serde_json::from_str(&line).map_err(|e| {
+            Error::input(format!("worker stdin line {}: not a case: {e}", number + 1))
+        })?;
         let ready = executor.get_or_insert_with(|| {
             make_executor(&spec.adapter).map_err(|e| format!("cannot open the GPU: {e}"))
         });
@@ -56,48 +54,6 @@ pub fn serve(
         write_message(&mut output, &WorkerMessage::Outcome(Box::new(outcome)))?;
     }
     Ok(())
-}
-
-/// `CaseSpec` as it arrives on stdin. `ShapeSpec` combines `deny_unknown_fields` with a
-/// flattened map, which serde cannot deserialize (every dimension reads as an unknown
-/// field), so the worker decodes the shape through this mirror instead.
-#[derive(Deserialize)]
-struct WireCase {
-    op: crate::manifest::OpName,
-    dtype: crate::manifest::Dtype,
-    shape: WireShape,
-    kernel_path: std::path::PathBuf,
-    kernel_source: String,
-    kernel: crate::manifest::KernelSpec,
-    adapter: AdapterSelector,
-    timing: crate::manifest::TimingConfig,
-    seed: u64,
-}
-
-#[derive(Deserialize)]
-struct WireShape {
-    label: String,
-    #[serde(flatten)]
-    dims: std::collections::BTreeMap<String, u64>,
-}
-
-impl From<WireCase> for CaseSpec {
-    fn from(w: WireCase) -> CaseSpec {
-        CaseSpec {
-            op: w.op,
-            dtype: w.dtype,
-            shape: crate::manifest::ShapeSpec {
-                label: w.shape.label,
-                dims: w.shape.dims,
-            },
-            kernel_path: w.kernel_path,
-            kernel_source: w.kernel_source,
-            kernel: w.kernel,
-            adapter: w.adapter,
-            timing: w.timing,
-            seed: w.seed,
-        }
-    }
 }
 
 fn write_message(output: &mut impl Write, message: &WorkerMessage) -> Result<()> {
