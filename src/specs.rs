@@ -244,6 +244,47 @@ fn floor_keys(dtype: Dtype) -> &'static [&'static str] {
     }
 }
 
+/// Utilization of a recorded run (SPEC §8 `tflops_peak_utilization_pct`,
+/// `bandwidth_peak_utilization_pct`): the geometric mean over PASS shapes of the forward
+/// pass's achieved FLOP and byte rates, in percent of the cited peaks of the adapter named
+/// in `result` (result.json). None where the adapter or its peak is unknown.
+pub fn record_utilization(
+    manifest: &crate::manifest::Manifest,
+    table: &crate::schema::BenchTable,
+    result: Option<&serde_json::Value>,
+) -> (Option<f64>, Option<f64>) {
+    let adapter: Option<AdapterDescription> = result
+        .and_then(|r| r.get("adapter"))
+        .and_then(|a| serde_json::from_value(a.clone()).ok());
+    let (Some(adapter), Ok(registry)) = (adapter, Registry::builtin()) else {
+        return (None, None);
+    };
+    let Some(gpu) = registry.for_adapter(&adapter) else {
+        return (None, None);
+    };
+    let rates: Vec<(f64, f64)> = table
+        .rows
+        .iter()
+        .filter(|r| r.check == crate::schema::Check::Pass)
+        .filter_map(|r| {
+            let ms = r.metric(&table.schema, "Forward Time (ms)")?;
+            let (flops, bytes) = crate::runner::pass_work(manifest.op, manifest.dtype, &r.dims)[0]?;
+            (ms > 0.0).then(|| (flops / (ms * 1e-3), bytes / (ms * 1e-3)))
+        })
+        .collect();
+    let flop_peak = floor_keys(manifest.dtype)
+        .iter()
+        .find_map(|k| gpu.peak_flops.get(*k));
+    let pct = |rate: &dyn Fn(&(f64, f64)) -> f64, peak: Option<&Cited>| {
+        let geo = crate::stats::geomean(&rates.iter().map(rate).collect::<Vec<_>>())?;
+        Some(100.0 * geo / peak?.value)
+    };
+    (
+        pct(&|r| r.0, flop_peak),
+        pct(&|r| r.1, gpu.memory_bandwidth.as_ref()),
+    )
+}
+
 /// A peak value and the source id it comes from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PeakValue {

@@ -238,11 +238,12 @@ pub fn write_run_artifacts(
     crate::fsutil::write_json_atomic(&dir.join(RESULT_JSON), result)
 }
 
-/// FLOP and byte counts of one pass, the minimum traffic (each operand read once, the
+/// FLOP and byte counts of `[forward, backward]` (None where the op has no such pass),
+/// with the minimum traffic (each operand read once, the
 /// output written once) so the floor is a true lower bound.
 /// SEAM (lead, at merge): replace the body with `crate::ops::flops` / `crate::ops::bytes`
 /// so one definition serves the CSV metrics and the floor; the formulas are SPEC §7's.
-pub(super) fn pass_work(op: OpName, dtype: Dtype, dims: &[u64]) -> [Option<(f64, f64)>; 2] {
+pub fn pass_work(op: OpName, dtype: Dtype, dims: &[u64]) -> [Option<(f64, f64)>; 2] {
     let size = match dtype {
         Dtype::F32 => 4.0,
         Dtype::F16 => 2.0,

@@ -15,7 +15,8 @@ mod worker;
 
 pub use artifacts::{
     RunResult, RunSummary, ShapeRecord, WGPU_VERSION, apply_roofline_floor, kernel_sha256,
-    outcomes_to_table, outcomes_to_table_with, result_json_line, summarize, write_run_artifacts,
+    outcomes_to_table, outcomes_to_table_with, pass_work, result_json_line, summarize,
+    write_run_artifacts,
 };
 pub use campaign_run::{CampaignRunOptions, RunReport, run_campaign_cases};
 pub use isolation::{RunOptions, run_cases};
