@@ -42,7 +42,8 @@ pub fn outcomes_to_table(op: OpName, outcomes: &[CaseOutcome]) -> Result<(BenchT
 
 /// Like [`outcomes_to_table`] with an explicit schema. Numeric cells come from the
 /// outcome's metrics by column name; a missing one is NaN (an empty cell). A PASS row
-/// without every metric column is a bug of the executor, reported by name.
+/// must fill every numeric column (the CSV parser refuses empty cells there), so a gap is
+/// a bug of the executor, reported by shape and column.
 pub fn outcomes_to_table_with(
     schema: Schema,
     outcomes: &[CaseOutcome],
@@ -58,11 +59,12 @@ pub fn outcomes_to_table_with(
             })
             .collect();
         if o.check == Check::Pass {
-            let missing = schema
-                .columns
-                .iter()
-                .zip(&values)
-                .find(|(c, v)| matches!(c.role, ColumnRole::Metric) && v.is_nan());
+            let missing = schema.columns.iter().zip(&values).find(|(c, v)| {
+                !matches!(
+                    c.role,
+                    ColumnRole::Label | ColumnRole::Dim | ColumnRole::Check
+                ) && v.is_nan()
+            });
             if let Some((column, _)) = missing {
                 return Err(Error::Internal(format!(
                     "shape '{}' passed without a value for column '{}'",
@@ -438,7 +440,7 @@ mod tests {
     }
 
     #[test]
-    fn a_pass_row_missing_a_metric_is_an_error_naming_it() {
+    fn a_pass_row_missing_a_value_is_an_error_naming_the_column() {
         let o = outcome("ok", Check::Pass, &[("Forward GB/s_stddev", 0.1)]);
         let err = outcomes_to_table_with(tiny_schema(), &[o])
             .unwrap_err()
@@ -447,6 +449,11 @@ mod tests {
             err.contains("'ok'") && err.contains("'Forward GB/s'"),
             "{err}"
         );
+        let o = outcome("ok", Check::Pass, &[("Forward GB/s", 5.0)]);
+        let err = outcomes_to_table_with(tiny_schema(), &[o])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("'Forward GB/s_stddev'"), "{err}");
     }
 
     #[test]
