@@ -2,10 +2,21 @@
 //!
 //! OWNER: runner helper (`peak` measurement kernels come from the gpu helper).
 
-use clap::Args;
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 
-use super::{AdapterArgs, CmdOutput, Ctx, not_yet};
-use crate::Result;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::json;
+
+use super::{AdapterArgs, CmdOutput, Ctx};
+use crate::campaign::Validation;
+use crate::manifest::{AdapterSelector, Manifest};
+use crate::runner::{CampaignRunOptions, ProgressEvent, run_campaign_cases};
+use crate::specs::{self, MeasuredPeaks, Registry};
+use crate::{Error, Result};
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -24,24 +35,253 @@ pub struct PeakArgs {
 
 #[derive(Debug, Args)]
 pub struct UtilArgs {
+    /// GPU of the spec registry: id (h200, h100, a100, mi300x, rtx4090, m2) or name part.
     #[arg(long)]
     pub gpu: String,
+    /// Peak to compare against: f32, f16 or f16-tensor.
     #[arg(long)]
     pub dtype: String,
+    /// FLOPs of one launch, an expression over --dims (e.g. '2*M*N*K').
+    #[arg(long, value_name = "EXPR")]
+    pub flops_expr: String,
+    /// Bytes moved by one launch, an expression over --dims (e.g. '4*(M*K+K*N+M*N)').
+    #[arg(long, value_name = "EXPR")]
+    pub bytes_expr: String,
+    /// Measured time of one launch in milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub time_ms: f64,
+    /// Workgroups (thread blocks) of the launch, for the wave count.
+    #[arg(long, value_name = "G")]
+    pub grid_blocks: Option<u64>,
+    /// Dimensions the expressions use, e.g. M=4096,N=4096,K=4096.
+    #[arg(long, value_name = "NAME=V,...", default_value = "")]
+    pub dims: String,
 }
 
 #[derive(Debug, Args)]
 pub struct WorkerArgs {}
 
-pub fn run(_ctx: &Ctx, _a: &RunArgs) -> Result<CmdOutput> {
-    not_yet("run")
+fn selector(args: &AdapterArgs) -> Option<AdapterSelector> {
+    (args.adapter.is_some() || args.backend.is_some()).then(|| AdapterSelector {
+        name: args.adapter.clone(),
+        backend: args.backend.clone(),
+    })
 }
-pub fn peak(_ctx: &Ctx, _a: &PeakArgs) -> Result<CmdOutput> {
-    not_yet("peak")
+
+/// Set by SIGINT while a run is in progress, so the worker (in its own process group,
+/// which the terminal's Ctrl-C does not reach) is killed instead of orphaned.
+static CANCEL: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+
+extern "C" fn on_sigint(_: libc::c_int) {
+    if let Some(flag) = CANCEL.get() {
+        flag.store(true, Ordering::SeqCst);
+    }
 }
-pub fn util(_ctx: &Ctx, _a: &UtilArgs) -> Result<CmdOutput> {
-    not_yet("util")
+
+fn cancel_on_sigint() -> Arc<AtomicBool> {
+    let flag = Arc::clone(CANCEL.get_or_init(|| Arc::new(AtomicBool::new(false))));
+    let handler: extern "C" fn(libc::c_int) = on_sigint;
+    // SAFETY: the handler only does an atomic store through an already initialized OnceLock.
+    unsafe {
+        libc::signal(libc::SIGINT, handler as libc::sighandler_t);
+    }
+    flag
 }
+
+fn progress_bar() -> ProgressBar {
+    let target = if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::hidden()
+    };
+    let bar = ProgressBar::with_draw_target(Some(0), target);
+    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
+    let validation = match a.shapes.as_str() {
+        "quick" => Validation::Quick,
+        "full" => Validation::Full,
+        other => {
+            return Err(Error::input(format!(
+                "--shapes must be quick or full, got '{other}'"
+            )));
+        }
+    };
+    let manifest = Manifest::load(&ctx.campaign)?;
+    let mut opts = CampaignRunOptions::new(validation);
+    opts.adapter = selector(&a.adapter);
+    opts.cancel = cancel_on_sigint();
+    let bar = progress_bar();
+    let report = run_campaign_cases(&ctx.campaign, &manifest, &opts, &mut |event| match event {
+        ProgressEvent::RunStarted { total_shapes } => bar.set_length(total_shapes as u64),
+        ProgressEvent::ShapeStarted { label, .. } => bar.set_message(label),
+        ProgressEvent::Sample {
+            label,
+            pass,
+            repeat,
+            repeats,
+            ms,
+        } => bar.set_message(format!("{label} {pass} {repeat}/{repeats} {ms:.3} ms")),
+        ProgressEvent::ShapeFinished { .. } => bar.inc(1),
+        ProgressEvent::WorkerRestarted { label, reason } => {
+            bar.println(format!("worker restarted after {label}: {reason}"))
+        }
+        ProgressEvent::RunFinished { .. } => bar.finish_and_clear(),
+    })?;
+    let cancelled = opts.cancel.load(Ordering::SeqCst);
+    let summary = report.summary();
+    let mut human = String::new();
+    for o in &report.outcomes {
+        let _ = write!(human, "{:<24} {:<12}", o.label, o.check.as_str());
+        match (&o.reason, o.metrics.get(&manifest.primary_metric)) {
+            (Some(reason), _) => {
+                let _ = writeln!(human, " {reason}");
+            }
+            (None, Some(v)) => {
+                let _ = writeln!(human, " {} = {v:.4}", manifest.primary_metric);
+            }
+            (None, None) => human.push('\n'),
+        }
+    }
+    if cancelled {
+        human.push_str("cancelled: the remaining shapes were not run\n");
+    }
+    let _ = writeln!(human, "artifacts: {}", report.artifacts_dir.display());
+    // With --json stdout carries one JSON document, so the RESULT_JSON line goes to stderr.
+    if ctx.json {
+        eprintln!("{}", report.result_line);
+    } else {
+        human.push_str(&report.result_line);
+    }
+    let doc = json!({
+        "artifacts_dir": report.artifacts_dir,
+        "cancelled": cancelled,
+        "summary": summary,
+        "result": report.result,
+    });
+    Ok(CmdOutput::ok(doc, human))
+}
+
+/// THE SEAM for peak measurement (lead: wire at merge). Replace the body with
+/// `crate::gpu::GpuContext::open(adapter)` + `crate::gpu::peak::measure(&ctx, &opts)`,
+/// converted into a [`MeasuredPeaks`] (FLOP/s by peak key, copy bandwidth in bytes/s, the
+/// adapter's name and driver, `source: MeasuredPeaks::source_id(name, now)`).
+fn measure_peaks(adapter: &AdapterSelector) -> Result<MeasuredPeaks> {
+    let _ = adapter;
+    Err(Error::Gpu("GPU peak measurement not linked".into()))
+}
+
+pub fn peak(ctx: &Ctx, a: &PeakArgs) -> Result<CmdOutput> {
+    let adapter = match selector(&a.adapter) {
+        Some(s) => s,
+        None => Manifest::load(&ctx.campaign)
+            .map(|m| m.adapter)
+            .unwrap_or_default(),
+    };
+    let measured = measure_peaks(&adapter)?;
+    let path = specs::peak_store_path(&ctx.campaign)?;
+    let source = specs::record_measured(&path, measured.clone())?;
+    let mut human = format!("{} ({})\n", measured.adapter, measured.driver);
+    for (key, flops) in &measured.flops {
+        let _ = writeln!(human, "  {key:<12} {:.3} TFLOP/s", flops / 1e12);
+    }
+    if let Some(bw) = measured.bandwidth {
+        let _ = writeln!(human, "  bandwidth    {:.1} GB/s", bw / 1e9);
+    }
+    let _ = write!(human, "stored as source '{source}' in {}", path.display());
+    Ok(CmdOutput::ok(
+        json!({"source": source, "file": path, "peaks": measured}),
+        human,
+    ))
+}
+
+pub fn util(_ctx: &Ctx, a: &UtilArgs) -> Result<CmdOutput> {
+    let registry = Registry::builtin()?;
+    let gpu = registry.find(&a.gpu)?;
+    let peaks = gpu.util_peaks(&a.dtype)?;
+    let dims = specs::parse_dims(&a.dims)?;
+    let flops = specs::eval_work_expr("--flops-expr", &a.flops_expr, &dims)?;
+    let bytes = specs::eval_work_expr("--bytes-expr", &a.bytes_expr, &dims)?;
+    let u = specs::utilization(&peaks, flops, bytes, a.time_ms, a.grid_blocks)?;
+    let source = |id: &str| {
+        registry
+            .sources
+            .get(id)
+            .map(|s| format!("{id}: {} ({}, {})", s.title, s.url, s.date))
+            .unwrap_or_else(|| id.to_owned())
+    };
+    let mut human = format!("{} ({})\n", gpu.name, a.dtype);
+    let _ = writeln!(
+        human,
+        "achieved     {:.3} TFLOP/s = {:.2} % of {:.1} TFLOP/s [{}]",
+        u.achieved_tflops,
+        u.flops_utilization_pct,
+        peaks.flops.value / 1e12,
+        peaks.flops.source
+    );
+    let _ = writeln!(
+        human,
+        "             {:.2} GB/s = {:.2} % of {:.0} GB/s [{}]",
+        u.achieved_gbps,
+        u.bandwidth_utilization_pct,
+        peaks.bandwidth.value / 1e9,
+        peaks.bandwidth.source
+    );
+    let _ = writeln!(
+        human,
+        "intensity    {:.2} FLOP/B, ridge point {:.2} FLOP/B: {}-bound",
+        u.arithmetic_intensity,
+        u.ridge_point,
+        match u.bound {
+            specs::Bound::Memory => "memory",
+            specs::Bound::Compute => "compute",
+        }
+    );
+    if let (Some(waves), Some(units)) = (u.waves, &peaks.units) {
+        let _ = writeln!(
+            human,
+            "waves        {waves:.2} ({} blocks over {} {}s) [{}]",
+            a.grid_blocks.unwrap_or_default(),
+            units.value,
+            units.kind,
+            units.source
+        );
+    }
+    let mut ids = vec![peaks.flops.source.clone(), peaks.bandwidth.source.clone()];
+    ids.extend(peaks.units.iter().map(|u| u.source.clone()));
+    ids.sort();
+    ids.dedup();
+    human.push_str("sources:\n");
+    for id in &ids {
+        let _ = writeln!(human, "  {}", source(id));
+    }
+    let doc = json!({
+        "gpu": gpu.id,
+        "dtype": a.dtype,
+        "flops": flops,
+        "bytes": bytes,
+        "time_ms": a.time_ms,
+        "utilization": u,
+        "sources": ids
+            .iter()
+            .filter_map(|id| registry.sources.get(id).map(|s| (id.clone(), s)))
+            .collect::<std::collections::BTreeMap<_, _>>(),
+    });
+    Ok(CmdOutput::ok(doc, human))
+}
+
+/// `kcamp __worker`: serve cases on stdin/stdout until EOF (see `runner::serve`).
 pub fn worker(_a: &WorkerArgs) -> Result<CmdOutput> {
-    not_yet("__worker")
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    crate::runner::serve(
+        stdin.lock(),
+        stdout.lock(),
+        &mut crate::runner::real_executor,
+    )?;
+    Ok(CmdOutput::ok(serde_json::Value::Null, ""))
 }

@@ -8,6 +8,20 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+mod artifacts;
+mod campaign_run;
+mod isolation;
+mod worker;
+
+pub use artifacts::{
+    RunResult, RunSummary, ShapeRecord, WGPU_VERSION, apply_roofline_floor, kernel_sha256,
+    outcomes_to_table, outcomes_to_table_with, pass_work, result_json_line, summarize,
+    write_run_artifacts,
+};
+pub use campaign_run::{CampaignRunOptions, RunReport, run_campaign_cases};
+pub use isolation::{RunOptions, run_cases};
+pub use worker::{WorkerMessage, real_executor, serve};
+
 use serde::{Deserialize, Serialize};
 
 use crate::manifest::{AdapterSelector, Dtype, KernelSpec, OpName, ShapeSpec, TimingConfig};
@@ -112,4 +126,41 @@ pub enum ProgressEvent {
         passed: usize,
         total: usize,
     },
+}
+
+/// Runs one case in-process. The worker wraps the GPU executor in this; tests use fakes.
+pub trait CaseExecutor {
+    fn execute(&mut self, spec: &CaseSpec, progress: &mut dyn FnMut(ProgressEvent)) -> CaseOutcome;
+}
+
+impl CaseOutcome {
+    /// The outcome of a case that produced no measurement (timeout, crash, no GPU...).
+    pub fn without_measurement(spec: &CaseSpec, check: Check, reason: impl Into<String>) -> Self {
+        CaseOutcome {
+            label: spec.shape.label.clone(),
+            dims: op_dims(spec.op, &spec.shape),
+            check,
+            reason: Some(reason.into()),
+            metrics: BTreeMap::new(),
+            samples: Vec::new(),
+            rel_err: None,
+            latency_us: None,
+            timing_method: None,
+            adapter: None,
+            seed: spec.seed,
+            trusted: spec.kernel.trusted,
+        }
+    }
+}
+
+/// A shape's dimensions in the op's CSV order (`B` defaults to 1, as in the manifest).
+pub fn op_dims(op: OpName, shape: &ShapeSpec) -> Vec<u64> {
+    let names: &[&str] = match op {
+        OpName::Gemm => &["B", "M", "N", "K"],
+        OpName::Axpy => &["N"],
+    };
+    names
+        .iter()
+        .map(|d| shape.dim(d).unwrap_or(if *d == "B" { 1 } else { 0 }))
+        .collect()
 }

@@ -1,0 +1,498 @@
+//! What a run leaves behind (SPEC §3, §6): `benchmark.csv`, `samples.csv`, `result.json`
+//! and the `[kcamp] RESULT_JSON={...}` line; plus the roofline-floor check that keeps an
+//! impossible time from becoming a record.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::{AdapterDescription, CaseOutcome, TimingMethod};
+use crate::campaign::Validation;
+use crate::manifest::{Dtype, OpName};
+use crate::schema::{BenchTable, Check, ColumnRole, Row, Samples, Schema};
+use crate::specs::FloorPeaks;
+use crate::{Error, Result};
+
+/// The wgpu major version kcamp is built against (Cargo.toml's `wgpu = "30"`; a unit test
+/// keeps the two in step, since Cargo exposes no dependency versions to the code).
+pub const WGPU_VERSION: &str = "30";
+
+pub const BENCHMARK_CSV: &str = "benchmark.csv";
+pub const SAMPLES_CSV: &str = "samples.csv";
+pub const RESULT_JSON: &str = "result.json";
+
+const FORWARD_TIME: &str = "Forward Time (ms)";
+const BACKWARD_TIME: &str = "Backward Time (ms)";
+
+/// The op's CSV schema.
+fn schema_for(op: OpName) -> Schema {
+    match op {
+        OpName::Gemm => Schema::gemm(),
+        OpName::Axpy => Schema::bandwidth(),
+    }
+}
+
+/// The benchmark table and raw samples of a run, in the op's frozen schema.
+pub fn outcomes_to_table(op: OpName, outcomes: &[CaseOutcome]) -> Result<(BenchTable, Samples)> {
+    outcomes_to_table_with(schema_for(op), outcomes)
+}
+
+/// Like [`outcomes_to_table`] with an explicit schema. Numeric cells come from the
+/// outcome's metrics by column name; a missing one is NaN (an empty cell). A PASS row
+/// must fill every numeric column (the CSV parser refuses empty cells there), so a gap is
+/// a bug of the executor, reported by shape and column.
+pub fn outcomes_to_table_with(
+    schema: Schema,
+    outcomes: &[CaseOutcome],
+) -> Result<(BenchTable, Samples)> {
+    let mut rows = Vec::with_capacity(outcomes.len());
+    for o in outcomes {
+        let values: Vec<f64> = schema
+            .columns
+            .iter()
+            .map(|c| match c.role {
+                ColumnRole::Label | ColumnRole::Dim | ColumnRole::Check => f64::NAN,
+                _ => o.metrics.get(&c.name).copied().unwrap_or(f64::NAN),
+            })
+            .collect();
+        if o.check == Check::Pass {
+            let missing = schema.columns.iter().zip(&values).find(|(c, v)| {
+                !matches!(
+                    c.role,
+                    ColumnRole::Label | ColumnRole::Dim | ColumnRole::Check
+                ) && v.is_nan()
+            });
+            if let Some((column, _)) = missing {
+                return Err(Error::Internal(format!(
+                    "shape '{}' passed without a value for column '{}'",
+                    o.label, column.name
+                )));
+            }
+        }
+        rows.push(Row {
+            label: o.label.clone(),
+            dims: o.dims.clone(),
+            check: o.check,
+            values,
+        });
+    }
+    let samples = Samples {
+        rows: outcomes.iter().flat_map(|o| o.samples.clone()).collect(),
+    };
+    Ok((BenchTable { schema, rows }, samples))
+}
+
+/// Per-shape provenance in result.json.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShapeRecord {
+    pub label: String,
+    pub dims: Vec<u64>,
+    pub check: Check,
+    pub reason: Option<String>,
+    pub seed: u64,
+    pub latency_us: Option<f64>,
+    pub rel_err: Option<f64>,
+    pub timing_method: Option<TimingMethod>,
+}
+
+/// The RESULT_JSON summary (SPEC §6).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    pub total: usize,
+    pub passed: usize,
+    pub all_pass: bool,
+    pub latency_us_by_shape: BTreeMap<String, f64>,
+    pub latency_us_geomean: Option<f64>,
+    pub max_rel_err: Option<f64>,
+    /// Name of the primary metric.
+    pub metric: String,
+    /// Geometric mean of the primary metric over PASS shapes.
+    pub aggregate: Option<f64>,
+}
+
+/// Summarize a run; `primary_metric` may be derived (`Combined Step TFLOPS`).
+pub fn summarize(table: &BenchTable, outcomes: &[CaseOutcome], primary_metric: &str) -> RunSummary {
+    let passed: Vec<&CaseOutcome> = outcomes.iter().filter(|o| o.check == Check::Pass).collect();
+    let latency_us_by_shape: BTreeMap<String, f64> = outcomes
+        .iter()
+        .filter_map(|o| o.latency_us.map(|l| (o.label.clone(), l)))
+        .collect();
+    let pass_latencies: Vec<f64> = passed.iter().filter_map(|o| o.latency_us).collect();
+    let primary: Vec<f64> = table
+        .rows
+        .iter()
+        .filter(|r| r.check == Check::Pass)
+        .filter_map(|r| r.metric(&table.schema, primary_metric))
+        .collect();
+    RunSummary {
+        total: outcomes.len(),
+        passed: passed.len(),
+        all_pass: !outcomes.is_empty() && passed.len() == outcomes.len(),
+        latency_us_by_shape,
+        latency_us_geomean: crate::stats::geomean(&pass_latencies),
+        max_rel_err: outcomes
+            .iter()
+            .filter_map(|o| o.rel_err)
+            .fold(None, |acc: Option<f64>, e| {
+                Some(acc.map_or(e, |a| a.max(e)))
+            }),
+        metric: primary_metric.to_owned(),
+        aggregate: crate::stats::geomean(&primary),
+    }
+}
+
+/// `[kcamp] RESULT_JSON={...}` (one line).
+pub fn result_json_line(summary: &RunSummary) -> String {
+    let json = serde_json::to_string(summary).unwrap_or_else(|_| "{}".to_owned());
+    format!("[kcamp] RESULT_JSON={json}")
+}
+
+/// `result.json`: everything needed to trust or reproduce a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    pub op: OpName,
+    pub dtype: Dtype,
+    pub validation: Validation,
+    pub adapter: Option<AdapterDescription>,
+    pub wgpu_version: String,
+    /// Every timing method a shape used (timestamps where available, else host clock).
+    pub timing_methods: Vec<TimingMethod>,
+    /// Runtime bounds checks were off (trusted mode).
+    pub trusted: bool,
+    pub kernel_file: String,
+    pub kernel_sha256: String,
+    pub started_at: DateTime<Utc>,
+    pub finished_at: DateTime<Utc>,
+    pub shapes: Vec<ShapeRecord>,
+    pub summary: RunSummary,
+}
+
+impl RunResult {
+    /// Provenance of a finished run. The adapter is the first one a case reported.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        op: OpName,
+        dtype: Dtype,
+        validation: Validation,
+        kernel_file: &str,
+        kernel_source: &str,
+        trusted: bool,
+        started_at: DateTime<Utc>,
+        outcomes: &[CaseOutcome],
+        summary: RunSummary,
+    ) -> RunResult {
+        let mut timing_methods: Vec<TimingMethod> = Vec::new();
+        for m in outcomes.iter().filter_map(|o| o.timing_method) {
+            if !timing_methods.contains(&m) {
+                timing_methods.push(m);
+            }
+        }
+        RunResult {
+            op,
+            dtype,
+            validation,
+            adapter: outcomes.iter().find_map(|o| o.adapter.clone()),
+            wgpu_version: WGPU_VERSION.to_owned(),
+            timing_methods,
+            trusted,
+            kernel_file: kernel_file.to_owned(),
+            kernel_sha256: kernel_sha256(kernel_source),
+            started_at,
+            finished_at: Utc::now(),
+            shapes: outcomes
+                .iter()
+                .map(|o| ShapeRecord {
+                    label: o.label.clone(),
+                    dims: o.dims.clone(),
+                    check: o.check,
+                    reason: o.reason.clone(),
+                    seed: o.seed,
+                    latency_us: o.latency_us,
+                    rel_err: o.rel_err,
+                    timing_method: o.timing_method,
+                })
+                .collect(),
+            summary,
+        }
+    }
+}
+
+/// Lower-case hex SHA-256 of the kernel text.
+pub fn kernel_sha256(source: &str) -> String {
+    Sha256::digest(source.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Write the three artifacts into `dir`, each atomically.
+pub fn write_run_artifacts(
+    dir: &Path,
+    table: &BenchTable,
+    samples: &Samples,
+    result: &RunResult,
+) -> Result<()> {
+    crate::fsutil::write_atomic(&dir.join(BENCHMARK_CSV), table.to_csv().as_bytes())?;
+    crate::fsutil::write_atomic(&dir.join(SAMPLES_CSV), samples.to_csv().as_bytes())?;
+    crate::fsutil::write_json_atomic(&dir.join(RESULT_JSON), result)
+}
+
+/// FLOP and byte counts of `[forward, backward]` (None where the op has no such pass),
+/// with the minimum traffic (each operand read once, the
+/// output written once) so the floor is a true lower bound.
+/// SEAM (lead, at merge): replace the body with `crate::ops::flops` / `crate::ops::bytes`
+/// so one definition serves the CSV metrics and the floor; the formulas are SPEC §7's.
+pub fn pass_work(op: OpName, dtype: Dtype, dims: &[u64]) -> [Option<(f64, f64)>; 2] {
+    let size = match dtype {
+        Dtype::F32 => 4.0,
+        Dtype::F16 => 2.0,
+    };
+    let d: Vec<f64> = dims.iter().map(|&v| v as f64).collect();
+    match (op, d.as_slice()) {
+        (OpName::Gemm, [b, m, n, k]) => {
+            let fwd = (2.0 * b * m * n * k, size * b * (m * k + k * n + m * n));
+            // dA = dC·Bᵀ and dB = Aᵀ·dC: two GEMMs, each reading two operands once.
+            let bwd = (
+                4.0 * b * m * n * k,
+                size * b * 2.0 * (m * k + k * n + m * n),
+            );
+            [Some(fwd), Some(bwd)]
+        }
+        (OpName::Axpy, [n]) => [Some((2.0 * n, 3.0 * size * n)), None],
+        _ => [None, None],
+    }
+}
+
+/// Turn every PASS shape whose measured time is below the adapter's roofline floor into
+/// `ERROR` (SPEC §6): such a time is impossible, so it must never become a record.
+/// Returns how many shapes were rejected.
+pub fn apply_roofline_floor(
+    outcomes: &mut [CaseOutcome],
+    op: OpName,
+    dtype: Dtype,
+    peaks: &FloorPeaks,
+) -> usize {
+    let mut rejected = 0;
+    for o in outcomes.iter_mut().filter(|o| o.check == Check::Pass) {
+        let work = pass_work(op, dtype, &o.dims);
+        let impossible = [FORWARD_TIME, BACKWARD_TIME]
+            .into_iter()
+            .zip(work)
+            .find_map(|(column, work)| {
+                let time = *o.metrics.get(column)?;
+                let (flops, bytes) = work?;
+                let (floor, ids) = peaks.floor_ms(flops, bytes)?;
+                (time < floor).then(|| {
+                    format!(
+                        "impossible: {time:.6} ms ({column}) is below the roofline floor \
+                         {floor:.6} ms (source id {})",
+                        ids.join(", ")
+                    )
+                })
+            });
+        if let Some(reason) = impossible {
+            o.check = Check::Error;
+            o.reason = Some(reason);
+            rejected += 1;
+        }
+    }
+    rejected
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::Column;
+    use crate::specs::PeakValue;
+
+    fn outcome(label: &str, check: Check, metrics: &[(&str, f64)]) -> CaseOutcome {
+        CaseOutcome {
+            label: label.into(),
+            dims: vec![1, 4096, 4096, 4096],
+            check,
+            reason: None,
+            metrics: metrics.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            samples: Vec::new(),
+            rel_err: Some(1e-6),
+            latency_us: Some(10_000.0),
+            timing_method: Some(TimingMethod::GpuTimestamps),
+            adapter: None,
+            seed: 1,
+            trusted: false,
+        }
+    }
+
+    fn h200_cited() -> FloorPeaks {
+        FloorPeaks {
+            flops: Some(PeakValue {
+                value: 67e12,
+                source: "nvidia-h200-datasheet".into(),
+            }),
+            bandwidth: Some(PeakValue {
+                value: 4.8e12,
+                source: "nvidia-h200-datasheet".into(),
+            }),
+        }
+    }
+
+    #[test]
+    fn impossible_time_turns_the_shape_into_error_naming_the_floor_and_source() {
+        // 2·4096³ FLOP at 67 TFLOP/s takes at least 2.0513 ms.
+        let mut outcomes = vec![
+            outcome("fast", Check::Pass, &[(FORWARD_TIME, 1.0)]),
+            outcome("real", Check::Pass, &[(FORWARD_TIME, 10.0)]),
+            outcome("failed", Check::Fail, &[(FORWARD_TIME, 0.001)]),
+        ];
+        let n = apply_roofline_floor(&mut outcomes, OpName::Gemm, Dtype::F32, &h200_cited());
+        assert_eq!(n, 1);
+        assert_eq!(outcomes[0].check, Check::Error);
+        let reason = outcomes[0].reason.as_deref().unwrap();
+        assert!(reason.starts_with("impossible: 1.000000 ms"), "{reason}");
+        assert!(
+            reason.contains("2.051") && reason.contains("nvidia-h200-datasheet"),
+            "{reason}"
+        );
+        assert_eq!(outcomes[1].check, Check::Pass);
+        assert_eq!(outcomes[2].check, Check::Fail);
+    }
+
+    #[test]
+    fn backward_time_is_checked_against_the_backward_work() {
+        // Backward: 4·4096³ FLOP ≥ 4.1 ms at 67 TFLOP/s.
+        let mut outcomes = vec![outcome(
+            "bwd",
+            Check::Pass,
+            &[(FORWARD_TIME, 3.0), (BACKWARD_TIME, 3.0)],
+        )];
+        apply_roofline_floor(&mut outcomes, OpName::Gemm, Dtype::F32, &h200_cited());
+        assert_eq!(outcomes[0].check, Check::Error);
+        assert!(
+            outcomes[0]
+                .reason
+                .as_deref()
+                .unwrap()
+                .contains(BACKWARD_TIME)
+        );
+    }
+
+    #[test]
+    fn no_known_peak_means_no_floor() {
+        let mut outcomes = vec![outcome("x", Check::Pass, &[(FORWARD_TIME, 1e-9)])];
+        let n = apply_roofline_floor(
+            &mut outcomes,
+            OpName::Gemm,
+            Dtype::F32,
+            &FloorPeaks::default(),
+        );
+        assert_eq!(n, 0);
+        assert_eq!(outcomes[0].check, Check::Pass);
+    }
+
+    fn tiny_schema() -> Schema {
+        let col = |name: &str, role| Column {
+            name: name.into(),
+            role,
+        };
+        Schema {
+            kind: crate::schema::SchemaKind::Custom,
+            columns: vec![
+                col("label", ColumnRole::Label),
+                col("N", ColumnRole::Dim),
+                col("Check", ColumnRole::Check),
+                col("Forward GB/s", ColumnRole::Metric),
+                col(
+                    "Forward GB/s_stddev",
+                    ColumnRole::Stddev {
+                        of: "Forward GB/s".into(),
+                    },
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn rows_take_metrics_by_column_name_and_leave_missing_cells_nan() {
+        let mut ok = outcome(
+            "ok",
+            Check::Pass,
+            &[("Forward GB/s", 5.0), ("Forward GB/s_stddev", 0.1)],
+        );
+        ok.dims = vec![1024];
+        ok.samples = vec![crate::schema::SampleRow {
+            label: "ok".into(),
+            metric: "Forward GB/s".into(),
+            repeat: 0,
+            value: 5.0,
+        }];
+        let mut timeout = outcome("slow", Check::TimeoutFail, &[]);
+        timeout.dims = vec![2048];
+        let (table, samples) = outcomes_to_table_with(tiny_schema(), &[ok, timeout]).unwrap();
+        assert_eq!(table.rows[0].values[3], 5.0);
+        assert_eq!(table.rows[0].values[4], 0.1);
+        assert!(table.rows[0].values[0].is_nan());
+        assert!(table.rows[1].values[3].is_nan());
+        assert_eq!(table.rows[1].dims, vec![2048]);
+        assert_eq!(table.rows[1].check, Check::TimeoutFail);
+        assert_eq!(samples.rows.len(), 1);
+    }
+
+    #[test]
+    fn a_pass_row_missing_a_value_is_an_error_naming_the_column() {
+        let o = outcome("ok", Check::Pass, &[("Forward GB/s_stddev", 0.1)]);
+        let err = outcomes_to_table_with(tiny_schema(), &[o])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("'ok'") && err.contains("'Forward GB/s'"),
+            "{err}"
+        );
+        let o = outcome("ok", Check::Pass, &[("Forward GB/s", 5.0)]);
+        let err = outcomes_to_table_with(tiny_schema(), &[o])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("'Forward GB/s_stddev'"), "{err}");
+    }
+
+    #[test]
+    fn kernel_hash_is_sha256_hex() {
+        assert_eq!(
+            kernel_sha256("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn wgpu_version_matches_cargo_toml() {
+        let toml = include_str!("../../Cargo.toml");
+        let line = toml
+            .lines()
+            .find(|l| l.starts_with("wgpu = "))
+            .expect("wgpu dependency line");
+        assert_eq!(line, format!("wgpu = \"{WGPU_VERSION}\""));
+    }
+
+    #[test]
+    fn result_line_carries_the_summary_fields() {
+        let summary = RunSummary {
+            total: 2,
+            passed: 1,
+            all_pass: false,
+            latency_us_by_shape: BTreeMap::from([("a".to_owned(), 12.5)]),
+            latency_us_geomean: Some(12.5),
+            max_rel_err: Some(2e-7),
+            metric: "Forward TFLOPS".into(),
+            aggregate: Some(3.0),
+        };
+        let line = result_json_line(&summary);
+        let json = line.strip_prefix("[kcamp] RESULT_JSON=").unwrap();
+        let back: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(back["total"], 2);
+        assert_eq!(back["all_pass"], false);
+        assert_eq!(back["latency_us_by_shape"]["a"], 12.5);
+        assert_eq!(back["metric"], "Forward TFLOPS");
+        assert!(!line.contains('\n'));
+    }
+}

@@ -1,0 +1,162 @@
+//! `run_campaign_cases` end to end with the fake protocol worker: shapes from the manifest,
+//! artifacts, the RESULT_JSON line, seeds and the live progress file.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use kcamp::campaign::{PROGRESS_FILE, Validation};
+use kcamp::manifest::Manifest;
+use kcamp::runner::{CampaignRunOptions, ProgressEvent, kernel_sha256, run_campaign_cases};
+use kcamp::schema::{BenchTable, Check, Samples};
+
+const KERNEL: &str = "@compute @workgroup_size(64) fn main() {}\n";
+
+fn fake_worker() -> Vec<OsString> {
+    let script =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/runner/fake_worker.sh");
+    vec!["sh".into(), script.into_os_string()]
+}
+
+fn campaign(dir: &Path, representative: &str) -> Manifest {
+    let yaml = format!(
+        "name: axpy-test
+op: axpy
+dtype: f32
+primary_metric: Forward GB/s
+target_shapes:
+  - {{label: small, N: 1024}}
+  - {{label: hang-mid, N: 2048}}
+  - {{label: large, N: 4096}}
+representative_shapes: [{representative}]
+kernel:
+  file: axpy.wgsl
+  entry_points: {{forward: main}}
+  workgroups: {{x: ceil(N/64)}}
+timeout_sec: 1
+seed: 42
+"
+    );
+    std::fs::write(dir.join("manifest.yaml"), yaml).unwrap();
+    std::fs::create_dir_all(dir.join("kernel")).unwrap();
+    std::fs::write(dir.join("kernel/axpy.wgsl"), KERNEL).unwrap();
+    Manifest::load(dir).unwrap()
+}
+
+fn options(validation: Validation) -> CampaignRunOptions {
+    let mut opts = CampaignRunOptions::new(validation);
+    opts.worker_command = Some(fake_worker());
+    opts
+}
+
+#[test]
+fn full_run_writes_artifacts_result_line_and_live_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = campaign(dir.path(), "small");
+    let progress = dir.path().join(PROGRESS_FILE);
+    let mut live_seen = Vec::new();
+    let report = run_campaign_cases(
+        dir.path(),
+        &manifest,
+        &options(Validation::Full),
+        &mut |e| {
+            if let ProgressEvent::ShapeStarted { index, .. } = e {
+                let doc: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(&progress).unwrap()).unwrap();
+                assert_eq!(doc["index"], index);
+                live_seen.push(doc);
+            }
+        },
+    )
+    .unwrap();
+    assert_eq!(live_seen.len(), 3);
+    assert_eq!(live_seen[1]["label"], "hang-mid");
+    assert_eq!(live_seen[1]["state"], "running");
+    assert_eq!(live_seen[1]["validation"], "full");
+    assert_eq!(live_seen[1]["total"], 3);
+    assert_eq!(live_seen[1]["pid"], std::process::id());
+    assert!(!progress.exists(), "the live file is removed at the end");
+
+    let checks: Vec<Check> = report.outcomes.iter().map(|o| o.check).collect();
+    assert_eq!(checks, vec![Check::Pass, Check::TimeoutFail, Check::Pass]);
+    let run_dir = &report.artifacts_dir;
+    assert!(run_dir.starts_with(dir.path().join("runs")));
+    let table = BenchTable::read(&run_dir.join("benchmark.csv")).unwrap();
+    assert_eq!(table.rows.len(), 3);
+    assert_eq!(table.rows[1].check, Check::TimeoutFail);
+    Samples::read(&run_dir.join("samples.csv")).unwrap();
+
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run_dir.join("result.json")).unwrap())
+            .unwrap();
+    assert_eq!(result["kernel_sha256"], kernel_sha256(KERNEL));
+    assert_eq!(result["validation"], "full");
+    assert_eq!(result["wgpu_version"], "30");
+    let seeds: Vec<u64> = result["shapes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["seed"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seeds, vec![42, 43, 44]);
+    assert_eq!(result["shapes"][1]["reason"], "exceeded 1 s");
+
+    let summary = report.summary();
+    assert_eq!(
+        (summary.total, summary.passed, summary.all_pass),
+        (3, 2, false)
+    );
+    assert_eq!(
+        summary.aggregate,
+        Some(5.0),
+        "geomean of 5.0 GB/s over PASS shapes"
+    );
+    let json = report
+        .result_line
+        .strip_prefix("[kcamp] RESULT_JSON=")
+        .unwrap();
+    let line: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(line["latency_us_by_shape"]["large"], 500.0);
+    assert_eq!(line["metric"], "Forward GB/s");
+}
+
+#[test]
+fn quick_run_takes_the_representative_shapes_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = campaign(dir.path(), "small, large");
+    let mut opts = options(Validation::Quick);
+    opts.artifacts_dir = Some(dir.path().join("rounds/round-2/artifacts"));
+    opts.round = Some(2);
+    let report = run_campaign_cases(dir.path(), &manifest, &opts, &mut |_| {}).unwrap();
+    let labels: Vec<&str> = report.outcomes.iter().map(|o| o.label.as_str()).collect();
+    assert_eq!(labels, vec!["small", "large"]);
+    assert!(
+        dir.path()
+            .join("rounds/round-2/artifacts/result.json")
+            .is_file()
+    );
+    assert!(report.summary().all_pass);
+}
+
+#[test]
+fn quick_run_without_representative_shapes_and_a_missing_kernel_are_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut manifest = campaign(dir.path(), "small");
+    manifest.representative_shapes.clear();
+    let err = run_campaign_cases(
+        dir.path(),
+        &manifest,
+        &options(Validation::Quick),
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("representative_shapes"), "{err}");
+    manifest.kernel.file = "missing.wgsl".into();
+    let err = run_campaign_cases(
+        dir.path(),
+        &manifest,
+        &options(Validation::Full),
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("missing.wgsl"), "{err}");
+}

@@ -1,0 +1,233 @@
+//! Worker isolation (SPEC §6) against a fake worker that speaks the line protocol
+//! (`tests/fixtures/runner/fake_worker.sh`) and against the real `kcamp __worker`.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use kcamp::manifest::{
+    AdapterSelector, Dtype, KernelSpec, OpName, ShapeSpec, TimingConfig, WorkgroupExprs,
+};
+use kcamp::runner::{CaseOutcome, CaseSpec, ProgressEvent, RunOptions, run_cases};
+use kcamp::schema::Check;
+
+fn fake_worker() -> Vec<OsString> {
+    let script =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/runner/fake_worker.sh");
+    vec!["sh".into(), script.into_os_string()]
+}
+
+fn spec(label: &str, seed: u64) -> CaseSpec {
+    CaseSpec {
+        op: OpName::Axpy,
+        dtype: Dtype::F32,
+        shape: ShapeSpec {
+            label: label.into(),
+            dims: BTreeMap::from([("N".to_owned(), 1024)]),
+        },
+        kernel_path: PathBuf::from("kernel/axpy.wgsl"),
+        kernel_source: "@compute @workgroup_size(64) fn main() {}".into(),
+        kernel: KernelSpec {
+            file: "axpy.wgsl".into(),
+            entry_points: BTreeMap::from([("forward".to_owned(), "main".to_owned())]),
+            workgroups: WorkgroupExprs {
+                x: "ceil(N/64)".into(),
+                y: "1".into(),
+                z: "1".into(),
+            },
+            bindings: BTreeMap::new(),
+            trusted: false,
+        },
+        adapter: AdapterSelector::default(),
+        timing: TimingConfig::default(),
+        seed,
+    }
+}
+
+fn specs(labels: &[&str]) -> Vec<CaseSpec> {
+    labels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| spec(l, 100 + i as u64))
+        .collect()
+}
+
+fn run(labels: &[&str], opts: &RunOptions) -> (Vec<CaseOutcome>, Vec<ProgressEvent>) {
+    let mut events = Vec::new();
+    let outcomes = run_cases(&specs(labels), opts, &mut |e| events.push(e));
+    (outcomes, events)
+}
+
+fn restarts(events: &[ProgressEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            ProgressEvent::WorkerRestarted { label, .. } => Some(label.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn checks(outcomes: &[CaseOutcome]) -> Vec<Check> {
+    outcomes.iter().map(|o| o.check).collect()
+}
+
+#[test]
+fn passing_cases_stream_progress_and_outcomes_in_order() {
+    let mut opts = RunOptions::with_worker(fake_worker(), 5.0);
+    opts.primary_metric = Some("Forward GB/s".into());
+    let (outcomes, events) = run(&["a", "b"], &opts);
+    assert_eq!(checks(&outcomes), vec![Check::Pass, Check::Pass]);
+    assert_eq!(outcomes[1].label, "b");
+    assert_eq!(
+        outcomes[1].seed, 101,
+        "the worker echoes the seed it was sent"
+    );
+    assert!(matches!(
+        events[0],
+        ProgressEvent::RunStarted { total_shapes: 2 }
+    ));
+    assert!(
+        matches!(&events[1], ProgressEvent::ShapeStarted { index: 0, total: 2, label } if label == "a")
+    );
+    assert!(matches!(&events[2], ProgressEvent::Sample { label, .. } if label == "a"));
+    assert!(
+        matches!(&events[3], ProgressEvent::ShapeFinished { check: Check::Pass, primary: Some(p), .. } if *p == 5.0)
+    );
+    assert!(matches!(
+        events.last(),
+        Some(ProgressEvent::RunFinished {
+            passed: 2,
+            total: 2
+        })
+    ));
+    assert!(restarts(&events).is_empty());
+}
+
+#[test]
+fn a_hanging_case_times_out_and_the_following_cases_still_pass() {
+    let opts = RunOptions::with_worker(fake_worker(), 1.0);
+    let started = Instant::now();
+    let (outcomes, events) = run(&["a", "hang-1", "b", "c"], &opts);
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        checks(&outcomes),
+        vec![Check::Pass, Check::TimeoutFail, Check::Pass, Check::Pass]
+    );
+    assert_eq!(outcomes[1].reason.as_deref(), Some("exceeded 1 s"));
+    assert_eq!(outcomes[1].dims, vec![1024]);
+    assert_eq!(outcomes[1].seed, 101);
+    assert_eq!(restarts(&events), vec!["hang-1".to_owned()]);
+}
+
+#[test]
+fn a_crashing_worker_is_error_with_exit_status_and_stderr_and_the_rest_go_on() {
+    let opts = RunOptions::with_worker(fake_worker(), 5.0);
+    let (outcomes, events) = run(&["crash-1", "a", "crash-2", "b"], &opts);
+    assert_eq!(
+        checks(&outcomes),
+        vec![Check::Error, Check::Pass, Check::Error, Check::Pass]
+    );
+    let reason = outcomes[0].reason.as_deref().unwrap();
+    assert!(reason.contains("worker exited during the case"), "{reason}");
+    assert!(reason.contains("exit status: 3"), "{reason}");
+    assert!(reason.contains("device lost on crash-1"), "{reason}");
+    assert_eq!(
+        restarts(&events),
+        vec!["crash-1".to_owned(), "crash-2".to_owned()]
+    );
+    assert!(matches!(
+        events.last(),
+        Some(ProgressEvent::RunFinished {
+            passed: 2,
+            total: 4
+        })
+    ));
+}
+
+#[test]
+fn garbage_or_a_wrong_answer_is_error_and_the_worker_is_replaced() {
+    let opts = RunOptions::with_worker(fake_worker(), 5.0);
+    let (outcomes, events) = run(&["garbage-1", "wrong-1", "a"], &opts);
+    assert_eq!(
+        checks(&outcomes),
+        vec![Check::Error, Check::Error, Check::Pass]
+    );
+    let garbage = outcomes[0].reason.as_deref().unwrap();
+    assert!(
+        garbage.contains("unreadable line") && garbage.contains("'this is not json'"),
+        "{garbage}"
+    );
+    let wrong = outcomes[1].reason.as_deref().unwrap();
+    assert!(
+        wrong.contains("'someone-else'") && wrong.contains("'wrong-1'"),
+        "{wrong}"
+    );
+    assert_eq!(restarts(&events).len(), 2);
+}
+
+#[test]
+fn a_worker_that_cannot_start_fails_every_case_with_the_reason() {
+    let opts = RunOptions::with_worker(vec!["/nonexistent/kcamp-worker".into()], 1.0);
+    let (outcomes, _) = run(&["a", "b"], &opts);
+    assert_eq!(checks(&outcomes), vec![Check::Error, Check::Error]);
+    let reason = outcomes[0].reason.as_deref().unwrap();
+    assert!(
+        reason.contains("cannot start the worker") && reason.contains("/nonexistent/kcamp-worker"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn cancel_kills_the_worker_and_returns_the_outcomes_so_far() {
+    let opts = RunOptions::with_worker(fake_worker(), 60.0);
+    let cancel = opts.cancel.clone();
+    let canceller = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(700));
+        cancel.store(true, Ordering::SeqCst);
+    });
+    let started = Instant::now();
+    let (outcomes, events) = run(&["a", "hang-1", "b"], &opts);
+    canceller.join().unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(checks(&outcomes), vec![Check::Pass, Check::Error]);
+    assert_eq!(outcomes[1].reason.as_deref(), Some("cancelled"));
+    assert!(restarts(&events).is_empty(), "no restart after a cancel");
+    assert!(matches!(
+        events.last(),
+        Some(ProgressEvent::RunFinished {
+            passed: 1,
+            total: 3
+        })
+    ));
+}
+
+/// The real hidden subcommand speaks the same protocol; without a linked GPU executor (or
+/// with an adapter that does not exist) every case is an ERROR naming the cause.
+#[test]
+fn the_real_worker_answers_error_when_no_gpu_can_be_opened() {
+    let worker = vec![
+        OsString::from(env!("CARGO_BIN_EXE_kcamp")),
+        OsString::from("__worker"),
+    ];
+    let opts = RunOptions::with_worker(worker, 20.0);
+    let mut cases = specs(&["a", "b"]);
+    for c in &mut cases {
+        c.adapter.name = Some("no-such-adapter-kcamp-test".into());
+    }
+    let outcomes = run_cases(&cases, &opts, &mut |_| {});
+    assert_eq!(checks(&outcomes), vec![Check::Error, Check::Error]);
+    let reason = outcomes[1].reason.as_deref().unwrap();
+    assert!(reason.starts_with("cannot open the GPU"), "{reason}");
+    assert_eq!(outcomes[1].seed, 101);
+}
