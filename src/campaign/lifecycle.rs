@@ -58,7 +58,12 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
         Some(p) => read_shapes_file(p, opts.op)?,
         None => default_shapes(opts.op),
     };
-    let kernel = super::kernels::baseline_kernel(opts.op, opts.dtype);
+    let mut kernel = crate::ops::baseline_kernel(opts.op, opts.dtype);
+    // The working kernel is the campaign's, not the shipped baseline: name it after the op.
+    kernel.kernel.file = match opts.dtype {
+        Dtype::F32 => format!("{}.wgsl", opts.op.as_str()),
+        Dtype::F16 => format!("{}_f16.wgsl", opts.op.as_str()),
+    };
     let name = opts
         .name
         .clone()
@@ -79,7 +84,7 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
         target_shapes: shapes,
         representative_shapes: Vec::new(),
         adapter: Default::default(),
-        kernel: kernel.spec.clone(),
+        kernel: kernel.kernel.clone(),
         gate: Default::default(),
         timing: Default::default(),
         timeout_sec: 30.0,
@@ -96,14 +101,13 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
     );
     // Round-trip through the validator so `init` can never write a manifest `load` refuses.
     Manifest::parse(&yaml, &dir.join(MANIFEST_FILE))?;
-    if opts.dtype == Dtype::F16 && opts.op == OpName::Axpy {
-        return Err(Error::input("op axpy is built for f32 only; use --dtype f32"));
-    }
     std::fs::create_dir_all(dir.join(KERNEL_DIR)).ctx(|| format!("creating {}", dir.join(KERNEL_DIR).display()))?;
     for sub in [ROUNDS_DIR, super::MEMORY_DIR] {
         std::fs::create_dir_all(dir.join(sub)).ctx(|| format!("creating {}", dir.join(sub).display()))?;
     }
-    write_atomic(&dir.join(KERNEL_DIR).join(&kernel.spec.file), kernel.source.as_bytes())?;
+    write_atomic(&dir.join(KERNEL_DIR).join(&kernel.kernel.file), kernel.source.as_bytes())?;
+    // Per-process state stays out of the commits that `accept` makes.
+    write_atomic(&dir.join(".gitignore"), b".kcamp.lock\nlive/\nruns/\n")?;
     // The manifest is written last: its presence is what makes the directory a campaign.
     write_atomic(&dir.join(MANIFEST_FILE), yaml.as_bytes())?;
     let campaign = Campaign::open(dir)?;
@@ -191,7 +195,7 @@ fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
         target_shapes: shapes.clone(),
         representative_shapes: Vec::new(),
         adapter: Default::default(),
-        kernel: super::kernels::baseline_kernel(op, Dtype::F32).spec,
+        kernel: crate::ops::baseline_kernel(op, Dtype::F32).kernel,
         gate: Default::default(),
         timing: Default::default(),
         timeout_sec: 30.0,
@@ -238,7 +242,7 @@ pub fn baseline(c: &Campaign, source: &MeasureSource, on_event: &mut dyn FnMut(P
     let staging = c.rounds_dir().join(".round-1.tmp");
     remove_dir_if_exists(&staging)?;
     copy_tree(&c.kernel_dir(), &staging.join(KERNEL_DIR))?;
-    let measured = match measure(c, source, Validation::Full, None, &staging.join(ARTIFACTS_DIR), on_event) {
+    let measured = match measure(c, source, Validation::Full, 1, None, &staging.join(ARTIFACTS_DIR), on_event) {
         Ok(m) => m,
         Err(e) => {
             let _ = std::fs::remove_dir_all(&staging);
@@ -540,7 +544,7 @@ fn validate_locked(c: &Campaign, validation: Validation, source: &MeasureSource,
     remove_dir_if_exists(&stage_artifacts)?;
     copy_tree(&c.kernel_dir(), &stage_kernel)?;
     let kernel_hash = tree_hash(&stage_kernel)?;
-    let staged = measure(c, source, validation, Some(&frozen), &stage_artifacts, on_event).and_then(|m| {
+    let staged = measure(c, source, validation, round, Some(&frozen), &stage_artifacts, on_event).and_then(|m| {
         check_shape_set(&m.table, &expected, match validation {
             Validation::Quick => "the representative shapes (use --full for all target shapes)",
             Validation::Full => "the manifest's target_shapes",

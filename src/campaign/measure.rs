@@ -6,7 +6,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::Validation;
-use super::layout::{BENCHMARK_CSV, Campaign, RESULT_JSON, SAMPLES_CSV};
+use super::layout::{BENCHMARK_CSV, Campaign, SAMPLES_CSV};
 use crate::error::IoContext;
 use crate::fsutil::write_atomic;
 use crate::manifest::AdapterSelector;
@@ -28,7 +28,6 @@ pub enum MeasureSource {
 pub struct Measured {
     pub table: BenchTable,
     pub samples: Option<Samples>,
-    pub result: Option<serde_json::Value>,
     /// How it was produced, for the journal: `import:<path>`, `command:<cmd>`, `builtin`.
     pub origin: String,
 }
@@ -39,6 +38,7 @@ pub fn measure(
     campaign: &Campaign,
     source: &MeasureSource,
     validation: Validation,
+    round: u32,
     frozen: Option<&str>,
     out_dir: &Path,
     on_event: &mut dyn FnMut(crate::runner::ProgressEvent),
@@ -59,7 +59,6 @@ pub fn measure(
             Ok(Measured {
                 table,
                 samples,
-                result: None,
                 origin: format!("import:{}", path.display()),
             })
         }
@@ -76,20 +75,17 @@ pub fn measure(
                 return Ok(Measured {
                     table,
                     samples,
-                    result: None,
-                    origin: format!("command:{cmd}"),
+                        origin: format!("command:{cmd}"),
                 });
             }
             let selector = adapter.clone().unwrap_or_else(|| campaign.manifest.adapter.clone());
-            builtin_run(campaign, validation, &selector, out_dir, on_event)?;
+            builtin_run(campaign, validation, round, &selector, out_dir, on_event)?;
             let table = read_csv(&csv_out, frozen)?;
             let samples_path = out_dir.join(SAMPLES_CSV);
             let samples = if samples_path.is_file() { Some(Samples::read(&samples_path)?) } else { None };
-            let result = std::fs::read_to_string(out_dir.join(RESULT_JSON)).ok().and_then(|t| serde_json::from_str(&t).ok());
             Ok(Measured {
                 table,
                 samples,
-                result,
                 origin: "builtin".to_owned(),
             })
         }
@@ -173,11 +169,19 @@ fn shell_quote(s: &str) -> String {
 /// The built-in wgpu runner: writes benchmark.csv, samples.csv and result.json into
 /// `out_dir`.
 fn builtin_run(
-    _campaign: &Campaign,
-    _validation: Validation,
-    _selector: &AdapterSelector,
-    _out_dir: &Path,
-    _on_event: &mut dyn FnMut(crate::runner::ProgressEvent),
+    campaign: &Campaign,
+    validation: Validation,
+    round: u32,
+    selector: &AdapterSelector,
+    out_dir: &Path,
+    on_event: &mut dyn FnMut(crate::runner::ProgressEvent),
 ) -> Result<()> {
-    Err(Error::Internal("the built-in GPU runner is not linked yet".into()))
+    let mut opts = crate::runner::CampaignRunOptions::new(validation);
+    opts.adapter = Some(selector.clone());
+    opts.artifacts_dir = Some(out_dir.to_path_buf());
+    opts.round = Some(round);
+    let report = crate::runner::run_campaign_cases(&campaign.dir, &campaign.manifest, &opts, on_event)?;
+    // The run's one-line summary for logs and agents (stderr keeps --json stdout clean).
+    eprintln!("{}", report.result_line);
+    Ok(())
 }

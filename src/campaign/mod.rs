@@ -2,11 +2,11 @@
 //!
 //! OWNER: lead. The state types below are what the dashboard reads.
 
-pub mod kernels;
 mod layout;
 mod lifecycle;
 mod measure;
 mod records;
+mod reporting;
 mod state;
 
 use std::path::PathBuf;
@@ -36,6 +36,7 @@ pub use lifecycle::{
     read_gate_record, recover, rollback, validate,
 };
 pub use measure::MeasureSource;
+pub use reporting::{BASELINE_REPORT, FINAL_REPORT, REPORT_DIR, campaign_report, write_baseline_report};
 
 /// What a decided round became.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

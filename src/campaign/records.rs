@@ -28,7 +28,7 @@ pub fn on_baseline(c: &Campaign) -> Result<()> {
             set("optimization.risks_and_rollback", json!("none: the baseline is the first incumbent")),
         ],
     )?;
-    crate::report::write_baseline_report(c)?;
+    super::reporting::write_baseline_report(c)?;
     Ok(())
 }
 
@@ -134,7 +134,7 @@ fn run_fill(c: &Campaign, round: u32) -> Result<RunFill> {
     let status = table.rows.iter().map(|r| r.check).find(|c| *c != Check::Pass).or(Some(Check::Pass));
     let latencies: Vec<f64> = latency_us_by_shape.values().copied().collect();
     let utilization = crate::specs::record_utilization(&c.manifest, &table, result.as_ref());
-    let isa = crate::shader_metrics::record_isa_metrics(&c.round_dir(round).join(KERNEL_DIR), &c.manifest, result.as_ref());
+    let isa = isa_metrics(c, round, result.as_ref());
     Ok(RunFill {
         latency_us: crate::stats::geomean(&latencies),
         latency_us_by_shape,
@@ -154,3 +154,37 @@ fn run_fill(c: &Campaign, round: u32) -> Result<RunFill> {
     })
 }
 
+
+/// Static metrics of the measured kernel's forward entry point against targets derived from
+/// the adapter that ran it (limits from wgpu, ridge point from the spec registry or the
+/// measured peaks). None when the run names no adapter this machine can see (an imported
+/// CSV, another machine's run): the record's field is then left alone.
+fn isa_metrics(c: &Campaign, round: u32, result: Option<&Value>) -> Option<Vec<crate::shader_metrics::IsaMetric>> {
+    let adapter: crate::runner::AdapterDescription = serde_json::from_value(result?.get("adapter")?.clone()).ok()?;
+    let report = crate::gpu::list_adapters().into_iter().find(|a| a.name == adapter.name)?;
+    let key = match c.manifest.dtype {
+        crate::manifest::Dtype::F32 => "f32",
+        crate::manifest::Dtype::F16 => "f16",
+    };
+    let registry_ridge = crate::specs::Registry::builtin()
+        .ok()
+        .and_then(|r| r.for_adapter(&adapter).and_then(|g| g.util_peaks(key).ok()))
+        .map(|p| p.flops.value / p.bandwidth.value);
+    let measured_ridge = || {
+        let store = crate::specs::PeakStore::load(&crate::specs::peak_store_path(&c.dir).ok()?).ok()?;
+        let m = store.for_adapter(&adapter)?;
+        Some(m.flops.get(key).or(m.flops.get("f32"))? / m.bandwidth?)
+    };
+    let ridge = registry_ridge.or_else(measured_ridge).filter(|r| r.is_finite() && *r > 0.0)?;
+    let limits = crate::shader_metrics::IsaLimits {
+        max_workgroup_storage_bytes: u64::from(report.limits.max_compute_workgroup_storage_size),
+        max_invocations_per_workgroup: report.limits.max_compute_invocations_per_workgroup,
+        subgroup_size: report.features.subgroup_max_size.max(1),
+        ridge_point_flop_per_byte: ridge,
+    };
+    let file = c.round_dir(round).join(KERNEL_DIR).join(&c.manifest.kernel.file);
+    let source = std::fs::read_to_string(&file).ok()?;
+    let entry = c.manifest.kernel.entry_points.get("forward")?;
+    let metrics = crate::shader_metrics::entry_metrics(&file, &source, entry).ok()?;
+    Some(crate::shader_metrics::isa_metric_progress(&metrics, &limits))
+}

@@ -379,7 +379,7 @@ pub fn log(ctx: &Ctx) -> Result<CmdOutput> {
 
 pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
-    let out = crate::report::campaign_report(&c, !a.no_run, a.adapter.selector())?;
+    let out = campaign::campaign_report(&c, !a.no_run, a.adapter.selector())?;
     Ok(out)
 }
 

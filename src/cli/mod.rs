@@ -205,10 +205,3 @@ fn default_tui_dir(explicit: &Option<PathBuf>) -> Result<PathBuf> {
         )
     })
 }
-
-/// Placeholder for commands whose module is still being built.
-pub(crate) fn not_yet(what: &str) -> Result<CmdOutput> {
-    Err(Error::Internal(format!(
-        "`kcamp {what}` is not implemented yet"
-    )))
-}

@@ -166,13 +166,25 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     Ok(CmdOutput::ok(doc, human))
 }
 
-/// THE SEAM for peak measurement (lead: wire at merge). Replace the body with
-/// `crate::gpu::GpuContext::open(adapter)` + `crate::gpu::peak::measure(&ctx, &opts)`,
-/// converted into a [`MeasuredPeaks`] (FLOP/s by peak key, copy bandwidth in bytes/s, the
-/// adapter's name and driver, `source: MeasuredPeaks::source_id(name, now)`).
-fn measure_peaks(adapter: &AdapterSelector) -> Result<MeasuredPeaks> {
-    let _ = adapter;
-    Err(Error::Gpu("GPU peak measurement not linked".into()))
+/// Measure the adapter's FMA (f32, and f16 where it has SHADER_F16) and copy ceilings.
+fn measure_peaks(adapter: &AdapterSelector) -> Result<(MeasuredPeaks, crate::gpu::peak::PeakReport)> {
+    let ctx = crate::gpu::GpuContext::open(adapter)?;
+    let report = crate::gpu::peak::measure(&ctx, &crate::gpu::peak::PeakOptions::default())?;
+    let now = chrono::Utc::now();
+    let desc = ctx.description();
+    let mut flops = std::collections::BTreeMap::from([("f32".to_owned(), report.fma_f32.gflops * 1e9)]);
+    if let Some(f16) = &report.fma_f16 {
+        flops.insert("f16".to_owned(), f16.gflops * 1e9);
+    }
+    let measured = MeasuredPeaks {
+        source: MeasuredPeaks::source_id(&desc.name, now),
+        adapter: desc.name.clone(),
+        driver: desc.driver.clone(),
+        measured_at: now,
+        flops,
+        bandwidth: Some(report.copy.gbps * 1e9),
+    };
+    Ok((measured, report))
 }
 
 pub fn peak(ctx: &Ctx, a: &PeakArgs) -> Result<CmdOutput> {
@@ -182,7 +194,7 @@ pub fn peak(ctx: &Ctx, a: &PeakArgs) -> Result<CmdOutput> {
             .map(|m| m.adapter)
             .unwrap_or_default(),
     };
-    let measured = measure_peaks(&adapter)?;
+    let (measured, report) = measure_peaks(&adapter)?;
     let path = specs::peak_store_path(&ctx.campaign)?;
     let source = specs::record_measured(&path, measured.clone())?;
     let mut human = format!("{} ({})\n", measured.adapter, measured.driver);
@@ -194,7 +206,7 @@ pub fn peak(ctx: &Ctx, a: &PeakArgs) -> Result<CmdOutput> {
     }
     let _ = write!(human, "stored as source '{source}' in {}", path.display());
     Ok(CmdOutput::ok(
-        json!({"source": source, "file": path, "peaks": measured}),
+        json!({"source": source, "file": path, "peaks": measured, "measurement": report}),
         human,
     ))
 }

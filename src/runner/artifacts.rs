@@ -241,29 +241,13 @@ pub fn write_run_artifacts(
 }
 
 /// FLOP and byte counts of `[forward, backward]` (None where the op has no such pass),
-/// with the minimum traffic (each operand read once, the
-/// output written once) so the floor is a true lower bound.
-/// SEAM (lead, at merge): replace the body with `crate::ops::flops` / `crate::ops::bytes`
-/// so one definition serves the CSV metrics and the floor; the formulas are SPEC §7's.
+/// from the op's own definitions (`crate::ops`), with the minimum traffic so the roofline
+/// floor is a true lower bound.
 pub fn pass_work(op: OpName, dtype: Dtype, dims: &[u64]) -> [Option<(f64, f64)>; 2] {
-    let size = match dtype {
-        Dtype::F32 => 4.0,
-        Dtype::F16 => 2.0,
-    };
-    let d: Vec<f64> = dims.iter().map(|&v| v as f64).collect();
-    match (op, d.as_slice()) {
-        (OpName::Gemm, [b, m, n, k]) => {
-            let fwd = (2.0 * b * m * n * k, size * b * (m * k + k * n + m * n));
-            // dA = dC·Bᵀ and dB = Aᵀ·dC: two GEMMs, each reading two operands once.
-            let bwd = (
-                4.0 * b * m * n * k,
-                size * b * 2.0 * (m * k + k * n + m * n),
-            );
-            [Some(fwd), Some(bwd)]
-        }
-        (OpName::Axpy, [n]) => [Some((2.0 * n, 3.0 * size * n)), None],
-        _ => [None, None],
-    }
+    let (fwd_flops, bwd_flops) = crate::ops::flops(op, dims);
+    let (fwd_bytes, bwd_bytes) = crate::ops::bytes(op, dtype, dims);
+    let pass = |flops: f64, bytes: f64| (flops > 0.0 || bytes > 0.0).then_some((flops, bytes));
+    [pass(fwd_flops, fwd_bytes), pass(bwd_flops, bwd_bytes)]
 }
 
 /// Turn every PASS shape whose measured time is below the adapter's roofline floor into

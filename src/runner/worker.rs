@@ -66,12 +66,21 @@ fn write_message(output: &mut impl Write, message: &WorkerMessage) -> Result<()>
         .ctx(|| "writing to the parent (stdout)".to_owned())
 }
 
-/// THE SEAM for the GPU executor (lead: wire at merge). Replace the body with an executor
-/// that opens `crate::gpu::GpuContext::open(adapter)?` once and calls
-/// `crate::gpu::execute_case(&ctx, spec, progress)` in `CaseExecutor::execute`.
+/// The worker's executor: one GPU context, opened once, runs every case it is sent.
 pub fn real_executor(adapter: &AdapterSelector) -> Result<Box<dyn CaseExecutor>> {
-    let _ = adapter;
-    Err(Error::Gpu("GPU executor not linked".into()))
+    Ok(Box::new(GpuExecutor {
+        ctx: crate::gpu::GpuContext::open(adapter)?,
+    }))
+}
+
+struct GpuExecutor {
+    ctx: crate::gpu::GpuContext,
+}
+
+impl CaseExecutor for GpuExecutor {
+    fn execute(&mut self, spec: &CaseSpec, progress: &mut dyn FnMut(ProgressEvent)) -> CaseOutcome {
+        crate::gpu::execute_case(&self.ctx, spec, progress)
+    }
 }
 
 #[cfg(test)]
@@ -176,7 +185,13 @@ mod tests {
 
     #[test]
     fn an_executor_that_cannot_open_answers_error_for_every_case() {
-        let mut make = |a: &AdapterSelector| -> Result<Box<dyn CaseExecutor>> { real_executor(a) };
+        // No adapter has this name, so opening the GPU context fails.
+        let mut make = |_: &AdapterSelector| -> Result<Box<dyn CaseExecutor>> {
+            real_executor(&AdapterSelector {
+                name: Some("no-such-adapter-kcamp-test".into()),
+                backend: None,
+            })
+        };
         let mut out = Vec::new();
         serve(input(&["a", "b"]).as_bytes(), &mut out, &mut make).unwrap();
         let msgs = messages(&out);
@@ -186,7 +201,7 @@ mod tests {
                 panic!("expected an outcome")
             };
             assert_eq!(o.check, Check::Error);
-            assert!(o.reason.unwrap().contains("GPU executor not linked"));
+            assert!(o.reason.unwrap().contains("no-such-adapter-kcamp-test"));
             assert_eq!(o.seed, 7);
         }
     }
