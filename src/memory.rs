@@ -388,8 +388,11 @@ impl MemoryStore {
             let Some(version) = name
                 .to_str()
                 .and_then(|n| n.strip_suffix(".json"))
-                .filter(|stem| stem.starts_with('v'))
-                .and_then(|stem| stem.parse::<Version>().ok())
+                .and_then(|stem| {
+                    stem.parse::<Version>()
+                        .ok()
+                        .filter(|v| v.to_string() == stem)
+                })
             else {
                 continue;
             };
@@ -793,6 +796,7 @@ mod tests {
         )
         .unwrap();
         std::fs::write(s.dir().join("notes.txt"), "not a record").unwrap();
+        std::fs::copy(s.path_of(Version(1)), s.dir().join("v01.json")).unwrap();
         let listing = s.list().unwrap();
         assert_eq!(listing.records.len(), 4);
         assert_eq!(listing.broken.len(), 1);
