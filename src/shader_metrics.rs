@@ -3,8 +3,9 @@
 //! WGSL is parsed and validated with naga; each compute entry point's body, and the
 //! functions it calls, is walked once. Counts are static: both branches of an `if` are
 //! counted and a loop body is counted once, so numbers inside loops are per loop iteration
-//! (`counts_are_per_loop_iteration` says when that applies). The innermost loop is reported
-//! on its own because that is where a kernel spends its time.
+//! (`counts_are_per_loop_iteration` says when that applies). Loops with a constant trip
+//! count (tile loops) are also multiplied out in `unrolled_counts`, and one iteration of the
+//! run-time-bounded main loop is reported on its own: that is where a kernel spends its time.
 //!
 //! OWNER: records helper.
 
@@ -53,11 +54,19 @@ pub struct EntryMetrics {
     /// True when the body has loops, so `counts` mixes straight-line code with single
     /// iterations of loops.
     pub counts_are_per_loop_iteration: bool,
+    /// The whole body with loops of constant trip count (`for (var k = 0u; k < 16u; k++)`)
+    /// multiplied out; loops bounded at run time still count one iteration.
+    pub unrolled_counts: OpCounts,
     pub loop_count: u32,
+    /// Trip count of each loop when it is a compile-time constant, innermost first.
+    pub loop_trip_counts: Vec<Option<u64>>,
     /// 0 without loops, 1 for a single loop, 2 for a loop inside a loop, ...
     pub max_loop_depth: u32,
     /// One iteration of the most deeply nested loop (nested calls included), if any.
     pub innermost_loop: Option<OpCounts>,
+    /// One iteration of the run-time-bounded loop doing the most arithmetic (a GEMM's
+    /// K loop), constant inner loops multiplied out: the kernel's steady state.
+    pub main_loop: Option<OpCounts>,
     /// The most barriers any loop executes per iteration outside its nested loops.
     pub max_barriers_per_loop_iteration: u64,
 }
@@ -187,19 +196,28 @@ pub fn analyze_wgsl(path: &Path, source: &str) -> Result<Vec<EntryMetrics>> {
             .loops
             .iter()
             .filter(|l| l.depth == max_loop_depth)
-            .max_by_key(|l| l.counts.float_ops)
-            .map(|l| l.counts);
+            .max_by_key(|l| l.once.float_ops)
+            .map(|l| l.once);
+        let main_loop = walker
+            .loops
+            .iter()
+            .filter(|l| l.trip_count.is_none())
+            .max_by_key(|l| l.unrolled.float_ops)
+            .map(|l| l.unrolled);
         let [x, y, z] = entry.workgroup_size;
         out.push(EntryMetrics {
             entry_point: entry.name.clone(),
             workgroup_size: entry.workgroup_size,
             invocations_per_workgroup: x.saturating_mul(y).saturating_mul(z),
             workgroup_memory_bytes,
-            counts: total.counts,
+            counts: total.once,
             counts_are_per_loop_iteration: !walker.loops.is_empty(),
+            unrolled_counts: total.unrolled,
             loop_count: walker.loops.len() as u32,
+            loop_trip_counts: walker.loops.iter().map(|l| l.trip_count).collect(),
             max_loop_depth,
             innermost_loop,
+            main_loop,
             max_barriers_per_loop_iteration: walker
                 .loops
                 .iter()
@@ -211,17 +229,60 @@ pub fn analyze_wgsl(path: &Path, source: &str) -> Result<Vec<EntryMetrics>> {
     Ok(out)
 }
 
+impl OpCounts {
+    fn accumulate(&mut self, other: &OpCounts, times: u64) {
+        self.storage_loads = self
+            .storage_loads
+            .saturating_add(other.storage_loads.saturating_mul(times));
+        self.storage_load_bytes = self
+            .storage_load_bytes
+            .saturating_add(other.storage_load_bytes.saturating_mul(times));
+        self.storage_stores = self
+            .storage_stores
+            .saturating_add(other.storage_stores.saturating_mul(times));
+        self.storage_store_bytes = self
+            .storage_store_bytes
+            .saturating_add(other.storage_store_bytes.saturating_mul(times));
+        self.uniform_loads = self
+            .uniform_loads
+            .saturating_add(other.uniform_loads.saturating_mul(times));
+        self.workgroup_loads = self
+            .workgroup_loads
+            .saturating_add(other.workgroup_loads.saturating_mul(times));
+        self.workgroup_stores = self
+            .workgroup_stores
+            .saturating_add(other.workgroup_stores.saturating_mul(times));
+        self.atomics = self
+            .atomics
+            .saturating_add(other.atomics.saturating_mul(times));
+        self.barriers = self
+            .barriers
+            .saturating_add(other.barriers.saturating_mul(times));
+        self.float_ops = self
+            .float_ops
+            .saturating_add(other.float_ops.saturating_mul(times));
+        self.integer_ops = self
+            .integer_ops
+            .saturating_add(other.integer_ops.saturating_mul(times));
+    }
+}
+
 /// Counts of the code being walked: the whole body, or one loop body.
 #[derive(Default)]
 struct Frame {
-    counts: OpCounts,
+    /// Every loop body counted once.
+    once: OpCounts,
+    /// Loops of constant trip count multiplied out, others counted once.
+    unrolled: OpCounts,
     /// Barriers outside nested loops.
     own_barriers: u64,
 }
 
 struct LoopSummary {
     depth: u32,
-    counts: OpCounts,
+    trip_count: Option<u64>,
+    once: OpCounts,
+    unrolled: OpCounts,
     own_barriers: u64,
 }
 
@@ -234,10 +295,12 @@ struct Walker<'m> {
 }
 
 impl Walker<'_> {
-    /// Every enclosing frame sees an operation, so a loop's counts include nested loops.
+    /// Count into the innermost frame; a loop's frame is folded into its parent when the
+    /// loop ends, so a loop's counts include its nested loops.
     fn add(&mut self, f: impl Fn(&mut OpCounts)) {
-        for frame in &mut self.frames {
-            f(&mut frame.counts);
+        if let Some(top) = self.frames.last_mut() {
+            f(&mut top.once);
+            f(&mut top.unrolled);
         }
     }
 
@@ -249,12 +312,20 @@ impl Walker<'_> {
     }
 
     fn block(&mut self, func: &Function, finfo: &FunctionInfo, block: &Block) {
-        for stmt in block.iter() {
-            self.statement(func, finfo, stmt);
+        for (index, stmt) in block.iter().enumerate() {
+            self.statement(func, finfo, stmt, &block[..index]);
         }
     }
 
-    fn statement(&mut self, func: &Function, finfo: &FunctionInfo, stmt: &Statement) {
+    /// `before`: the statements that precede `stmt` in its block (a loop counter declared
+    /// inside another loop is initialized there, not by its declaration).
+    fn statement(
+        &mut self,
+        func: &Function,
+        finfo: &FunctionInfo,
+        stmt: &Statement,
+        before: &[Statement],
+    ) {
         match stmt {
             Statement::Emit(range) => {
                 for handle in range.clone() {
@@ -272,16 +343,30 @@ impl Walker<'_> {
                 }
             }
             Statement::Loop {
-                body, continuing, ..
+                body,
+                continuing,
+                break_if,
             } => {
                 self.frames.push(Frame::default());
                 self.block(func, finfo, body);
                 self.block(func, finfo, continuing);
                 let depth = (self.frames.len() - 1) as u32;
+                let trip_count = match break_if {
+                    None => for_loop_trip_count(self.module, func, before, body, continuing),
+                    Some(_) => None,
+                };
                 if let Some(frame) = self.frames.pop() {
+                    if let Some(parent) = self.frames.last_mut() {
+                        parent.once.accumulate(&frame.once, 1);
+                        parent
+                            .unrolled
+                            .accumulate(&frame.unrolled, trip_count.unwrap_or(1));
+                    }
                     self.loops.push(LoopSummary {
                         depth,
-                        counts: frame.counts,
+                        trip_count,
+                        once: frame.once,
+                        unrolled: frame.unrolled,
                         own_barriers: frame.own_barriers,
                     });
                 }
@@ -387,6 +472,115 @@ impl Walker<'_> {
 
 type ExprHandle = naga::Handle<Expression>;
 
+/// Loops longer than this are treated as unknown: they are not tile loops, and
+/// multiplying by them would only hide the per-iteration picture.
+const MAX_STATIC_TRIP_COUNT: i64 = 1 << 16;
+
+/// The trip count of a loop in the shape naga gives `for (var i = A; i < B; i += C)` when
+/// A, B and C are constants: the body starts with `if i < B {} else { break; }` and the
+/// continuing block stores `i + C` into `i`; A is the declaration's initializer or the last
+/// store into `i` before the loop. None for any other loop.
+fn for_loop_trip_count(
+    module: &Module,
+    func: &Function,
+    before: &[Statement],
+    body: &Block,
+    continuing: &Block,
+) -> Option<u64> {
+    let exprs = &func.expressions;
+    let guard = body.iter().find(|s| !matches!(s, Statement::Emit(_)))?;
+    let Statement::If {
+        condition,
+        accept,
+        reject,
+    } = guard
+    else {
+        return None;
+    };
+    if !accept.is_empty() || !matches!(reject.iter().next(), Some(Statement::Break)) {
+        return None;
+    }
+    let Expression::Binary { op, left, right } = exprs[*condition] else {
+        return None;
+    };
+    let counter = loaded_local(func, left)?;
+    let end = constant_int(module, func, right)?;
+    let initial_store = before.iter().rev().find_map(|s| match s {
+        Statement::Store { pointer, value } if local_of(func, *pointer) == Some(counter) => {
+            Some(*value)
+        }
+        _ => None,
+    });
+    let start = constant_int(
+        module,
+        func,
+        initial_store.or(func.local_variables[counter].init)?,
+    )?;
+    let step = continuing.iter().find_map(|s| match s {
+        Statement::Store { pointer, value } if local_of(func, *pointer) == Some(counter) => {
+            match exprs[*value] {
+                Expression::Binary {
+                    op: BinaryOperator::Add,
+                    left,
+                    right,
+                } if loaded_local(func, left) == Some(counter) => constant_int(module, func, right),
+                Expression::Binary {
+                    op: BinaryOperator::Subtract,
+                    left,
+                    right,
+                } if loaded_local(func, left) == Some(counter) => {
+                    constant_int(module, func, right).map(|c| -c)
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    })?;
+    let trips = match op {
+        BinaryOperator::Less if step > 0 => (end - start + step - 1).div_euclid(step),
+        BinaryOperator::LessEqual if step > 0 => (end - start).div_euclid(step) + 1,
+        BinaryOperator::Greater if step < 0 => (start - end - step - 1).div_euclid(-step),
+        BinaryOperator::GreaterEqual if step < 0 => (start - end).div_euclid(-step) + 1,
+        _ => return None,
+    };
+    (0..=MAX_STATIC_TRIP_COUNT)
+        .contains(&trips)
+        .then_some(trips as u64)
+}
+
+fn local_of(func: &Function, pointer: ExprHandle) -> Option<naga::Handle<naga::LocalVariable>> {
+    match func.expressions[pointer] {
+        Expression::LocalVariable(v) => Some(v),
+        _ => None,
+    }
+}
+
+fn loaded_local(func: &Function, expr: ExprHandle) -> Option<naga::Handle<naga::LocalVariable>> {
+    match func.expressions[expr] {
+        Expression::Load { pointer } => local_of(func, pointer),
+        _ => None,
+    }
+}
+
+/// An integer literal, directly or through a module-scope `const`.
+fn constant_int(module: &Module, func: &Function, expr: ExprHandle) -> Option<i64> {
+    let literal = match func.expressions[expr] {
+        Expression::Literal(l) => l,
+        Expression::Constant(c) => match module.global_expressions[module.constants[c].init] {
+            Expression::Literal(l) => l,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    match literal {
+        naga::Literal::U32(v) => Some(i64::from(v)),
+        naga::Literal::I32(v) => Some(i64::from(v)),
+        naga::Literal::U64(v) => i64::try_from(v).ok(),
+        naga::Literal::I64(v) | naga::Literal::AbstractInt(v) => Some(v),
+        _ => None,
+    }
+}
+
 /// Compare an entry point's metrics with targets derived from the adapter and roofline.
 pub fn isa_metric_progress(metrics: &EntryMetrics, limits: &IsaLimits) -> Vec<IsaMetric> {
     let invocations = metrics.invocations_per_workgroup;
@@ -421,20 +615,19 @@ pub fn isa_metric_progress(metrics: &EntryMetrics, limits: &IsaLimits) -> Vec<Is
         met: Some(metrics.workgroup_memory_bytes <= limits.max_workgroup_storage_bytes),
     });
     // Roofline: a kernel can only be compute-bound if it performs at least ridge-point
-    // FLOPs per byte it reads from global memory. Measured on the innermost loop (where
-    // the time goes); a loop that reads no global memory (it works from workgroup memory
-    // or registers) meets the target trivially and has no finite ratio.
+    // FLOPs per byte it reads from global memory. Measured over one iteration of the main
+    // loop (constant inner loops multiplied out), else over the whole body; code that
+    // reads no global memory meets the target trivially and has no finite ratio.
     let ridge = limits.ridge_point_flop_per_byte;
-    let (current, met) = match metrics.innermost_loop.or(Some(metrics.counts)) {
-        Some(c) if c.storage_load_bytes > 0 => {
-            let ratio = c.float_ops as f64 / c.storage_load_bytes as f64;
-            (Some(ratio), Some(ratio >= ridge))
-        }
-        Some(c) => (None, Some(c.float_ops > 0)),
-        None => (None, None),
+    let steady = metrics.main_loop.unwrap_or(metrics.unrolled_counts);
+    let (current, met) = if steady.storage_load_bytes > 0 {
+        let ratio = steady.float_ops as f64 / steady.storage_load_bytes as f64;
+        (Some(ratio), Some(ratio >= ridge))
+    } else {
+        (None, Some(steady.float_ops > 0))
     };
     out.push(IsaMetric {
-        metric: "innermost_loop_flops_per_global_load_byte".into(),
+        metric: "main_loop_flops_per_global_load_byte".into(),
         target: format!(">= {ridge:.2} (roofline ridge point, FLOP/byte)"),
         current,
         met,
@@ -537,7 +730,7 @@ fn gemm(@builtin(global_invocation_id) gid: vec3<u32>,
         assert_eq!(m.counts.barriers, 0);
 
         let isa = isa_metric_progress(m, &limits());
-        let ai = metric(&isa, "innermost_loop_flops_per_global_load_byte");
+        let ai = metric(&isa, "main_loop_flops_per_global_load_byte");
         assert_eq!(ai.current, Some(0.25));
         assert_eq!(ai.met, Some(false));
         assert_eq!(
@@ -569,8 +762,25 @@ fn gemm(@builtin(global_invocation_id) gid: vec3<u32>,
         assert_eq!(metric(&isa, "workgroup_memory_bytes").current, Some(2048.0));
         assert_eq!(metric(&isa, "workgroup_memory_bytes").met, Some(true));
         assert_eq!(metric(&isa, "barriers_per_loop_iteration").met, Some(true));
-        let ai = metric(&isa, "innermost_loop_flops_per_global_load_byte");
-        assert_eq!((ai.current, ai.met), (None, Some(true)));
+        // One K-tile: 2 global loads (8 bytes) feed 16 inner iterations of mul + add.
+        assert_eq!(m.loop_trip_counts, vec![Some(16), None]);
+        let main = m.main_loop.unwrap();
+        assert_eq!(main.storage_load_bytes, 8);
+        assert_eq!(main.workgroup_loads, 32);
+        assert_eq!(main.float_ops, 32);
+        assert_eq!(main.barriers, 2);
+        assert_eq!(m.unrolled_counts.float_ops, 32);
+        let ai = metric(&isa, "main_loop_flops_per_global_load_byte");
+        assert_eq!((ai.current, ai.met), (Some(4.0), Some(false)));
+        let low_ridge = IsaLimits {
+            ridge_point_flop_per_byte: 4.0,
+            ..limits()
+        };
+        let ai = isa_metric_progress(m, &low_ridge);
+        assert_eq!(
+            metric(&ai, "main_loop_flops_per_global_load_byte").met,
+            Some(true)
+        );
 
         let tight = IsaLimits {
             max_workgroup_storage_bytes: 1024,
@@ -660,6 +870,37 @@ fn uses_both(@builtin(local_invocation_index) i: u32) {
             err.contains("wg.wgsl") && err.contains("uses_small, uses_both"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn constant_trip_counts_are_recognized() {
+        let src = r#"
+const STEP: i32 = 2;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(1)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+    var acc = 0.0;
+    for (var a = 0u; a <= 7u; a++) { acc += 1.0; }
+    for (var b = 10i; b > 0i; b -= STEP) { acc += 1.0; }
+    for (var c = 0u; c < 10u; c += 4u) { acc += 1.0; }
+    for (var d = 0u; d < gid.x; d++) { acc += 1.0; }
+    var e = 0u;
+    loop {
+        acc += 1.0;
+        e++;
+        continuing { break if e >= 3u; }
+    }
+    out[gid.x] = acc;
+}
+"#;
+        let m = &analyze_wgsl(Path::new("loops.wgsl"), src).unwrap()[0];
+        assert_eq!(
+            m.loop_trip_counts,
+            vec![Some(8), Some(5), Some(3), None, None]
+        );
+        // 8 + 5 + 3 iterations of one add, plus one each for the two unknown loops.
+        assert_eq!(m.unrolled_counts.float_ops, 18);
+        assert_eq!(m.counts.float_ops, 5);
     }
 
     #[test]

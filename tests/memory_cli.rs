@@ -269,3 +269,53 @@ fn list_of_empty_campaign() {
     let out = kcamp(dir.path()).args(["memory", "list"]).output().unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("no records"));
 }
+
+#[test]
+fn writers_respect_the_campaign_lock() {
+    let dir = tempfile::tempdir().unwrap();
+    json_ok(dir.path(), &["memory", "create", "--version", "v0"]);
+    let before = std::fs::read(record_file(dir.path(), 0)).unwrap();
+    let guard =
+        kcamp::fsutil::LockGuard::acquire(&dir.path().join(".kcamp.lock"), "kcamp accept").unwrap();
+    let out = kcamp(dir.path())
+        .args([
+            "memory",
+            "update",
+            "--version",
+            "v0",
+            "--set",
+            "performance.tflops=1",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("kcamp accept"), "{stderr}");
+    assert_eq!(std::fs::read(record_file(dir.path(), 0)).unwrap(), before);
+    // Readers do not need the lock.
+    json_ok(dir.path(), &["memory", "show", "--version", "v0"]);
+    drop(guard);
+    json_ok(
+        dir.path(),
+        &[
+            "memory",
+            "update",
+            "--version",
+            "v0",
+            "--set",
+            "performance.tflops=1",
+        ],
+    );
+}
+
+#[test]
+fn update_without_changes_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    json_ok(dir.path(), &["memory", "create", "--version", "v0"]);
+    let out = kcamp(dir.path())
+        .args(["memory", "update", "--version", "v0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--set"));
+}

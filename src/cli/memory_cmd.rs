@@ -17,6 +17,7 @@ pub enum MemoryCommand {
     /// Create a record with default fields (refuses to overwrite).
     Create(VersionArg),
     /// Change fields of a record; the result must satisfy the schema or nothing is written.
+    /// Every --set is applied (in order) before every --append (in order).
     Update(UpdateArgs),
     /// Print one record (masked ones too).
     Show(VersionArg),
@@ -67,7 +68,6 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
             written(store.create(a.version)?, "created")
         }
         MemoryCommand::Update(a) => {
-            // Keep the order the user gave within each flag; sets before appends.
             let ops: Vec<SetOp> = a.set.iter().chain(&a.append).cloned().collect();
             if ops.is_empty() {
                 return Err(crate::Error::input(
