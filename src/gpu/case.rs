@@ -277,19 +277,20 @@ fn run(
 
     // Correctness of a first dispatch into a freshly poisoned output, for every pass.
     let mut failures = Vec::new();
-    let mut worst = 0.0f64;
-    for (plan, pass) in problem.passes.iter().zip(&passes) {
+    for (i, (plan, pass)) in problem.passes.iter().zip(&passes).enumerate() {
         let (_, written) = timer.run(ctx, pass, 1)?;
         let cmp = check_output(ctx, pass, written[0], plan, spec.dtype)?;
-        outcome
-            .metrics
-            .insert(plan.snr_column.to_owned(), cmp.snr_db);
-        worst = worst.max(cmp.rel_err);
+        record_error(outcome, i == 0, &cmp);
+        // NaN/Inf outputs have no SNR: the cell stays empty (JSON has no infinities).
+        if cmp.snr_db.is_finite() {
+            outcome
+                .metrics
+                .insert(plan.snr_column.to_owned(), cmp.snr_db);
+        }
         if let Some(why) = cmp.failure(spec.dtype) {
             failures.push(format!("{} ({}): {why}", plan.key, plan.snr_column));
         }
     }
-    outcome.rel_err = Some(worst);
     if !failures.is_empty() {
         return Err(Stop::Fail(failures.join("; ")));
     }
@@ -325,8 +326,7 @@ fn run(
             let plan = &problem.passes[*index];
             for slot in written {
                 let cmp = check_output(ctx, pass, slot, plan, spec.dtype)?;
-                worst = worst.max(cmp.rel_err);
-                outcome.rel_err = Some(worst);
+                record_error(outcome, false, &cmp);
                 if let Some(why) = cmp.failure(spec.dtype) {
                     return Err(Stop::Fail(format!(
                         "{}: output of a timed dispatch (rotation buffer {slot}): {why}",
@@ -344,6 +344,16 @@ fn run(
     record_metrics(spec, &problem, &step_ms, outcome);
     ctx.check_errors()?;
     Ok(())
+}
+
+/// Folds one comparison into `rel_err`, the worst over all outputs; an output with NaN or
+/// Inf leaves it undefined (None) for the rest of the case.
+fn record_error(outcome: &mut CaseOutcome, first: bool, cmp: &Comparison) {
+    let current = if first { Some(0.0) } else { outcome.rel_err };
+    outcome.rel_err = match current {
+        Some(worst) if cmp.rel_err.is_finite() => Some(worst.max(cmp.rel_err)),
+        _ => None,
+    };
 }
 
 /// Grows the dispatches per sample until one sample of the step lasts `min_sample_ms`.
