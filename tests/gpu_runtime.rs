@@ -219,19 +219,17 @@ fn axpy_passes_with_l2_flush() {
 #[test]
 fn wrong_kernels_fail_without_crashing() {
     let ctx = ctx();
+    let small = gemm("bad", 1, 40, 40, 24);
+    // 256 workgroups: most start after the first one has stored c[0], even on many cores.
+    let many_workgroups = gemm("bad", 1, 256, 256, 8);
     let cases = [
-        ("gemm_skip_last_row.wgsl", "NaN"),
-        ("gemm_zeros.wgsl", "all zeros"),
-        ("gemm_skip_if_done.wgsl", "NaN"),
-        ("gemm_oob_read.wgsl", "rel_err"),
+        ("gemm_skip_last_row.wgsl", "NaN", &small),
+        ("gemm_zeros.wgsl", "all zeros", &small),
+        ("gemm_skip_if_done.wgsl", "NaN", &many_workgroups),
+        ("gemm_oob_read.wgsl", "rel_err", &small),
     ];
-    for (fixture, why) in cases {
-        let spec = case(
-            OpName::Gemm,
-            Dtype::F32,
-            gemm("bad", 1, 40, 40, 24),
-            Some(fixture),
-        );
+    for (fixture, why, shape) in cases {
+        let spec = case(OpName::Gemm, Dtype::F32, shape.clone(), Some(fixture));
         let (o, _) = run(&ctx, &spec);
         assert_eq!(o.check, Check::Fail, "{fixture}: {:?}", o.reason);
         assert!(reason(&o).contains(why), "{fixture}: {}", reason(&o));
