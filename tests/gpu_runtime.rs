@@ -383,3 +383,34 @@ fn host_clock_timing_is_recorded_when_chosen() {
         assert!(o.latency_us.unwrap() > 0.0);
     }
 }
+
+#[test]
+fn kernels_off_the_abi_fail_with_one_line_reasons() {
+    let ctx = ctx();
+    let base = case(OpName::Gemm, Dtype::F32, gemm("abi", 1, 16, 16, 16), None);
+    let variants = [
+        (
+            base.kernel_source
+                .replace("var<storage, read> a", "var<storage, read_write> a"),
+            "(kcamp binds group 0 as: @binding(0) var<storage, read> a,",
+        ),
+        (
+            base.kernel_source
+                .replace("@workgroup_size(16, 16, 1)", "@workgroup_size(64, 64, 1)"),
+            "max_compute_invocations_per_workgroup",
+        ),
+    ];
+    for (source, expected) in variants {
+        let mut spec = base.clone();
+        spec.kernel_source = source;
+        let (o, _) = run(&ctx, &spec);
+        assert_eq!(o.check, Check::Fail);
+        let r = reason(&o);
+        assert!(
+            r.starts_with("shaders/gemm_naive.wgsl: entry point 'main': "),
+            "{r}"
+        );
+        assert!(r.contains(expected), "{r}");
+        assert!(!r.contains('\n'), "{r}");
+    }
+}

@@ -173,10 +173,10 @@ fn run(
     let layout = compile::layout(
         ctx,
         &[
-            (binding(names[0])?, Access::Read),
-            (binding(names[1])?, Access::Read),
-            (binding(names[2])?, Access::ReadWrite),
-            (binding(names[3])?, Access::Uniform),
+            (names[0], binding(names[0])?, Access::Read),
+            (names[1], binding(names[1])?, Access::Read),
+            (names[2], binding(names[2])?, Access::ReadWrite),
+            (names[3], binding(names[3])?, Access::Uniform),
         ],
     );
     let pipelines = problem
@@ -249,7 +249,7 @@ fn run(
                     .collect();
                 let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
                     label: Some(plan.key),
-                    layout: &layout,
+                    layout: &layout.bind_group_layout,
                     entries: &entries,
                 });
                 Ok(Slot { bind_group, output })
@@ -623,7 +623,7 @@ fn check_dispatch(ctx: &GpuContext, key: &str, wg: [u32; 3]) -> Result<(), Stop>
 fn pipeline_for(
     ctx: &GpuContext,
     kernel: &Kernel,
-    layout: &wgpu::BindGroupLayout,
+    layout: &compile::Layout,
     spec: &CaseSpec,
     key: &str,
 ) -> Result<wgpu::ComputePipeline, Stop> {
