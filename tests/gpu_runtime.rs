@@ -137,6 +137,9 @@ fn naive_gemm_f32_passes_odd_shapes_and_batches() {
             assert!(o.metrics[col] > 0.0 && o.metrics[col].is_finite(), "{col}");
         }
         assert!(o.metrics["Forward TFLOPS_stddev"] >= 0.0);
+        for col in ops::metric_columns(OpName::Gemm) {
+            assert!(o.metrics[*col].is_finite(), "{col}");
+        }
         // Every repeat of every metric column is a sample, and a progress event.
         for metric in [
             "Forward TFLOPS",
@@ -210,6 +213,9 @@ fn axpy_passes_with_l2_flush() {
         assert!(o.metrics["Forward GB/s_stddev"] >= 0.0);
         assert!(o.metrics["out_snr"] > 40.0);
         assert!(o.metrics["l2_flush_bytes"] > 0.0);
+        for col in ops::metric_columns(OpName::Axpy) {
+            assert!(o.metrics[*col].is_finite(), "{col}");
+        }
         let bytes = ops::bytes(OpName::Axpy, dtype, &o.dims).0;
         let gbps = bytes / (o.metrics["Forward Time (ms)"] * 1e-3) / 1e9;
         assert!((o.metrics["Forward GB/s"] - gbps).abs() <= 1e-9 * gbps);
