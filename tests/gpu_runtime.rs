@@ -137,6 +137,9 @@ fn naive_gemm_f32_passes_odd_shapes_and_batches() {
             assert!(o.metrics[col] > 0.0 && o.metrics[col].is_finite(), "{col}");
         }
         assert!(o.metrics["Forward TFLOPS_stddev"] >= 0.0);
+        for col in ops::metric_columns(OpName::Gemm) {
+            assert!(o.metrics[*col].is_finite(), "{col}");
+        }
         // Every repeat of every metric column is a sample, and a progress event.
         for metric in [
             "Forward TFLOPS",
@@ -159,6 +162,8 @@ fn naive_gemm_f32_passes_odd_shapes_and_batches() {
         let tflops = flops / (fwd_ms * 1e-3) / 1e12;
         assert!((o.metrics["Forward TFLOPS"] - tflops).abs() <= 1e-9 * tflops);
         assert!(!o.trusted);
+        let back: CaseOutcome = serde_json::from_str(&serde_json::to_string(&o).unwrap()).unwrap();
+        assert_eq!(back, o);
     }
 }
 
@@ -208,6 +213,9 @@ fn axpy_passes_with_l2_flush() {
         assert!(o.metrics["Forward GB/s_stddev"] >= 0.0);
         assert!(o.metrics["out_snr"] > 40.0);
         assert!(o.metrics["l2_flush_bytes"] > 0.0);
+        for col in ops::metric_columns(OpName::Axpy) {
+            assert!(o.metrics[*col].is_finite(), "{col}");
+        }
         let bytes = ops::bytes(OpName::Axpy, dtype, &o.dims).0;
         let gbps = bytes / (o.metrics["Forward Time (ms)"] * 1e-3) / 1e9;
         assert!((o.metrics["Forward GB/s"] - gbps).abs() <= 1e-9 * gbps);
@@ -217,24 +225,31 @@ fn axpy_passes_with_l2_flush() {
 #[test]
 fn wrong_kernels_fail_without_crashing() {
     let ctx = ctx();
+    let small = gemm("bad", 1, 40, 40, 24);
+    // 256 workgroups: most start after the first one has stored c[0], even on many cores.
+    let many_workgroups = gemm("bad", 1, 256, 256, 8);
     let cases = [
-        ("gemm_skip_last_row.wgsl", "NaN"),
-        ("gemm_zeros.wgsl", "all zeros"),
-        ("gemm_skip_if_done.wgsl", "NaN"),
-        ("gemm_oob_read.wgsl", "rel_err"),
+        ("gemm_skip_last_row.wgsl", "NaN", &small),
+        ("gemm_zeros.wgsl", "all zeros", &small),
+        ("gemm_skip_if_done.wgsl", "NaN", &many_workgroups),
+        ("gemm_oob_read.wgsl", "rel_err", &small),
     ];
-    for (fixture, why) in cases {
-        let spec = case(
-            OpName::Gemm,
-            Dtype::F32,
-            gemm("bad", 1, 40, 40, 24),
-            Some(fixture),
-        );
+    for (fixture, why, shape) in cases {
+        let spec = case(OpName::Gemm, Dtype::F32, shape.clone(), Some(fixture));
         let (o, _) = run(&ctx, &spec);
         assert_eq!(o.check, Check::Fail, "{fixture}: {:?}", o.reason);
         assert!(reason(&o).contains(why), "{fixture}: {}", reason(&o));
         assert!(!o.metrics.contains_key("Forward TFLOPS"), "{fixture}");
-        assert!(o.metrics.contains_key("out_snr"), "{fixture}");
+        if why == "NaN" {
+            // An output with NaN has no SNR and no rel_err (JSON carries no infinities).
+            assert!(o.rel_err.is_none(), "{fixture}");
+        } else {
+            assert!(o.metrics.contains_key("out_snr"), "{fixture}");
+            assert!(o.rel_err.unwrap() > 1e-4, "{fixture}");
+        }
+        // The outcome crosses the worker boundary as JSON unchanged.
+        let back: CaseOutcome = serde_json::from_str(&serde_json::to_string(&o).unwrap()).unwrap();
+        assert_eq!(back, o, "{fixture}");
     }
 }
 
@@ -372,5 +387,36 @@ fn host_clock_timing_is_recorded_when_chosen() {
         assert_pass(&o);
         assert_eq!(o.timing_method, Some(TimingMethod::HostClock));
         assert!(o.latency_us.unwrap() > 0.0);
+    }
+}
+
+#[test]
+fn kernels_off_the_abi_fail_with_one_line_reasons() {
+    let ctx = ctx();
+    let base = case(OpName::Gemm, Dtype::F32, gemm("abi", 1, 16, 16, 16), None);
+    let variants = [
+        (
+            base.kernel_source
+                .replace("var<storage, read> a", "var<storage, read_write> a"),
+            "(kcamp binds group 0 as: @binding(0) var<storage, read> a,",
+        ),
+        (
+            base.kernel_source
+                .replace("@workgroup_size(16, 16, 1)", "@workgroup_size(64, 64, 1)"),
+            "max_compute_invocations_per_workgroup",
+        ),
+    ];
+    for (source, expected) in variants {
+        let mut spec = base.clone();
+        spec.kernel_source = source;
+        let (o, _) = run(&ctx, &spec);
+        assert_eq!(o.check, Check::Fail);
+        let r = reason(&o);
+        assert!(
+            r.starts_with("shaders/gemm_naive.wgsl: entry point 'main': "),
+            "{r}"
+        );
+        assert!(r.contains(expected), "{r}");
+        assert!(!r.contains('\n'), "{r}");
     }
 }

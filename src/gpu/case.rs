@@ -173,10 +173,10 @@ fn run(
     let layout = compile::layout(
         ctx,
         &[
-            (binding(names[0])?, Access::Read),
-            (binding(names[1])?, Access::Read),
-            (binding(names[2])?, Access::ReadWrite),
-            (binding(names[3])?, Access::Uniform),
+            (names[0], binding(names[0])?, Access::Read),
+            (names[1], binding(names[1])?, Access::Read),
+            (names[2], binding(names[2])?, Access::ReadWrite),
+            (names[3], binding(names[3])?, Access::Uniform),
         ],
     );
     let pipelines = problem
@@ -185,11 +185,13 @@ fn run(
         .map(|p| pipeline_for(ctx, &kernel, &layout, spec, p.key))
         .collect::<Result<Vec<_>, Stop>>()?;
 
-    let storage = wgpu::BufferUsages::STORAGE;
     let inputs: Vec<wgpu::Buffer> = problem
         .inputs
         .iter()
-        .map(|(name, values)| ctx.buffer_with(name, &encode(values, spec.dtype), storage))
+        .map(|(name, values)| {
+            let bytes = encode(values, spec.dtype);
+            ctx.buffer_with(name, &bytes, wgpu::BufferUsages::STORAGE)
+        })
         .collect();
     let elem = ops::dtype_size(spec.dtype);
     let max_output_bytes = problem
@@ -203,60 +205,17 @@ fn run(
         &nan_pattern(spec.dtype, max_output_bytes),
         wgpu::BufferUsages::COPY_SRC,
     );
-    let flush = problem.memory_bound.then(|| {
-        let bytes = if ctx.report().software {
-            L2_FLUSH_BYTES_SOFTWARE
-        } else {
-            L2_FLUSH_BYTES
-        }
-        .min(ctx.limits.max_buffer_size / 4 * 4);
-        L2Flush {
-            src: ctx.buffer("kcamp L2 flush source", bytes, wgpu::BufferUsages::COPY_SRC),
-            dst: ctx.buffer("kcamp L2 flush target", bytes, wgpu::BufferUsages::COPY_DST),
-            bytes,
-        }
-    });
+    let flush = problem.memory_bound.then(|| l2_flush(ctx));
     if let Some(f) = &flush {
         outcome
             .metrics
             .insert("l2_flush_bytes".to_owned(), f.bytes as f64);
     }
-
-    let mut all_slots = Vec::new();
-    for (plan, _) in problem.passes.iter().zip(&pipelines) {
-        let output_bytes = plan.output_len * elem;
-        let rotation = (ROTATION_BUDGET_BYTES / output_bytes.max(1)).clamp(2, MAX_CHUNK as u64);
-        let params = ctx.buffer_with(plan.key, &plan.params, wgpu::BufferUsages::UNIFORM);
-        let slots = (0..rotation)
-            .map(|i| {
-                let output = ctx.buffer(
-                    &format!("{} output {i}", plan.key),
-                    output_bytes,
-                    storage | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
-                );
-                let entries = [
-                    (binding(plan.reads[0].0)?, &inputs[plan.reads[0].1]),
-                    (binding(plan.reads[1].0)?, &inputs[plan.reads[1].1]),
-                    (binding(plan.output_name)?, &output),
-                    (binding(names[3])?, &params),
-                ];
-                let entries: Vec<wgpu::BindGroupEntry> = entries
-                    .iter()
-                    .map(|(b, buf)| wgpu::BindGroupEntry {
-                        binding: *b,
-                        resource: buf.as_entire_binding(),
-                    })
-                    .collect();
-                let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some(plan.key),
-                    layout: &layout,
-                    entries: &entries,
-                });
-                Ok(Slot { bind_group, output })
-            })
-            .collect::<Result<Vec<_>, Stop>>()?;
-        all_slots.push(slots);
-    }
+    let all_slots = problem
+        .passes
+        .iter()
+        .map(|plan| rotation_slots(ctx, spec, &layout, plan, &inputs))
+        .collect::<Result<Vec<_>, Stop>>()?;
     ctx.check_errors()?;
     let passes: Vec<TimedPass> = problem
         .passes
@@ -277,19 +236,20 @@ fn run(
 
     // Correctness of a first dispatch into a freshly poisoned output, for every pass.
     let mut failures = Vec::new();
-    let mut worst = 0.0f64;
-    for (plan, pass) in problem.passes.iter().zip(&passes) {
+    for (i, (plan, pass)) in problem.passes.iter().zip(&passes).enumerate() {
         let (_, written) = timer.run(ctx, pass, 1)?;
         let cmp = check_output(ctx, pass, written[0], plan, spec.dtype)?;
-        outcome
-            .metrics
-            .insert(plan.snr_column.to_owned(), cmp.snr_db);
-        worst = worst.max(cmp.rel_err);
+        record_error(outcome, i == 0, &cmp);
+        // NaN/Inf outputs have no SNR: the cell stays empty (JSON has no infinities).
+        if cmp.snr_db.is_finite() {
+            outcome
+                .metrics
+                .insert(plan.snr_column.to_owned(), cmp.snr_db);
+        }
         if let Some(why) = cmp.failure(spec.dtype) {
             failures.push(format!("{} ({}): {why}", plan.key, plan.snr_column));
         }
     }
-    outcome.rel_err = Some(worst);
     if !failures.is_empty() {
         return Err(Stop::Fail(failures.join("; ")));
     }
@@ -325,8 +285,7 @@ fn run(
             let plan = &problem.passes[*index];
             for slot in written {
                 let cmp = check_output(ctx, pass, slot, plan, spec.dtype)?;
-                worst = worst.max(cmp.rel_err);
-                outcome.rel_err = Some(worst);
+                record_error(outcome, false, &cmp);
                 if let Some(why) = cmp.failure(spec.dtype) {
                     return Err(Stop::Fail(format!(
                         "{}: output of a timed dispatch (rotation buffer {slot}): {why}",
@@ -344,6 +303,73 @@ fn run(
     record_metrics(spec, &problem, &step_ms, outcome);
     ctx.check_errors()?;
     Ok(())
+}
+
+/// Buffers whose copy before each memory-bound dispatch evicts the L2.
+fn l2_flush(ctx: &GpuContext) -> L2Flush {
+    let bytes = if ctx.report().software {
+        L2_FLUSH_BYTES_SOFTWARE
+    } else {
+        L2_FLUSH_BYTES
+    }
+    .min(ctx.limits.max_buffer_size / 4 * 4);
+    L2Flush {
+        src: ctx.buffer("kcamp L2 flush source", bytes, wgpu::BufferUsages::COPY_SRC),
+        dst: ctx.buffer("kcamp L2 flush target", bytes, wgpu::BufferUsages::COPY_DST),
+        bytes,
+    }
+}
+
+/// The rotating outputs of one pass (2 to [`MAX_CHUNK`] buffers within
+/// [`ROTATION_BUDGET_BYTES`]), each with its bind group.
+fn rotation_slots(
+    ctx: &GpuContext,
+    spec: &CaseSpec,
+    layout: &compile::Layout,
+    plan: &PassPlan,
+    inputs: &[wgpu::Buffer],
+) -> Result<Vec<Slot>, Stop> {
+    let binding = |name: &str| ops::binding_of(spec.op, &spec.kernel, name);
+    let output_bytes = plan.output_len * ops::dtype_size(spec.dtype);
+    let rotation = (ROTATION_BUDGET_BYTES / output_bytes.max(1)).clamp(2, MAX_CHUNK as u64);
+    let params = ctx.buffer_with(plan.key, &plan.params, wgpu::BufferUsages::UNIFORM);
+    (0..rotation)
+        .map(|i| {
+            let output = ctx.buffer(
+                &format!("{} output {i}", plan.key),
+                output_bytes,
+                wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_DST
+                    | wgpu::BufferUsages::COPY_SRC,
+            );
+            let entries = [
+                (binding(plan.reads[0].0)?, &inputs[plan.reads[0].1]),
+                (binding(plan.reads[1].0)?, &inputs[plan.reads[1].1]),
+                (binding(plan.output_name)?, &output),
+                (binding("params")?, &params),
+            ]
+            .map(|(b, buffer)| wgpu::BindGroupEntry {
+                binding: b,
+                resource: buffer.as_entire_binding(),
+            });
+            let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(plan.key),
+                layout: &layout.bind_group_layout,
+                entries: &entries,
+            });
+            Ok(Slot { bind_group, output })
+        })
+        .collect()
+}
+
+/// Folds one comparison into `rel_err`, the worst over all outputs; an output with NaN or
+/// Inf leaves it undefined (None) for the rest of the case.
+fn record_error(outcome: &mut CaseOutcome, first: bool, cmp: &Comparison) {
+    let current = if first { Some(0.0) } else { outcome.rel_err };
+    outcome.rel_err = match current {
+        Some(worst) if cmp.rel_err.is_finite() => Some(worst.max(cmp.rel_err)),
+        _ => None,
+    };
 }
 
 /// Grows the dispatches per sample until one sample of the step lasts `min_sample_ms`.
@@ -613,7 +639,7 @@ fn check_dispatch(ctx: &GpuContext, key: &str, wg: [u32; 3]) -> Result<(), Stop>
 fn pipeline_for(
     ctx: &GpuContext,
     kernel: &Kernel,
-    layout: &wgpu::BindGroupLayout,
+    layout: &compile::Layout,
     spec: &CaseSpec,
     key: &str,
 ) -> Result<wgpu::ComputePipeline, Stop> {

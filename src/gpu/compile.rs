@@ -91,11 +91,17 @@ pub(crate) fn compile(
     })
 }
 
-/// Builds the bind group layout for `(binding, access)` pairs in group 0.
-pub(crate) fn layout(ctx: &GpuContext, bindings: &[(u32, Access)]) -> wgpu::BindGroupLayout {
+/// The explicit bind group layout of an op, with a description for error messages.
+pub(crate) struct Layout {
+    pub bind_group_layout: wgpu::BindGroupLayout,
+    description: String,
+}
+
+/// Builds the group-0 layout for `(buffer name, binding, access)` triples.
+pub(crate) fn layout(ctx: &GpuContext, bindings: &[(&str, u32, Access)]) -> Layout {
     let entries: Vec<wgpu::BindGroupLayoutEntry> = bindings
         .iter()
-        .map(|(binding, access)| wgpu::BindGroupLayoutEntry {
+        .map(|(_, binding, access)| wgpu::BindGroupLayoutEntry {
             binding: *binding,
             visibility: wgpu::ShaderStages::COMPUTE,
             ty: wgpu::BindingType::Buffer {
@@ -110,11 +116,27 @@ pub(crate) fn layout(ctx: &GpuContext, bindings: &[(u32, Access)]) -> wgpu::Bind
             count: None,
         })
         .collect();
-    ctx.device
-        .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("kcamp bindings"),
-            entries: &entries,
+    let description = bindings
+        .iter()
+        .map(|(name, binding, access)| {
+            let kind = match access {
+                Access::Read => "var<storage, read>",
+                Access::ReadWrite => "var<storage, read_write>",
+                Access::Uniform => "var<uniform>",
+            };
+            format!("@binding({binding}) {kind} {name}")
         })
+        .collect::<Vec<_>>()
+        .join(", ");
+    Layout {
+        bind_group_layout: ctx
+            .device
+            .create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some("kcamp bindings"),
+                entries: &entries,
+            }),
+        description,
+    }
 }
 
 impl Kernel {
@@ -123,7 +145,7 @@ impl Kernel {
     pub(crate) fn pipeline(
         &self,
         ctx: &GpuContext,
-        layout: &wgpu::BindGroupLayout,
+        layout: &Layout,
         key: &str,
         entry: &str,
     ) -> Result<wgpu::ComputePipeline, String> {
@@ -143,7 +165,7 @@ impl Kernel {
             .device
             .create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
                 label: Some("kcamp"),
-                bind_group_layouts: &[Some(layout)],
+                bind_group_layouts: &[Some(&layout.bind_group_layout)],
                 immediate_size: 0,
             });
         let pipeline = ctx
@@ -157,27 +179,40 @@ impl Kernel {
                 cache: None,
             });
         match pollster::block_on(scope.pop()) {
-            Some(e) => Err(format!(
-                "{}: entry point '{entry}': {}",
-                self.path,
-                error_chain(&e)
-            )),
+            Some(e) => {
+                let message = error_chain(&e);
+                let hint = if message.contains("pipeline layout") {
+                    format!(" (kcamp binds group 0 as: {})", layout.description)
+                } else {
+                    String::new()
+                };
+                Err(format!(
+                    "{}: entry point '{entry}': {message}{hint}",
+                    self.path
+                ))
+            }
             None => Ok(pipeline),
         }
     }
 }
 
-/// An error and its sources, joined by ": ".
+/// An error and its sources on one line: wgpu's multi-line reports ("Validation Error",
+/// "Caused by:", indented causes) become causes joined by ": ".
 fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
+    let mut parts: Vec<String> = Vec::new();
+    let mut push = |text: String| {
+        for line in text.lines().map(str::trim) {
+            let noise = line.is_empty() || line == "Caused by:" || line == "Validation Error";
+            if !noise && !parts.iter().any(|p| p == line) {
+                parts.push(line.to_owned());
+            }
+        }
+    };
+    push(e.to_string());
     let mut source = e.source();
     while let Some(s) = source {
-        let next = s.to_string();
-        if !text.contains(&next) {
-            text.push_str(": ");
-            text.push_str(&next);
-        }
+        push(s.to_string());
         source = s.source();
     }
-    text
+    parts.join(": ")
 }

@@ -105,7 +105,7 @@ fn build(
     ctx: &GpuContext,
     name: &str,
     source: &str,
-    bindings: &[(u32, Access)],
+    bindings: &[(&str, u32, Access)],
 ) -> Result<(wgpu::ComputePipeline, wgpu::BindGroupLayout)> {
     // Our own kernels check their bounds with arrayLength; skip naga's checks and loop guards.
     let kernel: Kernel = compile::compile(ctx, Path::new(name), source, true)
@@ -114,7 +114,7 @@ fn build(
     let pipeline = kernel
         .pipeline(ctx, &layout, "forward", "main")
         .map_err(|e| Error::Gpu(format!("built-in peak kernel: {e}")))?;
-    Ok((pipeline, layout))
+    Ok((pipeline, layout.bind_group_layout))
 }
 
 /// A 2-D grid covering `groups` workgroups within the per-dimension limit.
@@ -142,7 +142,10 @@ fn fma(
         ctx,
         &format!("peak_fma_{dtype}.wgsl"),
         source,
-        &[(0, Access::ReadWrite), (1, Access::Uniform)],
+        &[
+            ("out", 0, Access::ReadWrite),
+            ("params", 1, Access::Uniform),
+        ],
     )?;
     let default_groups = if ctx.report().software { 64 } else { 16_384 };
     let max_groups = ctx.limits.max_storage_buffer_binding_size / (WORKGROUP * vec4_bytes);
@@ -206,7 +209,7 @@ fn copy(ctx: &GpuContext, clock: &RunClock, opts: &PeakOptions) -> Result<CopyPe
         ctx,
         "peak_copy.wgsl",
         COPY,
-        &[(0, Access::Read), (1, Access::ReadWrite)],
+        &[("src", 0, Access::Read), ("dst", 1, Access::ReadWrite)],
     )?;
     let cap = opts
         .max_copy_bytes

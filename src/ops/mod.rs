@@ -332,6 +332,21 @@ mod tests {
     }
 
     #[test]
+    fn columns_and_dims_match_the_frozen_headers() {
+        use crate::schema::{BANDWIDTH_HEADER, GEMM_HEADER};
+        for (op, header) in [
+            (OpName::Gemm, GEMM_HEADER),
+            (OpName::Axpy, BANDWIDTH_HEADER),
+        ] {
+            let columns: Vec<&str> = header.split(',').collect();
+            let dims = dim_names(op);
+            assert_eq!(&columns[1..=dims.len()], dims);
+            assert_eq!(columns[dims.len() + 1], "Check");
+            assert_eq!(&columns[dims.len() + 2..], metric_columns(op));
+        }
+    }
+
+    #[test]
     fn bindings_override_and_reject_clashes() {
         let mut k = baseline_kernel(OpName::Gemm, Dtype::F32).kernel;
         k.bindings.insert("c".into(), 5);
