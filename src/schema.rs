@@ -556,7 +556,13 @@ fn split_header(text: &str) -> std::result::Result<(&str, &str), String> {
 
 /// Read a file as UTF-8; an invalid byte is reported with its line.
 fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).ctx(|| format!("reading {}", path.display()))?;
+    let bytes = match std::fs::read(path) {
+        // A mistyped path is bad input (exit 2), not an internal I/O failure.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Error::in_file(path, None, None, "no such file"));
+        }
+        other => other.ctx(|| format!("reading {}", path.display()))?,
+    };
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         let line = e.as_bytes()[..valid]
