@@ -191,23 +191,23 @@ pub fn judge(input: &GateInput<'_>) -> Result<GateReport> {
             class: ShapeClass::Failed,
             hard_regression: false,
         };
-        let inc_pass = inc_row.check == Check::Pass;
-        if inc_pass {
-            verdict.incumbent = Some(measured(&accessor, inc_row, schema, metric, "incumbent")?.0);
-        }
+        let inc_measured = match inc_row.check {
+            Check::Pass => Some(measured(&accessor, inc_row, schema, metric, "incumbent")?),
+            _ => None,
+        };
+        verdict.incumbent = inc_measured.map(|(mu, _)| mu);
         if cand_row.check != Check::Pass {
             shapes.push(verdict);
             continue;
         }
         let (mu_c, sd_c) = measured(&accessor, cand_row, schema, metric, "candidate")?;
         verdict.candidate = Some(mu_c);
-        if !inc_pass {
+        let Some((mu_i, sd_i)) = inc_measured else {
             // Newly passing: better than a failure, but there is no ratio to judge.
             verdict.class = ShapeClass::Improved;
             shapes.push(verdict);
             continue;
-        }
-        let (mu_i, sd_i) = measured(&accessor, inc_row, schema, metric, "incumbent")?;
+        };
         let delta = mu_c / mu_i - 1.0;
         let r = ((sd_i / mu_i).powi(2) + (sd_c / mu_c).powi(2)).sqrt();
         let band = config.noise_floor.max(config.stddev_multiplier * r);

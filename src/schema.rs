@@ -556,7 +556,13 @@ fn split_header(text: &str) -> std::result::Result<(&str, &str), String> {
 
 /// Read a file as UTF-8; an invalid byte is reported with its line.
 fn read_text(path: &Path) -> Result<String> {
-    let bytes = std::fs::read(path).ctx(|| format!("reading {}", path.display()))?;
+    let bytes = match std::fs::read(path) {
+        // A mistyped path is bad input (exit 2), not an internal I/O failure.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Error::in_file(path, None, None, "no such file"));
+        }
+        other => other.ctx(|| format!("reading {}", path.display()))?,
+    };
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
         let line = e.as_bytes()[..valid]
@@ -681,6 +687,35 @@ fn push_field(out: &mut String, field: &str) {
     }
 }
 
+/// Labels identify shapes: a label seen twice is a duplicated shape (same dims) or two
+/// shapes under one name. Checked after parsing with borrowed keys, so the hot loop
+/// allocates no extra label copies.
+fn check_unique_shapes(rows: &[Row], lines: &[u64], schema: &Schema, origin: &Path) -> Result<()> {
+    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        let Some(&first) = seen.get(row.label.as_str()) else {
+            seen.insert(&row.label, i);
+            continue;
+        };
+        let (earlier, label) = (&rows[first], &row.label);
+        let (first_line, line) = (lines[first], lines[i]);
+        let msg = if earlier.dims == row.dims {
+            format!(
+                "duplicated shape {} (lines {first_line} and {line})",
+                describe_shape(label, &row.dims, schema)
+            )
+        } else {
+            format!(
+                "label '{label}' names two shapes: {} on line {first_line} and {} on line {line} (labels identify shapes)",
+                describe_shape(label, &earlier.dims, schema),
+                describe_shape(label, &row.dims, schema)
+            )
+        };
+        return Err(Error::in_file(origin, Some(line), Some("label"), msg));
+    }
+    Ok(())
+}
+
 /// A parsed benchmark CSV.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BenchTable {
@@ -709,8 +744,7 @@ impl BenchTable {
         let rules: Vec<Option<CellRule>> = schema.columns.iter().map(cell_rule).collect();
         let width = schema.columns.len();
         let mut rows: Vec<Row> = Vec::new();
-        // label -> (row index, line): labels identify shapes.
-        let mut seen: HashMap<String, (usize, u64)> = HashMap::new();
+        let mut lines: Vec<u64> = Vec::new();
         for_each_record(body, origin, |record, line| {
             let bad =
                 |column: &str, msg: String| Error::in_file(origin, Some(line), Some(column), msg);
@@ -748,23 +782,7 @@ impl BenchTable {
                     })?;
                 }
             }
-            if let Some((first, first_line)) = seen.get(label) {
-                let earlier = &rows[*first];
-                let msg = if earlier.dims == dims {
-                    format!(
-                        "duplicated shape {} (lines {first_line} and {line})",
-                        describe_shape(label, &dims, &schema)
-                    )
-                } else {
-                    format!(
-                        "label '{label}' names two shapes: {} on line {first_line} and {} on line {line} (labels identify shapes)",
-                        describe_shape(label, &earlier.dims, &schema),
-                        describe_shape(label, &dims, &schema)
-                    )
-                };
-                return Err(bad("label", msg));
-            }
-            seen.insert(label.to_owned(), (rows.len(), line));
+            lines.push(line);
             rows.push(Row {
                 label: label.to_owned(),
                 dims,
@@ -781,6 +799,7 @@ impl BenchTable {
                 "no data rows: the CSV has only a header",
             ));
         }
+        check_unique_shapes(&rows, &lines, &schema, origin)?;
         Ok(BenchTable { schema, rows })
     }
 
@@ -871,6 +890,46 @@ pub struct SampleRow {
 
 pub const SAMPLES_HEADER: &str = "label,metric,repeat,value";
 
+/// A (label, metric, repeat) triple may appear once. Grouped by (label, metric) with
+/// borrowed keys, then each group's repeats are sorted and compared with their neighbour.
+fn check_unique_repeats(rows: &[SampleRow], lines: &[u64], origin: &Path) -> Result<()> {
+    let mut groups: HashMap<(&str, &str), Vec<(u32, usize)>> = HashMap::new();
+    for (i, r) in rows.iter().enumerate() {
+        groups
+            .entry((r.label.as_str(), r.metric.as_str()))
+            .or_default()
+            .push((r.repeat, i));
+    }
+    let mut clash: Option<(usize, usize)> = None;
+    for group in groups.values_mut() {
+        group.sort_unstable();
+        for pair in group.windows(2) {
+            if pair[0].0 == pair[1].0 {
+                let found = (pair[0].1.min(pair[1].1), pair[0].1.max(pair[1].1));
+                // Report the clash that completes first in the file, whatever the map order.
+                if clash.is_none_or(|c| found.1 < c.1) {
+                    clash = Some(found);
+                }
+            }
+        }
+    }
+    match clash {
+        None => Ok(()),
+        Some((first, second)) => {
+            let r = &rows[second];
+            Err(Error::in_file(
+                origin,
+                Some(lines[second]),
+                Some("repeat"),
+                format!(
+                    "repeat {} of '{}' / '{}' appears twice (lines {} and {})",
+                    r.repeat, r.label, r.metric, lines[first], lines[second]
+                ),
+            ))
+        }
+    }
+}
+
 impl Samples {
     /// Header-only is valid (a run whose shapes all failed has no samples).
     pub fn parse(text: &str, origin: &Path) -> Result<Samples> {
@@ -885,7 +944,7 @@ impl Samples {
             ));
         }
         let mut rows = Vec::new();
-        let mut seen: HashMap<(String, String, u32), u64> = HashMap::new();
+        let mut lines: Vec<u64> = Vec::new();
         for_each_record(body, origin, |record, line| {
             let bad =
                 |column: &str, msg: String| Error::in_file(origin, Some(line), Some(column), msg);
@@ -921,16 +980,7 @@ impl Samples {
                     ),
                 ));
             }
-            let key = (label.to_owned(), metric.to_owned(), repeat);
-            if let Some(first) = seen.get(&key) {
-                return Err(bad(
-                    "repeat",
-                    format!(
-                        "repeat {repeat} of '{label}' / '{metric}' appears twice (lines {first} and {line})"
-                    ),
-                ));
-            }
-            seen.insert(key, line);
+            lines.push(line);
             rows.push(SampleRow {
                 label: label.to_owned(),
                 metric: metric.to_owned(),
@@ -939,6 +989,7 @@ impl Samples {
             });
             Ok(())
         })?;
+        check_unique_repeats(&rows, &lines, origin)?;
         Ok(Samples { rows })
     }
 

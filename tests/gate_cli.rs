@@ -103,6 +103,11 @@ fn assert_bad_input(candidate: &str, needles: &[&str]) {
 }
 
 #[test]
+fn missing_file_is_bad_input() {
+    assert_bad_input("no_such_file.csv", &["no_such_file.csv: no such file"]);
+}
+
+#[test]
 fn drifted_header_names_the_column() {
     assert_bad_input(
         "drift.csv",

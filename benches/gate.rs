@@ -1,0 +1,75 @@
+//! Parse two 10,000-shape GEMM CSVs and judge them, with and without raw samples.
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use kcamp::gate::{GateConfig, GateInput, judge};
+use kcamp::schema::{BenchTable, GEMM_HEADER, SAMPLES_HEADER, Samples};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+const SHAPES: usize = 10_000;
+const REPEATS: u32 = 10;
+
+/// A benchmark CSV and its samples; `scale` shifts the candidate's metrics.
+fn generate(seed: u64, scale: f64) -> (String, String) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut csv = format!("{GEMM_HEADER}\n");
+    let mut samples = format!("{SAMPLES_HEADER}\n");
+    for i in 0..SHAPES {
+        let (m, n, k) = (64 * (1 + i % 32), 64 * (1 + i % 17), 64 * (1 + i % 23));
+        // Strictly positive metrics with 0.5-3% noise.
+        let fwd: f64 = rng.random_range(0.5..50.0) * scale;
+        let bwd: f64 = rng.random_range(0.5..50.0) * scale;
+        let rel: f64 = rng.random_range(0.005..0.03);
+        let flops = 2.0 * (m * n * k) as f64;
+        let fwd_ms = flops / (fwd * 1e12) * 1e3;
+        let bwd_ms = 2.0 * flops / (bwd * 1e12) * 1e3;
+        csv.push_str(&format!(
+            "shape{i},1,{m},{n},{k},PASS,{fwd},{},{bwd},{},{fwd_ms},{bwd_ms},120.5,inf,118.25\n",
+            fwd * rel,
+            bwd * rel
+        ));
+        for r in 0..REPEATS {
+            let v = fwd * (1.0 + rng.random_range(-rel..rel));
+            samples.push_str(&format!("shape{i},Forward TFLOPS,{r},{v}\n"));
+        }
+    }
+    (csv, samples)
+}
+
+fn bench_gate(c: &mut Criterion) {
+    let (inc_csv, inc_samples) = generate(1, 1.0);
+    let (cand_csv, cand_samples) = generate(2, 1.05);
+    let config = GateConfig::default();
+    let run = |with_samples: bool| {
+        let inc = BenchTable::parse(&inc_csv, Path::new("incumbent.csv")).unwrap();
+        let cand = BenchTable::parse(&cand_csv, Path::new("candidate.csv")).unwrap();
+        let samples = with_samples.then(|| {
+            (
+                Samples::parse(&inc_samples, Path::new("inc/samples.csv")).unwrap(),
+                Samples::parse(&cand_samples, Path::new("cand/samples.csv")).unwrap(),
+            )
+        });
+        judge(&GateInput {
+            incumbent: &inc,
+            candidate: &cand,
+            incumbent_samples: samples.as_ref().map(|s| &s.0),
+            candidate_samples: samples.as_ref().map(|s| &s.1),
+            metric: "Forward TFLOPS",
+            config: &config,
+        })
+        .unwrap()
+    };
+    let mut group = c.benchmark_group("gate_10k_shapes");
+    group.sample_size(20);
+    group.bench_function("parse_and_judge", |b| b.iter(|| black_box(run(false))));
+    group.bench_function("parse_and_judge_with_samples", |b| {
+        b.iter(|| black_box(run(true)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_gate);
+criterion_main!(benches);
