@@ -10,13 +10,16 @@ mkdir -p "$OUT"
 WORK="$(mktemp -d)"
 ROOT="$(pwd)"
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}"
-sel=(--adapter H200)
+# ADAPTER, GEMM_SHAPES and AXPY_SHAPES let the same script run a small rehearsal elsewhere.
+sel=(--adapter "${ADAPTER:-H200}")
+GEMM_SHAPES="$(realpath "${GEMM_SHAPES:-campaigns/h200/gemm_shapes.yaml}")"
+AXPY_SHAPES="$(realpath "${AXPY_SHAPES:-campaigns/h200/axpy_shapes.yaml}")"
 
 "$KCAMP" adapters "${sel[@]}" --json > "$OUT/adapters.json"
 "$KCAMP" peak "${sel[@]}" --json > "$OUT/peak.json"
 
 # GEMM: the bundled naive baseline kernel, full validation (BASELINE), GPU timestamps.
-"$KCAMP" init "$WORK/gemm" --op gemm --dtype f32 --shapes "$ROOT/campaigns/h200/gemm_shapes.yaml" --json > /dev/null
+"$KCAMP" init "$WORK/gemm" --op gemm --dtype f32 --shapes "$GEMM_SHAPES" --json > /dev/null
 "$KCAMP" -C "$WORK/gemm" baseline "${sel[@]}" --json > "$OUT/gemm_baseline.json"
 cp "$WORK/gemm/rounds/round-1/artifacts/benchmark.csv" "$OUT/gemm_naive.csv"
 # The same kernel timed with the host clock after a full device wait.
@@ -35,11 +38,12 @@ sed -i 's|trusted: false|trusted: true|' "$WORK/gemm/manifest.yaml"
 cp "$WORK/gemm/rounds/round-3/artifacts/benchmark.csv" "$OUT/gemm_tiled_trusted.csv"
 
 # Memory-bound: axpy baseline.
-"$KCAMP" init "$WORK/axpy" --op axpy --dtype f32 --shapes "$ROOT/campaigns/h200/axpy_shapes.yaml" --json > /dev/null
+"$KCAMP" init "$WORK/axpy" --op axpy --dtype f32 --shapes "$AXPY_SHAPES" --json > /dev/null
 "$KCAMP" -C "$WORK/axpy" baseline "${sel[@]}" --json > "$OUT/axpy_baseline.json"
 cp "$WORK/axpy/rounds/round-1/artifacts/benchmark.csv" "$OUT/axpy.csv"
 
 # References in the same run: torch device-to-device copy and fp32 SGEMM with TF32 off.
+if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
 python3 - "$OUT" <<'PY'
 import json, sys, torch
 out = sys.argv[1]
@@ -71,6 +75,9 @@ for label, (bt, m, nn, k) in {"sq1024": (1, 1024, 1024, 1024), "sq2048": (1, 204
 ref["sgemm_tflops"] = gemm
 json.dump(ref, open(f"{out}/torch.json", "w"), indent=1)
 PY
+else
+  echo '{"device": "no CUDA torch here", "torch": "-", "copy_gbps": null, "axpy_gbps": null, "sgemm_tflops": {}}' > "$OUT/torch.json"
+fi
 
 python3 - "$OUT" <<'PY'
 import csv, json, sys, math
@@ -92,11 +99,12 @@ print(f"\nkcamp on {ref['device']} (wgpu/Vulkan, GPU timestamps unless noted) vs
 print(f"{'measurement':<44}{'kcamp':>12}{'reference':>12}{'ratio':>8}")
 def line(what, k, r, unit):
     ratio = f"{k / r:.2f}" if k and r else "-"
-    ks = f"{k:.1f}" if k else "-"; rs = f"{r:.1f}" if r else "-"
+    ks = f"{k:.3g}" if k else "-"; rs = f"{r:.3g}" if r else "-"
     print(f"{what + ' (' + unit + ')':<44}{ks:>12}{rs:>12}{ratio:>8}")
-print(json.dumps(peak)[:0], end="")
-cp = (peak.get("copy") or {}).get("gbps") if isinstance(peak.get("copy"), dict) else None
-line("peak copy kernel vs torch d2d copy", cp, ref["copy_gbps"], "GB/s")
+meas = peak.get("measurement", {})
+line("kcamp peak copy kernel vs torch d2d copy", meas.get("copy", {}).get("gbps"), ref["copy_gbps"], "GB/s")
+line("kcamp peak FMA chain f32 (no reference)", (meas.get("fma_f32") or {}).get("tflops"), None, "TFLOP/s")
+line("kcamp peak FMA chain f16 (no reference)", (meas.get("fma_f16") or {}).get("tflops"), None, "TFLOP/s")
 for lab, r in axpy.items():
     line(f"axpy {lab} vs torch add(alpha)", f(r, "Forward GB/s"), ref["axpy_gbps"], "GB/s")
 for lab in ref["sgemm_tflops"]:

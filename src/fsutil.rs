@@ -21,6 +21,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .ctx(|| format!("creating a temp file in {}", dir.display()))?;
     tmp.write_all(bytes)
         .ctx(|| format!("writing {}", path.display()))?;
+    // tempfile creates 0600; campaign files are ordinary documents (0644 before umask).
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let _ = tmp
+            .as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644));
+    }
     tmp.as_file()
         .sync_all()
         .ctx(|| format!("syncing {}", path.display()))?;

@@ -9,6 +9,10 @@ use crate::gate::GateConfig;
 use crate::{Error, Result};
 
 pub const MANIFEST_FILE: &str = "manifest.yaml";
+/// Optional per-kernel settings that travel with the kernel files: when present, this file
+/// replaces the manifest's `kernel:` section. A round that changes the tiling changes its
+/// workgroup counts too, and rollback restores both together.
+pub const KERNEL_OVERRIDE_FILE: &str = "kernel/kernel.yaml";
 
 /// The op a campaign optimizes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -202,7 +206,20 @@ impl Manifest {
         let path = dir.join(MANIFEST_FILE);
         let text = std::fs::read_to_string(&path)
             .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-        Manifest::parse(&text, &path)
+        let mut manifest = Manifest::parse(&text, &path)?;
+        let kernel_path = dir.join(KERNEL_OVERRIDE_FILE);
+        match std::fs::read_to_string(&kernel_path) {
+            Ok(text) => {
+                manifest.kernel = serde_yaml_ng::from_str(&text).map_err(|e| {
+                    let line = e.location().map(|l| l.line() as u64);
+                    Error::in_file(&kernel_path, line, None, format!("invalid kernel settings: {e}"))
+                })?;
+                manifest.validate(&kernel_path)?;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(format!("reading {}", kernel_path.display()), e)),
+        }
+        Ok(manifest)
     }
 
     pub fn to_yaml(&self) -> Result<String> {

@@ -244,11 +244,35 @@ fn floor_keys(dtype: Dtype) -> &'static [&'static str] {
     }
 }
 
-/// Utilization of a recorded run (SPEC §8 `tflops_peak_utilization_pct`,
-/// `bandwidth_peak_utilization_pct`): the geometric mean over PASS shapes of the forward
-/// pass's achieved FLOP and byte rates, in percent of the cited peaks of the adapter named
-/// in `result` (result.json). None where the adapter or its peak is unknown.
+/// The peaks utilization is stated against for one adapter and dtype: the adapter's own
+/// measured ceilings (`kcamp peak`: the campaign's peaks.json, then the user-level store)
+/// where they exist, else the registry's cited figures. Each value names its source id.
+pub fn adapter_peaks(campaign_dir: &Path, adapter: &AdapterDescription, dtype: Dtype) -> Option<UtilPeaks> {
+    let measured = [Some(campaign_dir.join(PEAKS_FILE)), peak_store_path(Path::new("")).ok()]
+        .into_iter()
+        .flatten()
+        .filter_map(|p| PeakStore::load(&p).ok())
+        .find_map(|store| store.for_adapter(adapter).cloned());
+    if let Some(m) = measured {
+        let flops = floor_keys(dtype).iter().find_map(|k| m.flops.get(*k)).copied();
+        if let (Some(flops), Some(bw)) = (flops, m.bandwidth) {
+            return Some(UtilPeaks {
+                flops: PeakValue { value: flops, source: m.source.clone() },
+                bandwidth: PeakValue { value: bw, source: m.source.clone() },
+                units: None,
+            });
+        }
+    }
+    let registry = Registry::builtin().ok()?;
+    let gpu = registry.for_adapter(adapter)?;
+    floor_keys(dtype).iter().find_map(|k| gpu.util_peaks(k).ok())
+}
+
+/// Utilization (percent of the compute peak, percent of the bandwidth peak) of a run's
+/// PASS shapes for an iteration record: the geometric mean of the forward FLOP and byte
+/// rates against [`adapter_peaks`].
 pub fn record_utilization(
+    campaign_dir: &Path,
     manifest: &crate::manifest::Manifest,
     table: &crate::schema::BenchTable,
     result: Option<&serde_json::Value>,
@@ -256,10 +280,7 @@ pub fn record_utilization(
     let adapter: Option<AdapterDescription> = result
         .and_then(|r| r.get("adapter"))
         .and_then(|a| serde_json::from_value(a.clone()).ok());
-    let (Some(adapter), Ok(registry)) = (adapter, Registry::builtin()) else {
-        return (None, None);
-    };
-    let Some(gpu) = registry.for_adapter(&adapter) else {
+    let Some(peaks) = adapter.and_then(|a| adapter_peaks(campaign_dir, &a, manifest.dtype)) else {
         return (None, None);
     };
     let rates: Vec<(f64, f64)> = table
@@ -272,17 +293,11 @@ pub fn record_utilization(
             (ms > 0.0).then(|| (flops / (ms * 1e-3), bytes / (ms * 1e-3)))
         })
         .collect();
-    let flop_peak = floor_keys(manifest.dtype)
-        .iter()
-        .find_map(|k| gpu.peak_flops.get(*k));
-    let pct = |rate: &dyn Fn(&(f64, f64)) -> f64, peak: Option<&Cited>| {
+    let pct = |rate: &dyn Fn(&(f64, f64)) -> f64, peak: f64| {
         let geo = crate::stats::geomean(&rates.iter().map(rate).collect::<Vec<_>>())?;
-        Some(100.0 * geo / peak?.value)
+        (peak > 0.0).then(|| 100.0 * geo / peak)
     };
-    (
-        pct(&|r| r.0, flop_peak),
-        pct(&|r| r.1, gpu.memory_bandwidth.as_ref()),
-    )
+    (pct(&|r| r.0, peaks.flops.value), pct(&|r| r.1, peaks.bandwidth.value))
 }
 
 /// A peak value and the source id it comes from.

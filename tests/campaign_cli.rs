@@ -415,3 +415,21 @@ fn accept_commits_inside_a_git_work_tree() {
     let log = run(&dir, &["log"], 0);
     assert!(log["rounds"][1]["git_commit"].as_str().is_some_and(|h| h.len() == 40), "{log}");
 }
+
+#[test]
+fn kernel_settings_travel_with_the_kernel() {
+    let (_tmp, dir) = baselined();
+    run(&dir, &["round", "new", "--hypothesis", "64x64 tiles"], 0);
+    std::fs::write(
+        dir.join("kernel/kernel.yaml"),
+        "file: gemm.wgsl\nentry_points: {forward: main}\nworkgroups: {x: ceil(N/64), y: ceil(M/64), z: B}\n",
+    )
+    .unwrap();
+    assert_eq!(kcamp::manifest::Manifest::load(&dir).unwrap().kernel.workgroups.x, "ceil(N/64)");
+    std::fs::write(dir.join("kernel/kernel.yaml"), "file: gemm.wgsl\nentry_points: {}\nworkgroups: {x: '1'}\n").unwrap();
+    let v = run(&dir, &["status"], 2);
+    assert!(error_message(&v).contains("kernel.yaml") && error_message(&v).contains("forward"), "{v}");
+    run(&dir, &["rollback", "--reason", "back to 16x16"], 0);
+    assert!(!dir.join("kernel/kernel.yaml").exists(), "rollback restores the kernel settings too");
+    assert_eq!(kcamp::manifest::Manifest::load(&dir).unwrap().kernel.workgroups.x, "ceil(N/16)");
+}

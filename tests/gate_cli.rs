@@ -271,7 +271,6 @@ fn samples_beside_the_csvs_feed_welch() {
 }
 
 #[test]
-#[ignore = "manifest.rs: ShapeSpec's serde(flatten) + deny_unknown_fields rejects every dimension, so no manifest with target_shapes parses yet"]
 fn campaign_manifest_sets_metric_and_thresholds() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(

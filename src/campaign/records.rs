@@ -133,7 +133,7 @@ fn run_fill(c: &Campaign, round: u32) -> Result<RunFill> {
         });
     let status = table.rows.iter().map(|r| r.check).find(|c| *c != Check::Pass).or(Some(Check::Pass));
     let latencies: Vec<f64> = latency_us_by_shape.values().copied().collect();
-    let utilization = crate::specs::record_utilization(&c.manifest, &table, result.as_ref());
+    let utilization = crate::specs::record_utilization(&c.dir, &c.manifest, &table, result.as_ref());
     let isa = isa_metrics(c, round, result.as_ref());
     Ok(RunFill {
         latency_us: crate::stats::geomean(&latencies),
@@ -162,20 +162,8 @@ fn run_fill(c: &Campaign, round: u32) -> Result<RunFill> {
 fn isa_metrics(c: &Campaign, round: u32, result: Option<&Value>) -> Option<Vec<crate::shader_metrics::IsaMetric>> {
     let adapter: crate::runner::AdapterDescription = serde_json::from_value(result?.get("adapter")?.clone()).ok()?;
     let report = crate::gpu::list_adapters().into_iter().find(|a| a.name == adapter.name)?;
-    let key = match c.manifest.dtype {
-        crate::manifest::Dtype::F32 => "f32",
-        crate::manifest::Dtype::F16 => "f16",
-    };
-    let registry_ridge = crate::specs::Registry::builtin()
-        .ok()
-        .and_then(|r| r.for_adapter(&adapter).and_then(|g| g.util_peaks(key).ok()))
-        .map(|p| p.flops.value / p.bandwidth.value);
-    let measured_ridge = || {
-        let store = crate::specs::PeakStore::load(&crate::specs::peak_store_path(&c.dir).ok()?).ok()?;
-        let m = store.for_adapter(&adapter)?;
-        Some(m.flops.get(key).or(m.flops.get("f32"))? / m.bandwidth?)
-    };
-    let ridge = registry_ridge.or_else(measured_ridge).filter(|r| r.is_finite() && *r > 0.0)?;
+    let peaks = crate::specs::adapter_peaks(&c.dir, &adapter, c.manifest.dtype)?;
+    let ridge = Some(peaks.flops.value / peaks.bandwidth.value).filter(|r| r.is_finite() && *r > 0.0)?;
     let limits = crate::shader_metrics::IsaLimits {
         max_workgroup_storage_bytes: u64::from(report.limits.max_compute_workgroup_storage_size),
         max_invocations_per_workgroup: report.limits.max_compute_invocations_per_workgroup,

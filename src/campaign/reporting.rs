@@ -53,15 +53,7 @@ pub fn write_baseline_report(c: &Campaign) -> Result<()> {
         .as_ref()
         .and_then(|r| r.get("adapter"))
         .and_then(|a| serde_json::from_value(a.clone()).ok());
-    let key = match c.manifest.dtype {
-        crate::manifest::Dtype::F32 => "f32",
-        crate::manifest::Dtype::F16 => "f16",
-    };
-    let peaks = adapter.as_ref().and_then(|a| {
-        crate::specs::Registry::builtin()
-            .ok()
-            .and_then(|r| r.for_adapter(a).and_then(|g| g.util_peaks(key).ok()))
-    });
+    let peaks = adapter.as_ref().and_then(|a| crate::specs::adapter_peaks(&c.dir, a, c.manifest.dtype));
     let compute_peak = peaks.as_ref().map(|p| Peak {
         value: p.flops.value / 1e12,
         source_id: p.flops.source.clone(),
