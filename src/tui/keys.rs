@@ -170,6 +170,8 @@ pub struct Binding {
     /// Shown in the bottom bar (short) and the help overlay.
     pub short: &'static str,
     pub description: &'static str,
+    /// Listed in the bottom bar (the help overlay lists every binding).
+    pub bar: bool,
 }
 
 impl Binding {
@@ -195,6 +197,7 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Confirm,
         short: "yes",
         description: "confirm",
+        bar: true,
     },
     Binding {
         keys: &[key('n'), code(KeyCode::Esc)],
@@ -202,6 +205,7 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Confirm,
         short: "no",
         description: "cancel",
+        bar: true,
     },
     Binding {
         keys: &[code(KeyCode::Enter)],
@@ -209,6 +213,7 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Input,
         short: "ok",
         description: "submit the text",
+        bar: true,
     },
     Binding {
         keys: &[code(KeyCode::Esc)],
@@ -216,6 +221,7 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Input,
         short: "cancel",
         description: "close without sending",
+        bar: true,
     },
     Binding {
         keys: &[code(KeyCode::Backspace)],
@@ -223,6 +229,7 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Input,
         short: "delete",
         description: "delete the last character",
+        bar: true,
     },
     Binding {
         keys: &[key('j'), code(KeyCode::Down)],
@@ -230,6 +237,7 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Help,
         short: "down",
         description: "scroll down",
+        bar: true,
     },
     Binding {
         keys: &[key('k'), code(KeyCode::Up)],
@@ -237,6 +245,7 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Help,
         short: "up",
         description: "scroll up",
+        bar: true,
     },
     Binding {
         keys: &[code(KeyCode::Esc), key('?'), key('q')],
@@ -244,6 +253,7 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Help,
         short: "close",
         description: "close the help",
+        bar: true,
     },
     // Panel-specific.
     Binding {
@@ -252,6 +262,7 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Panels(MOVABLE),
         short: "down",
         description: "move down (rounds: select; others: scroll)",
+        bar: true,
     },
     Binding {
         keys: &[key('k'), code(KeyCode::Up)],
@@ -259,6 +270,7 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Panels(MOVABLE),
         short: "up",
         description: "move up",
+        bar: true,
     },
     Binding {
         keys: &[key('s')],
@@ -266,6 +278,7 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Panels(GATE),
         short: "sort Δ",
         description: "sort shapes by Δ (worst first, best first, file order)",
+        bar: true,
     },
     Binding {
         keys: &[key('/')],
@@ -273,112 +286,16 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Panels(GATE),
         short: "filter",
         description: "filter shapes by label substring",
+        bar: true,
     },
     // Everywhere.
-    Binding {
-        keys: &[key('v')],
-        action: Action::ValidateQuick,
-        scope: Scope::Main,
-        short: "validate",
-        description: "quick validation (representative shapes)",
-    },
-    Binding {
-        keys: &[key('V')],
-        action: Action::ValidateFull,
-        scope: Scope::Main,
-        short: "full",
-        description: "full validation (all target shapes)",
-    },
-    Binding {
-        keys: &[key('a')],
-        action: Action::Accept,
-        scope: Scope::Main,
-        short: "accept",
-        description: "accept the open round (asks for confirmation)",
-    },
-    Binding {
-        keys: &[key('r')],
-        action: Action::Rollback,
-        scope: Scope::Main,
-        short: "rollback",
-        description: "roll back the open round (asks for a reason)",
-    },
-    Binding {
-        keys: &[key('n')],
-        action: Action::NewRound,
-        scope: Scope::Main,
-        short: "new round",
-        description: "open a new round (asks for the hypothesis)",
-    },
-    Binding {
-        keys: &[code(KeyCode::Esc)],
-        action: Action::CancelRun,
-        scope: Scope::Main,
-        short: "cancel run",
-        description: "cancel the running validation (asks first)",
-    },
-    Binding {
-        keys: &[code(KeyCode::Tab)],
-        action: Action::FocusNext,
-        scope: Scope::Main,
-        short: "next panel",
-        description: "focus the next panel",
-    },
-    Binding {
-        keys: &[code(KeyCode::BackTab)],
-        action: Action::FocusPrev,
-        scope: Scope::Main,
-        short: "prev panel",
-        description: "focus the previous panel",
-    },
-    Binding {
-        keys: &[key('1')],
-        action: Action::Focus(Panel::Rounds),
-        scope: Scope::Main,
-        short: "rounds",
-        description: "focus panel 1: rounds and lineage",
-    },
-    Binding {
-        keys: &[key('2')],
-        action: Action::Focus(Panel::Gate),
-        scope: Scope::Main,
-        short: "gate",
-        description: "focus panel 2: gate table",
-    },
-    Binding {
-        keys: &[key('3')],
-        action: Action::Focus(Panel::Chart),
-        scope: Scope::Main,
-        short: "metric",
-        description: "focus panel 3: metric over rounds",
-    },
-    Binding {
-        keys: &[key('4')],
-        action: Action::Focus(Panel::Live),
-        scope: Scope::Main,
-        short: "live",
-        description: "focus panel 4: live run",
-    },
-    Binding {
-        keys: &[key('5')],
-        action: Action::Focus(Panel::Details),
-        scope: Scope::Main,
-        short: "details",
-        description: "focus panel 5: round details",
-    },
-    Binding {
-        keys: &[key('6')],
-        action: Action::Focus(Panel::Log),
-        scope: Scope::Main,
-        short: "log",
-        description: "focus panel 6: log",
-    },
     Binding {
         keys: &[key('?')],
         action: Action::Help,
         scope: Scope::Main,
         short: "help",
         description: "show this help",
+        bar: true,
     },
     Binding {
         keys: &[key('q')],
@@ -386,6 +303,119 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Main,
         short: "quit",
         description: "quit the dashboard",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('v')],
+        action: Action::ValidateQuick,
+        scope: Scope::Main,
+        short: "validate",
+        description: "quick validation (representative shapes)",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('V')],
+        action: Action::ValidateFull,
+        scope: Scope::Main,
+        short: "full",
+        description: "full validation (all target shapes)",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('a')],
+        action: Action::Accept,
+        scope: Scope::Main,
+        short: "accept",
+        description: "accept the open round (asks for confirmation)",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('r')],
+        action: Action::Rollback,
+        scope: Scope::Main,
+        short: "rollback",
+        description: "roll back the open round (asks for a reason)",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('n')],
+        action: Action::NewRound,
+        scope: Scope::Main,
+        short: "new round",
+        description: "open a new round (asks for the hypothesis)",
+        bar: true,
+    },
+    Binding {
+        keys: &[code(KeyCode::Esc)],
+        action: Action::CancelRun,
+        scope: Scope::Main,
+        short: "cancel run",
+        description: "cancel the running validation (asks first)",
+        bar: true,
+    },
+    Binding {
+        keys: &[code(KeyCode::Tab)],
+        action: Action::FocusNext,
+        scope: Scope::Main,
+        short: "next panel",
+        description: "focus the next panel",
+        bar: true,
+    },
+    Binding {
+        keys: &[code(KeyCode::BackTab)],
+        action: Action::FocusPrev,
+        scope: Scope::Main,
+        short: "prev panel",
+        description: "focus the previous panel",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('1')],
+        action: Action::Focus(Panel::Rounds),
+        scope: Scope::Main,
+        short: "rounds",
+        description: "focus panel 1: rounds and lineage",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('2')],
+        action: Action::Focus(Panel::Gate),
+        scope: Scope::Main,
+        short: "gate",
+        description: "focus panel 2: gate table",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('3')],
+        action: Action::Focus(Panel::Chart),
+        scope: Scope::Main,
+        short: "metric",
+        description: "focus panel 3: metric over rounds",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('4')],
+        action: Action::Focus(Panel::Live),
+        scope: Scope::Main,
+        short: "live",
+        description: "focus panel 4: live run",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('5')],
+        action: Action::Focus(Panel::Details),
+        scope: Scope::Main,
+        short: "details",
+        description: "focus panel 5: round details",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('6')],
+        action: Action::Focus(Panel::Log),
+        scope: Scope::Main,
+        short: "log",
+        description: "focus panel 6: log",
+        bar: false,
     },
     Binding {
         keys: &[ctrl('c')],
@@ -393,6 +423,7 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Main,
         short: "quit now",
         description: "quit at once (cancels a running validation)",
+        bar: false,
     },
 ];
 
@@ -412,11 +443,11 @@ pub fn resolve(context: Context, event: &KeyEvent) -> Option<Action> {
         .map(|b| b.action)
 }
 
-/// The bindings valid in a context, in table order (the bottom bar).
+/// The bindings of the bottom bar in a context, in table order.
 pub fn bindings_for(context: Context) -> impl Iterator<Item = &'static Binding> {
     BINDINGS
         .iter()
-        .filter(move |b| b.scope.covers(context) && b.action != Action::ForceQuit)
+        .filter(move |b| b.bar && b.scope.covers(context))
 }
 
 #[cfg(test)]

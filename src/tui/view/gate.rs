@@ -7,8 +7,24 @@ use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
 
 use super::{fmt_metric, fmt_pct, panel_block, window};
 use crate::gate::ShapeClass;
+use crate::schema::Check;
 use crate::tui::app::{Model, SortOrder};
 use crate::tui::keys::Panel;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tier {
+    Full,
+    Medium,
+    Narrow,
+}
+
+/// Check values in five columns.
+fn check_name(check: Check) -> &'static str {
+    match check {
+        Check::TimeoutFail => "TMOUT",
+        other => other.as_str(),
+    }
+}
 
 fn class_name(class: Option<ShapeClass>) -> &'static str {
     match class {
@@ -91,7 +107,12 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     }
     frame.render_widget(Paragraph::new(Line::from(summary)), summary_area);
 
-    let wide = table_area.width >= 70;
+    // Columns by width: dims need the most room, then incumbent and band.
+    let tier = match table_area.width {
+        w if w >= 72 => Tier::Full,
+        w if w >= 54 => Tier::Medium,
+        _ => Tier::Narrow,
+    };
     let visible = window(
         model.gate_rows.len(),
         table_area.height.saturating_sub(1) as usize,
@@ -104,16 +125,16 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             let l = &gate.lines[i];
             let style = l.class.map_or(theme.text(), |c| theme.class(c));
             let mut cells = vec![Cell::from(l.label.clone())];
-            if wide {
+            if tier == Tier::Full {
                 cells.push(Cell::from(l.dims.clone()));
             }
-            cells.push(Cell::from(l.check.as_str()).style(theme.check(l.check)));
-            if wide {
+            cells.push(Cell::from(check_name(l.check)).style(theme.check(l.check)));
+            if tier != Tier::Narrow {
                 cells.push(Cell::from(fmt_metric(l.incumbent)));
             }
             cells.push(Cell::from(fmt_metric(l.candidate)));
             cells.push(Cell::from(fmt_pct(l.delta)));
-            if wide {
+            if tier != Tier::Narrow {
                 cells.push(Cell::from(
                     l.band.map_or("—".into(), |b| format!("±{:.1}%", b * 100.0)),
                 ));
@@ -122,41 +143,26 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             Row::new(cells).style(style)
         })
         .collect();
-    let (widths, header) = if wide {
-        (
-            vec![
-                Constraint::Min(8),
-                Constraint::Length(15),
-                Constraint::Length(12),
-                Constraint::Length(9),
-                Constraint::Length(9),
-                Constraint::Length(8),
-                Constraint::Length(6),
-                Constraint::Length(9),
-            ],
-            vec![
-                "label",
-                "dims",
-                "Check",
-                "incumbent",
-                "candidate",
-                "Δ",
-                "band",
-                "class",
-            ],
-        )
-    } else {
-        (
-            vec![
-                Constraint::Min(6),
-                Constraint::Length(5),
-                Constraint::Length(7),
-                Constraint::Length(7),
-                Constraint::Length(9),
-            ],
-            vec!["label", "Check", "cand", "Δ", "class"],
-        )
-    };
+    let mut widths = vec![Constraint::Min(6)];
+    let mut header = vec!["label"];
+    if tier == Tier::Full {
+        widths.push(Constraint::Length(14));
+        header.push("dims");
+    }
+    widths.push(Constraint::Length(5));
+    header.push("Check");
+    if tier != Tier::Narrow {
+        widths.push(Constraint::Length(7));
+        header.push("inc");
+    }
+    widths.extend([Constraint::Length(7), Constraint::Length(7)]);
+    header.extend(["cand", "Δ"]);
+    if tier != Tier::Narrow {
+        widths.push(Constraint::Length(6));
+        header.push("band");
+    }
+    widths.push(Constraint::Length(9));
+    header.push("class");
     let focused = model.focus == Panel::Gate && model.popup.is_none();
     let table = Table::new(rows, widths)
         .header(Row::new(header).style(theme.title()))

@@ -51,7 +51,14 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
                 .map(str::to_owned)
         })
         .unwrap_or_default();
-    let mut lines = Vec::new();
+    let samples = live.samples.map_or("—".into(), |s| s.to_string());
+    let mut lines = vec![
+        Line::raw(format!(
+            "{}: {samples} samples",
+            live.label.as_deref().unwrap_or("—")
+        )),
+        Line::raw(format!("rate {} {unit}", fmt_metric(live.last_rate))),
+    ];
     let mut head = live.state.clone().unwrap_or_else(|| "running".into());
     if let Some(v) = &live.validation {
         head.push_str(&format!(" · {v}"));
@@ -63,14 +70,6 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         head.push_str(&format!(" · pid {pid}"));
     }
     lines.push(Line::styled(head, theme.warning()));
-    if let Some(label) = &live.label {
-        lines.push(Line::raw(format!("{position}: {label}")));
-    }
-    let samples = live.samples.map_or("—".into(), |s| s.to_string());
-    lines.push(Line::raw(format!(
-        "samples {samples} · rate {} {unit}",
-        fmt_metric(live.last_rate)
-    )));
     if let Some(t) = &live.started_at {
         lines.push(Line::styled(format!("started {t}"), theme.dim()));
     }

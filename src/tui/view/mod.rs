@@ -58,9 +58,9 @@ fn panel_areas(body: Rect) -> [Rect; 6] {
         let [main, log] =
             Layout::vertical([Constraint::Min(0), Constraint::Length(log_height)]).areas(body);
         let [left, middle, right] = Layout::horizontal([
-            Constraint::Percentage(30),
-            Constraint::Percentage(40),
-            Constraint::Percentage(30),
+            Constraint::Percentage(34),
+            Constraint::Percentage(42),
+            Constraint::Percentage(24),
         ])
         .areas(main);
         let [rounds, details] =

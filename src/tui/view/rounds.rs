@@ -25,7 +25,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         );
         return;
     }
-    let narrow = inner.width < 60;
+    let narrow = inner.width < 48;
     let visible = window(
         model.rounds.len(),
         inner.height.saturating_sub(1) as usize,
@@ -61,15 +61,11 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
                 status_text.push('!');
             }
             let verdict = r.verdict.map_or(Cell::from(""), |v| {
-                let text = if narrow {
-                    match v {
-                        crate::gate::Verdict::Accept => "ACC",
-                        crate::gate::Verdict::AcceptWithNote => "NOTE",
-                        crate::gate::Verdict::NeedsRemeasure => "AGAIN",
-                        crate::gate::Verdict::Reject => "REJ",
-                    }
-                } else {
-                    v.as_str()
+                let text = match v {
+                    crate::gate::Verdict::Accept => "ACCEPT",
+                    crate::gate::Verdict::AcceptWithNote => "NOTE",
+                    crate::gate::Verdict::NeedsRemeasure => "AGAIN",
+                    crate::gate::Verdict::Reject => "REJECT",
                 };
                 Cell::from(text).style(theme.verdict(v))
             });
@@ -87,7 +83,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             vec![
                 Constraint::Length(4),
                 Constraint::Length(5),
-                Constraint::Length(5),
+                Constraint::Length(6),
                 Constraint::Length(7),
                 Constraint::Min(4),
             ],
@@ -96,14 +92,14 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     } else {
         (
             vec![
-                Constraint::Length(5),
+                Constraint::Length(4),
                 Constraint::Length(11),
-                Constraint::Length(16),
-                Constraint::Length(8),
+                Constraint::Length(6),
+                Constraint::Length(9),
                 Constraint::Length(7),
-                Constraint::Min(8),
+                Constraint::Min(6),
             ],
-            vec!["#", "state", "verdict", "aggregate", "Δ", "hypothesis"],
+            vec!["#", "state", "gate", "aggregate", "Δ", "hypothesis"],
         )
     };
     let table = Table::new(rows, widths)
