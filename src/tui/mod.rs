@@ -1,15 +1,167 @@
-//! The dashboard (SPEC §11).
-//!
-//! OWNER: tui helper.
+//! The dashboard (SPEC §11), in the Elm architecture: [`app`] holds the model and `update`,
+//! [`view`] draws it, [`event_loop`] turns terminal keys, file changes, child processes and
+//! ticks into messages and performs the effects `update` asks for. The dashboard only reads
+//! the campaign and sends commands (the kcamp binary itself, with `--json`).
 
-use std::path::Path;
+pub mod app;
+pub mod commands;
+pub mod derive;
+mod event_loop;
+pub mod fixtures;
+pub mod keys;
+pub mod popups;
+pub mod style;
+pub mod view;
+mod watcher;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
 
 use crate::Result;
+use crate::campaign::CampaignState;
 use crate::cli::CmdOutput;
+use crate::tui::derive::RoundStatus;
+
+/// Reads a campaign directory into a state (the seam tests replace).
+pub type Loader = fn(&Path) -> Result<CampaignState>;
+
+/// How the dashboard reaches the outside world; tests replace the program it runs and
+/// the loader.
+#[derive(Debug, Clone)]
+pub struct DashboardOptions {
+    /// The kcamp binary that runs commands (default: this executable).
+    pub program: PathBuf,
+    pub loader: Loader,
+}
+
+impl DashboardOptions {
+    pub fn from_env() -> Result<DashboardOptions> {
+        let program = std::env::current_exe().map_err(|e| {
+            crate::Error::io("finding the kcamp executable to run commands with", e)
+        })?;
+        Ok(DashboardOptions {
+            program,
+            // The campaign module's reader: never writes, takes no lock.
+            loader: CampaignState::load,
+        })
+    }
+}
 
 /// Open the dashboard on a campaign; returns the quit summary.
-pub fn run_dashboard(_dir: &Path) -> Result<CmdOutput> {
-    Err(crate::Error::Internal(
-        "the dashboard is not implemented yet".into(),
-    ))
+pub fn run_dashboard(dir: &Path) -> Result<CmdOutput> {
+    run_dashboard_with(dir, DashboardOptions::from_env()?)
+}
+
+pub fn run_dashboard_with(dir: &Path, options: DashboardOptions) -> Result<CmdOutput> {
+    if !dir.join(crate::manifest::MANIFEST_FILE).is_file() {
+        return Err(crate::Error::input(format!(
+            "{} is not a campaign: no {} there",
+            dir.display(),
+            crate::manifest::MANIFEST_FILE
+        )));
+    }
+    let last_state = event_loop::run(dir, &options)?;
+    Ok(summary(last_state.as_ref(), dir))
+}
+
+/// The quit summary: incumbent, best aggregate, how many rounds were accepted and rolled
+/// back. The JSON carries the same fields as the paragraph.
+pub fn summary(state: Option<&CampaignState>, dir: &Path) -> CmdOutput {
+    let Some(state) = state else {
+        return CmdOutput::ok(
+            json!({"campaign": dir.display().to_string(), "loaded": false}),
+            format!(
+                "Dashboard closed; the campaign in {} was never read.",
+                dir.display()
+            ),
+        );
+    };
+    let rounds = derive::round_lines(state);
+    let chart = derive::chart(state);
+    let count = |s: RoundStatus| rounds.iter().filter(|r| r.status == s).count();
+    let accepted = count(RoundStatus::Accepted);
+    let rolled_back = count(RoundStatus::RolledBack);
+    let incumbent = rounds.iter().find(|r| r.incumbent);
+    let metric = &state.manifest.primary_metric;
+    let mut human = format!(
+        "Campaign {} ({} {}, {metric}): {} round{}, {accepted} accepted, {rolled_back} rolled back",
+        state.manifest.name,
+        state.manifest.op.as_str(),
+        state.manifest.dtype.as_str(),
+        rounds.len(),
+        if rounds.len() == 1 { "" } else { "s" },
+    );
+    match incumbent {
+        Some(r) => human.push_str(&format!(
+            "; incumbent is round {} at {}",
+            r.number,
+            view::fmt_metric(r.aggregate)
+        )),
+        None => human.push_str("; no incumbent yet"),
+    }
+    if let Some((n, v)) = chart.best {
+        human.push_str(&format!(
+            "; best aggregate {} (round {n})",
+            view::fmt_metric(Some(v))
+        ));
+    }
+    if let Some(open) = state.open_round {
+        human.push_str(&format!("; round {open} is open"));
+    }
+    human.push('.');
+    CmdOutput::ok(
+        json!({
+            "campaign": state.manifest.name,
+            "metric": metric,
+            "rounds": rounds.len(),
+            "rounds_accepted": accepted,
+            "rounds_rolled_back": rolled_back,
+            "incumbent_round": incumbent.map(|r| r.number),
+            "incumbent_aggregate": incumbent.and_then(|r| r.aggregate),
+            "best_round": chart.best.map(|b| b.0),
+            "best_aggregate": chart.best.map(|b| b.1),
+            "open_round": state.open_round,
+        }),
+        human,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_names_incumbent_best_and_counts() {
+        let state = fixtures::several_rounds();
+        let out = summary(Some(&state), Path::new("x"));
+        assert_eq!(out.json["rounds_accepted"], 1);
+        assert_eq!(out.json["rounds_rolled_back"], 1);
+        assert_eq!(out.json["incumbent_round"], 2);
+        assert_eq!(out.json["best_round"], 2);
+        assert_eq!(out.json["open_round"], 4);
+        assert!(out.human.contains("incumbent is round 2"), "{}", out.human);
+        assert!(
+            out.human.contains("1 accepted, 1 rolled back"),
+            "{}",
+            out.human
+        );
+        let empty = summary(Some(&fixtures::empty()), Path::new("x"));
+        assert!(empty.human.contains("no incumbent yet"), "{}", empty.human);
+        assert_eq!(empty.json["incumbent_round"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn a_directory_without_manifest_is_refused_before_touching_the_terminal() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = run_dashboard_with(
+            dir.path(),
+            DashboardOptions {
+                program: PathBuf::from("kcamp"),
+                loader: CampaignState::load,
+            },
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("manifest.yaml"), "{err}");
+    }
 }

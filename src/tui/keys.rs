@@ -1,0 +1,515 @@
+//! Every key binding in one table. The bottom bar and the help overlay are generated from
+//! [`BINDINGS`], and [`resolve`] dispatches through it, so the three cannot disagree.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+/// The six panels, in Tab order; `1`–`6` pick them directly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Panel {
+    Rounds,
+    Gate,
+    Chart,
+    Live,
+    Details,
+    Log,
+}
+
+impl Panel {
+    pub const ALL: [Panel; 6] = [
+        Panel::Rounds,
+        Panel::Gate,
+        Panel::Chart,
+        Panel::Live,
+        Panel::Details,
+        Panel::Log,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Panel::Rounds => "Rounds",
+            Panel::Gate => "Gate",
+            Panel::Chart => "Metric",
+            Panel::Live => "Live run",
+            Panel::Details => "Details",
+            Panel::Log => "Log",
+        }
+    }
+
+    pub fn number(self) -> usize {
+        Panel::ALL.iter().position(|p| *p == self).unwrap_or(0) + 1
+    }
+
+    pub fn next(self) -> Panel {
+        Panel::ALL[self.number() % Panel::ALL.len()]
+    }
+
+    pub fn prev(self) -> Panel {
+        Panel::ALL[(self.number() + Panel::ALL.len() - 2) % Panel::ALL.len()]
+    }
+}
+
+/// Where a key is pressed: the focused panel, or the open popup.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    Main(Panel),
+    Confirm,
+    Input,
+    Help,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Help,
+    Quit,
+    ForceQuit,
+    FocusNext,
+    FocusPrev,
+    Focus(Panel),
+    Down,
+    Up,
+    ValidateQuick,
+    ValidateFull,
+    NewRound,
+    Accept,
+    Rollback,
+    SortByDelta,
+    Filter,
+    CancelRun,
+    Confirm,
+    Dismiss,
+    Submit,
+    DeleteChar,
+}
+
+/// Which contexts a binding applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Every panel (no popup open).
+    Main,
+    /// Only these panels.
+    Panels(&'static [Panel]),
+    Confirm,
+    Input,
+    Help,
+}
+
+impl Scope {
+    fn covers(self, context: Context) -> bool {
+        match (self, context) {
+            (Scope::Main, Context::Main(_)) => true,
+            (Scope::Panels(panels), Context::Main(p)) => panels.contains(&p),
+            (Scope::Confirm, Context::Confirm)
+            | (Scope::Input, Context::Input)
+            | (Scope::Help, Context::Help) => true,
+            _ => false,
+        }
+    }
+
+    pub fn heading(self) -> &'static str {
+        match self {
+            Scope::Main => "everywhere",
+            Scope::Panels(_) => "in some panels",
+            Scope::Confirm => "confirmation popup",
+            Scope::Input => "text input popup",
+            Scope::Help => "this help",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeySpec {
+    pub code: KeyCode,
+    pub ctrl: bool,
+}
+
+const fn key(c: char) -> KeySpec {
+    KeySpec {
+        code: KeyCode::Char(c),
+        ctrl: false,
+    }
+}
+
+const fn code(code: KeyCode) -> KeySpec {
+    KeySpec { code, ctrl: false }
+}
+
+const fn ctrl(c: char) -> KeySpec {
+    KeySpec {
+        code: KeyCode::Char(c),
+        ctrl: true,
+    }
+}
+
+impl KeySpec {
+    fn matches(self, event: &KeyEvent) -> bool {
+        let has_ctrl = event.modifiers.contains(KeyModifiers::CONTROL);
+        // Shift is already folded into the character ('V') and into BackTab.
+        self.code == event.code && self.ctrl == has_ctrl
+    }
+
+    pub fn name(self) -> String {
+        let base = match self.code {
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::Tab => "Tab".into(),
+            KeyCode::BackTab => "S-Tab".into(),
+            KeyCode::Enter => "Enter".into(),
+            KeyCode::Esc => "Esc".into(),
+            KeyCode::Up => "↑".into(),
+            KeyCode::Down => "↓".into(),
+            KeyCode::Backspace => "Bksp".into(),
+            other => format!("{other:?}"),
+        };
+        if self.ctrl { format!("C-{base}") } else { base }
+    }
+}
+
+pub struct Binding {
+    pub keys: &'static [KeySpec],
+    pub action: Action,
+    pub scope: Scope,
+    /// Shown in the bottom bar (short) and the help overlay.
+    pub short: &'static str,
+    pub description: &'static str,
+    /// Listed in the bottom bar (the help overlay lists every binding).
+    pub bar: bool,
+}
+
+impl Binding {
+    pub fn key_names(&self) -> String {
+        self.keys
+            .iter()
+            .map(|k| k.name())
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+}
+
+const MOVABLE: &[Panel] = &[Panel::Rounds, Panel::Gate, Panel::Details, Panel::Log];
+const GATE: &[Panel] = &[Panel::Gate];
+
+/// The key table. Order matters twice: the first match wins, and the bar lists bindings in
+/// this order (panel-specific ones first, so they survive truncation at 80 columns).
+pub const BINDINGS: &[Binding] = &[
+    // Popups.
+    Binding {
+        keys: &[key('y'), code(KeyCode::Enter)],
+        action: Action::Confirm,
+        scope: Scope::Confirm,
+        short: "yes",
+        description: "confirm",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('n'), code(KeyCode::Esc)],
+        action: Action::Dismiss,
+        scope: Scope::Confirm,
+        short: "no",
+        description: "cancel",
+        bar: true,
+    },
+    Binding {
+        keys: &[code(KeyCode::Enter)],
+        action: Action::Submit,
+        scope: Scope::Input,
+        short: "ok",
+        description: "submit the text",
+        bar: true,
+    },
+    Binding {
+        keys: &[code(KeyCode::Esc)],
+        action: Action::Dismiss,
+        scope: Scope::Input,
+        short: "cancel",
+        description: "close without sending",
+        bar: true,
+    },
+    Binding {
+        keys: &[code(KeyCode::Backspace)],
+        action: Action::DeleteChar,
+        scope: Scope::Input,
+        short: "delete",
+        description: "delete the last character",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('j'), code(KeyCode::Down)],
+        action: Action::Down,
+        scope: Scope::Help,
+        short: "down",
+        description: "scroll down",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('k'), code(KeyCode::Up)],
+        action: Action::Up,
+        scope: Scope::Help,
+        short: "up",
+        description: "scroll up",
+        bar: true,
+    },
+    Binding {
+        keys: &[code(KeyCode::Esc), key('?'), key('q')],
+        action: Action::Dismiss,
+        scope: Scope::Help,
+        short: "close",
+        description: "close the help",
+        bar: true,
+    },
+    // Panel-specific.
+    Binding {
+        keys: &[key('j'), code(KeyCode::Down)],
+        action: Action::Down,
+        scope: Scope::Panels(MOVABLE),
+        short: "down",
+        description: "move down (rounds: select; others: scroll)",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('k'), code(KeyCode::Up)],
+        action: Action::Up,
+        scope: Scope::Panels(MOVABLE),
+        short: "up",
+        description: "move up",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('s')],
+        action: Action::SortByDelta,
+        scope: Scope::Panels(GATE),
+        short: "sort Δ",
+        description: "sort shapes by Δ (worst first, best first, file order)",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('/')],
+        action: Action::Filter,
+        scope: Scope::Panels(GATE),
+        short: "filter",
+        description: "filter shapes by label substring",
+        bar: true,
+    },
+    // Everywhere.
+    Binding {
+        keys: &[key('?')],
+        action: Action::Help,
+        scope: Scope::Main,
+        short: "help",
+        description: "show this help",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('q')],
+        action: Action::Quit,
+        scope: Scope::Main,
+        short: "quit",
+        description: "quit the dashboard",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('v')],
+        action: Action::ValidateQuick,
+        scope: Scope::Main,
+        short: "validate",
+        description: "quick validation (representative shapes)",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('V')],
+        action: Action::ValidateFull,
+        scope: Scope::Main,
+        short: "full",
+        description: "full validation (all target shapes)",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('a')],
+        action: Action::Accept,
+        scope: Scope::Main,
+        short: "accept",
+        description: "accept the open round (asks for confirmation)",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('r')],
+        action: Action::Rollback,
+        scope: Scope::Main,
+        short: "rollback",
+        description: "roll back the open round (asks for a reason)",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('n')],
+        action: Action::NewRound,
+        scope: Scope::Main,
+        short: "new round",
+        description: "open a new round (asks for the hypothesis)",
+        bar: true,
+    },
+    Binding {
+        keys: &[code(KeyCode::Esc)],
+        action: Action::CancelRun,
+        scope: Scope::Main,
+        short: "cancel run",
+        description: "cancel the running validation (asks first)",
+        bar: true,
+    },
+    Binding {
+        keys: &[code(KeyCode::Tab)],
+        action: Action::FocusNext,
+        scope: Scope::Main,
+        short: "next panel",
+        description: "focus the next panel",
+        bar: true,
+    },
+    Binding {
+        keys: &[code(KeyCode::BackTab)],
+        action: Action::FocusPrev,
+        scope: Scope::Main,
+        short: "prev panel",
+        description: "focus the previous panel",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('1')],
+        action: Action::Focus(Panel::Rounds),
+        scope: Scope::Main,
+        short: "rounds",
+        description: "focus panel 1: rounds and lineage",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('2')],
+        action: Action::Focus(Panel::Gate),
+        scope: Scope::Main,
+        short: "gate",
+        description: "focus panel 2: gate table",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('3')],
+        action: Action::Focus(Panel::Chart),
+        scope: Scope::Main,
+        short: "metric",
+        description: "focus panel 3: metric over rounds",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('4')],
+        action: Action::Focus(Panel::Live),
+        scope: Scope::Main,
+        short: "live",
+        description: "focus panel 4: live run",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('5')],
+        action: Action::Focus(Panel::Details),
+        scope: Scope::Main,
+        short: "details",
+        description: "focus panel 5: round details",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('6')],
+        action: Action::Focus(Panel::Log),
+        scope: Scope::Main,
+        short: "log",
+        description: "focus panel 6: log",
+        bar: false,
+    },
+    Binding {
+        keys: &[ctrl('c')],
+        action: Action::ForceQuit,
+        scope: Scope::Main,
+        short: "quit now",
+        description: "quit at once (cancels a running validation)",
+        bar: false,
+    },
+];
+
+/// The action a key triggers in a context, if any. Key releases are ignored (Windows and
+/// kitty-protocol terminals report them).
+pub fn resolve(context: Context, event: &KeyEvent) -> Option<Action> {
+    if event.kind == KeyEventKind::Release {
+        return None;
+    }
+    // Ctrl-C quits from anywhere, popups included.
+    if event.code == KeyCode::Char('c') && event.modifiers.contains(KeyModifiers::CONTROL) {
+        return Some(Action::ForceQuit);
+    }
+    BINDINGS
+        .iter()
+        .find(|b| b.scope.covers(context) && b.keys.iter().any(|k| k.matches(event)))
+        .map(|b| b.action)
+}
+
+/// The bindings of the bottom bar in a context, in table order.
+pub fn bindings_for(context: Context) -> impl Iterator<Item = &'static Binding> {
+    BINDINGS
+        .iter()
+        .filter(move |b| b.bar && b.scope.covers(context))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn press(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, modifiers)
+    }
+
+    #[test]
+    fn the_same_key_means_different_things_in_different_contexts() {
+        let n = press(KeyCode::Char('n'), KeyModifiers::NONE);
+        assert_eq!(
+            resolve(Context::Main(Panel::Rounds), &n),
+            Some(Action::NewRound)
+        );
+        assert_eq!(resolve(Context::Confirm, &n), Some(Action::Dismiss));
+        assert_eq!(resolve(Context::Input, &n), None, "typed into the text");
+    }
+
+    #[test]
+    fn shifted_letters_and_backtab_resolve() {
+        let big_v = press(KeyCode::Char('V'), KeyModifiers::SHIFT);
+        assert_eq!(
+            resolve(Context::Main(Panel::Gate), &big_v),
+            Some(Action::ValidateFull)
+        );
+        let backtab = press(KeyCode::BackTab, KeyModifiers::SHIFT);
+        assert_eq!(
+            resolve(Context::Main(Panel::Gate), &backtab),
+            Some(Action::FocusPrev)
+        );
+    }
+
+    #[test]
+    fn ctrl_c_quits_even_inside_a_text_input() {
+        let ctrl_c = press(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(resolve(Context::Input, &ctrl_c), Some(Action::ForceQuit));
+        let plain_c = press(KeyCode::Char('c'), KeyModifiers::NONE);
+        assert_eq!(resolve(Context::Input, &plain_c), None);
+    }
+
+    #[test]
+    fn sort_and_filter_belong_to_the_gate_panel_only() {
+        let s = press(KeyCode::Char('s'), KeyModifiers::NONE);
+        assert_eq!(
+            resolve(Context::Main(Panel::Gate), &s),
+            Some(Action::SortByDelta)
+        );
+        assert_eq!(resolve(Context::Main(Panel::Rounds), &s), None);
+        let bar: Vec<_> = bindings_for(Context::Main(Panel::Rounds))
+            .map(|b| b.action)
+            .collect();
+        assert!(!bar.contains(&Action::SortByDelta));
+        assert!(bar.contains(&Action::Down));
+    }
+
+    #[test]
+    fn tab_order_wraps_both_ways() {
+        assert_eq!(Panel::Log.next(), Panel::Rounds);
+        assert_eq!(Panel::Rounds.prev(), Panel::Log);
+        assert_eq!(Panel::Gate.number(), 2);
+    }
+}
