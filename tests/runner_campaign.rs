@@ -160,3 +160,35 @@ fn quick_run_without_representative_shapes_and_a_missing_kernel_are_errors() {
     .unwrap_err();
     assert!(err.to_string().contains("missing.wgsl"), "{err}");
 }
+
+/// H200 f32 SGEMM 4096³ in 10 ms: 13.744 TFLOP/s = 20.51 % of the cited 67 TFLOP/s and
+/// 20.13 GB/s = 0.419 % of 4.8 TB/s (see the specs unit test for the arithmetic).
+#[test]
+fn record_utilization_uses_the_adapter_in_result_json() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("manifest.yaml"),
+        "name: g\nop: gemm\ndtype: f32\nprimary_metric: Forward TFLOPS\ntarget_shapes:\n  - {label: big, M: 4096, N: 4096, K: 4096}\nkernel:\n  file: g.wgsl\n  entry_points: {forward: main}\n  workgroups: {x: ceil(N/64)}\n",
+    )
+    .unwrap();
+    let manifest = Manifest::load(dir.path()).unwrap();
+    let csv = format!(
+        "{}\nbig,1,4096,4096,4096,PASS,13.74,0.1,13.0,0.1,10.0,21.0,120,120,120\n",
+        kcamp::schema::GEMM_HEADER
+    );
+    let table = BenchTable::parse(&csv, Path::new("benchmark.csv")).unwrap();
+    let result = serde_json::json!({"adapter": {"name": "NVIDIA H200", "backend": "vulkan",
+        "device_type": "DiscreteGpu", "driver": "NVIDIA", "driver_info": "580", "vendor": 4318,
+        "device": 8997, "software": false}});
+    let (flops_pct, bw_pct) = kcamp::specs::record_utilization(&manifest, &table, Some(&result));
+    assert!((flops_pct.unwrap() - 20.513).abs() < 1e-3, "{flops_pct:?}");
+    assert!((bw_pct.unwrap() - 0.41943).abs() < 1e-4, "{bw_pct:?}");
+    let software = serde_json::json!({"adapter": {"name": "llvmpipe", "backend": "vulkan",
+        "device_type": "Cpu", "driver": "llvmpipe", "driver_info": "Mesa", "vendor": 65541,
+        "device": 0, "software": true}});
+    assert_eq!(
+        kcamp::specs::record_utilization(&manifest, &table, Some(&software)),
+        (None, None),
+        "no cited peak for a software adapter"
+    );
+}
