@@ -102,3 +102,19 @@ fn util_unknown_gpu_or_dtype_lists_what_exists() {
         "{err}"
     );
 }
+
+#[test]
+fn util_repeats_the_caveats_of_the_cited_values() {
+    let mut args = SGEMM;
+    args[2] = "mi300x";
+    let out = kcamp().args(args).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains("caution      peak_flops.f32 is not verified"),
+        "{text}"
+    );
+    assert!(
+        text.contains("note         peak_flops.f32: the data sheet's FP32 vector figure"),
+        "{text}"
+    );
+}
