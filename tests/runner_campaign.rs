@@ -192,3 +192,41 @@ fn record_utilization_uses_the_adapter_in_result_json() {
         "no cited peak for a software adapter"
     );
 }
+
+/// `kcamp run --json` through the real `__worker`: with an adapter that cannot exist every
+/// shape is an ERROR, yet the run completes, writes its artifacts, keeps stdout one JSON
+/// document and puts the RESULT_JSON line on stderr.
+#[test]
+fn kcamp_run_json_keeps_stdout_one_document_and_reports_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    campaign(dir.path(), "small");
+    let out = assert_cmd::Command::cargo_bin("kcamp")
+        .unwrap()
+        .args(["--json", "-C"])
+        .arg(dir.path())
+        .args([
+            "run",
+            "--shapes",
+            "quick",
+            "--adapter",
+            "no-such-adapter-kcamp-test",
+        ])
+        .env("TEST_TIMEOUT_SEC", "20")
+        .assert()
+        .success();
+    let output = out.get_output();
+    let doc: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(doc["summary"]["total"], 1);
+    assert_eq!(doc["summary"]["passed"], 0);
+    assert_eq!(doc["result"]["shapes"][0]["check"], "ERROR");
+    let reason = doc["result"]["shapes"][0]["reason"].as_str().unwrap();
+    assert!(reason.starts_with("cannot open the GPU"), "{reason}");
+    let run_dir = PathBuf::from(doc["artifacts_dir"].as_str().unwrap());
+    assert!(run_dir.join("benchmark.csv").is_file());
+    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+    assert!(
+        stderr.contains("[kcamp] RESULT_JSON={\"total\":1,\"passed\":0,\"all_pass\":false"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join(PROGRESS_FILE).exists());
+}
