@@ -521,6 +521,9 @@ pub fn peak_store_path(campaign_dir: &Path) -> Result<PathBuf> {
 /// A measured ceiling is what one kernel reached, not what the hardware can do: a better
 /// kernel may beat it. The floor gives measured peaks this much headroom.
 pub const MEASURED_PEAK_HEADROOM: f64 = 1.25;
+/// On a software adapter the "peak" is a CPU's, measured under whatever else the machine
+/// was doing (seen: 3.3 GB/s copy on a busy 2-core host, 5.5 GB/s on an idle one).
+pub const MEASURED_SOFTWARE_PEAK_HEADROOM: f64 = 3.0;
 
 /// The peaks the roofline floor of one adapter and dtype uses; either may be unknown.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -531,7 +534,8 @@ pub struct FloorPeaks {
 
 impl FloorPeaks {
     /// The highest applicable peak of each kind from the registry and the measured store
-    /// (measured ones with [`MEASURED_PEAK_HEADROOM`]): the floor must never reject a time
+    /// (measured ones with [`MEASURED_PEAK_HEADROOM`], or [`MEASURED_SOFTWARE_PEAK_HEADROOM`]
+    /// on a software adapter): the floor must never reject a time
     /// the hardware can reach.
     pub fn for_adapter(
         registry: &Registry,
@@ -551,8 +555,13 @@ impl FloorPeaks {
             bandwidth.extend(gpu.memory_bandwidth.iter().map(PeakValue::from));
         }
         if let Some(m) = store.for_adapter(adapter) {
+            let headroom = if adapter.software {
+                MEASURED_SOFTWARE_PEAK_HEADROOM
+            } else {
+                MEASURED_PEAK_HEADROOM
+            };
             let measured = |value: f64| PeakValue {
-                value: value * MEASURED_PEAK_HEADROOM,
+                value: value * headroom,
                 source: m.source.clone(),
             };
             flops.extend(
@@ -762,6 +771,23 @@ mod tests {
         let (ms, ids) = floor.floor_ms(75e9, 5.25e9).unwrap();
         assert!(close(ms, 1.0, 1e-12), "{ms}");
         assert_eq!(ids, vec!["measured:NVIDIA H200:2026-11-29".to_owned()]);
+        let llvmpipe = AdapterDescription {
+            name: "llvmpipe (LLVM 15.0.6, 256 bits)".into(),
+            driver: "llvmpipe".into(),
+            software: true,
+            ..Default::default()
+        };
+        store.insert(MeasuredPeaks {
+            source: MeasuredPeaks::source_id(&llvmpipe.name, at),
+            adapter: llvmpipe.name.clone(),
+            driver: llvmpipe.driver.clone(),
+            measured_at: at,
+            flops: BTreeMap::from([("f32".to_owned(), 50e9)]),
+            bandwidth: Some(3e9),
+        });
+        let soft = FloorPeaks::for_adapter(&r, &store, &llvmpipe, Dtype::F32);
+        assert_eq!(soft.bandwidth.unwrap().value, 9e9, "3x headroom on a CPU");
+        assert_eq!(soft.flops.unwrap().value, 150e9);
         let nothing = FloorPeaks::default();
         assert!(nothing.floor_ms(1.0, 1.0).is_none());
     }

@@ -231,3 +231,21 @@ fn the_real_worker_answers_error_when_no_gpu_can_be_opened() {
     assert!(reason.starts_with("cannot open the GPU"), "{reason}");
     assert_eq!(outcomes[1].seed, 101);
 }
+
+#[test]
+fn a_worker_that_never_reads_a_large_case_still_times_out() {
+    let script =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/runner/deaf_worker.sh");
+    let opts = RunOptions::with_worker(vec!["sh".into(), script.into_os_string()], 1.0);
+    let mut case = spec("big-kernel", 1);
+    // Far more than a pipe buffer (64 KiB on Linux).
+    case.kernel_source = "// padding\n".repeat(100_000);
+    let started = Instant::now();
+    let outcomes = run_cases(&[case], &opts, &mut |_| {});
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(checks(&outcomes), vec![Check::TimeoutFail]);
+}

@@ -263,6 +263,26 @@ pub fn util(_ctx: &Ctx, a: &UtilArgs) -> Result<CmdOutput> {
             units.source
         );
     }
+    // Caveats recorded with the cited values (dense vs. sparse, unverified figures).
+    let cited = [
+        (
+            format!("peak_flops.{}", a.dtype),
+            gpu.peak_flops.get(&a.dtype),
+        ),
+        ("memory_bandwidth".to_owned(), gpu.memory_bandwidth.as_ref()),
+    ];
+    for (field, c) in cited {
+        let Some(c) = c else { continue };
+        if c.uncertain {
+            let _ = writeln!(
+                human,
+                "caution      {field} is not verified against its source"
+            );
+        }
+        if let Some(note) = &c.note {
+            let _ = writeln!(human, "note         {field}: {note}");
+        }
+    }
     let mut ids = vec![peaks.flops.source.clone(), peaks.bandwidth.source.clone()];
     ids.extend(peaks.units.iter().map(|u| u.source.clone()));
     ids.sort();

@@ -190,7 +190,7 @@ fn floor_peaks(dir: &Path, outcomes: &[CaseOutcome], manifest: &Manifest) -> Res
 /// A seed for runs whose manifest sets none; recorded per shape in result.json.
 fn time_seed() -> u64 {
     let now = Utc::now();
-    (now.timestamp() as u64) << 20 ^ u64::from(now.timestamp_subsec_micros())
+    ((now.timestamp() as u64) << 20) ^ u64::from(now.timestamp_subsec_micros())
 }
 
 /// The content of `live/progress.json`.

@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -88,9 +88,8 @@ pub fn run_cases(
         });
         let (outcome, worker_lost) = run_one(&mut worker, spec, opts, on_event);
         if worker_lost {
-            if let Some(w) = worker.take() {
-                w.kill();
-            }
+            // Dropping the worker kills its process group.
+            worker = None;
             let cancelled = opts.cancel.load(Ordering::SeqCst);
             if index + 1 < total && !cancelled {
                 on_event(ProgressEvent::WorkerRestarted {
@@ -195,10 +194,13 @@ fn run_one(
     }
 }
 
-/// A running worker: its stdin, a channel of its stdout lines, and its last stderr lines.
+/// A running worker: a channel to its stdin, a channel of its stdout lines, and its last
+/// stderr lines. Both pipes are served by threads, so a worker that stops reading (a case
+/// line can exceed the pipe buffer) or writing never blocks the parent past the timeout.
+/// Dropping it kills the worker's process group unless the worker has already exited.
 struct Worker {
     child: Child,
-    stdin: ChildStdin,
+    stdin: Option<Sender<String>>,
     lines: Receiver<String>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
 }
@@ -228,6 +230,8 @@ impl Worker {
             kill_group(&mut child);
             return Err(Error::Internal("worker pipes were not created".into()));
         };
+        let (stdin_tx, stdin_rx) = channel::<String>();
+        std::thread::spawn(move || write_lines(stdin, stdin_rx));
         let (tx, lines) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -253,17 +257,22 @@ impl Worker {
         });
         Ok(Worker {
             child,
-            stdin,
+            stdin: Some(stdin_tx),
             lines,
             stderr_tail,
         })
     }
 
-    fn send(&mut self, spec: &CaseSpec) -> std::io::Result<()> {
-        let mut line = serde_json::to_string(spec).map_err(std::io::Error::other)?;
+    /// Queue a case for the worker's stdin. A worker that dies before reading it is
+    /// noticed by its closed stdout.
+    fn send(&mut self, spec: &CaseSpec) -> std::result::Result<(), String> {
+        let mut line = serde_json::to_string(spec).map_err(|e| e.to_string())?;
         line.push('\n');
-        self.stdin.write_all(line.as_bytes())?;
-        self.stdin.flush()
+        self.stdin
+            .as_ref()
+            .ok_or_else(|| "stdin already closed".to_owned())?
+            .send(line)
+            .map_err(|_| "its stdin is closed".to_owned())
     }
 
     /// `: exit status N; stderr: ...` for a worker that went away (waits briefly for it).
@@ -296,13 +305,10 @@ impl Worker {
         detail
     }
 
-    fn kill(mut self) {
-        kill_group(&mut self.child);
-    }
-
-    /// Close stdin so the worker exits on EOF; kill it if it does not within the grace.
+    /// Close stdin so the worker exits on EOF; Drop kills it if it does not within the
+    /// grace.
     fn finish(mut self) {
-        drop(self.stdin);
+        self.stdin = None;
         let deadline = Instant::now() + EXIT_GRACE;
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -310,7 +316,27 @@ impl Worker {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        kill_group(&mut self.child);
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        if !matches!(self.child.try_wait(), Ok(Some(_))) {
+            kill_group(&mut self.child);
+        }
+    }
+}
+
+/// The stdin thread: writes queued lines until the queue closes or the pipe breaks.
+fn write_lines(mut stdin: ChildStdin, lines: Receiver<String>) {
+    for line in lines {
+        if stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.flush())
+            .is_err()
+        {
+            break;
+        }
     }
 }
 
