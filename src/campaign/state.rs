@@ -82,7 +82,11 @@ impl CampaignState {
                     .map(str::to_owned);
             }
         }
-        let live = read_json_opt(&dir.join(PROGRESS_FILE)).unwrap_or(None);
+        // A run killed without cleanup leaves its progress file behind: only a file whose
+        // writer is still alive describes a live run.
+        let live = read_json_opt(&dir.join(PROGRESS_FILE))
+            .unwrap_or(None)
+            .filter(|v| v.get("pid").and_then(|p| p.as_u64()).is_none_or(|pid| process_alive(pid)));
         Ok(CampaignState {
             dir: dir.to_path_buf(),
             manifest,
@@ -109,4 +113,13 @@ fn read_json_opt(path: &Path) -> Result<Option<serde_json::Value>> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(Error::io(format!("reading {}", path.display()), e)),
     }
+}
+
+fn process_alive(pid: u64) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    // SAFETY: signal 0 only checks that the process exists.
+    let rc = unsafe { libc::kill(pid, 0) };
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }

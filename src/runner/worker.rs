@@ -67,10 +67,21 @@ fn write_message(output: &mut impl Write, message: &WorkerMessage) -> Result<()>
 }
 
 /// The worker's executor: one GPU context, opened once, runs every case it is sent.
+/// `KCAMP_TIMING=host` forces the host clock (after a full device wait) even where GPU
+/// timestamps exist, to compare the two methods; `timestamps` insists on timestamps.
 pub fn real_executor(adapter: &AdapterSelector) -> Result<Box<dyn CaseExecutor>> {
-    Ok(Box::new(GpuExecutor {
-        ctx: crate::gpu::GpuContext::open(adapter)?,
-    }))
+    let mut ctx = crate::gpu::GpuContext::open(adapter)?;
+    match std::env::var("KCAMP_TIMING").as_deref() {
+        Err(_) | Ok("") | Ok("auto") => {}
+        Ok("host") => ctx.set_timing_method(crate::runner::TimingMethod::HostClock)?,
+        Ok("timestamps") => ctx.set_timing_method(crate::runner::TimingMethod::GpuTimestamps)?,
+        Ok(other) => {
+            return Err(Error::input(format!(
+                "KCAMP_TIMING='{other}': expected auto, host or timestamps"
+            )));
+        }
+    }
+    Ok(Box::new(GpuExecutor { ctx }))
 }
 
 struct GpuExecutor {

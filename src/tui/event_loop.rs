@@ -275,19 +275,18 @@ fn cancel(child: &RunningChild) {
     };
     #[cfg(unix)]
     {
-        use nix::sys::signal::{Signal, killpg};
-        use nix::unistd::Pid;
-        let Ok(raw) = i32::try_from(pid) else {
+        let Ok(group) = libc::pid_t::try_from(pid) else {
             return;
         };
-        let group = Pid::from_raw(raw);
-        let _ = killpg(group, Signal::SIGTERM);
+        // SAFETY: killpg only sends a signal; the group is our own child's.
+        unsafe { libc::killpg(group, libc::SIGTERM) };
         let finished = child.finished.clone();
         tokio::spawn(async move {
             tokio::time::sleep(CANCEL_GRACE).await;
             // Only while our child is unreaped does its group id still belong to it.
             if !finished.load(Ordering::SeqCst) {
-                let _ = killpg(group, Signal::SIGKILL);
+                // SAFETY: as above.
+                unsafe { libc::killpg(group, libc::SIGKILL) };
             }
         });
     }
