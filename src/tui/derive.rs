@@ -572,7 +572,11 @@ fn compact(detail: &Value) -> String {
             .iter()
             .filter_map(|(k, v)| match v {
                 Value::String(s) => Some(format!("{k}={s}")),
-                Value::Number(n) => Some(format!("{k}={n}")),
+                Value::Number(n) => Some(match n.as_f64() {
+                    // Aggregates and deltas: four significant digits are plenty in a log.
+                    Some(f) if n.is_f64() => format!("{k}={f:.4}"),
+                    _ => format!("{k}={n}"),
+                }),
                 Value::Bool(b) => Some(format!("{k}={b}")),
                 _ => None,
             })
@@ -696,6 +700,13 @@ mod tests {
         assert_eq!(adapter.value, "llvmpipe (LLVM 15.0.6, 256 bits) (vulkan)");
         let trusted = d.iter().find(|l| l.key == "trusted").unwrap();
         assert!(trusted.value.starts_with("no"));
+    }
+
+    #[test]
+    fn journal_lines_are_compact() {
+        let lines = journal_lines(&fixtures::baseline_only());
+        assert_eq!(lines[1].text, "baseline round 1 aggregate=0.0684");
+        assert_eq!(lines[1].source, LogSource::Journal);
     }
 
     #[test]
