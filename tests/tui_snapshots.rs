@@ -197,3 +197,23 @@ fn no_color_uses_no_colours_at_all() {
     }
     snap("no_color", &m);
 }
+
+#[test]
+fn tiny_terminals_do_not_panic() {
+    let states = [
+        fixtures::empty(),
+        fixtures::several_rounds(),
+        fixtures::drifted_csv(),
+        fixtures::running(),
+    ];
+    for state in states {
+        let mut m = model(state, Theme::colored());
+        for keys in ["", "?", "2", "a"] {
+            press(&mut m, keys);
+            for size in [(1, 1), (10, 3), (20, 5), (40, 12), (79, 23)] {
+                let text = screen(&m, size);
+                assert_eq!(text.lines().count(), size.1 as usize);
+            }
+        }
+    }
+}

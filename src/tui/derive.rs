@@ -417,13 +417,19 @@ pub fn sparklines(state: &CampaignState, max: usize) -> Vec<ShapeSpark> {
     labels
         .into_iter()
         .map(|label| {
+            // Rows keep their order from round to round: try last round's position first.
+            let mut hint = 0;
             let values: Vec<Option<f64>> = tables
                 .iter()
                 .map(|(t, src)| {
-                    t.rows
-                        .iter()
-                        .find(|r| r.label == label)
-                        .and_then(|r| src.value(r))
+                    let row = match t.rows.get(hint) {
+                        Some(r) if r.label == label => Some(r),
+                        _ => t.rows.iter().position(|r| r.label == label).map(|i| {
+                            hint = i;
+                            &t.rows[i]
+                        }),
+                    };
+                    row.and_then(|r| src.value(r))
                 })
                 .collect();
             let max_value = values.iter().flatten().fold(0.0f64, |a, &b| a.max(b));
