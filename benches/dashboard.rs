@@ -3,7 +3,6 @@
 //! what the view needs) is measured apart.
 
 use std::hint::black_box;
-use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kcamp::tui::app::{Model, Msg, update};
@@ -15,7 +14,7 @@ use ratatui::backend::TestBackend;
 
 fn dashboard(c: &mut Criterion) {
     let state = fixtures::synthetic(1000, 200);
-    let mut model = Model::new(PathBuf::from("bench"), Theme::colored(), || fixtures::at(0));
+    let mut model = Model::new(Theme::colored(), || fixtures::at(0));
     update(&mut model, Msg::StateLoaded(Ok(Box::new(state.clone()))));
     assert_eq!(model.gate.lines.len(), 1000);
     let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("test backend");
@@ -30,7 +29,7 @@ fn dashboard(c: &mut Criterion) {
 
     c.bench_function("reload 1000 shapes x 200 rounds", |b| {
         b.iter(|| {
-            let mut m = Model::new(PathBuf::from("bench"), Theme::colored(), || fixtures::at(0));
+            let mut m = Model::new(Theme::colored(), || fixtures::at(0));
             update(
                 &mut m,
                 Msg::StateLoaded(Ok(Box::new(black_box(state.clone())))),

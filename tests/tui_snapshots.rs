@@ -2,8 +2,6 @@
 //! TestBackend at 80×24 and 160×48. Review changes with `cargo insta review` (or
 //! `INSTA_UPDATE=always`), reading the rendered text.
 
-use std::path::PathBuf;
-
 use chrono::{DateTime, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use kcamp::campaign::CampaignState;
@@ -23,7 +21,7 @@ fn clock() -> DateTime<Utc> {
 }
 
 fn model(state: CampaignState, theme: Theme) -> Model {
-    let mut m = Model::new(PathBuf::from("campaigns/demo-gemm"), theme, clock);
+    let mut m = Model::new(theme, clock);
     update(&mut m, Msg::StateLoaded(Ok(Box::new(state))));
     m
 }

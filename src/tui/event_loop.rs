@@ -57,7 +57,7 @@ pub fn run(dir: &Path, options: &DashboardOptions) -> Result<Option<CampaignStat
 async fn run_async(dir: &Path, options: &DashboardOptions) -> Result<Option<CampaignState>> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let (watch_tx, mut watch_rx) = mpsc::unbounded_channel::<bool>();
-    let mut model = Model::new(dir.to_path_buf(), Theme::from_env(), Utc::now);
+    let mut model = Model::new(Theme::from_env(), Utc::now);
     let watcher = watcher::watch(dir, watch_tx).ok();
     let mut poll = tokio::time::interval(POLL_WITHOUT_WATCHER);
 
