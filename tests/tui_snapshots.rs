@@ -2,8 +2,6 @@
 //! TestBackend at 80×24 and 160×48. Review changes with `cargo insta review` (or
 //! `INSTA_UPDATE=always`), reading the rendered text.
 
-use std::path::PathBuf;
-
 use chrono::{DateTime, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use kcamp::campaign::CampaignState;
@@ -23,7 +21,7 @@ fn clock() -> DateTime<Utc> {
 }
 
 fn model(state: CampaignState, theme: Theme) -> Model {
-    let mut m = Model::new(PathBuf::from("campaigns/demo-gemm"), theme, clock);
+    let mut m = Model::new(theme, clock);
     update(&mut m, Msg::StateLoaded(Ok(Box::new(state))));
     m
 }
@@ -196,4 +194,24 @@ fn no_color_uses_no_colours_at_all() {
         }
     }
     snap("no_color", &m);
+}
+
+#[test]
+fn tiny_terminals_do_not_panic() {
+    let states = [
+        fixtures::empty(),
+        fixtures::several_rounds(),
+        fixtures::drifted_csv(),
+        fixtures::running(),
+    ];
+    for state in states {
+        let mut m = model(state, Theme::colored());
+        for keys in ["", "?", "2", "a"] {
+            press(&mut m, keys);
+            for size in [(1, 1), (10, 3), (20, 5), (40, 12), (79, 23)] {
+                let text = screen(&m, size);
+                assert_eq!(text.lines().count(), size.1 as usize);
+            }
+        }
+    }
 }

@@ -2,8 +2,6 @@
 //! here, in response to a [`Msg`], and everything with a side effect is returned as an
 //! [`Effect`] for the event loop to perform.
 
-use std::path::PathBuf;
-
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
@@ -83,7 +81,6 @@ impl SortOrder {
 }
 
 pub struct Model {
-    pub dir: PathBuf,
     pub theme: Theme,
     /// Time source for the dashboard's own log lines (fixed in tests).
     pub clock: fn() -> DateTime<Utc>,
@@ -122,9 +119,8 @@ pub struct Model {
 }
 
 impl Model {
-    pub fn new(dir: PathBuf, theme: Theme, clock: fn() -> DateTime<Utc>) -> Model {
+    pub fn new(theme: Theme, clock: fn() -> DateTime<Utc>) -> Model {
         Model {
-            dir,
             theme,
             clock,
             state: None,
@@ -238,14 +234,10 @@ impl Model {
         self.gate_rows = rows;
     }
 
-    fn open_round(&self) -> Option<(usize, &crate::campaign::RoundState)> {
+    fn open_round(&self) -> Option<&crate::campaign::RoundState> {
         let state = self.state.as_ref()?;
         let number = state.open_round?;
-        state
-            .rounds
-            .iter()
-            .enumerate()
-            .find(|(_, r)| r.number == number)
+        state.rounds.iter().find(|r| r.number == number)
     }
 
     /// Why a command that writes the campaign cannot be sent now.
@@ -589,7 +581,7 @@ fn on_main_action(model: &mut Model, action: Option<Action>) -> Vec<Effect> {
         Action::NewRound => {
             if let Some(why) = model.write_blocked() {
                 model.note(why, Tone::Warn);
-            } else if let Some((_, round)) = model.open_round() {
+            } else if let Some(round) = model.open_round() {
                 let text = format!(
                     "round {} is still open: accept (a) or roll back (r) first",
                     round.number
@@ -645,7 +637,7 @@ fn open_accept(model: &mut Model) {
         model.note(why, Tone::Warn);
         return;
     }
-    let Some((_, round)) = model.open_round() else {
+    let Some(round) = model.open_round() else {
         model.note("no open round to accept", Tone::Warn);
         return;
     };
@@ -692,7 +684,7 @@ fn open_rollback(model: &mut Model) {
         model.note(why, Tone::Warn);
         return;
     }
-    let Some((_, round)) = model.open_round() else {
+    let Some(round) = model.open_round() else {
         model.note("no open round to roll back", Tone::Warn);
         return;
     };
@@ -726,7 +718,7 @@ mod tests {
     }
 
     fn model_with(state: CampaignState) -> Model {
-        let mut m = Model::new(PathBuf::from("c"), Theme::plain(), fixed_clock);
+        let mut m = Model::new(Theme::plain(), fixed_clock);
         update(&mut m, Msg::StateLoaded(Ok(Box::new(state))));
         m
     }

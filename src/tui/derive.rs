@@ -417,13 +417,19 @@ pub fn sparklines(state: &CampaignState, max: usize) -> Vec<ShapeSpark> {
     labels
         .into_iter()
         .map(|label| {
+            // Rows keep their order from round to round: try last round's position first.
+            let mut hint = 0;
             let values: Vec<Option<f64>> = tables
                 .iter()
                 .map(|(t, src)| {
-                    t.rows
-                        .iter()
-                        .find(|r| r.label == label)
-                        .and_then(|r| src.value(r))
+                    let row = match t.rows.get(hint) {
+                        Some(r) if r.label == label => Some(r),
+                        _ => t.rows.iter().position(|r| r.label == label).map(|i| {
+                            hint = i;
+                            &t.rows[i]
+                        }),
+                    };
+                    row.and_then(|r| src.value(r))
                 })
                 .collect();
             let max_value = values.iter().flatten().fold(0.0f64, |a, &b| a.max(b));
@@ -572,7 +578,11 @@ fn compact(detail: &Value) -> String {
             .iter()
             .filter_map(|(k, v)| match v {
                 Value::String(s) => Some(format!("{k}={s}")),
-                Value::Number(n) => Some(format!("{k}={n}")),
+                Value::Number(n) => Some(match n.as_f64() {
+                    // Aggregates and deltas: four significant digits are plenty in a log.
+                    Some(f) if n.is_f64() => format!("{k}={f:.4}"),
+                    _ => format!("{k}={n}"),
+                }),
                 Value::Bool(b) => Some(format!("{k}={b}")),
                 _ => None,
             })
@@ -696,6 +706,13 @@ mod tests {
         assert_eq!(adapter.value, "llvmpipe (LLVM 15.0.6, 256 bits) (vulkan)");
         let trusted = d.iter().find(|l| l.key == "trusted").unwrap();
         assert!(trusted.value.starts_with("no"));
+    }
+
+    #[test]
+    fn journal_lines_are_compact() {
+        let lines = journal_lines(&fixtures::baseline_only());
+        assert_eq!(lines[1].text, "baseline round 1 aggregate=0.0684");
+        assert_eq!(lines[1].source, LogSource::Journal);
     }
 
     #[test]

@@ -57,7 +57,7 @@ pub fn run(dir: &Path, options: &DashboardOptions) -> Result<Option<CampaignStat
 async fn run_async(dir: &Path, options: &DashboardOptions) -> Result<Option<CampaignState>> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let (watch_tx, mut watch_rx) = mpsc::unbounded_channel::<bool>();
-    let mut model = Model::new(dir.to_path_buf(), Theme::from_env(), Utc::now);
+    let mut model = Model::new(Theme::from_env(), Utc::now);
     let watcher = watcher::watch(dir, watch_tx).ok();
     let mut poll = tokio::time::interval(POLL_WITHOUT_WATCHER);
 
@@ -293,5 +293,168 @@ fn cancel(child: &RunningChild) {
     #[cfg(not(unix))]
     {
         let _ = pid;
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::PathBuf;
+
+    use super::*;
+
+    fn options(program: PathBuf) -> DashboardOptions {
+        DashboardOptions {
+            program,
+            loader: |_| Err(Error::Internal("not used by these tests".into())),
+        }
+    }
+
+    fn script(dir: &Path, body: &str) -> PathBuf {
+        let path = dir.join("fake-kcamp");
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    async fn finished(rx: &mut mpsc::UnboundedReceiver<Msg>) -> CommandResult {
+        let msg = tokio::time::timeout(Duration::from_secs(20), rx.recv())
+            .await
+            .expect("the command finishes")
+            .expect("a message");
+        match msg {
+            Msg::CommandFinished { result, .. } => result,
+            other => panic!("unexpected message {other:?}"),
+        }
+    }
+
+    /// Gone, or a zombie waiting for a parent that may never reap it (init in containers).
+    fn is_dead(pid: u32) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            Ok(stat) => stat
+                .rsplit(')')
+                .next()
+                .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_command_reports_its_exit_code_and_json() {
+        let dir = tempfile::tempdir().unwrap();
+        let program = script(
+            dir.path(),
+            r#"echo "$@" > "$(dirname "$0")/args"; echo '{"verdict":"REJECT"}'; exit 1"#,
+        );
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        spawn(
+            dir.path(),
+            &options(program),
+            CampaignCommand::Validate { full: true },
+            &tx,
+        );
+        let result = finished(&mut rx).await;
+        assert_eq!(result.exit_code, Some(1));
+        assert_eq!(result.stdout.trim(), r#"{"verdict":"REJECT"}"#);
+        assert!(!result.cancelled);
+        let args = std::fs::read_to_string(dir.path().join("args")).unwrap();
+        assert_eq!(
+            args.trim(),
+            format!("--json -C {} validate --full", dir.path().display())
+        );
+    }
+
+    #[tokio::test]
+    async fn cancel_kills_the_whole_process_group() {
+        let dir = tempfile::tempdir().unwrap();
+        // The grandchild stands for the benchmark worker.
+        let program = script(
+            dir.path(),
+            r#"sleep 60 & echo $! > "$(dirname "$0")/worker.pid"; wait"#,
+        );
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let child = spawn(
+            dir.path(),
+            &options(program),
+            CampaignCommand::Validate { full: false },
+            &tx,
+        );
+        let pid_file = dir.path().join("worker.pid");
+        let worker: u32 = loop {
+            if let Some(pid) = std::fs::read_to_string(&pid_file)
+                .ok()
+                .and_then(|s| s.trim().parse().ok())
+            {
+                break pid;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        cancel(&child);
+        let result = finished(&mut rx).await;
+        assert!(result.cancelled);
+        assert_eq!(result.exit_code, None, "ended by a signal");
+        let deadline = std::time::Instant::now() + Duration::from_secs(5);
+        while !is_dead(worker) {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "worker {worker} survived"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn a_missing_program_is_a_spawn_error_not_a_crash() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        spawn(
+            Path::new("."),
+            &options(PathBuf::from("/nonexistent/kcamp")),
+            CampaignCommand::Rollback { reason: "r".into() },
+            &tx,
+        );
+        let result = finished(&mut rx).await;
+        assert!(
+            result
+                .spawn_error
+                .as_deref()
+                .is_some_and(|e| e.contains("/nonexistent/kcamp")),
+            "{result:?}"
+        );
+    }
+
+    static LOADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+    #[tokio::test]
+    async fn reloads_requested_during_a_load_run_once_afterwards() {
+        let opts = DashboardOptions {
+            program: PathBuf::from("unused"),
+            loader: |_| {
+                LOADS.fetch_add(1, Ordering::SeqCst);
+                Err(Error::Internal("half-written".into()))
+            },
+        };
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let mut loader = Loader::default();
+        let dir = Path::new(".");
+        loader.request(dir, &opts, &tx);
+        loader.request(dir, &opts, &tx);
+        loader.request(dir, &opts, &tx);
+        let first = tokio::time::timeout(Duration::from_secs(5), rx.recv())
+            .await
+            .unwrap();
+        assert_eq!(first, Some(Msg::StateLoaded(Err("half-written".into()))));
+        loader.finished(dir, &opts, &tx);
+        let second = tokio::time::timeout(Duration::from_secs(5), rx.recv())
+            .await
+            .unwrap();
+        assert!(matches!(second, Some(Msg::StateLoaded(Err(_)))));
+        loader.finished(dir, &opts, &tx);
+        assert!(
+            tokio::time::timeout(Duration::from_millis(200), rx.recv())
+                .await
+                .is_err(),
+            "three requests, two loads"
+        );
+        assert_eq!(LOADS.load(Ordering::SeqCst), 2);
     }
 }

@@ -104,16 +104,6 @@ impl Scope {
             _ => false,
         }
     }
-
-    pub fn heading(self) -> &'static str {
-        match self {
-            Scope::Main => "everywhere",
-            Scope::Panels(_) => "in some panels",
-            Scope::Confirm => "confirmation popup",
-            Scope::Input => "text input popup",
-            Scope::Help => "this help",
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,11 +11,11 @@ use crate::tui::keys::Panel;
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let theme = model.theme;
-    let block = panel_block(
-        model,
-        Panel::Rounds,
-        &format!("{} rounds", model.rounds.len()),
-    );
+    let count = match model.rounds.len() {
+        1 => "1 round".to_owned(),
+        n => format!("{n} rounds"),
+    };
+    let block = panel_block(model, Panel::Rounds, &count);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     if model.rounds.is_empty() {
