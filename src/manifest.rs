@@ -212,7 +212,12 @@ impl Manifest {
             Ok(text) => {
                 manifest.kernel = serde_yaml_ng::from_str(&text).map_err(|e| {
                     let line = e.location().map(|l| l.line() as u64);
-                    Error::in_file(&kernel_path, line, None, format!("invalid kernel settings: {e}"))
+                    Error::in_file(
+                        &kernel_path,
+                        line,
+                        None,
+                        format!("invalid kernel settings: {e}"),
+                    )
                 })?;
                 manifest.validate(&kernel_path)?;
             }

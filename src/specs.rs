@@ -247,25 +247,43 @@ fn floor_keys(dtype: Dtype) -> &'static [&'static str] {
 /// The peaks utilization is stated against for one adapter and dtype: the adapter's own
 /// measured ceilings (`kcamp peak`: the campaign's peaks.json, then the user-level store)
 /// where they exist, else the registry's cited figures. Each value names its source id.
-pub fn adapter_peaks(campaign_dir: &Path, adapter: &AdapterDescription, dtype: Dtype) -> Option<UtilPeaks> {
-    let measured = [Some(campaign_dir.join(PEAKS_FILE)), peak_store_path(Path::new("")).ok()]
-        .into_iter()
-        .flatten()
-        .filter_map(|p| PeakStore::load(&p).ok())
-        .find_map(|store| store.for_adapter(adapter).cloned());
+pub fn adapter_peaks(
+    campaign_dir: &Path,
+    adapter: &AdapterDescription,
+    dtype: Dtype,
+) -> Option<UtilPeaks> {
+    let measured = [
+        Some(campaign_dir.join(PEAKS_FILE)),
+        peak_store_path(Path::new("")).ok(),
+    ]
+    .into_iter()
+    .flatten()
+    .filter_map(|p| PeakStore::load(&p).ok())
+    .find_map(|store| store.for_adapter(adapter).cloned());
     if let Some(m) = measured {
-        let flops = floor_keys(dtype).iter().find_map(|k| m.flops.get(*k)).copied();
+        let flops = floor_keys(dtype)
+            .iter()
+            .find_map(|k| m.flops.get(*k))
+            .copied();
         if let (Some(flops), Some(bw)) = (flops, m.bandwidth) {
             return Some(UtilPeaks {
-                flops: PeakValue { value: flops, source: m.source.clone() },
-                bandwidth: PeakValue { value: bw, source: m.source.clone() },
+                flops: PeakValue {
+                    value: flops,
+                    source: m.source.clone(),
+                },
+                bandwidth: PeakValue {
+                    value: bw,
+                    source: m.source.clone(),
+                },
                 units: None,
             });
         }
     }
     let registry = Registry::builtin().ok()?;
     let gpu = registry.for_adapter(adapter)?;
-    floor_keys(dtype).iter().find_map(|k| gpu.util_peaks(k).ok())
+    floor_keys(dtype)
+        .iter()
+        .find_map(|k| gpu.util_peaks(k).ok())
 }
 
 /// Utilization (percent of the compute peak, percent of the bandwidth peak) of a run's
@@ -297,7 +315,10 @@ pub fn record_utilization(
         let geo = crate::stats::geomean(&rates.iter().map(rate).collect::<Vec<_>>())?;
         (peak > 0.0).then(|| 100.0 * geo / peak)
     };
-    (pct(&|r| r.0, peaks.flops.value), pct(&|r| r.1, peaks.bandwidth.value))
+    (
+        pct(&|r| r.0, peaks.flops.value),
+        pct(&|r| r.1, peaks.bandwidth.value),
+    )
 }
 
 /// A peak value and the source id it comes from.

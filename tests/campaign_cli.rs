@@ -7,12 +7,18 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/campaign").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/campaign")
+        .join(name)
 }
 
 fn kcamp(dir: &Path) -> Command {
     let mut cmd = Command::cargo_bin("kcamp").unwrap();
-    cmd.arg("--json").arg("-C").arg(dir).env_remove("KCAMP_FAILPOINT").env_remove("TEST_TIMEOUT_SEC");
+    cmd.arg("--json")
+        .arg("-C")
+        .arg(dir)
+        .env_remove("KCAMP_FAILPOINT")
+        .env_remove("TEST_TIMEOUT_SEC");
     cmd
 }
 
@@ -26,11 +32,15 @@ fn run(dir: &Path, args: &[&str], code: i32) -> Value {
         "kcamp {args:?}: stdout {stdout}\nstderr {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}): {stdout}"))
+    serde_json::from_str(&stdout)
+        .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}): {stdout}"))
 }
 
 fn error_message(v: &Value) -> String {
-    v["error"]["message"].as_str().unwrap_or_default().to_owned()
+    v["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// A campaign with BASELINE recorded from baseline.csv.
@@ -38,8 +48,29 @@ fn baselined() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("camp");
     let shapes = fixture("shapes.yaml");
-    run(tmp.path(), &["init", dir.to_str().unwrap(), "--op", "gemm", "--dtype", "f32", "--shapes", shapes.to_str().unwrap()], 0);
-    let b = run(&dir, &["baseline", "--csv", fixture("baseline.csv").to_str().unwrap()], 0);
+    run(
+        tmp.path(),
+        &[
+            "init",
+            dir.to_str().unwrap(),
+            "--op",
+            "gemm",
+            "--dtype",
+            "f32",
+            "--shapes",
+            shapes.to_str().unwrap(),
+        ],
+        0,
+    );
+    let b = run(
+        &dir,
+        &[
+            "baseline",
+            "--csv",
+            fixture("baseline.csv").to_str().unwrap(),
+        ],
+        0,
+    );
     assert_eq!(b["round"], 1);
     (tmp, dir)
 }
@@ -62,14 +93,24 @@ fn subset_csv(src: &str, labels: &[String], out: &Path) -> PathBuf {
 
 fn representative(dir: &Path) -> Vec<String> {
     let st = run(dir, &["status"], 0);
-    st["representative_shapes"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect()
+    st["representative_shapes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect()
 }
 
 fn journal_events(dir: &Path) -> Vec<String> {
     std::fs::read_to_string(dir.join("journal.jsonl"))
         .unwrap()
         .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["event"].as_str().unwrap().to_owned())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["event"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
         .collect()
 }
 
@@ -81,7 +122,10 @@ fn snapshot_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
             if p.is_dir() {
                 walk(root, &p, out);
             } else {
-                out.push((p.strip_prefix(root).unwrap().display().to_string(), std::fs::read(&p).unwrap()));
+                out.push((
+                    p.strip_prefix(root).unwrap().display().to_string(),
+                    std::fs::read(&p).unwrap(),
+                ));
             }
         }
     }
@@ -97,24 +141,56 @@ fn baseline_freezes_schema_and_picks_representatives() {
     assert_eq!(frozen.trim_end(), kcamp::schema::GEMM_HEADER);
     let reps = representative(&dir);
     assert_eq!(reps.len(), 4, "7 shapes give 4 representatives: {reps:?}");
-    assert!(reps.contains(&"s64".to_owned()) && reps.contains(&"s512".to_owned()), "smallest and largest: {reps:?}");
-    let decision: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("rounds/round-1/decision.json")).unwrap()).unwrap();
+    assert!(
+        reps.contains(&"s64".to_owned()) && reps.contains(&"s512".to_owned()),
+        "smallest and largest: {reps:?}"
+    );
+    let decision: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("rounds/round-1/decision.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(decision["decision"], "BASELINE");
     assert!(dir.join("rounds/round-1/kernel/gemm.wgsl").is_file());
     // The manifest still loads and now names the representatives.
     let m = kcamp::manifest::Manifest::load(&dir).unwrap();
     assert_eq!(m.representative_shapes, reps);
     // A second BASELINE is refused.
-    let again = run(&dir, &["baseline", "--csv", fixture("baseline.csv").to_str().unwrap()], 2);
+    let again = run(
+        &dir,
+        &[
+            "baseline",
+            "--csv",
+            fixture("baseline.csv").to_str().unwrap(),
+        ],
+        2,
+    );
     assert!(error_message(&again).contains("already recorded"));
 }
 
 #[test]
 fn full_round_accepted_becomes_incumbent() {
     let (_tmp, dir) = baselined();
-    let r = run(&dir, &["round", "new", "--hypothesis", "tile 16x16 in workgroup memory"], 0);
+    let r = run(
+        &dir,
+        &[
+            "round",
+            "new",
+            "--hypothesis",
+            "tile 16x16 in workgroup memory",
+        ],
+        0,
+    );
     assert_eq!(r["round"], 2);
-    let v = run(&dir, &["validate", "--full", "--csv", fixture("better.csv").to_str().unwrap()], 0);
+    let v = run(
+        &dir,
+        &[
+            "validate",
+            "--full",
+            "--csv",
+            fixture("better.csv").to_str().unwrap(),
+        ],
+        0,
+    );
     assert_eq!(v["report"]["verdict"], "ACCEPT");
     let delta = v["report"]["aggregate"]["delta"].as_f64().unwrap();
     assert!((delta - 0.12).abs() < 1e-3, "aggregate delta {delta}");
@@ -139,12 +215,37 @@ fn regression_hidden_by_better_geomean_is_rejected_and_rolled_back() {
     let (_tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "bigger tiles"], 0);
     let original = std::fs::read(dir.join("kernel/gemm.wgsl")).unwrap();
-    std::fs::write(dir.join("kernel/gemm.wgsl"), b"// edited during the round\n").unwrap();
-    std::fs::write(dir.join("kernel/helper.wgsl"), b"// a file added during the round\n").unwrap();
-    let v = run(&dir, &["validate", "--full", "--csv", fixture("hidden_regression.csv").to_str().unwrap()], 1);
+    std::fs::write(
+        dir.join("kernel/gemm.wgsl"),
+        b"// edited during the round\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("kernel/helper.wgsl"),
+        b"// a file added during the round\n",
+    )
+    .unwrap();
+    let v = run(
+        &dir,
+        &[
+            "validate",
+            "--full",
+            "--csv",
+            fixture("hidden_regression.csv").to_str().unwrap(),
+        ],
+        1,
+    );
     assert_eq!(v["report"]["verdict"], "REJECT");
-    assert!(v["report"]["aggregate"]["delta"].as_f64().unwrap() > 0.1, "the geomean improved");
-    let s256 = v["report"]["shapes"].as_array().unwrap().iter().find(|s| s["label"] == "s256").unwrap();
+    assert!(
+        v["report"]["aggregate"]["delta"].as_f64().unwrap() > 0.1,
+        "the geomean improved"
+    );
+    let s256 = v["report"]["shapes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["label"] == "s256")
+        .unwrap();
     assert_eq!(s256["class"], "regressed");
     let refused = run(&dir, &["accept"], 2);
     assert!(error_message(&refused).contains("REJECT"), "{refused}");
@@ -152,8 +253,14 @@ fn regression_hidden_by_better_geomean_is_rejected_and_rolled_back() {
     assert!(error_message(&no_reason).contains("--reason"));
     let rb = run(&dir, &["rollback", "--reason", "s256 regressed by 10%"], 0);
     assert_eq!(rb["decision"]["decision"], "ROLLED_BACK");
-    assert_eq!(std::fs::read(dir.join("kernel/gemm.wgsl")).unwrap(), original);
-    assert!(!dir.join("kernel/helper.wgsl").exists(), "stray files are removed by rollback");
+    assert_eq!(
+        std::fs::read(dir.join("kernel/gemm.wgsl")).unwrap(),
+        original
+    );
+    assert!(
+        !dir.join("kernel/helper.wgsl").exists(),
+        "stray files are removed by rollback"
+    );
     // The measured snapshot of the rolled-back round is kept as it was.
     assert!(dir.join("rounds/round-2/kernel/helper.wgsl").is_file());
     let st = run(&dir, &["status"], 0);
@@ -164,8 +271,26 @@ fn regression_hidden_by_better_geomean_is_rejected_and_rolled_back() {
 fn forced_accept_records_the_reason() {
     let (_tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
-    run(&dir, &["validate", "--full", "--csv", fixture("hidden_regression.csv").to_str().unwrap()], 1);
-    let a = run(&dir, &["accept", "--force", "--reason", "s256 is irrelevant for our model"], 0);
+    run(
+        &dir,
+        &[
+            "validate",
+            "--full",
+            "--csv",
+            fixture("hidden_regression.csv").to_str().unwrap(),
+        ],
+        1,
+    );
+    let a = run(
+        &dir,
+        &[
+            "accept",
+            "--force",
+            "--reason",
+            "s256 is irrelevant for our model",
+        ],
+        0,
+    );
     assert_eq!(a["decision"]["forced"], true);
     assert_eq!(a["decision"]["reason"], "s256 is irrelevant for our model");
 }
@@ -175,28 +300,90 @@ fn bad_csvs_change_nothing_on_disk() {
     let (_tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
     let before = snapshot_tree(&dir);
-    let drift = run(&dir, &["validate", "--full", "--csv", fixture("drifted.csv").to_str().unwrap()], 2);
+    let drift = run(
+        &dir,
+        &[
+            "validate",
+            "--full",
+            "--csv",
+            fixture("drifted.csv").to_str().unwrap(),
+        ],
+        2,
+    );
     let msg = error_message(&drift);
-    assert!(msg.contains("Forward TFLOP/s") && msg.contains("Forward TFLOPS") && msg.contains("drifted.csv"), "{msg}");
-    let bad = run(&dir, &["validate", "--full", "--csv", fixture("malformed.csv").to_str().unwrap()], 2);
+    assert!(
+        msg.contains("Forward TFLOP/s")
+            && msg.contains("Forward TFLOPS")
+            && msg.contains("drifted.csv"),
+        "{msg}"
+    );
+    let bad = run(
+        &dir,
+        &[
+            "validate",
+            "--full",
+            "--csv",
+            fixture("malformed.csv").to_str().unwrap(),
+        ],
+        2,
+    );
     assert!(error_message(&bad).contains(":5"), "names the line: {bad}");
-    let nan = run(&dir, &["validate", "--full", "--csv", fixture("nan_metric.csv").to_str().unwrap()], 2);
+    let nan = run(
+        &dir,
+        &[
+            "validate",
+            "--full",
+            "--csv",
+            fixture("nan_metric.csv").to_str().unwrap(),
+        ],
+        2,
+    );
     assert!(error_message(&nan).contains("Forward TFLOPS"), "{nan}");
     // A quick validation given all shapes names the shape it does not expect.
-    let extra = run(&dir, &["validate", "--csv", fixture("better.csv").to_str().unwrap()], 2);
-    assert!(error_message(&extra).contains("not in the representative shapes"), "{extra}");
-    let after: Vec<_> = snapshot_tree(&dir).into_iter().filter(|(p, _)| p != ".kcamp.lock").collect();
-    let before: Vec<_> = before.into_iter().filter(|(p, _)| p != ".kcamp.lock").collect();
-    assert_eq!(before, after, "a refused CSV must leave the campaign untouched");
+    let extra = run(
+        &dir,
+        &["validate", "--csv", fixture("better.csv").to_str().unwrap()],
+        2,
+    );
+    assert!(
+        error_message(&extra).contains("not in the representative shapes"),
+        "{extra}"
+    );
+    let after: Vec<_> = snapshot_tree(&dir)
+        .into_iter()
+        .filter(|(p, _)| p != ".kcamp.lock")
+        .collect();
+    let before: Vec<_> = before
+        .into_iter()
+        .filter(|(p, _)| p != ".kcamp.lock")
+        .collect();
+    assert_eq!(
+        before, after,
+        "a refused CSV must leave the campaign untouched"
+    );
 }
 
 #[test]
 fn failing_shape_rejects() {
     let (_tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
-    let v = run(&dir, &["validate", "--full", "--csv", fixture("fail.csv").to_str().unwrap()], 1);
+    let v = run(
+        &dir,
+        &[
+            "validate",
+            "--full",
+            "--csv",
+            fixture("fail.csv").to_str().unwrap(),
+        ],
+        1,
+    );
     assert_eq!(v["report"]["verdict"], "REJECT");
-    let s = v["report"]["shapes"].as_array().unwrap().iter().find(|s| s["label"] == "s256").unwrap();
+    let s = v["report"]["shapes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["label"] == "s256")
+        .unwrap();
     assert_eq!(s["class"], "failed");
 }
 
@@ -204,9 +391,22 @@ fn failing_shape_rejects() {
 fn small_regression_is_accepted_with_a_note() {
     let (_tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
-    let v = run(&dir, &["validate", "--full", "--csv", fixture("small_regression.csv").to_str().unwrap()], 0);
+    let v = run(
+        &dir,
+        &[
+            "validate",
+            "--full",
+            "--csv",
+            fixture("small_regression.csv").to_str().unwrap(),
+        ],
+        0,
+    );
     assert_eq!(v["report"]["verdict"], "ACCEPT_WITH_NOTE");
-    assert!(v["report"]["noted_regressions"].to_string().contains("s128"));
+    assert!(
+        v["report"]["noted_regressions"]
+            .to_string()
+            .contains("s128")
+    );
 }
 
 #[test]
@@ -214,11 +414,23 @@ fn gain_inside_noise_needs_remeasurement() {
     let (_tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
     let csv = fixture("noise.csv");
-    let first = run(&dir, &["validate", "--full", "--csv", csv.to_str().unwrap()], 1);
+    let first = run(
+        &dir,
+        &["validate", "--full", "--csv", csv.to_str().unwrap()],
+        1,
+    );
     assert_eq!(first["report"]["verdict"], "NEEDS_REMEASURE");
-    run(&dir, &["validate", "--full", "--csv", csv.to_str().unwrap()], 1);
+    run(
+        &dir,
+        &["validate", "--full", "--csv", csv.to_str().unwrap()],
+        1,
+    );
     // +0.8% three times: the mean gain is not above the 1% the rule asks for.
-    let third = run(&dir, &["validate", "--full", "--csv", csv.to_str().unwrap()], 1);
+    let third = run(
+        &dir,
+        &["validate", "--full", "--csv", csv.to_str().unwrap()],
+        1,
+    );
     assert_eq!(third["report"]["verdict"], "REJECT", "{third}");
 }
 
@@ -228,14 +440,26 @@ fn consistent_small_gain_is_accepted_after_three_measurements() {
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
     let csv = fixture("noise15.csv");
     for _ in 0..2 {
-        let v = run(&dir, &["validate", "--full", "--csv", csv.to_str().unwrap()], 1);
+        let v = run(
+            &dir,
+            &["validate", "--full", "--csv", csv.to_str().unwrap()],
+            1,
+        );
         assert_eq!(v["report"]["verdict"], "NEEDS_REMEASURE");
     }
-    let third = run(&dir, &["validate", "--full", "--csv", csv.to_str().unwrap()], 0);
+    let third = run(
+        &dir,
+        &["validate", "--full", "--csv", csv.to_str().unwrap()],
+        0,
+    );
     assert_eq!(third["report"]["verdict"], "ACCEPT", "{third}");
     // Editing the kernel starts the count again.
     std::fs::write(dir.join("kernel/gemm.wgsl"), b"// changed\n").unwrap();
-    let v = run(&dir, &["validate", "--full", "--csv", csv.to_str().unwrap()], 1);
+    let v = run(
+        &dir,
+        &["validate", "--full", "--csv", csv.to_str().unwrap()],
+        1,
+    );
     assert_eq!(v["report"]["verdict"], "NEEDS_REMEASURE");
 }
 
@@ -248,7 +472,10 @@ fn quick_accept_under_five_percent_is_confirmed_by_a_full_run() {
     let full_src = tmp.path().join("full-run.csv");
     std::fs::write(
         dir.join("manifest.yaml"),
-        format!("{manifest}full_command: \"cp '{}' {{csv}}\"\n", full_src.display()),
+        format!(
+            "{manifest}full_command: \"cp '{}' {{csv}}\"\n",
+            full_src.display()
+        ),
     )
     .unwrap();
     run(&dir, &["round", "new", "--hypothesis", "small gain"], 0);
@@ -262,7 +489,11 @@ fn quick_accept_under_five_percent_is_confirmed_by_a_full_run() {
     assert_eq!(a["decision"]["decision"], "ROLLED_BACK", "{a}");
     assert_eq!(a["confirmation"]["validation"], "full");
     // Next round: the full run confirms.
-    run(&dir, &["round", "new", "--hypothesis", "small gain again"], 0);
+    run(
+        &dir,
+        &["round", "new", "--hypothesis", "small gain again"],
+        0,
+    );
     run(&dir, &["validate", "--csv", quick.to_str().unwrap()], 0);
     std::fs::copy(fixture("better.csv"), &full_src).unwrap();
     let a = run(&dir, &["accept"], 0);
@@ -278,22 +509,54 @@ fn quick_validation_judges_against_representative_rows() {
     let quick = subset_csv("better.csv", &reps, tmp.path());
     let v = run(&dir, &["validate", "--csv", quick.to_str().unwrap()], 0);
     assert_eq!(v["report"]["shapes"].as_array().unwrap().len(), reps.len());
-    assert_eq!(v["needs_full_confirmation"], false, "a 12% gain needs no confirmation");
+    assert_eq!(
+        v["needs_full_confirmation"], false,
+        "a 12% gain needs no confirmation"
+    );
     run(&dir, &["accept"], 0);
     // The incumbent measured only the representatives; a full validation judges the
     // other shapes against the baseline and says so.
     run(&dir, &["round", "new", "--hypothesis", "h2"], 0);
     // Same numbers as the incumbent on its shapes, +12% against the baseline elsewhere.
-    let v = run(&dir, &["validate", "--full", "--csv", fixture("better.csv").to_str().unwrap()], 0);
-    assert!(v["reference_notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("round 1")), "{v}");
+    let v = run(
+        &dir,
+        &[
+            "validate",
+            "--full",
+            "--csv",
+            fixture("better.csv").to_str().unwrap(),
+        ],
+        0,
+    );
+    assert!(
+        v["reference_notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("round 1")),
+        "{v}"
+    );
 }
 
 #[test]
 fn killed_accept_after_decision_is_completed_by_the_next_command() {
     let (_tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
-    run(&dir, &["validate", "--full", "--csv", fixture("better.csv").to_str().unwrap()], 0);
-    let out = kcamp(&dir).arg("accept").env("KCAMP_FAILPOINT", "accept:after_decision").output().unwrap();
+    run(
+        &dir,
+        &[
+            "validate",
+            "--full",
+            "--csv",
+            fixture("better.csv").to_str().unwrap(),
+        ],
+        0,
+    );
+    let out = kcamp(&dir)
+        .arg("accept")
+        .env("KCAMP_FAILPOINT", "accept:after_decision")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(86), "the failpoint killed it");
     let ev = journal_events(&dir);
     assert_eq!(ev.last().unwrap(), "accept_begin", "left half-done: {ev:?}");
@@ -301,7 +564,10 @@ fn killed_accept_after_decision_is_completed_by_the_next_command() {
     let r = run(&dir, &["round", "new", "--hypothesis", "next"], 0);
     assert_eq!(r["round"], 3);
     let ev = journal_events(&dir);
-    assert!(ev.contains(&"accept_done".to_owned()) && ev.contains(&"recovered".to_owned()), "{ev:?}");
+    assert!(
+        ev.contains(&"accept_done".to_owned()) && ev.contains(&"recovered".to_owned()),
+        "{ev:?}"
+    );
     let st = run(&dir, &["status"], 0);
     assert_eq!(st["incumbent"]["round"], 2);
 }
@@ -310,8 +576,21 @@ fn killed_accept_after_decision_is_completed_by_the_next_command() {
 fn killed_accept_before_decision_is_undone() {
     let (_tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
-    run(&dir, &["validate", "--full", "--csv", fixture("better.csv").to_str().unwrap()], 0);
-    let out = kcamp(&dir).arg("accept").env("KCAMP_FAILPOINT", "accept:after_begin").output().unwrap();
+    run(
+        &dir,
+        &[
+            "validate",
+            "--full",
+            "--csv",
+            fixture("better.csv").to_str().unwrap(),
+        ],
+        0,
+    );
+    let out = kcamp(&dir)
+        .arg("accept")
+        .env("KCAMP_FAILPOINT", "accept:after_begin")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(86));
     assert!(!dir.join("rounds/round-2/decision.json").exists());
     // The next accept undoes the torn one, then accepts for real.
@@ -328,7 +607,11 @@ fn killed_rollback_is_completed() {
     let original = std::fs::read(dir.join("kernel/gemm.wgsl")).unwrap();
     std::fs::write(dir.join("kernel/gemm.wgsl"), b"// broken idea\n").unwrap();
     for point in ["rollback:after_begin", "rollback:after_restore"] {
-        let out = kcamp(&dir).args(["rollback", "--reason", "no gain"]).env("KCAMP_FAILPOINT", point).output().unwrap();
+        let out = kcamp(&dir)
+            .args(["rollback", "--reason", "no gain"])
+            .env("KCAMP_FAILPOINT", point)
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(86), "{point}");
         if point == "rollback:after_begin" {
             // Recovered by the next writing command, which then fails only because the
@@ -340,8 +623,14 @@ fn killed_rollback_is_completed() {
         }
     }
     run(&dir, &["round", "new", "--hypothesis", "h3"], 0);
-    assert_eq!(std::fs::read(dir.join("kernel/gemm.wgsl")).unwrap(), original);
-    let d: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("rounds/round-3/decision.json")).unwrap()).unwrap();
+    assert_eq!(
+        std::fs::read(dir.join("kernel/gemm.wgsl")).unwrap(),
+        original
+    );
+    let d: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("rounds/round-3/decision.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(d["decision"], "ROLLED_BACK");
     assert_eq!(d["reason"], "no gain");
 }
@@ -349,28 +638,61 @@ fn killed_rollback_is_completed() {
 #[test]
 fn a_second_writer_is_told_who_holds_the_lock() {
     let (_tmp, dir) = baselined();
-    let _held = kcamp::fsutil::LockGuard::acquire(&dir.join(".kcamp.lock"), "kcamp validate (test)").unwrap();
+    let _held =
+        kcamp::fsutil::LockGuard::acquire(&dir.join(".kcamp.lock"), "kcamp validate (test)")
+            .unwrap();
     let v = run(&dir, &["round", "new", "--hypothesis", "h"], 2);
     let msg = error_message(&v);
-    assert!(msg.contains(&format!("pid {}", std::process::id())) && msg.contains("kcamp validate (test)"), "{msg}");
+    assert!(
+        msg.contains(&format!("pid {}", std::process::id()))
+            && msg.contains("kcamp validate (test)"),
+        "{msg}"
+    );
     assert_eq!(v["error"]["kind"], "locked");
     // Reading is never blocked.
     let st = run(&dir, &["status"], 0);
-    assert!(st["lock_holder"].as_str().unwrap().contains("kcamp validate (test)"));
+    assert!(
+        st["lock_holder"]
+            .as_str()
+            .unwrap()
+            .contains("kcamp validate (test)")
+    );
 }
 
 #[test]
 fn init_refuses_bad_input_and_writes_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("c");
-    let v = run(tmp.path(), &["init", dir.to_str().unwrap(), "--op", "conv"], 2);
+    let v = run(
+        tmp.path(),
+        &["init", dir.to_str().unwrap(), "--op", "conv"],
+        2,
+    );
     assert!(error_message(&v).contains("--op"));
     let bad = tmp.path().join("shapes.yaml");
     std::fs::write(&bad, "- {label: a/b, M: 1, N: 2, K: 3}\n").unwrap();
-    let v = run(tmp.path(), &["init", dir.to_str().unwrap(), "--shapes", bad.to_str().unwrap()], 2);
+    let v = run(
+        tmp.path(),
+        &[
+            "init",
+            dir.to_str().unwrap(),
+            "--shapes",
+            bad.to_str().unwrap(),
+        ],
+        2,
+    );
     assert!(error_message(&v).contains("path separator"), "{v}");
     std::fs::write(&bad, "- {label: a, M: 1, N: 2}\n").unwrap();
-    let v = run(tmp.path(), &["init", dir.to_str().unwrap(), "--shapes", bad.to_str().unwrap()], 2);
+    let v = run(
+        tmp.path(),
+        &[
+            "init",
+            dir.to_str().unwrap(),
+            "--shapes",
+            bad.to_str().unwrap(),
+        ],
+        2,
+    );
     assert!(error_message(&v).contains("K"), "{v}");
     assert!(!dir.exists(), "nothing written");
     run(tmp.path(), &["init", dir.to_str().unwrap()], 0);
@@ -382,7 +704,11 @@ fn init_refuses_bad_input_and_writes_nothing() {
 fn malformed_manifest_names_the_field() {
     let (_tmp, dir) = baselined();
     let m = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
-    std::fs::write(dir.join("manifest.yaml"), m.replace("timeout_sec: 30.0", "timeout_sec: -1")).unwrap();
+    std::fs::write(
+        dir.join("manifest.yaml"),
+        m.replace("timeout_sec: 30.0", "timeout_sec: -1"),
+    )
+    .unwrap();
     let v = run(&dir, &["status"], 2);
     assert!(error_message(&v).contains("timeout_sec"), "{v}");
     std::fs::write(dir.join("manifest.yaml"), format!("{m}\nbogus_field: 1\n")).unwrap();
@@ -394,14 +720,45 @@ fn malformed_manifest_names_the_field() {
 fn accept_commits_inside_a_git_work_tree() {
     let (tmp, dir) = baselined();
     let git = |args: &[&str]| {
-        let out = std::process::Command::new("git").args(args).current_dir(tmp.path()).output().unwrap();
-        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let out = std::process::Command::new("git")
+            .args(args)
+            .current_dir(tmp.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     git(&["init", "-q"]);
-    git(&["-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "--allow-empty", "-m", "root"]);
-    run(&dir, &["round", "new", "--hypothesis", "vectorize loads"], 0);
-    run(&dir, &["validate", "--full", "--csv", fixture("better.csv").to_str().unwrap()], 0);
+    git(&[
+        "-c",
+        "user.email=t@example.com",
+        "-c",
+        "user.name=t",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "root",
+    ]);
+    run(
+        &dir,
+        &["round", "new", "--hypothesis", "vectorize loads"],
+        0,
+    );
+    run(
+        &dir,
+        &[
+            "validate",
+            "--full",
+            "--csv",
+            fixture("better.csv").to_str().unwrap(),
+        ],
+        0,
+    );
     let out = kcamp(&dir)
         .arg("accept")
         .env("GIT_AUTHOR_NAME", "t")
@@ -411,9 +768,17 @@ fn accept_commits_inside_a_git_work_tree() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    assert_eq!(git(&["log", "-1", "--format=%s"]).trim(), "round-2: vectorize loads");
+    assert_eq!(
+        git(&["log", "-1", "--format=%s"]).trim(),
+        "round-2: vectorize loads"
+    );
     let log = run(&dir, &["log"], 0);
-    assert!(log["rounds"][1]["git_commit"].as_str().is_some_and(|h| h.len() == 40), "{log}");
+    assert!(
+        log["rounds"][1]["git_commit"]
+            .as_str()
+            .is_some_and(|h| h.len() == 40),
+        "{log}"
+    );
 }
 
 #[test]
@@ -425,11 +790,35 @@ fn kernel_settings_travel_with_the_kernel() {
         "file: gemm.wgsl\nentry_points: {forward: main}\nworkgroups: {x: ceil(N/64), y: ceil(M/64), z: B}\n",
     )
     .unwrap();
-    assert_eq!(kcamp::manifest::Manifest::load(&dir).unwrap().kernel.workgroups.x, "ceil(N/64)");
-    std::fs::write(dir.join("kernel/kernel.yaml"), "file: gemm.wgsl\nentry_points: {}\nworkgroups: {x: '1'}\n").unwrap();
+    assert_eq!(
+        kcamp::manifest::Manifest::load(&dir)
+            .unwrap()
+            .kernel
+            .workgroups
+            .x,
+        "ceil(N/64)"
+    );
+    std::fs::write(
+        dir.join("kernel/kernel.yaml"),
+        "file: gemm.wgsl\nentry_points: {}\nworkgroups: {x: '1'}\n",
+    )
+    .unwrap();
     let v = run(&dir, &["status"], 2);
-    assert!(error_message(&v).contains("kernel.yaml") && error_message(&v).contains("forward"), "{v}");
+    assert!(
+        error_message(&v).contains("kernel.yaml") && error_message(&v).contains("forward"),
+        "{v}"
+    );
     run(&dir, &["rollback", "--reason", "back to 16x16"], 0);
-    assert!(!dir.join("kernel/kernel.yaml").exists(), "rollback restores the kernel settings too");
-    assert_eq!(kcamp::manifest::Manifest::load(&dir).unwrap().kernel.workgroups.x, "ceil(N/16)");
+    assert!(
+        !dir.join("kernel/kernel.yaml").exists(),
+        "rollback restores the kernel settings too"
+    );
+    assert_eq!(
+        kcamp::manifest::Manifest::load(&dir)
+            .unwrap()
+            .kernel
+            .workgroups
+            .x,
+        "ceil(N/16)"
+    );
 }

@@ -180,17 +180,28 @@ fn record_utilization_uses_the_adapter_in_result_json() {
     let result = serde_json::json!({"adapter": {"name": "NVIDIA H200", "backend": "vulkan",
         "device_type": "DiscreteGpu", "driver": "NVIDIA", "driver_info": "580", "vendor": 4318,
         "device": 8997, "software": false}});
-    let (flops_pct, bw_pct) = kcamp::specs::record_utilization(&manifest, &table, Some(&result));
+    let (flops_pct, bw_pct) =
+        kcamp::specs::record_utilization(dir.path(), &manifest, &table, Some(&result));
     assert!((flops_pct.unwrap() - 20.513).abs() < 1e-3, "{flops_pct:?}");
     assert!((bw_pct.unwrap() - 0.41943).abs() < 1e-4, "{bw_pct:?}");
-    let software = serde_json::json!({"adapter": {"name": "llvmpipe", "backend": "vulkan",
-        "device_type": "Cpu", "driver": "llvmpipe", "driver_info": "Mesa", "vendor": 65541,
+    // A software adapter has no cited peak; its measured peaks (kcamp peak) are used.
+    let software = serde_json::json!({"adapter": {"name": "kcamp-test-software", "backend": "vulkan",
+        "device_type": "Cpu", "driver": "test", "driver_info": "Mesa", "vendor": 65541,
         "device": 0, "software": true}});
     assert_eq!(
-        kcamp::specs::record_utilization(&manifest, &table, Some(&software)),
+        kcamp::specs::record_utilization(dir.path(), &manifest, &table, Some(&software)),
         (None, None),
-        "no cited peak for a software adapter"
+        "no cited or measured peak"
     );
+    let store = serde_json::json!({"adapters": {"kcamp-test-software | test": {
+        "source": "measured:kcamp-test-software:2026-11-29", "adapter": "kcamp-test-software",
+        "driver": "test", "measured_at": "2026-11-29T00:00:00Z",
+        "flops": {"f32": 137.44e12}, "bandwidth": 40.26e9}}});
+    std::fs::write(dir.path().join("peaks.json"), store.to_string()).unwrap();
+    let (flops_pct, bw_pct) =
+        kcamp::specs::record_utilization(dir.path(), &manifest, &table, Some(&software));
+    assert!((flops_pct.unwrap() - 10.0).abs() < 1e-2, "{flops_pct:?}");
+    assert!((bw_pct.unwrap() - 50.0).abs() < 1e-1, "{bw_pct:?}");
 }
 
 /// `kcamp run --json` through the real `__worker`: with an adapter that cannot exist every

@@ -4,7 +4,10 @@ use std::path::{Path, PathBuf};
 
 use chrono::Utc;
 
-use super::{Decision, DecisionKind, FROZEN_HEADER_FILE, JOURNAL_FILE, JournalEntry, KERNEL_DIR, LOCK_FILE, MEMORY_DIR, ROUNDS_DIR};
+use super::{
+    Decision, DecisionKind, FROZEN_HEADER_FILE, JOURNAL_FILE, JournalEntry, KERNEL_DIR, LOCK_FILE,
+    MEMORY_DIR, ROUNDS_DIR,
+};
 use crate::error::IoContext;
 use crate::fsutil::{LockGuard, append_line};
 use crate::manifest::Manifest;
@@ -95,7 +98,12 @@ impl Campaign {
 
     /// The undecided round, if any. More than one is a corrupt campaign.
     pub fn open_round(&self) -> Result<Option<u32>> {
-        let open: Vec<u32> = self.decisions()?.into_iter().filter(|(_, d)| d.is_none()).map(|(n, _)| n).collect();
+        let open: Vec<u32> = self
+            .decisions()?
+            .into_iter()
+            .filter(|(_, d)| d.is_none())
+            .map(|(n, _)| n)
+            .collect();
         match open.as_slice() {
             [] => Ok(None),
             [n] => Ok(Some(*n)),
@@ -109,7 +117,10 @@ impl Campaign {
 
     pub fn hypothesis(&self, n: u32) -> Result<String> {
         let p = self.round_dir(n).join(HYPOTHESIS_FILE);
-        Ok(std::fs::read_to_string(&p).ctx(|| format!("reading {}", p.display()))?.trim().to_owned())
+        Ok(std::fs::read_to_string(&p)
+            .ctx(|| format!("reading {}", p.display()))?
+            .trim()
+            .to_owned())
     }
 
     /// Take the campaign's writer lock for the duration of a command.
@@ -117,7 +128,12 @@ impl Campaign {
         LockGuard::acquire(&self.dir.join(LOCK_FILE), what)
     }
 
-    pub fn journal(&self, event: &str, round: Option<u32>, detail: serde_json::Value) -> Result<()> {
+    pub fn journal(
+        &self,
+        event: &str,
+        round: Option<u32>,
+        detail: serde_json::Value,
+    ) -> Result<()> {
         let entry = JournalEntry {
             time: Utc::now(),
             event: event.to_owned(),
@@ -125,7 +141,8 @@ impl Campaign {
             pid: std::process::id(),
             detail,
         };
-        let line = serde_json::to_string(&entry).map_err(|e| Error::Internal(format!("serializing journal entry: {e}")))?;
+        let line = serde_json::to_string(&entry)
+            .map_err(|e| Error::Internal(format!("serializing journal entry: {e}")))?;
         append_line(&self.dir.join(JOURNAL_FILE), &line)
     }
 
@@ -151,7 +168,9 @@ pub fn round_numbers(campaign: &Path) -> Result<Vec<u32>> {
         let name = entry.file_name();
         let name = name.to_string_lossy();
         // Staging directories (`.round-N.tmp`) and stray files are not rounds.
-        if let Some(n) = name.strip_prefix("round-").and_then(|s| s.parse::<u32>().ok())
+        if let Some(n) = name
+            .strip_prefix("round-")
+            .and_then(|s| s.parse::<u32>().ok())
             && entry.path().is_dir()
         {
             out.push(n);
@@ -164,9 +183,14 @@ pub fn round_numbers(campaign: &Path) -> Result<Vec<u32>> {
 pub fn read_decision(round_dir: &Path) -> Result<Option<Decision>> {
     let p = round_dir.join(DECISION_FILE);
     match std::fs::read_to_string(&p) {
-        Ok(text) => serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| Error::in_file(&p, Some(e.line() as u64), None, format!("malformed decision: {e}"))),
+        Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
+            Error::in_file(
+                &p,
+                Some(e.line() as u64),
+                None,
+                format!("malformed decision: {e}"),
+            )
+        }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(Error::io(format!("reading {}", p.display()), e)),
     }
@@ -175,7 +199,12 @@ pub fn read_decision(round_dir: &Path) -> Result<Option<Decision>> {
 pub fn incumbent_of(decisions: &[(u32, Option<Decision>)]) -> Option<u32> {
     decisions
         .iter()
-        .filter(|(_, d)| matches!(d.as_ref().map(|d| d.decision), Some(DecisionKind::Baseline | DecisionKind::Accepted)))
+        .filter(|(_, d)| {
+            matches!(
+                d.as_ref().map(|d| d.decision),
+                Some(DecisionKind::Baseline | DecisionKind::Accepted)
+            )
+        })
         .map(|(n, _)| *n)
         .max()
 }
@@ -207,7 +236,14 @@ pub fn read_journal(campaign: &Path) -> Result<Vec<JournalEntry>> {
         match serde_json::from_str::<JournalEntry>(line) {
             Ok(e) => out.push(e),
             Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => break,
-            Err(e) => return Err(Error::in_file(&p, Some(i as u64 + 1), None, format!("malformed journal line: {e}"))),
+            Err(e) => {
+                return Err(Error::in_file(
+                    &p,
+                    Some(i as u64 + 1),
+                    None,
+                    format!("malformed journal line: {e}"),
+                ));
+            }
         }
     }
     Ok(out)
@@ -220,11 +256,14 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
         let entry = entry.ctx(|| format!("listing {}", from.display()))?;
         let src = entry.path();
         let dst = to.join(entry.file_name());
-        let ft = entry.file_type().ctx(|| format!("reading {}", src.display()))?;
+        let ft = entry
+            .file_type()
+            .ctx(|| format!("reading {}", src.display()))?;
         if ft.is_dir() {
             copy_tree(&src, &dst)?;
         } else if ft.is_file() {
-            std::fs::copy(&src, &dst).ctx(|| format!("copying {} to {}", src.display(), dst.display()))?;
+            std::fs::copy(&src, &dst)
+                .ctx(|| format!("copying {} to {}", src.display(), dst.display()))?;
             if let Ok(f) = std::fs::File::open(&dst) {
                 let _ = f.sync_all();
             }
@@ -243,7 +282,8 @@ pub fn tree_hash(dir: &Path) -> Result<String> {
     files.sort();
     let mut h = Sha256::new();
     for rel in files {
-        let bytes = std::fs::read(dir.join(&rel)).ctx(|| format!("reading {}", dir.join(&rel).display()))?;
+        let bytes = std::fs::read(dir.join(&rel))
+            .ctx(|| format!("reading {}", dir.join(&rel).display()))?;
         h.update(rel.to_string_lossy().as_bytes());
         h.update([0]);
         h.update((bytes.len() as u64).to_le_bytes());
@@ -256,7 +296,9 @@ fn collect_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> 
     for entry in std::fs::read_dir(dir).ctx(|| format!("listing {}", dir.display()))? {
         let entry = entry.ctx(|| format!("listing {}", dir.display()))?;
         let p = entry.path();
-        let ft = entry.file_type().ctx(|| format!("reading {}", p.display()))?;
+        let ft = entry
+            .file_type()
+            .ctx(|| format!("reading {}", p.display()))?;
         if ft.is_dir() {
             collect_files(root, &p, out)?;
         } else if ft.is_file() {

@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::layout::{
-    ARTIFACTS_DIR, BENCHMARK_CSV, Campaign, DECISION_FILE, GATE_JSON, HYPOTHESIS_FILE, SAMPLES_CSV, VALIDATIONS_JSONL, copy_tree,
-    tree_hash,
+    ARTIFACTS_DIR, BENCHMARK_CSV, Campaign, DECISION_FILE, GATE_JSON, HYPOTHESIS_FILE, SAMPLES_CSV,
+    VALIDATIONS_JSONL, copy_tree, tree_hash,
 };
 use super::measure::{MeasureSource, Measured, measure};
 use super::{Decision, DecisionKind, FROZEN_HEADER_FILE, KERNEL_DIR, ROUNDS_DIR, Validation};
@@ -52,7 +52,10 @@ pub struct InitOptions {
 /// Everything is validated before anything is written.
 pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
     if dir.join(MANIFEST_FILE).exists() {
-        return Err(Error::input(format!("{} already holds a campaign (manifest.yaml exists)", dir.display())));
+        return Err(Error::input(format!(
+            "{} already holds a campaign (manifest.yaml exists)",
+            dir.display()
+        )));
     }
     let shapes = match &opts.shapes {
         Some(p) => read_shapes_file(p, opts.op)?,
@@ -101,11 +104,16 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
     );
     // Round-trip through the validator so `init` can never write a manifest `load` refuses.
     Manifest::parse(&yaml, &dir.join(MANIFEST_FILE))?;
-    std::fs::create_dir_all(dir.join(KERNEL_DIR)).ctx(|| format!("creating {}", dir.join(KERNEL_DIR).display()))?;
+    std::fs::create_dir_all(dir.join(KERNEL_DIR))
+        .ctx(|| format!("creating {}", dir.join(KERNEL_DIR).display()))?;
     for sub in [ROUNDS_DIR, super::MEMORY_DIR] {
-        std::fs::create_dir_all(dir.join(sub)).ctx(|| format!("creating {}", dir.join(sub).display()))?;
+        std::fs::create_dir_all(dir.join(sub))
+            .ctx(|| format!("creating {}", dir.join(sub).display()))?;
     }
-    write_atomic(&dir.join(KERNEL_DIR).join(&kernel.kernel.file), kernel.source.as_bytes())?;
+    write_atomic(
+        &dir.join(KERNEL_DIR).join(&kernel.kernel.file),
+        kernel.source.as_bytes(),
+    )?;
     // Per-process state stays out of the commits that `accept` makes.
     write_atomic(&dir.join(".gitignore"), b".kcamp.lock\nlive/\nruns/\n")?;
     // The manifest is written last: its presence is what makes the directory a campaign.
@@ -130,7 +138,10 @@ fn default_shapes(op: OpName) -> Vec<ShapeSpec> {
             mk("odd1000", &[("M", 1000), ("N", 1000), ("K", 1000)]),
             mk("tall8192", &[("M", 8192), ("N", 1024), ("K", 1024)]),
             mk("deepk8192", &[("M", 1024), ("N", 1024), ("K", 8192)]),
-            mk("batch8x512", &[("B", 8), ("M", 512), ("N", 512), ("K", 512)]),
+            mk(
+                "batch8x512",
+                &[("B", 8), ("M", 512), ("N", 512), ("K", 512)],
+            ),
         ],
         OpName::Axpy => vec![
             mk("n64k", &[("N", 1 << 16)]),
@@ -145,26 +156,40 @@ fn default_shapes(op: OpName) -> Vec<ShapeSpec> {
 /// `label,<dims...>`.
 fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
     let text = std::fs::read_to_string(path).ctx(|| format!("reading {}", path.display()))?;
-    let is_csv = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+    let is_csv = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
     let shapes: Vec<ShapeSpec> = if is_csv {
-        let mut rdr = csv::ReaderBuilder::new().has_headers(true).from_reader(text.as_bytes());
+        let mut rdr = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .from_reader(text.as_bytes());
         let headers = rdr
             .headers()
             .map_err(|e| Error::in_file(path, Some(1), None, format!("bad CSV header: {e}")))?
             .clone();
         if headers.get(0) != Some("label") {
-            return Err(Error::in_file(path, Some(1), headers.get(0), "the first column must be 'label'"));
+            return Err(Error::in_file(
+                path,
+                Some(1),
+                headers.get(0),
+                "the first column must be 'label'",
+            ));
         }
         let mut out = Vec::new();
         for (i, rec) in rdr.records().enumerate() {
             let line = i as u64 + 2;
-            let rec = rec.map_err(|e| Error::in_file(path, Some(line), None, format!("bad CSV row: {e}")))?;
+            let rec = rec
+                .map_err(|e| Error::in_file(path, Some(line), None, format!("bad CSV row: {e}")))?;
             let mut dims = std::collections::BTreeMap::new();
             for (col, cell) in headers.iter().zip(rec.iter()).skip(1) {
-                let v: u64 = cell
-                    .trim()
-                    .parse()
-                    .map_err(|_| Error::in_file(path, Some(line), Some(col), format!("'{cell}' is not a positive integer")))?;
+                let v: u64 = cell.trim().parse().map_err(|_| {
+                    Error::in_file(
+                        path,
+                        Some(line),
+                        Some(col),
+                        format!("'{cell}' is not a positive integer"),
+                    )
+                })?;
                 dims.insert(col.to_owned(), v);
             }
             out.push(ShapeSpec {
@@ -179,7 +204,9 @@ fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
                 path,
                 e.location().map(|l| l.line() as u64),
                 None,
-                format!("expected a list of shapes like `- {{label: s1, M: 64, N: 64, K: 64}}`: {e}"),
+                format!(
+                    "expected a list of shapes like `- {{label: s1, M: 64, N: 64, K: 64}}`: {e}"
+                ),
             )
         })?
     };
@@ -207,7 +234,8 @@ fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
         seed: None,
     };
     let yaml = probe.to_yaml()?;
-    Manifest::parse(&yaml, path).map_err(|e| Error::input(e.to_string().replace("field 'target_shapes", "shape '")))?;
+    Manifest::parse(&yaml, path)
+        .map_err(|e| Error::input(e.to_string().replace("field 'target_shapes", "shape '")))?;
     Ok(shapes)
 }
 
@@ -230,7 +258,11 @@ pub struct BaselineOutcome {
     pub origin: String,
 }
 
-pub fn baseline(c: &Campaign, source: &MeasureSource, on_event: &mut dyn FnMut(ProgressEvent)) -> Result<BaselineOutcome> {
+pub fn baseline(
+    c: &Campaign,
+    source: &MeasureSource,
+    on_event: &mut dyn FnMut(ProgressEvent),
+) -> Result<BaselineOutcome> {
     let _lock = c.lock("kcamp baseline")?;
     recover(c)?;
     if !c.round_numbers()?.is_empty() {
@@ -242,7 +274,15 @@ pub fn baseline(c: &Campaign, source: &MeasureSource, on_event: &mut dyn FnMut(P
     let staging = c.rounds_dir().join(".round-1.tmp");
     remove_dir_if_exists(&staging)?;
     copy_tree(&c.kernel_dir(), &staging.join(KERNEL_DIR))?;
-    let measured = match measure(c, source, Validation::Full, 1, None, &staging.join(ARTIFACTS_DIR), on_event) {
+    let measured = match measure(
+        c,
+        source,
+        Validation::Full,
+        1,
+        None,
+        &staging.join(ARTIFACTS_DIR),
+        on_event,
+    ) {
         Ok(m) => m,
         Err(e) => {
             let _ = std::fs::remove_dir_all(&staging);
@@ -281,16 +321,34 @@ pub fn baseline(c: &Campaign, source: &MeasureSource, on_event: &mut dyn FnMut(P
         gate: None,
     };
     write_json_atomic(&staging.join(DECISION_FILE), &decision)?;
-    c.journal("baseline_begin", Some(1), json!({"origin": measured.origin}))?;
+    c.journal(
+        "baseline_begin",
+        Some(1),
+        json!({"origin": measured.origin}),
+    )?;
     // The frozen header goes first: once round-1 exists every later CSV is held to it.
     let header = measured.table.schema.header();
-    write_atomic(&c.dir.join(FROZEN_HEADER_FILE), format!("{header}\n").as_bytes())?;
+    write_atomic(
+        &c.dir.join(FROZEN_HEADER_FILE),
+        format!("{header}\n").as_bytes(),
+    )?;
     fail_point("baseline:before_commit");
-    std::fs::rename(&staging, c.round_dir(1)).ctx(|| format!("renaming {} to {}", staging.display(), c.round_dir(1).display()))?;
+    std::fs::rename(&staging, c.round_dir(1)).ctx(|| {
+        format!(
+            "renaming {} to {}",
+            staging.display(),
+            c.round_dir(1).display()
+        )
+    })?;
     crate::fsutil::sync_dir(&c.rounds_dir());
     fail_point("baseline:after_commit");
     finish_baseline(c, &representative)?;
-    let passed = measured.table.rows.iter().filter(|r| r.check == Check::Pass).count();
+    let passed = measured
+        .table
+        .rows
+        .iter()
+        .filter(|r| r.check == Check::Pass)
+        .count();
     Ok(BaselineOutcome {
         round: 1,
         validation: Validation::Full,
@@ -313,7 +371,11 @@ fn finish_baseline(c: &Campaign, representative: &[String]) -> Result<()> {
     }
     let reopened = Campaign::open(&c.dir)?;
     crate::campaign::records::on_baseline(&reopened)?;
-    reopened.journal("baseline_done", Some(1), json!({"representative_shapes": representative}))?;
+    reopened.journal(
+        "baseline_done",
+        Some(1),
+        json!({"representative_shapes": representative}),
+    )?;
     Ok(())
 }
 
@@ -371,12 +433,28 @@ pub fn aggregate_of(table: &BenchTable, metric: &str) -> Option<f64> {
 /// SPEC §1: 3–5 shapes that PASS at baseline, spanning small (launch overhead) to large
 /// (compute/memory), preferring high variance in between. The user's choice is kept when
 /// all of it passed.
-fn choose_representatives(c: &Campaign, table: &BenchTable, warnings: &mut Vec<String>) -> Vec<String> {
-    let passing = |label: &str| table.rows.iter().any(|r| r.label == label && r.check == Check::Pass);
+fn choose_representatives(
+    c: &Campaign,
+    table: &BenchTable,
+    warnings: &mut Vec<String>,
+) -> Vec<String> {
+    let passing = |label: &str| {
+        table
+            .rows
+            .iter()
+            .any(|r| r.label == label && r.check == Check::Pass)
+    };
     if !c.manifest.representative_shapes.is_empty() {
-        let (kept, dropped): (Vec<String>, Vec<String>) = c.manifest.representative_shapes.iter().cloned().partition(|l| passing(l));
+        let (kept, dropped): (Vec<String>, Vec<String>) = c
+            .manifest
+            .representative_shapes
+            .iter()
+            .cloned()
+            .partition(|l| passing(l));
         for d in &dropped {
-            warnings.push(format!("representative shape '{d}' did not PASS at baseline and was dropped"));
+            warnings.push(format!(
+                "representative shape '{d}' did not PASS at baseline and was dropped"
+            ));
         }
         if !kept.is_empty() {
             return kept;
@@ -389,7 +467,10 @@ fn choose_representatives(c: &Campaign, table: &BenchTable, warnings: &mut Vec<S
         .filter(|r| r.check == Check::Pass)
         .map(|r| {
             let work: f64 = r.dims.iter().map(|d| *d as f64).product();
-            let cv = match (r.metric(&table.schema, metric), r.stddev(&table.schema, metric)) {
+            let cv = match (
+                r.metric(&table.schema, metric),
+                r.stddev(&table.schema, metric),
+            ) {
                 (Some(m), Some(s)) if m > 0.0 => s / m,
                 _ => 0.0,
             };
@@ -407,7 +488,10 @@ fn choose_representatives(c: &Campaign, table: &BenchTable, warnings: &mut Vec<S
     middle.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.0.cmp(b.0)));
     chosen.extend(middle.iter().take(want - 2).map(|r| r.0));
     // Keep the manifest's order (by size) for readability.
-    rows.iter().filter(|r| chosen.contains(&r.0)).map(|r| r.0.to_owned()).collect()
+    rows.iter()
+        .filter(|r| chosen.contains(&r.0))
+        .map(|r| r.0.to_owned())
+        .collect()
 }
 
 /// Record the representative shapes in manifest.yaml, editing only that field so the
@@ -417,7 +501,11 @@ fn set_representative_shapes(dir: &Path, labels: &[String]) -> Result<()> {
     let text = std::fs::read_to_string(&path).ctx(|| format!("reading {}", path.display()))?;
     let value = format!(
         "representative_shapes: [{}]",
-        labels.iter().map(|l| format!("'{}'", l.replace('\'', "''"))).collect::<Vec<_>>().join(", ")
+        labels
+            .iter()
+            .map(|l| format!("'{}'", l.replace('\'', "''")))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let mut out = Vec::new();
     let mut lines = text.lines().peekable();
@@ -427,7 +515,10 @@ fn set_representative_shapes(dir: &Path, labels: &[String]) -> Result<()> {
             out.push(value.clone());
             replaced = true;
             // Drop a block list that followed the key.
-            while lines.peek().is_some_and(|l| l.starts_with("- ") || l.starts_with("  ")) {
+            while lines
+                .peek()
+                .is_some_and(|l| l.starts_with("- ") || l.starts_with("  "))
+            {
                 lines.next();
             }
         } else {
@@ -452,10 +543,14 @@ pub fn new_round(c: &Campaign, hypothesis: &str) -> Result<u32> {
     recover(c)?;
     let hypothesis = hypothesis.trim();
     if hypothesis.is_empty() {
-        return Err(Error::input("--hypothesis must not be empty: one round, one hypothesis"));
+        return Err(Error::input(
+            "--hypothesis must not be empty: one round, one hypothesis",
+        ));
     }
     if c.incumbent()?.is_none() {
-        return Err(Error::State("no BASELINE yet: run `kcamp baseline` first".into()));
+        return Err(Error::State(
+            "no BASELINE yet: run `kcamp baseline` first".into(),
+        ));
     }
     if let Some(open) = c.open_round()? {
         return Err(Error::State(format!(
@@ -467,13 +562,20 @@ pub fn new_round(c: &Campaign, hypothesis: &str) -> Result<u32> {
     if let Some(max) = c.manifest.max_iterations
         && n - 1 > max
     {
-        return Err(Error::State(format!("max_iterations ({max}) reached: the campaign has {} optimization rounds", n - 2)));
+        return Err(Error::State(format!(
+            "max_iterations ({max}) reached: the campaign has {} optimization rounds",
+            n - 2
+        )));
     }
     let staging = c.rounds_dir().join(format!(".round-{n}.tmp"));
     remove_dir_if_exists(&staging)?;
     std::fs::create_dir_all(&staging).ctx(|| format!("creating {}", staging.display()))?;
-    write_atomic(&staging.join(HYPOTHESIS_FILE), format!("{hypothesis}\n").as_bytes())?;
-    std::fs::rename(&staging, c.round_dir(n)).ctx(|| format!("creating {}", c.round_dir(n).display()))?;
+    write_atomic(
+        &staging.join(HYPOTHESIS_FILE),
+        format!("{hypothesis}\n").as_bytes(),
+    )?;
+    std::fs::rename(&staging, c.round_dir(n))
+        .ctx(|| format!("creating {}", c.round_dir(n).display()))?;
     crate::fsutil::sync_dir(&c.rounds_dir());
     c.journal("round_opened", Some(n), json!({"hypothesis": hypothesis}))?;
     Ok(n)
@@ -514,28 +616,67 @@ pub struct ValidateOutcome {
     pub record: GateRecord,
 }
 
-pub fn validate(c: &Campaign, full: bool, source: &MeasureSource, on_event: &mut dyn FnMut(ProgressEvent)) -> Result<ValidateOutcome> {
-    let _lock = c.lock(if full { "kcamp validate --full" } else { "kcamp validate" })?;
+pub fn validate(
+    c: &Campaign,
+    full: bool,
+    source: &MeasureSource,
+    on_event: &mut dyn FnMut(ProgressEvent),
+) -> Result<ValidateOutcome> {
+    let _lock = c.lock(if full {
+        "kcamp validate --full"
+    } else {
+        "kcamp validate"
+    })?;
     recover(c)?;
-    validate_locked(c, if full { Validation::Full } else { Validation::Quick }, source, on_event)
+    validate_locked(
+        c,
+        if full {
+            Validation::Full
+        } else {
+            Validation::Quick
+        },
+        source,
+        on_event,
+    )
 }
 
-fn validate_locked(c: &Campaign, validation: Validation, source: &MeasureSource, on_event: &mut dyn FnMut(ProgressEvent)) -> Result<ValidateOutcome> {
-    let round = c
-        .open_round()?
-        .ok_or_else(|| Error::State("no open round: open one with `kcamp round new --hypothesis TEXT`".into()))?;
-    let incumbent = c.incumbent()?.ok_or_else(|| Error::State("no BASELINE yet: run `kcamp baseline` first".into()))?;
-    let frozen = c
-        .frozen_header()?
-        .ok_or_else(|| Error::State(format!("{} is missing: the schema was never frozen", c.dir.join(FROZEN_HEADER_FILE).display())))?;
+fn validate_locked(
+    c: &Campaign,
+    validation: Validation,
+    source: &MeasureSource,
+    on_event: &mut dyn FnMut(ProgressEvent),
+) -> Result<ValidateOutcome> {
+    let round = c.open_round()?.ok_or_else(|| {
+        Error::State("no open round: open one with `kcamp round new --hypothesis TEXT`".into())
+    })?;
+    let incumbent = c
+        .incumbent()?
+        .ok_or_else(|| Error::State("no BASELINE yet: run `kcamp baseline` first".into()))?;
+    let frozen = c.frozen_header()?.ok_or_else(|| {
+        Error::State(format!(
+            "{} is missing: the schema was never frozen",
+            c.dir.join(FROZEN_HEADER_FILE).display()
+        ))
+    })?;
     let expected: BTreeSet<ShapeKey> = match validation {
         Validation::Quick => {
             if c.manifest.representative_shapes.is_empty() {
-                return Err(Error::State("no representative_shapes in manifest.yaml: run `kcamp validate --full`".into()));
+                return Err(Error::State(
+                    "no representative_shapes in manifest.yaml: run `kcamp validate --full`".into(),
+                ));
             }
-            c.manifest.representative().into_iter().map(|s| key_of(&c.manifest, s)).collect()
+            c.manifest
+                .representative()
+                .into_iter()
+                .map(|s| key_of(&c.manifest, s))
+                .collect()
         }
-        Validation::Full => c.manifest.target_shapes.iter().map(|s| key_of(&c.manifest, s)).collect(),
+        Validation::Full => c
+            .manifest
+            .target_shapes
+            .iter()
+            .map(|s| key_of(&c.manifest, s))
+            .collect(),
     };
     let rdir = c.round_dir(round);
     let stage_kernel = rdir.join(".kernel.tmp");
@@ -544,11 +685,24 @@ fn validate_locked(c: &Campaign, validation: Validation, source: &MeasureSource,
     remove_dir_if_exists(&stage_artifacts)?;
     copy_tree(&c.kernel_dir(), &stage_kernel)?;
     let kernel_hash = tree_hash(&stage_kernel)?;
-    let staged = measure(c, source, validation, round, Some(&frozen), &stage_artifacts, on_event).and_then(|m| {
-        check_shape_set(&m.table, &expected, match validation {
-            Validation::Quick => "the representative shapes (use --full for all target shapes)",
-            Validation::Full => "the manifest's target_shapes",
-        })?;
+    let staged = measure(
+        c,
+        source,
+        validation,
+        round,
+        Some(&frozen),
+        &stage_artifacts,
+        on_event,
+    )
+    .and_then(|m| {
+        check_shape_set(
+            &m.table,
+            &expected,
+            match validation {
+                Validation::Quick => "the representative shapes (use --full for all target shapes)",
+                Validation::Full => "the manifest's target_shapes",
+            },
+        )?;
         Ok(m)
     });
     let measured: Measured = match staged {
@@ -559,7 +713,8 @@ fn validate_locked(c: &Campaign, validation: Validation, source: &MeasureSource,
             return Err(e);
         }
     };
-    let (reference, reference_samples, reference_notes) = reference_rows(c, incumbent, &expected, &frozen)?;
+    let (reference, reference_samples, reference_notes) =
+        reference_rows(c, incumbent, &expected, &frozen)?;
     let mut report = judge(&GateInput {
         incumbent: &reference,
         candidate: &measured.table,
@@ -575,11 +730,20 @@ fn validate_locked(c: &Campaign, validation: Validation, source: &MeasureSource,
     // SPEC §7 rule 5: a gain inside the noise is re-measured; the history decides.
     let history = read_validation_log(&rdir)?;
     if raw_verdict == Verdict::NeedsRemeasure {
-        apply_remeasure(&mut report, &history, validation, &kernel_hash, &c.manifest.gate);
+        apply_remeasure(
+            &mut report,
+            &history,
+            validation,
+            &kernel_hash,
+            &c.manifest.gate,
+        );
     }
     let needs_full_confirmation = validation == Validation::Quick
         && report.verdict.allows_accept()
-        && report.aggregate.delta.is_some_and(|d| d < c.manifest.gate.quick_confirm_below);
+        && report
+            .aggregate
+            .delta
+            .is_some_and(|d| d < c.manifest.gate.quick_confirm_below);
     if needs_full_confirmation {
         report.reasons.push(format!(
             "quick ACCEPT with an aggregate gain under {:.0}%: `kcamp accept` confirms it with a full validation first",
@@ -633,12 +797,23 @@ fn key_of(m: &Manifest, s: &ShapeSpec) -> ShapeKey {
 }
 
 /// Re-measurements of the same kernel (same validation kind) in a row, this one included.
-fn apply_remeasure(report: &mut GateReport, history: &[ValidationLog], validation: Validation, kernel_hash: &str, cfg: &crate::gate::GateConfig) {
+fn apply_remeasure(
+    report: &mut GateReport,
+    history: &[ValidationLog],
+    validation: Validation,
+    kernel_hash: &str,
+    cfg: &crate::gate::GateConfig,
+) {
     let mut deltas: Vec<f64> = history
         .iter()
         .rev()
         .take_while(|h| h.kernel_hash == kernel_hash && h.validation == validation)
-        .filter(|h| matches!(h.raw_verdict, Verdict::NeedsRemeasure | Verdict::Accept | Verdict::AcceptWithNote))
+        .filter(|h| {
+            matches!(
+                h.raw_verdict,
+                Verdict::NeedsRemeasure | Verdict::Accept | Verdict::AcceptWithNote
+            )
+        })
         .filter_map(|h| h.aggregate_delta)
         .collect();
     if let Some(d) = report.aggregate.delta {
@@ -683,17 +858,31 @@ fn read_validation_log(rdir: &Path) -> Result<Vec<ValidationLog>> {
         Err(e) => return Err(Error::io(format!("reading {}", p.display()), e)),
     };
     // A torn last line (crash mid-append) is ignored.
-    Ok(text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect())
+    Ok(text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect())
 }
 
 /// Reference rows for the candidate's shapes: the incumbent's row where it measured the
 /// shape, else the newest accepted ancestor that did (an incumbent accepted on a quick
 /// validation has only the representative shapes).
-fn reference_rows(c: &Campaign, incumbent: u32, keys: &BTreeSet<ShapeKey>, frozen: &str) -> Result<(BenchTable, Option<Samples>, Vec<String>)> {
+fn reference_rows(
+    c: &Campaign,
+    incumbent: u32,
+    keys: &BTreeSet<ShapeKey>,
+    frozen: &str,
+) -> Result<(BenchTable, Option<Samples>, Vec<String>)> {
     let lineage: Vec<u32> = c
         .decisions()?
         .into_iter()
-        .filter(|(n, d)| *n <= incumbent && matches!(d.as_ref().map(|d| d.decision), Some(DecisionKind::Baseline | DecisionKind::Accepted)))
+        .filter(|(n, d)| {
+            *n <= incumbent
+                && matches!(
+                    d.as_ref().map(|d| d.decision),
+                    Some(DecisionKind::Baseline | DecisionKind::Accepted)
+                )
+        })
         .map(|(n, _)| n)
         .rev()
         .collect();
@@ -709,7 +898,11 @@ fn reference_rows(c: &Campaign, incumbent: u32, keys: &BTreeSet<ShapeKey>, froze
         }
         let adir = c.artifacts_dir(n);
         let table = BenchTable::read_frozen(&adir.join(BENCHMARK_CSV), frozen)?;
-        let round_samples = if adir.join(SAMPLES_CSV).is_file() { Some(Samples::read(&adir.join(SAMPLES_CSV))?) } else { None };
+        let round_samples = if adir.join(SAMPLES_CSV).is_file() {
+            Some(Samples::read(&adir.join(SAMPLES_CSV))?)
+        } else {
+            None
+        };
         for row in &table.rows {
             let key = row.shape_key();
             if remaining.remove(&key) {
@@ -717,7 +910,9 @@ fn reference_rows(c: &Campaign, incumbent: u32, keys: &BTreeSet<ShapeKey>, froze
                     notes.push(format!("shape '{}' judged against round {n}, the newest accepted round that measured it", row.label));
                 }
                 match &round_samples {
-                    Some(s) => samples.rows.extend(s.rows.iter().filter(|r| r.label == row.label).cloned()),
+                    Some(s) => samples
+                        .rows
+                        .extend(s.rows.iter().filter(|r| r.label == row.label).cloned()),
                     None => any_samples = false,
                 }
                 rows.push(row.clone());
@@ -726,10 +921,17 @@ fn reference_rows(c: &Campaign, incumbent: u32, keys: &BTreeSet<ShapeKey>, froze
         schema.get_or_insert(table.schema);
     }
     if let Some(missing) = remaining.iter().next() {
-        return Err(Error::State(format!("no accepted round measured shape '{}'", missing.label)));
+        return Err(Error::State(format!(
+            "no accepted round measured shape '{}'",
+            missing.label
+        )));
     }
     let schema = schema.ok_or_else(|| Error::State("the lineage holds no measurement".into()))?;
-    Ok((BenchTable { schema, rows }, any_samples.then_some(samples), notes))
+    Ok((
+        BenchTable { schema, rows },
+        any_samples.then_some(samples),
+        notes,
+    ))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -751,12 +953,21 @@ pub struct DecisionOutcome {
     pub warnings: Vec<String>,
 }
 
-pub fn accept(c: &Campaign, opts: &AcceptOptions, on_event: &mut dyn FnMut(ProgressEvent)) -> Result<DecisionOutcome> {
+pub fn accept(
+    c: &Campaign,
+    opts: &AcceptOptions,
+    on_event: &mut dyn FnMut(ProgressEvent),
+) -> Result<DecisionOutcome> {
     let _lock = c.lock("kcamp accept")?;
     recover(c)?;
-    let round = c.open_round()?.ok_or_else(|| Error::State("no open round to accept".into()))?;
-    let mut record = read_gate_record(c, round)?
-        .ok_or_else(|| Error::State(format!("round {round} has not been validated: run `kcamp validate` first")))?;
+    let round = c
+        .open_round()?
+        .ok_or_else(|| Error::State("no open round to accept".into()))?;
+    let mut record = read_gate_record(c, round)?.ok_or_else(|| {
+        Error::State(format!(
+            "round {round} has not been validated: run `kcamp validate` first"
+        ))
+    })?;
     let now_hash = tree_hash(&c.kernel_dir())?;
     if now_hash != record.kernel_hash {
         return Err(Error::State(format!(
@@ -766,7 +977,9 @@ pub fn accept(c: &Campaign, opts: &AcceptOptions, on_event: &mut dyn FnMut(Progr
     if opts.force {
         let reason = opts.reason.as_deref().map(str::trim).unwrap_or_default();
         if reason.is_empty() {
-            return Err(Error::input("--force needs --reason TEXT: why the gate is overridden"));
+            return Err(Error::input(
+                "--force needs --reason TEXT: why the gate is overridden",
+            ));
         }
     }
     let mut confirmation = None;
@@ -806,7 +1019,11 @@ pub fn accept(c: &Campaign, opts: &AcceptOptions, on_event: &mut dyn FnMut(Progr
         git_commit: None,
         gate: Some(record.report.clone()),
     };
-    c.journal("accept_begin", Some(round), json!({"parent": record.incumbent, "forced": decision.forced}))?;
+    c.journal(
+        "accept_begin",
+        Some(round),
+        json!({"parent": record.incumbent, "forced": decision.forced}),
+    )?;
     fail_point("accept:after_begin");
     write_json_atomic(&c.round_dir(round).join(DECISION_FILE), &decision)?;
     fail_point("accept:after_decision");
@@ -821,16 +1038,26 @@ pub fn accept(c: &Campaign, opts: &AcceptOptions, on_event: &mut dyn FnMut(Progr
 pub fn rollback(c: &Campaign, reason: &str) -> Result<DecisionOutcome> {
     let _lock = c.lock("kcamp rollback")?;
     recover(c)?;
-    let round = c.open_round()?.ok_or_else(|| Error::State("no open round to roll back".into()))?;
+    let round = c
+        .open_round()?
+        .ok_or_else(|| Error::State("no open round to roll back".into()))?;
     if reason.trim().is_empty() {
-        return Err(Error::input("--reason must say why the round is rolled back"));
+        return Err(Error::input(
+            "--reason must say why the round is rolled back",
+        ));
     }
     rollback_locked(c, round, reason.trim())
 }
 
 fn rollback_locked(c: &Campaign, round: u32, reason: &str) -> Result<DecisionOutcome> {
-    let incumbent = c.incumbent()?.ok_or_else(|| Error::State("no incumbent to roll back to".into()))?;
-    c.journal("rollback_begin", Some(round), json!({"incumbent": incumbent, "reason": reason}))?;
+    let incumbent = c
+        .incumbent()?
+        .ok_or_else(|| Error::State("no incumbent to roll back to".into()))?;
+    c.journal(
+        "rollback_begin",
+        Some(round),
+        json!({"incumbent": incumbent, "reason": reason}),
+    )?;
     fail_point("rollback:after_begin");
     restore_kernel(c, incumbent)?;
     fail_point("rollback:after_restore");
@@ -843,7 +1070,12 @@ fn rollback_locked(c: &Campaign, round: u32, reason: &str) -> Result<DecisionOut
     })
 }
 
-fn write_rollback_decision(c: &Campaign, round: u32, incumbent: u32, reason: &str) -> Result<Decision> {
+fn write_rollback_decision(
+    c: &Campaign,
+    round: u32,
+    incumbent: u32,
+    reason: &str,
+) -> Result<Decision> {
     if let Some(existing) = c.decision(round)? {
         return Ok(existing);
     }
@@ -894,7 +1126,10 @@ fn finish_decision(c: &Campaign, round: u32, kind: &str) -> Result<Vec<String>> 
 fn restore_kernel(c: &Campaign, incumbent: u32) -> Result<()> {
     let snapshot = c.round_dir(incumbent).join(KERNEL_DIR);
     if !snapshot.is_dir() {
-        return Err(Error::State(format!("the incumbent's kernel snapshot {} is missing", snapshot.display())));
+        return Err(Error::State(format!(
+            "the incumbent's kernel snapshot {} is missing",
+            snapshot.display()
+        )));
     }
     let staging = c.dir.join(".kernel.restore.tmp");
     remove_dir_if_exists(&staging)?;
@@ -906,7 +1141,9 @@ fn restore_kernel(c: &Campaign, incumbent: u32) -> Result<()> {
 fn replace_dir(src: &Path, dst: &Path) -> Result<()> {
     let old = dst.with_file_name(format!(
         ".{}.old",
-        dst.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+        dst.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
     ));
     remove_dir_if_exists(&old)?;
     if dst.exists() {
@@ -930,9 +1167,14 @@ fn remove_dir_if_exists(p: &Path) -> Result<()> {
 pub fn read_gate_record(c: &Campaign, round: u32) -> Result<Option<GateRecord>> {
     let p = c.artifacts_dir(round).join(GATE_JSON);
     match std::fs::read_to_string(&p) {
-        Ok(t) => serde_json::from_str(&t)
-            .map(Some)
-            .map_err(|e| Error::in_file(&p, Some(e.line() as u64), None, format!("malformed gate record: {e}"))),
+        Ok(t) => serde_json::from_str(&t).map(Some).map_err(|e| {
+            Error::in_file(
+                &p,
+                Some(e.line() as u64),
+                None,
+                format!("malformed gate record: {e}"),
+            )
+        }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(Error::io(format!("reading {}", p.display()), e)),
     }
@@ -963,7 +1205,9 @@ fn git_commit(c: &Campaign, round: u32) -> std::result::Result<Option<String>, S
         return Err(String::from_utf8_lossy(&commit.stderr).trim().to_owned());
     }
     let head = git(&["rev-parse", "HEAD"])?;
-    Ok(Some(String::from_utf8_lossy(&head.stdout).trim().to_owned()))
+    Ok(Some(
+        String::from_utf8_lossy(&head.stdout).trim().to_owned(),
+    ))
 }
 
 // ---------------------------------------------------------------------------------------
@@ -994,9 +1238,16 @@ pub fn recover(c: &Campaign) -> Result<Vec<String>> {
                     let reps = c.manifest.representative_shapes.clone();
                     let table = BenchTable::read(&c.artifacts_dir(1).join(BENCHMARK_CSV))?;
                     let mut warnings = Vec::new();
-                    let reps = if reps.is_empty() { choose_representatives(c, &table, &mut warnings) } else { reps };
+                    let reps = if reps.is_empty() {
+                        choose_representatives(c, &table, &mut warnings)
+                    } else {
+                        reps
+                    };
                     if c.frozen_header()?.is_none() {
-                        write_atomic(&c.dir.join(FROZEN_HEADER_FILE), format!("{}\n", table.schema.header()).as_bytes())?;
+                        write_atomic(
+                            &c.dir.join(FROZEN_HEADER_FILE),
+                            format!("{}\n", table.schema.header()).as_bytes(),
+                        )?;
                     }
                     finish_baseline(c, &reps)?;
                     done.push("completed an interrupted BASELINE".to_owned());
@@ -1011,7 +1262,9 @@ pub fn recover(c: &Campaign) -> Result<Vec<String>> {
                     done.push(format!("completed the interrupted accept of round {round}"));
                 } else {
                     c.journal("accept_aborted", Some(round), json!({"recovered": true}))?;
-                    done.push(format!("undid the interrupted accept of round {round}: it is open again"));
+                    done.push(format!(
+                        "undid the interrupted accept of round {round}: it is open again"
+                    ));
                 }
             }
             "rollback" => {
@@ -1026,27 +1279,41 @@ pub fn recover(c: &Campaign) -> Result<Vec<String>> {
                     .and_then(|r| r.as_str())
                     .unwrap_or("interrupted rollback")
                     .to_owned();
-                let incumbent = match begin.as_ref().and_then(|e| e.detail.get("incumbent")).and_then(|v| v.as_u64()) {
+                let incumbent = match begin
+                    .as_ref()
+                    .and_then(|e| e.detail.get("incumbent"))
+                    .and_then(|v| v.as_u64())
+                {
                     Some(n) => n as u32,
-                    None => c.incumbent()?.ok_or_else(|| Error::State("no incumbent to roll back to".into()))?,
+                    None => c
+                        .incumbent()?
+                        .ok_or_else(|| Error::State("no incumbent to roll back to".into()))?,
                 };
                 restore_kernel(c, incumbent)?;
                 write_rollback_decision(c, round, incumbent, &reason)?;
                 finish_decision(c, round, "rollback")?;
-                done.push(format!("completed the interrupted rollback of round {round}"));
+                done.push(format!(
+                    "completed the interrupted rollback of round {round}"
+                ));
             }
             _ => {}
         }
     }
     // Staging left by a killed command is never part of the campaign.
-    let mut stray: Vec<PathBuf> = vec![c.dir.join(".kernel.restore.tmp"), c.dir.join(".kernel.old")];
+    let mut stray: Vec<PathBuf> =
+        vec![c.dir.join(".kernel.restore.tmp"), c.dir.join(".kernel.old")];
     if let Ok(entries) = std::fs::read_dir(c.rounds_dir()) {
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
             if name.starts_with('.') && name.ends_with(".tmp") {
                 stray.push(e.path());
             } else if name.starts_with("round-") {
-                for s in [".kernel.tmp", ".artifacts.tmp", ".kernel.old", ".artifacts.old"] {
+                for s in [
+                    ".kernel.tmp",
+                    ".artifacts.tmp",
+                    ".kernel.old",
+                    ".artifacts.old",
+                ] {
                     stray.push(e.path().join(s));
                 }
             }

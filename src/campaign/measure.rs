@@ -49,7 +49,11 @@ pub fn measure(
         MeasureSource::Csv(path) => {
             let table = read_csv(path, frozen)?;
             let samples_in = path.with_file_name(SAMPLES_CSV);
-            let samples = if samples_in.is_file() { Some(Samples::read(&samples_in)?) } else { None };
+            let samples = if samples_in.is_file() {
+                Some(Samples::read(&samples_in)?)
+            } else {
+                None
+            };
             // Copy the exact bytes: the frozen header is a byte-level contract.
             let bytes = std::fs::read(path).ctx(|| format!("reading {}", path.display()))?;
             write_atomic(&csv_out, &bytes)?;
@@ -65,24 +69,38 @@ pub fn measure(
         MeasureSource::Run { adapter } => {
             let command = match validation {
                 Validation::Quick => campaign.manifest.quick_command.as_ref(),
-                Validation::Full => campaign.manifest.full_command.as_ref().or(campaign.manifest.quick_command.as_ref()),
+                Validation::Full => campaign
+                    .manifest
+                    .full_command
+                    .as_ref()
+                    .or(campaign.manifest.quick_command.as_ref()),
             };
             if let Some(cmd) = command {
                 run_external(campaign, cmd, validation, &csv_out)?;
                 let table = read_csv(&csv_out, frozen)?;
                 let samples_path = out_dir.join(SAMPLES_CSV);
-                let samples = if samples_path.is_file() { Some(Samples::read(&samples_path)?) } else { None };
+                let samples = if samples_path.is_file() {
+                    Some(Samples::read(&samples_path)?)
+                } else {
+                    None
+                };
                 return Ok(Measured {
                     table,
                     samples,
-                        origin: format!("command:{cmd}"),
+                    origin: format!("command:{cmd}"),
                 });
             }
-            let selector = adapter.clone().unwrap_or_else(|| campaign.manifest.adapter.clone());
+            let selector = adapter
+                .clone()
+                .unwrap_or_else(|| campaign.manifest.adapter.clone());
             builtin_run(campaign, validation, round, &selector, out_dir, on_event)?;
             let table = read_csv(&csv_out, frozen)?;
             let samples_path = out_dir.join(SAMPLES_CSV);
-            let samples = if samples_path.is_file() { Some(Samples::read(&samples_path)?) } else { None };
+            let samples = if samples_path.is_file() {
+                Some(Samples::read(&samples_path)?)
+            } else {
+                None
+            };
             Ok(Measured {
                 table,
                 samples,
@@ -102,16 +120,34 @@ fn read_csv(path: &Path, frozen: Option<&str>) -> Result<BenchTable> {
 /// Run the manifest's harness command through `sh -c` in the campaign directory with
 /// `{csv}` replaced by the (shell-quoted) output path. The shapes of this validation are
 /// passed as `KCAMP_SHAPES` (comma-separated labels) and `KCAMP_VALIDATION`.
-fn run_external(campaign: &Campaign, cmd: &str, validation: Validation, csv_out: &Path) -> Result<()> {
+fn run_external(
+    campaign: &Campaign,
+    cmd: &str,
+    validation: Validation,
+    csv_out: &Path,
+) -> Result<()> {
     let labels: Vec<&str> = match validation {
-        Validation::Quick => campaign.manifest.representative_shapes.iter().map(String::as_str).collect(),
-        Validation::Full => campaign.manifest.target_shapes.iter().map(|s| s.label.as_str()).collect(),
+        Validation::Quick => campaign
+            .manifest
+            .representative_shapes
+            .iter()
+            .map(String::as_str)
+            .collect(),
+        Validation::Full => campaign
+            .manifest
+            .target_shapes
+            .iter()
+            .map(|s| s.label.as_str())
+            .collect(),
     };
     let quoted = shell_quote(&csv_out.to_string_lossy());
     let line = cmd.replace("{csv}", &quoted);
     let log_path = csv_out.with_file_name("harness.log");
-    let log = std::fs::File::create(&log_path).ctx(|| format!("creating {}", log_path.display()))?;
-    let log_err = log.try_clone().ctx(|| format!("opening {}", log_path.display()))?;
+    let log =
+        std::fs::File::create(&log_path).ctx(|| format!("creating {}", log_path.display()))?;
+    let log_err = log
+        .try_clone()
+        .ctx(|| format!("opening {}", log_path.display()))?;
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(&line)
@@ -130,10 +166,15 @@ fn run_external(campaign: &Campaign, cmd: &str, validation: Validation, csv_out:
         .spawn()
         .ctx(|| format!("starting harness command `{line}`"))?;
     // The harness runs every shape: allow the per-case timeout for each, plus start-up.
-    let budget = Duration::from_secs_f64(campaign.manifest.effective_timeout_sec()? * labels.len().max(1) as f64 + 60.0);
+    let budget = Duration::from_secs_f64(
+        campaign.manifest.effective_timeout_sec()? * labels.len().max(1) as f64 + 60.0,
+    );
     let start = Instant::now();
     loop {
-        match child.try_wait().ctx(|| "waiting for the harness command".to_owned())? {
+        match child
+            .try_wait()
+            .ctx(|| "waiting for the harness command".to_owned())?
+        {
             Some(status) if status.success() => break,
             Some(status) => {
                 return Err(Error::input(format!(
@@ -180,7 +221,8 @@ fn builtin_run(
     opts.adapter = Some(selector.clone());
     opts.artifacts_dir = Some(out_dir.to_path_buf());
     opts.round = Some(round);
-    let report = crate::runner::run_campaign_cases(&campaign.dir, &campaign.manifest, &opts, on_event)?;
+    let report =
+        crate::runner::run_campaign_cases(&campaign.dir, &campaign.manifest, &opts, on_event)?;
     // The run's one-line summary for logs and agents (stderr keeps --json stdout clean).
     eprintln!("{}", report.result_line);
     Ok(())

@@ -30,13 +30,18 @@ pub const FROZEN_HEADER_FILE: &str = "schema.frozen.csv";
 pub const PROGRESS_FILE: &str = "live/progress.json";
 
 pub use layout::Campaign;
-pub use layout::{ARTIFACTS_DIR, BENCHMARK_CSV, DECISION_FILE, GATE_JSON, HYPOTHESIS_FILE, RESULT_JSON, SAMPLES_CSV, copy_tree, tree_hash};
+pub use layout::{
+    ARTIFACTS_DIR, BENCHMARK_CSV, DECISION_FILE, GATE_JSON, HYPOTHESIS_FILE, RESULT_JSON,
+    SAMPLES_CSV, copy_tree, tree_hash,
+};
 pub use lifecycle::{
-    AcceptOptions, BaselineOutcome, DecisionOutcome, GateRecord, InitOptions, ValidateOutcome, accept, aggregate_of, baseline, init, new_round,
-    read_gate_record, recover, rollback, validate,
+    AcceptOptions, BaselineOutcome, DecisionOutcome, GateRecord, InitOptions, ValidateOutcome,
+    accept, aggregate_of, baseline, init, new_round, read_gate_record, recover, rollback, validate,
 };
 pub use measure::MeasureSource;
-pub use reporting::{BASELINE_REPORT, FINAL_REPORT, REPORT_DIR, campaign_report, write_baseline_report};
+pub use reporting::{
+    BASELINE_REPORT, FINAL_REPORT, REPORT_DIR, campaign_report, write_baseline_report,
+};
 
 /// What a decided round became.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,7 +129,6 @@ pub struct CampaignState {
     /// Live progress of a run in progress, if any (PROGRESS_FILE).
     pub live: Option<serde_json::Value>,
 }
-
 
 /// The bundled demo campaign (`campaigns/demo-gemm`): next to the executable's source tree
 /// when run from a checkout, or in the current directory.

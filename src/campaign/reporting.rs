@@ -21,7 +21,9 @@ pub const REPORT_DIR: &str = "report";
 pub fn write_baseline_report(c: &Campaign) -> Result<()> {
     let adir = c.artifacts_dir(1);
     let table = read_table(c, &adir.join(BENCHMARK_CSV))?;
-    let result: Option<serde_json::Value> = std::fs::read_to_string(adir.join(RESULT_JSON)).ok().and_then(|t| serde_json::from_str(&t).ok());
+    let result: Option<serde_json::Value> = std::fs::read_to_string(adir.join(RESULT_JSON))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
     let shape_info = |label: &str, key: &str| -> Option<serde_json::Value> {
         result
             .as_ref()?
@@ -32,28 +34,43 @@ pub fn write_baseline_report(c: &Campaign) -> Result<()> {
             .get(key)
             .cloned()
     };
-    let dim_names = table.schema.dim_names().iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    let dim_names = table
+        .schema
+        .dim_names()
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect::<Vec<_>>();
     let shapes: Vec<ShapeResult> = table
         .rows
         .iter()
         .map(|r| ShapeResult {
             label: r.label.clone(),
-            dims: dim_names.iter().cloned().zip(r.dims.iter().copied()).collect(),
+            dims: dim_names
+                .iter()
+                .cloned()
+                .zip(r.dims.iter().copied())
+                .collect(),
             check: r.check,
             reason: shape_info(&r.label, "reason").and_then(|v| v.as_str().map(str::to_owned)),
             rel_err: shape_info(&r.label, "rel_err").and_then(|v| v.as_f64()),
-            latency_us: r.metric(&table.schema, "Forward Time (ms)").map(|ms| ms * 1000.0),
+            latency_us: r
+                .metric(&table.schema, "Forward Time (ms)")
+                .map(|ms| ms * 1000.0),
             tflops: r.metric(&table.schema, "Forward TFLOPS"),
             bandwidth_gbps: r.metric(&table.schema, "Forward GB/s"),
         })
         .collect();
     let pass: Vec<&ShapeResult> = shapes.iter().filter(|s| s.check == Check::Pass).collect();
-    let geo = |f: &dyn Fn(&ShapeResult) -> Option<f64>| crate::stats::geomean(&pass.iter().filter_map(|s| f(s)).collect::<Vec<_>>());
+    let geo = |f: &dyn Fn(&ShapeResult) -> Option<f64>| {
+        crate::stats::geomean(&pass.iter().filter_map(|s| f(s)).collect::<Vec<_>>())
+    };
     let adapter: Option<crate::runner::AdapterDescription> = result
         .as_ref()
         .and_then(|r| r.get("adapter"))
         .and_then(|a| serde_json::from_value(a.clone()).ok());
-    let peaks = adapter.as_ref().and_then(|a| crate::specs::adapter_peaks(&c.dir, a, c.manifest.dtype));
+    let peaks = adapter
+        .as_ref()
+        .and_then(|a| crate::specs::adapter_peaks(&c.dir, a, c.manifest.dtype));
     let compute_peak = peaks.as_ref().map(|p| Peak {
         value: p.flops.value / 1e12,
         source_id: p.flops.source.clone(),
@@ -62,7 +79,10 @@ pub fn write_baseline_report(c: &Campaign) -> Result<()> {
         value: p.bandwidth.value / 1e9,
         source_id: p.bandwidth.source.clone(),
     });
-    let mut source_ids: Vec<String> = [&compute_peak, &bandwidth_peak].iter().filter_map(|p| p.as_ref().map(|p| p.source_id.clone())).collect();
+    let mut source_ids: Vec<String> = [&compute_peak, &bandwidth_peak]
+        .iter()
+        .filter_map(|p| p.as_ref().map(|p| p.source_id.clone()))
+        .collect();
     source_ids.dedup();
     let m = &c.manifest;
     let timing_methods = result
@@ -114,7 +134,10 @@ pub fn write_baseline_report(c: &Campaign) -> Result<()> {
         compute_peak,
         bandwidth_peak,
     };
-    write_atomic(&c.dir.join(BASELINE_REPORT), crate::report::baseline_report_md(&report).as_bytes())
+    write_atomic(
+        &c.dir.join(BASELINE_REPORT),
+        crate::report::baseline_report_md(&report).as_bytes(),
+    )
 }
 
 fn read_table(c: &Campaign, path: &std::path::Path) -> Result<BenchTable> {
@@ -126,10 +149,16 @@ fn read_table(c: &Campaign, path: &std::path::Path) -> Result<BenchTable> {
 
 /// `kcamp report`: with `run`, a final full validation of the incumbent (the working
 /// kernel must equal its snapshot); then report.md and the charts under report/.
-pub fn campaign_report(c: &Campaign, run: bool, adapter: Option<AdapterSelector>) -> Result<CmdOutput> {
+pub fn campaign_report(
+    c: &Campaign,
+    run: bool,
+    adapter: Option<AdapterSelector>,
+) -> Result<CmdOutput> {
     let _lock = c.lock("kcamp report")?;
     super::recover(c)?;
-    let incumbent = c.incumbent()?.ok_or_else(|| Error::State("no BASELINE yet: run `kcamp baseline` first".into()))?;
+    let incumbent = c
+        .incumbent()?
+        .ok_or_else(|| Error::State("no BASELINE yet: run `kcamp baseline` first".into()))?;
     let report_dir = c.dir.join(REPORT_DIR);
     let final_table = if run {
         if let Some(open) = c.open_round()? {
@@ -137,7 +166,9 @@ pub fn campaign_report(c: &Campaign, run: bool, adapter: Option<AdapterSelector>
                 "round {open} is open: accept or roll it back before the final report"
             )));
         }
-        if super::tree_hash(&c.kernel_dir())? != super::tree_hash(&c.round_dir(incumbent).join(KERNEL_DIR))? {
+        if super::tree_hash(&c.kernel_dir())?
+            != super::tree_hash(&c.round_dir(incumbent).join(KERNEL_DIR))?
+        {
             return Err(Error::State(format!(
                 "kernel/ differs from the incumbent's snapshot (round {incumbent}): roll back or validate first"
             )));
@@ -153,7 +184,11 @@ pub fn campaign_report(c: &Campaign, run: bool, adapter: Option<AdapterSelector>
             &out,
             &mut |_| {},
         )?;
-        c.journal("final_validation", Some(incumbent), json!({"origin": measured.origin}))?;
+        c.journal(
+            "final_validation",
+            Some(incumbent),
+            json!({"origin": measured.origin}),
+        )?;
         measured.table
     } else {
         read_table(c, &c.artifacts_dir(incumbent).join(BENCHMARK_CSV))?
@@ -177,15 +212,24 @@ pub fn campaign_report(c: &Campaign, run: bool, adapter: Option<AdapterSelector>
             let b = baseline.find(&r.shape_key());
             ShapeComparison {
                 label: r.label.clone(),
-                baseline: b.filter(|b| b.check == Check::Pass).and_then(|b| b.metric(&baseline.schema, &metric)),
+                baseline: b
+                    .filter(|b| b.check == Check::Pass)
+                    .and_then(|b| b.metric(&baseline.schema, &metric)),
                 baseline_check: b.map(|b| b.check).unwrap_or(Check::Error),
-                incumbent: (r.check == Check::Pass).then(|| r.metric(&final_table.schema, &metric)).flatten(),
+                incumbent: (r.check == Check::Pass)
+                    .then(|| r.metric(&final_table.schema, &metric))
+                    .flatten(),
                 incumbent_check: r.check,
             }
         })
         .collect();
-    let charts_over = crate::report::chart_metric_over_rounds(&metric, &rounds, &report_dir.join("metric_over_rounds"))?;
-    let charts_shapes = crate::report::chart_per_shape(&metric, &shapes, &report_dir.join("per_shape"))?;
+    let charts_over = crate::report::chart_metric_over_rounds(
+        &metric,
+        &rounds,
+        &report_dir.join("metric_over_rounds"),
+    )?;
+    let charts_shapes =
+        crate::report::chart_per_shape(&metric, &shapes, &report_dir.join("per_shape"))?;
     let rel = |p: &std::path::Path| p.strip_prefix(&c.dir).unwrap_or(p).display().to_string();
     let report = FinalReport {
         campaign: c.manifest.name.clone(),
@@ -197,18 +241,35 @@ pub fn campaign_report(c: &Campaign, run: bool, adapter: Option<AdapterSelector>
         charts: vec![rel(&charts_over.svg), rel(&charts_shapes.svg)],
         rounds,
     };
-    write_atomic(&c.dir.join(FINAL_REPORT), crate::report::final_report_md(&report).as_bytes())?;
+    write_atomic(
+        &c.dir.join(FINAL_REPORT),
+        crate::report::final_report_md(&report).as_bytes(),
+    )?;
     c.journal("report", Some(incumbent), json!({"final_validation": run}))?;
     let gain = match (report.baseline_aggregate, report.incumbent_aggregate) {
         (Some(b), Some(i)) if b > 0.0 => Some(i / b - 1.0),
         _ => None,
     };
-    let accepted = c.decisions()?.iter().filter(|(_, d)| d.as_ref().is_some_and(|d| d.decision == DecisionKind::Accepted)).count();
+    let accepted = c
+        .decisions()?
+        .iter()
+        .filter(|(_, d)| {
+            d.as_ref()
+                .is_some_and(|d| d.decision == DecisionKind::Accepted)
+        })
+        .count();
     let human = format!(
         "report.md written: incumbent round {incumbent}, {metric} {} vs BASELINE {} ({}), {accepted} rounds accepted\ncharts: {}, {}",
-        report.incumbent_aggregate.map(|v| format!("{v:.4}")).unwrap_or_else(|| "-".into()),
-        report.baseline_aggregate.map(|v| format!("{v:.4}")).unwrap_or_else(|| "-".into()),
-        gain.map(|g| format!("{:+.2}%", g * 100.0)).unwrap_or_else(|| "-".into()),
+        report
+            .incumbent_aggregate
+            .map(|v| format!("{v:.4}"))
+            .unwrap_or_else(|| "-".into()),
+        report
+            .baseline_aggregate
+            .map(|v| format!("{v:.4}"))
+            .unwrap_or_else(|| "-".into()),
+        gain.map(|g| format!("{:+.2}%", g * 100.0))
+            .unwrap_or_else(|| "-".into()),
         charts_over.png.display(),
         charts_shapes.png.display()
     );

@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use super::layout::{
-    ARTIFACTS_DIR, BENCHMARK_CSV, GATE_JSON, HYPOTHESIS_FILE, RESULT_JSON, incumbent_of, read_decision, read_frozen_header, read_journal,
-    round_dir, round_numbers,
+    ARTIFACTS_DIR, BENCHMARK_CSV, GATE_JSON, HYPOTHESIS_FILE, RESULT_JSON, incumbent_of,
+    read_decision, read_frozen_header, read_journal, round_dir, round_numbers,
 };
 use super::{CampaignState, LOCK_FILE, MEMORY_DIR, PROGRESS_FILE, RoundState};
 use crate::fsutil::LockGuard;
@@ -26,7 +26,9 @@ impl CampaignState {
             let rdir = round_dir(dir, n);
             let decision = read_decision(&rdir)?;
             decisions.push((n, decision.clone()));
-            let hypothesis = std::fs::read_to_string(rdir.join(HYPOTHESIS_FILE)).map(|s| s.trim().to_owned()).unwrap_or_default();
+            let hypothesis = std::fs::read_to_string(rdir.join(HYPOTHESIS_FILE))
+                .map(|s| s.trim().to_owned())
+                .unwrap_or_default();
             let csv = rdir.join(ARTIFACTS_DIR).join(BENCHMARK_CSV);
             let (table, table_error) = if csv.is_file() {
                 let read = match &frozen_header {
@@ -43,7 +45,14 @@ impl CampaignState {
             let gate = read_json_opt(&rdir.join(ARTIFACTS_DIR).join(GATE_JSON))?
                 .map(|v: serde_json::Value| {
                     serde_json::from_value::<GateReport>(v.get("report").cloned().unwrap_or(v))
-                        .map_err(|e| Error::in_file(rdir.join(ARTIFACTS_DIR).join(GATE_JSON), None, None, format!("malformed gate report: {e}")))
+                        .map_err(|e| {
+                            Error::in_file(
+                                rdir.join(ARTIFACTS_DIR).join(GATE_JSON),
+                                None,
+                                None,
+                                format!("malformed gate report: {e}"),
+                            )
+                        })
                 })
                 .transpose()?;
             let result = read_json_opt(&rdir.join(ARTIFACTS_DIR).join(RESULT_JSON))?;
@@ -65,7 +74,11 @@ impl CampaignState {
             });
         }
         let incumbent = incumbent_of(&decisions);
-        let open_round = decisions.iter().filter(|(_, d)| d.is_none()).map(|(n, _)| *n).max();
+        let open_round = decisions
+            .iter()
+            .filter(|(_, d)| d.is_none())
+            .map(|(n, _)| *n)
+            .max();
         let journal = read_journal(dir)?;
         // Fill each decision's git commit from the journal (the commit is made after the
         // decision file is written, so the file itself cannot hold its own hash).
@@ -86,7 +99,11 @@ impl CampaignState {
         // writer is still alive describes a live run.
         let live = read_json_opt(&dir.join(PROGRESS_FILE))
             .unwrap_or(None)
-            .filter(|v| v.get("pid").and_then(|p| p.as_u64()).is_none_or(|pid| process_alive(pid)));
+            .filter(|v| {
+                v.get("pid")
+                    .and_then(|p| p.as_u64())
+                    .is_none_or(process_alive)
+            });
         Ok(CampaignState {
             dir: dir.to_path_buf(),
             manifest,
@@ -107,9 +124,14 @@ impl CampaignState {
 
 fn read_json_opt(path: &Path) -> Result<Option<serde_json::Value>> {
     match std::fs::read_to_string(path) {
-        Ok(text) => serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| Error::in_file(path, Some(e.line() as u64), None, format!("malformed JSON: {e}"))),
+        Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
+            Error::in_file(
+                path,
+                Some(e.line() as u64),
+                None,
+                format!("malformed JSON: {e}"),
+            )
+        }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(Error::io(format!("reading {}", path.display()), e)),
     }

@@ -9,7 +9,9 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::{AdapterArgs, CmdOutput, Ctx};
-use crate::campaign::{self, AcceptOptions, Campaign, CampaignState, DecisionKind, InitOptions, MeasureSource};
+use crate::campaign::{
+    self, AcceptOptions, Campaign, CampaignState, DecisionKind, InitOptions, MeasureSource,
+};
 use crate::error::exit;
 use crate::gate::{GateReport, ShapeClass};
 use crate::manifest::{AdapterSelector, Dtype, OpName};
@@ -97,7 +99,9 @@ impl AdapterArgs {
 fn source(csv: &Option<PathBuf>, adapter: &AdapterArgs) -> MeasureSource {
     match csv {
         Some(p) => MeasureSource::Csv(p.clone()),
-        None => MeasureSource::Run { adapter: adapter.selector() },
+        None => MeasureSource::Run {
+            adapter: adapter.selector(),
+        },
     }
 }
 
@@ -109,11 +113,26 @@ fn progress_printer(ctx: &Ctx) -> impl FnMut(ProgressEvent) + use<> {
             return;
         }
         match e {
-            ProgressEvent::ShapeStarted { index, total, label } => eprintln!("[{}/{}] {label}", index + 1, total),
-            ProgressEvent::ShapeFinished { label, check, primary, .. } => {
-                eprintln!("      {label}: {}{}", check.as_str(), primary.map(|p| format!(" ({p:.4})")).unwrap_or_default())
+            ProgressEvent::ShapeStarted {
+                index,
+                total,
+                label,
+            } => eprintln!("[{}/{}] {label}", index + 1, total),
+            ProgressEvent::ShapeFinished {
+                label,
+                check,
+                primary,
+                ..
+            } => {
+                eprintln!(
+                    "      {label}: {}{}",
+                    check.as_str(),
+                    primary.map(|p| format!(" ({p:.4})")).unwrap_or_default()
+                )
             }
-            ProgressEvent::WorkerRestarted { label, reason } => eprintln!("      {label}: worker restarted: {reason}"),
+            ProgressEvent::WorkerRestarted { label, reason } => {
+                eprintln!("      {label}: worker restarted: {reason}")
+            }
             _ => {}
         }
     }
@@ -123,7 +142,9 @@ fn parse_op(s: &str) -> Result<OpName> {
     match s {
         "gemm" => Ok(OpName::Gemm),
         "axpy" => Ok(OpName::Axpy),
-        other => Err(Error::input(format!("--op: unknown op '{other}' (available: gemm, axpy)"))),
+        other => Err(Error::input(format!(
+            "--op: unknown op '{other}' (available: gemm, axpy)"
+        ))),
     }
 }
 
@@ -131,7 +152,9 @@ fn parse_dtype(s: &str) -> Result<Dtype> {
     match s {
         "f32" => Ok(Dtype::F32),
         "f16" => Ok(Dtype::F16),
-        other => Err(Error::input(format!("--dtype: unknown dtype '{other}' (available: f32, f16)"))),
+        other => Err(Error::input(format!(
+            "--dtype: unknown dtype '{other}' (available: f32, f16)"
+        ))),
     }
 }
 
@@ -185,7 +208,10 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
     for w in &out.warnings {
         human.push_str(&format!("\nwarning: {w}"));
     }
-    Ok(CmdOutput::ok(serde_json::to_value(&out).map_err(internal)?, human))
+    Ok(CmdOutput::ok(
+        serde_json::to_value(&out).map_err(internal)?,
+        human,
+    ))
 }
 
 pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
@@ -197,7 +223,10 @@ pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
         hypothesis.trim(),
         camp.kernel_dir().display()
     );
-    Ok(CmdOutput::ok(json!({"round": n, "hypothesis": hypothesis.trim()}), human))
+    Ok(CmdOutput::ok(
+        json!({"round": n, "hypothesis": hypothesis.trim()}),
+        human,
+    ))
 }
 
 pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
@@ -205,7 +234,11 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
     let mut progress = progress_printer(ctx);
     let out = campaign::validate(&c, a.full, &source(&a.csv, &a.adapter), &mut progress)?;
     let r = &out.record;
-    let exit = if r.report.verdict.allows_accept() { exit::OK } else { exit::GATE_REJECTED };
+    let exit = if r.report.verdict.allows_accept() {
+        exit::OK
+    } else {
+        exit::GATE_REJECTED
+    };
     let human = format!(
         "round {} ({} validation) against round {}:\n{}",
         r.round,
@@ -250,7 +283,11 @@ pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
     for w in &out.warnings {
         human.push_str(&format!("\nwarning: {w}"));
     }
-    let exit = if d.decision == DecisionKind::Accepted { exit::OK } else { exit::GATE_REJECTED };
+    let exit = if d.decision == DecisionKind::Accepted {
+        exit::OK
+    } else {
+        exit::GATE_REJECTED
+    };
     Ok(CmdOutput {
         json: serde_json::to_value(&out).map_err(internal)?,
         human,
@@ -264,9 +301,15 @@ pub fn rollback(ctx: &Ctx, a: &RollbackArgs) -> Result<CmdOutput> {
     let human = format!(
         "round {} ROLLED BACK; kernel/ restored from round {}",
         out.decision.round,
-        out.decision.parent.map(|p| p.to_string()).unwrap_or_default()
+        out.decision
+            .parent
+            .map(|p| p.to_string())
+            .unwrap_or_default()
     );
-    Ok(CmdOutput::ok(serde_json::to_value(&out).map_err(internal)?, human))
+    Ok(CmdOutput::ok(
+        serde_json::to_value(&out).map_err(internal)?,
+        human,
+    ))
 }
 
 pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
@@ -363,7 +406,11 @@ pub fn log(ctx: &Ctx) -> Result<CmdOutput> {
         };
         human.push_str(&format!(
             "{} round {:>3}  {:<11} {:>12}  {:>8}  {}\n",
-            if st.incumbent == Some(r.number) { "*" } else { " " },
+            if st.incumbent == Some(r.number) {
+                "*"
+            } else {
+                " "
+            },
             r.number,
             state,
             fmt_opt(r.decision.as_ref().and_then(|d| d.aggregate)),
@@ -374,7 +421,10 @@ pub fn log(ctx: &Ctx) -> Result<CmdOutput> {
     if human.is_empty() {
         human.push_str("no rounds yet\n");
     }
-    Ok(CmdOutput::ok(json!({"rounds": rows, "incumbent": st.incumbent}), human))
+    Ok(CmdOutput::ok(
+        json!({"rounds": rows, "incumbent": st.incumbent}),
+        human,
+    ))
 }
 
 pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
@@ -393,7 +443,11 @@ pub fn render_gate(r: &GateReport) -> String {
         s.push_str(&format!(
             "{:<16} {:<22} {:<12} {:>12} {:>12} {:>8} {:>5.1}%  {}\n",
             sh.label,
-            sh.dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("x"),
+            sh.dims
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join("x"),
             sh.check.as_str(),
             fmt_opt(sh.incumbent),
             fmt_opt(sh.candidate),
@@ -430,7 +484,8 @@ fn fmt_opt(v: Option<f64>) -> String {
 }
 
 fn fmt_pct(v: Option<f64>) -> String {
-    v.map(|d| format!("{:+.2}%", d * 100.0)).unwrap_or_else(|| "-".to_owned())
+    v.map(|d| format!("{:+.2}%", d * 100.0))
+        .unwrap_or_else(|| "-".to_owned())
 }
 
 fn internal(e: serde_json::Error) -> Error {

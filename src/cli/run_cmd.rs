@@ -167,12 +167,15 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
 }
 
 /// Measure the adapter's FMA (f32, and f16 where it has SHADER_F16) and copy ceilings.
-fn measure_peaks(adapter: &AdapterSelector) -> Result<(MeasuredPeaks, crate::gpu::peak::PeakReport)> {
+fn measure_peaks(
+    adapter: &AdapterSelector,
+) -> Result<(MeasuredPeaks, crate::gpu::peak::PeakReport)> {
     let ctx = crate::gpu::GpuContext::open(adapter)?;
     let report = crate::gpu::peak::measure(&ctx, &crate::gpu::peak::PeakOptions::default())?;
     let now = chrono::Utc::now();
     let desc = ctx.description();
-    let mut flops = std::collections::BTreeMap::from([("f32".to_owned(), report.fma_f32.gflops * 1e9)]);
+    let mut flops =
+        std::collections::BTreeMap::from([("f32".to_owned(), report.fma_f32.gflops * 1e9)]);
     if let Some(f16) = &report.fma_f16 {
         flops.insert("f16".to_owned(), f16.gflops * 1e9);
     }
