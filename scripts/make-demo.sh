@@ -10,6 +10,8 @@ rm -rf "$DEMO"
 "$KCAMP" init "$DEMO" --op gemm --dtype f32 --shapes campaigns/demo-shapes.yaml --name demo-gemm
 # The demo lives inside this repository: its rounds must not become commits of kcamp.
 sed -i 's/^git_commit: true/git_commit: false/; s/^  repeats: 10/  repeats: 6/' "$DEMO/manifest.yaml"
+# The adapter's own ceilings, for utilization and the roofline floor (stored in peaks.json).
+"$KCAMP" -C "$DEMO" peak
 "$KCAMP" -C "$DEMO" baseline
 "$KCAMP" -C "$DEMO" round new --hypothesis "stage 64x64 tiles in workgroup memory, 4x4 outputs per invocation"
 cp shaders/gemm_tiled.wgsl "$DEMO/kernel/gemm.wgsl"

@@ -202,11 +202,18 @@ impl Manifest {
         Ok(manifest)
     }
 
-    pub fn load(dir: &Path) -> Result<Manifest> {
+    /// The manifest alone, without `kernel/kernel.yaml`: rollback must work even when the
+    /// round left a broken kernel settings file behind.
+    pub fn load_base(dir: &Path) -> Result<Manifest> {
         let path = dir.join(MANIFEST_FILE);
         let text = std::fs::read_to_string(&path)
             .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-        let mut manifest = Manifest::parse(&text, &path)?;
+        Manifest::parse(&text, &path)
+    }
+
+    /// The manifest with `kernel/kernel.yaml` applied, if present.
+    pub fn load(dir: &Path) -> Result<Manifest> {
+        let mut manifest = Manifest::load_base(dir)?;
         let kernel_path = dir.join(KERNEL_OVERRIDE_FILE);
         match std::fs::read_to_string(&kernel_path) {
             Ok(text) => {

@@ -46,6 +46,15 @@ impl Campaign {
         })
     }
 
+    /// Open with the manifest alone (see [`Manifest::load_base`]).
+    pub fn open_base(dir: &Path) -> Result<Campaign> {
+        let manifest = Manifest::load_base(dir)?;
+        Ok(Campaign {
+            dir: dir.to_path_buf(),
+            manifest,
+        })
+    }
+
     pub fn kernel_dir(&self) -> PathBuf {
         self.dir.join(KERNEL_DIR)
     }

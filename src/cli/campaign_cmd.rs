@@ -296,7 +296,7 @@ pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
 }
 
 pub fn rollback(ctx: &Ctx, a: &RollbackArgs) -> Result<CmdOutput> {
-    let c = Campaign::open(&ctx.campaign)?;
+    let c = Campaign::open_base(&ctx.campaign)?;
     let out = campaign::rollback(&c, &a.reason)?;
     let human = format!(
         "round {} ROLLED BACK; kernel/ restored from round {}",
