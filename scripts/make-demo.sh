@@ -20,16 +20,18 @@ file: gemm.wgsl
 entry_points: {forward: main}
 workgroups: {x: ceil(N/64), y: ceil(M/64), z: B}
 YAML
+# accept exits 1 when the confirming full validation overturns a small quick gain.
 if "$KCAMP" -C "$DEMO" validate; then
-  "$KCAMP" -C "$DEMO" accept
+  "$KCAMP" -C "$DEMO" accept || true
 else
   "$KCAMP" -C "$DEMO" rollback --reason "the gate rejected the tiled kernel on this adapter"
 fi
 "$KCAMP" -C "$DEMO" round new --hypothesis "back to one invocation per output: simpler code for the shader compiler"
 cp shaders/gemm_naive.wgsl "$DEMO/kernel/gemm.wgsl"
 rm -f "$DEMO/kernel/kernel.yaml"
+# accept exits 1 when the confirming full validation overturns a small quick gain.
 if "$KCAMP" -C "$DEMO" validate; then
-  "$KCAMP" -C "$DEMO" accept
+  "$KCAMP" -C "$DEMO" accept || true
 else
   "$KCAMP" -C "$DEMO" rollback --reason "slower than the incumbent on every shape"
 fi
