@@ -192,6 +192,36 @@ fn default_true() -> bool {
 }
 
 impl Manifest {
+    /// A manifest with every optional field at its default.
+    pub fn with_defaults(
+        name: String,
+        op: OpName,
+        dtype: Dtype,
+        primary_metric: String,
+        target_shapes: Vec<ShapeSpec>,
+        kernel: KernelSpec,
+    ) -> Manifest {
+        Manifest {
+            name,
+            op,
+            dtype,
+            primary_metric,
+            target_shapes,
+            representative_shapes: Vec::new(),
+            adapter: AdapterSelector::default(),
+            kernel,
+            gate: GateConfig::default(),
+            timing: TimingConfig::default(),
+            timeout_sec: default_timeout(),
+            quick_command: None,
+            full_command: None,
+            performance_target: None,
+            max_iterations: None,
+            git_commit: true,
+            seed: None,
+        }
+    }
+
     /// Parse and validate; errors name the file, line and field.
     pub fn parse(text: &str, origin: &Path) -> Result<Manifest> {
         let manifest: Manifest = serde_yaml_ng::from_str(text).map_err(|e| {

@@ -36,6 +36,16 @@ fn run(dir: &Path, args: &[&str], code: i32) -> Value {
         .unwrap_or_else(|e| panic!("stdout is not one JSON document ({e}): {stdout}"))
 }
 
+/// `kcamp validate --full --csv <fixture>`, expecting `code`.
+fn validate_full(dir: &Path, fixture_name: &str, code: i32) -> Value {
+    let csv = fixture(fixture_name);
+    run(
+        dir,
+        &["validate", "--full", "--csv", csv.to_str().unwrap()],
+        code,
+    )
+}
+
 fn error_message(v: &Value) -> String {
     v["error"]["message"]
         .as_str()
@@ -181,16 +191,7 @@ fn full_round_accepted_becomes_incumbent() {
         0,
     );
     assert_eq!(r["round"], 2);
-    let v = run(
-        &dir,
-        &[
-            "validate",
-            "--full",
-            "--csv",
-            fixture("better.csv").to_str().unwrap(),
-        ],
-        0,
-    );
+    let v = validate_full(&dir, "better.csv", 0);
     assert_eq!(v["report"]["verdict"], "ACCEPT");
     let delta = v["report"]["aggregate"]["delta"].as_f64().unwrap();
     assert!((delta - 0.12).abs() < 1e-3, "aggregate delta {delta}");
@@ -225,16 +226,7 @@ fn regression_hidden_by_better_geomean_is_rejected_and_rolled_back() {
         b"// a file added during the round\n",
     )
     .unwrap();
-    let v = run(
-        &dir,
-        &[
-            "validate",
-            "--full",
-            "--csv",
-            fixture("hidden_regression.csv").to_str().unwrap(),
-        ],
-        1,
-    );
+    let v = validate_full(&dir, "hidden_regression.csv", 1);
     assert_eq!(v["report"]["verdict"], "REJECT");
     assert!(
         v["report"]["aggregate"]["delta"].as_f64().unwrap() > 0.1,
@@ -271,16 +263,7 @@ fn regression_hidden_by_better_geomean_is_rejected_and_rolled_back() {
 fn forced_accept_records_the_reason() {
     let (_tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
-    run(
-        &dir,
-        &[
-            "validate",
-            "--full",
-            "--csv",
-            fixture("hidden_regression.csv").to_str().unwrap(),
-        ],
-        1,
-    );
+    validate_full(&dir, "hidden_regression.csv", 1);
     let a = run(
         &dir,
         &[
@@ -300,16 +283,7 @@ fn bad_csvs_change_nothing_on_disk() {
     let (_tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
     let before = snapshot_tree(&dir);
-    let drift = run(
-        &dir,
-        &[
-            "validate",
-            "--full",
-            "--csv",
-            fixture("drifted.csv").to_str().unwrap(),
-        ],
-        2,
-    );
+    let drift = validate_full(&dir, "drifted.csv", 2);
     let msg = error_message(&drift);
     assert!(
         msg.contains("Forward TFLOP/s")
@@ -317,27 +291,9 @@ fn bad_csvs_change_nothing_on_disk() {
             && msg.contains("drifted.csv"),
         "{msg}"
     );
-    let bad = run(
-        &dir,
-        &[
-            "validate",
-            "--full",
-            "--csv",
-            fixture("malformed.csv").to_str().unwrap(),
-        ],
-        2,
-    );
+    let bad = validate_full(&dir, "malformed.csv", 2);
     assert!(error_message(&bad).contains(":5"), "names the line: {bad}");
-    let nan = run(
-        &dir,
-        &[
-            "validate",
-            "--full",
-            "--csv",
-            fixture("nan_metric.csv").to_str().unwrap(),
-        ],
-        2,
-    );
+    let nan = validate_full(&dir, "nan_metric.csv", 2);
     assert!(error_message(&nan).contains("Forward TFLOPS"), "{nan}");
     // A quick validation given all shapes names the shape it does not expect.
     let extra = run(
@@ -367,16 +323,7 @@ fn bad_csvs_change_nothing_on_disk() {
 fn failing_shape_rejects() {
     let (_tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
-    let v = run(
-        &dir,
-        &[
-            "validate",
-            "--full",
-            "--csv",
-            fixture("fail.csv").to_str().unwrap(),
-        ],
-        1,
-    );
+    let v = validate_full(&dir, "fail.csv", 1);
     assert_eq!(v["report"]["verdict"], "REJECT");
     let s = v["report"]["shapes"]
         .as_array()
@@ -391,16 +338,7 @@ fn failing_shape_rejects() {
 fn small_regression_is_accepted_with_a_note() {
     let (_tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
-    let v = run(
-        &dir,
-        &[
-            "validate",
-            "--full",
-            "--csv",
-            fixture("small_regression.csv").to_str().unwrap(),
-        ],
-        0,
-    );
+    let v = validate_full(&dir, "small_regression.csv", 0);
     assert_eq!(v["report"]["verdict"], "ACCEPT_WITH_NOTE");
     assert!(
         v["report"]["noted_regressions"]
@@ -518,16 +456,7 @@ fn quick_validation_judges_against_representative_rows() {
     // other shapes against the baseline and says so.
     run(&dir, &["round", "new", "--hypothesis", "h2"], 0);
     // Same numbers as the incumbent on its shapes, +12% against the baseline elsewhere.
-    let v = run(
-        &dir,
-        &[
-            "validate",
-            "--full",
-            "--csv",
-            fixture("better.csv").to_str().unwrap(),
-        ],
-        0,
-    );
+    let v = validate_full(&dir, "better.csv", 0);
     assert!(
         v["reference_notes"]
             .as_array()
@@ -542,16 +471,7 @@ fn quick_validation_judges_against_representative_rows() {
 fn killed_accept_after_decision_is_completed_by_the_next_command() {
     let (_tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
-    run(
-        &dir,
-        &[
-            "validate",
-            "--full",
-            "--csv",
-            fixture("better.csv").to_str().unwrap(),
-        ],
-        0,
-    );
+    validate_full(&dir, "better.csv", 0);
     let out = kcamp(&dir)
         .arg("accept")
         .env("KCAMP_FAILPOINT", "accept:after_decision")
@@ -576,16 +496,7 @@ fn killed_accept_after_decision_is_completed_by_the_next_command() {
 fn killed_accept_before_decision_is_undone() {
     let (_tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
-    run(
-        &dir,
-        &[
-            "validate",
-            "--full",
-            "--csv",
-            fixture("better.csv").to_str().unwrap(),
-        ],
-        0,
-    );
+    validate_full(&dir, "better.csv", 0);
     let out = kcamp(&dir)
         .arg("accept")
         .env("KCAMP_FAILPOINT", "accept:after_begin")
@@ -749,16 +660,7 @@ fn accept_commits_inside_a_git_work_tree() {
         &["round", "new", "--hypothesis", "vectorize loads"],
         0,
     );
-    run(
-        &dir,
-        &[
-            "validate",
-            "--full",
-            "--csv",
-            fixture("better.csv").to_str().unwrap(),
-        ],
-        0,
-    );
+    validate_full(&dir, "better.csv", 0);
     let out = kcamp(&dir)
         .arg("accept")
         .env("GIT_AUTHOR_NAME", "t")

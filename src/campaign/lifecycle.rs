@@ -72,32 +72,18 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
         .clone()
         .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_else(|| format!("{}-{}", opts.op.as_str(), opts.dtype.as_str()));
-    let primary_metric = opts.primary_metric.clone().unwrap_or_else(|| {
-        match opts.op {
-            OpName::Gemm => "Forward TFLOPS",
-            OpName::Axpy => "Forward GB/s",
-        }
-        .to_owned()
-    });
-    let manifest = Manifest {
+    let primary_metric = opts
+        .primary_metric
+        .clone()
+        .unwrap_or_else(|| default_metric(opts.op).to_owned());
+    let manifest = Manifest::with_defaults(
         name,
-        op: opts.op,
-        dtype: opts.dtype,
+        opts.op,
+        opts.dtype,
         primary_metric,
-        target_shapes: shapes,
-        representative_shapes: Vec::new(),
-        adapter: Default::default(),
-        kernel: kernel.kernel.clone(),
-        gate: Default::default(),
-        timing: Default::default(),
-        timeout_sec: 30.0,
-        quick_command: None,
-        full_command: None,
-        performance_target: None,
-        max_iterations: None,
-        git_commit: true,
-        seed: None,
-    };
+        shapes,
+        kernel.kernel.clone(),
+    );
     let yaml = format!(
         "# kcamp campaign manifest (see README: manifest.yaml). representative_shapes is filled\n# by `kcamp baseline` unless you set it.\n{}",
         manifest.to_yaml()?
@@ -121,6 +107,14 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
     let campaign = Campaign::open(dir)?;
     campaign.journal("init", None, json!({"op": opts.op.as_str(), "dtype": opts.dtype.as_str(), "shapes": campaign.manifest.target_shapes.len()}))?;
     Ok(campaign)
+}
+
+/// The primary metric of an op's campaign unless the user picks another.
+fn default_metric(op: OpName) -> &'static str {
+    match op {
+        OpName::Gemm => "Forward TFLOPS",
+        OpName::Axpy => "Forward GB/s",
+    }
 }
 
 fn default_shapes(op: OpName) -> Vec<ShapeSpec> {
@@ -211,28 +205,14 @@ fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
         })?
     };
     // Validate through a throwaway manifest so shape rules live in one place.
-    let probe = Manifest {
-        name: "probe".into(),
+    let probe = Manifest::with_defaults(
+        "probe".into(),
         op,
-        dtype: Dtype::F32,
-        primary_metric: match op {
-            OpName::Gemm => "Forward TFLOPS".into(),
-            OpName::Axpy => "Forward GB/s".into(),
-        },
-        target_shapes: shapes.clone(),
-        representative_shapes: Vec::new(),
-        adapter: Default::default(),
-        kernel: crate::ops::baseline_kernel(op, Dtype::F32).kernel,
-        gate: Default::default(),
-        timing: Default::default(),
-        timeout_sec: 30.0,
-        quick_command: None,
-        full_command: None,
-        performance_target: None,
-        max_iterations: None,
-        git_commit: false,
-        seed: None,
-    };
+        Dtype::F32,
+        default_metric(op).into(),
+        shapes.clone(),
+        crate::ops::baseline_kernel(op, Dtype::F32).kernel,
+    );
     let yaml = probe.to_yaml()?;
     Manifest::parse(&yaml, path)
         .map_err(|e| Error::input(e.to_string().replace("field 'target_shapes", "shape '")))?;

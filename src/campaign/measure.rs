@@ -77,37 +77,32 @@ pub fn measure(
             };
             if let Some(cmd) = command {
                 run_external(campaign, cmd, validation, &csv_out)?;
-                let table = read_csv(&csv_out, frozen)?;
-                let samples_path = out_dir.join(SAMPLES_CSV);
-                let samples = if samples_path.is_file() {
-                    Some(Samples::read(&samples_path)?)
-                } else {
-                    None
-                };
-                return Ok(Measured {
-                    table,
-                    samples,
-                    origin: format!("command:{cmd}"),
-                });
+                return read_measured(out_dir, frozen, format!("command:{cmd}"));
             }
             let selector = adapter
                 .clone()
                 .unwrap_or_else(|| campaign.manifest.adapter.clone());
             builtin_run(campaign, validation, round, &selector, out_dir, on_event)?;
-            let table = read_csv(&csv_out, frozen)?;
-            let samples_path = out_dir.join(SAMPLES_CSV);
-            let samples = if samples_path.is_file() {
-                Some(Samples::read(&samples_path)?)
-            } else {
-                None
-            };
-            Ok(Measured {
-                table,
-                samples,
-                origin: "builtin".to_owned(),
-            })
+            read_measured(out_dir, frozen, "builtin".to_owned())
         }
     }
+}
+
+/// The CSV (held to the frozen header) and the samples a harness or the runner left in
+/// `out_dir`.
+fn read_measured(out_dir: &Path, frozen: Option<&str>, origin: String) -> Result<Measured> {
+    let table = read_csv(&out_dir.join(BENCHMARK_CSV), frozen)?;
+    let samples_path = out_dir.join(SAMPLES_CSV);
+    let samples = if samples_path.is_file() {
+        Some(Samples::read(&samples_path)?)
+    } else {
+        None
+    };
+    Ok(Measured {
+        table,
+        samples,
+        origin,
+    })
 }
 
 fn read_csv(path: &Path, frozen: Option<&str>) -> Result<BenchTable> {
