@@ -1,0 +1,202 @@
+//! The campaign loop on real WGSL kernels through wgpu (the software adapter in CI): a
+//! BASELINE measured by the built-in runner, a case past the timeout, and a kernel that
+//! does not compile. Each must leave the campaign usable.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn kcamp(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("kcamp").unwrap();
+    cmd.arg("--json")
+        .arg("-C")
+        .arg(dir)
+        .env(
+            "XDG_RUNTIME_DIR",
+            std::env::var("XDG_RUNTIME_DIR").unwrap_or_else(|_| "/tmp".into()),
+        )
+        .env_remove("KCAMP_FAILPOINT");
+    cmd
+}
+
+fn run(dir: &Path, args: &[&str], code: i32, timeout_sec: Option<&str>) -> Value {
+    let mut cmd = kcamp(dir);
+    cmd.args(args);
+    match timeout_sec {
+        Some(t) => cmd.env("TEST_TIMEOUT_SEC", t),
+        None => cmd.env_remove("TEST_TIMEOUT_SEC"),
+    };
+    let out = cmd.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "kcamp {args:?}: stdout {stdout}\nstderr {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
+}
+
+/// A GEMM campaign with three small shapes and short timing.
+fn campaign(shapes: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("camp");
+    let shapes_file = tmp.path().join("shapes.yaml");
+    std::fs::write(&shapes_file, shapes).unwrap();
+    run(
+        tmp.path(),
+        &[
+            "init",
+            dir.to_str().unwrap(),
+            "--op",
+            "gemm",
+            "--shapes",
+            shapes_file.to_str().unwrap(),
+        ],
+        0,
+        None,
+    );
+    let manifest = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
+    let quick = manifest
+        .replace("  warmup: 3", "  warmup: 1")
+        .replace("  repeats: 10", "  repeats: 3")
+        .replace("git_commit: true", "git_commit: false");
+    std::fs::write(dir.join("manifest.yaml"), quick).unwrap();
+    (tmp, dir)
+}
+
+fn rows(dir: &Path, round: u32) -> Vec<Vec<String>> {
+    let csv =
+        std::fs::read_to_string(dir.join(format!("rounds/round-{round}/artifacts/benchmark.csv")))
+            .unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        kcamp::schema::GEMM_HEADER,
+        "the frozen GEMM header"
+    );
+    lines
+        .map(|l| l.split(',').map(str::to_owned).collect())
+        .collect()
+}
+
+#[test]
+fn baseline_measures_real_kernels_and_records_everything() {
+    let (_tmp, dir) = campaign(
+        "- {label: s16, M: 16, N: 16, K: 16}\n- {label: r24x40x8, M: 24, N: 40, K: 8}\n- {label: b2s32, B: 2, M: 32, N: 32, K: 32}\n",
+    );
+    let b = run(&dir, &["baseline"], 0, None);
+    assert_eq!(b["passed"], 3, "{b}");
+    for row in rows(&dir, 1) {
+        assert_eq!(row[5], "PASS", "{row:?}");
+        let tflops: f64 = row[6].parse().unwrap();
+        assert!(tflops > 0.0 && tflops.is_finite(), "{row:?}");
+        let out_snr: f64 = row[12].parse().unwrap();
+        assert!(
+            out_snr > 100.0,
+            "f32 GEMM against the f64 reference: {row:?}"
+        );
+    }
+    let result: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("rounds/round-1/artifacts/result.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        result["adapter"]["name"]
+            .as_str()
+            .is_some_and(|n| !n.is_empty()),
+        "{result}"
+    );
+    assert!(
+        result["kernel_sha256"]
+            .as_str()
+            .is_some_and(|h| h.len() == 64)
+    );
+    assert_eq!(result["trusted"], false);
+    let samples =
+        std::fs::read_to_string(dir.join("rounds/round-1/artifacts/samples.csv")).unwrap();
+    assert!(
+        samples
+            .lines()
+            .filter(|l| l.starts_with("s16,Forward TFLOPS,"))
+            .count()
+            == 3,
+        "{samples}"
+    );
+    let v0: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("memory/v0.json")).unwrap())
+            .unwrap();
+    assert_eq!(v0["correctness"]["status"], "PASS");
+    assert!(v0["correctness"]["rel_err"].as_f64().unwrap() < 1e-4);
+    assert!(v0["performance"]["latency_us"].as_f64().unwrap() > 0.0);
+    assert!(dir.join("baseline_report.md").is_file());
+}
+
+/// A case that runs past the timeout is killed with its worker and recorded TIMEOUT_FAIL;
+/// the next shape runs in a fresh worker. (A WGSL loop that never ends does not hang the
+/// software adapter: wgpu bounds shader loops and lavapipe returned within a second, so the
+/// stand-in is a naive GEMM far too large to finish inside the limit: about 8 s a dispatch.)
+#[test]
+fn a_case_past_the_timeout_is_killed_and_the_other_shapes_go_on() {
+    let (_tmp, dir) = campaign(
+        "- {label: s16, M: 16, N: 16, K: 16}\n- {label: slow1536, M: 1536, N: 1536, K: 1536}\n- {label: s32, M: 32, N: 32, K: 32}\n",
+    );
+    let started = std::time::Instant::now();
+    let b = run(&dir, &["baseline"], 0, Some("2"));
+    assert!(
+        started.elapsed().as_secs() < 60,
+        "the slow case was cut off"
+    );
+    assert_eq!(b["passed"], 2, "{b}");
+    let checks: Vec<(String, String)> = rows(&dir, 1)
+        .into_iter()
+        .map(|r| (r[0].clone(), r[5].clone()))
+        .collect();
+    assert_eq!(
+        checks,
+        vec![
+            ("s16".to_owned(), "PASS".to_owned()),
+            ("slow1536".to_owned(), "TIMEOUT_FAIL".to_owned()),
+            ("s32".to_owned(), "PASS".to_owned())
+        ]
+    );
+    let result = std::fs::read_to_string(dir.join("rounds/round-1/artifacts/result.json")).unwrap();
+    assert!(
+        result.contains("exceeded 2 s"),
+        "the reason names the timeout: {result}"
+    );
+    let report = std::fs::read_to_string(dir.join("baseline_report.md")).unwrap();
+    assert!(report.contains("TIMEOUT_FAIL"), "{report}");
+    // The timed-out shape is no representative; the campaign goes on.
+    let st = run(&dir, &["status"], 0, None);
+    assert!(
+        !st["representative_shapes"].to_string().contains("slow1536"),
+        "{st}"
+    );
+}
+
+#[test]
+fn a_kernel_that_does_not_compile_fails_the_round_not_the_campaign() {
+    let (_tmp, dir) = campaign(
+        "- {label: s16, M: 16, N: 16, K: 16}\n- {label: s32, M: 32, N: 32, K: 32}\n- {label: s48, M: 48, N: 48, K: 48}\n",
+    );
+    run(&dir, &["baseline"], 0, None);
+    run(&dir, &["round", "new", "--hypothesis", "typo"], 0, None);
+    let kernel = dir.join("kernel/gemm.wgsl");
+    let text = std::fs::read_to_string(&kernel).unwrap();
+    std::fs::write(&kernel, text.replace("var acc = 0.0;", "var acc = 0.0")).unwrap();
+    let v = run(&dir, &["validate"], 1, None);
+    assert_eq!(v["report"]["verdict"], "REJECT");
+    for s in v["report"]["shapes"].as_array().unwrap() {
+        assert_eq!(s["class"], "failed", "{s}");
+        assert_eq!(s["check"], "FAIL", "{s}");
+    }
+    let result = std::fs::read_to_string(dir.join("rounds/round-2/artifacts/result.json")).unwrap();
+    assert!(
+        result.contains("gemm.wgsl:"),
+        "the reason names file:line:col: {result}"
+    );
+    run(&dir, &["rollback", "--reason", "does not compile"], 0, None);
+    assert_eq!(std::fs::read_to_string(&kernel).unwrap(), text);
+}
