@@ -208,6 +208,7 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
     for w in &out.warnings {
         human.push_str(&format!("\nwarning: {w}"));
     }
+    human.push_str(&adapter_line(&c, out.round));
     Ok(CmdOutput::ok(
         serde_json::to_value(&out).map_err(internal)?,
         human,
@@ -248,7 +249,7 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
         },
         r.incumbent,
         render_gate(&r.report)
-    );
+    ) + adapter_line(&c, r.round).trim_start();
     Ok(CmdOutput {
         json: serde_json::to_value(r).map_err(internal)?,
         human,
@@ -473,6 +474,43 @@ pub fn render_gate(r: &GateReport) -> String {
         s.push_str(&format!("  - {reason}\n"));
     }
     s
+}
+
+/// Where the round was measured, from its result.json (absent for imported CSVs), so a
+/// number from the software adapter is never mistaken for a GPU's.
+fn adapter_line(c: &Campaign, round: u32) -> String {
+    let path = c.artifacts_dir(round).join(campaign::RESULT_JSON);
+    let Some(result) = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+    else {
+        return String::new();
+    };
+    let adapter = &result["adapter"];
+    let name = adapter["name"].as_str().unwrap_or("unknown adapter");
+    let software = if adapter["software"].as_bool() == Some(true) {
+        " — SOFTWARE ADAPTER (CPU), not a GPU measurement"
+    } else {
+        ""
+    };
+    let methods = result["timing_methods"]
+        .as_array()
+        .map(|m| {
+            m.iter()
+                .filter_map(|v| v.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default();
+    format!(
+        "\nmeasured on {name} ({}){software}; timing: {methods}; bounds checks {}",
+        adapter["backend"].as_str().unwrap_or("?"),
+        if result["trusted"].as_bool() == Some(true) {
+            "off (trusted)"
+        } else {
+            "on"
+        }
+    )
 }
 
 fn fmt_opt(v: Option<f64>) -> String {
