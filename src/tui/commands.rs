@@ -127,19 +127,32 @@ pub fn interpret(command: &CampaignCommand, result: &CommandResult) -> Outcome {
             vec![stderr_tail],
         );
     };
-    let verdict = find_str(&doc, &["verdict"]).or_else(|| find_str(&doc, &["gate", "verdict"]));
-    let reasons: Vec<String> = doc
-        .get("reasons")
-        .or_else(|| doc.pointer("/gate/reasons"))
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
-        .unwrap_or_default();
-    let round = doc.get("round").and_then(Value::as_u64);
+    // `validate` answers a gate record (`report.*`), `accept`/`rollback` a decision
+    // (`decision.*`), `round new` a bare `round`.
+    let first_of = |pointers: &[&str]| pointers.iter().find_map(|p| doc.pointer(p));
+    let verdict = first_of(&[
+        "/verdict",
+        "/report/verdict",
+        "/decision/verdict",
+        "/gate/verdict",
+    ])
+    .and_then(Value::as_str)
+    .map(str::to_owned);
+    let reasons: Vec<String> = first_of(&[
+        "/reasons",
+        "/report/reasons",
+        "/decision/gate/reasons",
+        "/gate/reasons",
+    ])
+    .and_then(Value::as_array)
+    .map(|a| {
+        a.iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect()
+    })
+    .unwrap_or_default();
+    let round = first_of(&["/round", "/decision/round"]).and_then(Value::as_u64);
     let mut summary = name.to_owned();
     if let Some(r) = round {
         summary.push_str(&format!(" round {r}"));
@@ -177,14 +190,6 @@ fn failure(summary: String, details: Vec<String>) -> Outcome {
         summary,
         details,
     }
-}
-
-fn find_str(doc: &Value, path: &[&str]) -> Option<String> {
-    let mut at = doc;
-    for key in path {
-        at = at.get(key)?;
-    }
-    at.as_str().map(str::to_owned)
 }
 
 #[cfg(test)]
@@ -243,6 +248,29 @@ mod tests {
         );
         assert!(!out.success);
         assert_eq!(out.summary, "rollback failed (bad_state): no open round");
+    }
+
+    #[test]
+    fn the_real_validate_and_accept_documents_are_read() {
+        let v = interpret(
+            &CampaignCommand::Validate { full: false },
+            &result(
+                1,
+                r#"{"round":4,"validation":"quick","report":{"verdict":"REJECT","reasons":["s96 regressed -37.0%"]}}"#,
+            ),
+        );
+        assert_eq!(v.summary, "validate round 4: REJECT (s96 regressed -37.0%)");
+        let a = interpret(
+            &CampaignCommand::Accept {
+                force: false,
+                reason: None,
+            },
+            &result(
+                0,
+                r#"{"decision":{"round":4,"decision":"ACCEPTED","verdict":"ACCEPT","gate":{"reasons":["+3%"]}}}"#,
+            ),
+        );
+        assert_eq!(a.summary, "accept round 4: ACCEPT (+3%) — done");
     }
 
     #[test]

@@ -549,10 +549,36 @@ pub fn details(state: &CampaignState, index: usize) -> Vec<DetailLine> {
         }
     });
     if let Some(a) = adapter {
-        out.push(line("adapter", a, Tone::Normal));
+        // A CPU "GPU" must never pass for a real measurement.
+        let software = result
+            .and_then(|r| r.pointer("/adapter/software"))
+            .and_then(Value::as_bool)
+            == Some(true);
+        if software {
+            out.push(line(
+                "adapter",
+                format!("{a} · SOFTWARE ADAPTER"),
+                Tone::Warn,
+            ));
+        } else {
+            out.push(line("adapter", a, Tone::Normal));
+        }
     }
-    if let Some(t) = str_at(result, "/timing_method") {
-        out.push(line("timing", t.replace('_', " "), Tone::Normal));
+    // result.json lists every method a run used (`timing_methods`).
+    let methods = result
+        .and_then(|r| r.get("timing_methods"))
+        .and_then(Value::as_array)
+        .map(|m| {
+            m.iter()
+                .filter_map(Value::as_str)
+                .map(|t| t.replace('_', " "))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .filter(|t| !t.is_empty())
+        .or_else(|| str_at(result, "/timing_method").map(|t| t.replace('_', " ")));
+    if let Some(t) = methods {
+        out.push(line("timing", t, Tone::Normal));
     }
     if let Some(t) = result
         .and_then(|r| r.get("trusted"))
