@@ -3,8 +3,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+use ratatui::text::Line;
 
 use crate::tui::commands::CampaignCommand;
 use crate::tui::derive::Tone;
@@ -62,17 +61,7 @@ impl ConfirmPopup {
             .collect();
         lines.push(Line::default());
         lines.push(Line::from(key_hints(Context::Confirm, theme)));
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(theme.border(true))
-            .title(Span::styled(format!(" {} ", self.title), theme.title()));
-        frame.render_widget(Clear, rect);
-        frame.render_widget(
-            Paragraph::new(lines)
-                .wrap(Wrap { trim: false })
-                .block(block),
-            rect,
-        );
+        super::render_framed(frame, rect, &self.title, lines, &theme);
     }
 }
 

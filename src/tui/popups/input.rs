@@ -4,7 +4,6 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use crate::tui::derive::Tone;
 use crate::tui::keys::{Action, Context};
@@ -125,17 +124,7 @@ impl InputPopup {
             None => lines.push(Line::default()),
         }
         lines.push(Line::from(key_hints(Context::Input, theme)));
-        let block = Block::default()
-            .borders(Borders::ALL)
-            .border_style(theme.border(true))
-            .title(Span::styled(format!(" {} ", self.title), theme.title()));
-        frame.render_widget(Clear, rect);
-        frame.render_widget(
-            Paragraph::new(lines)
-                .wrap(Wrap { trim: false })
-                .block(block),
-            rect,
-        );
+        super::render_framed(frame, rect, &self.title, lines, &theme);
     }
 }
 

@@ -39,3 +39,26 @@ pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
         .areas(row);
     rect
 }
+
+/// A popup's frame: cleared background, bordered block titled `title`, wrapped lines.
+pub(crate) fn render_framed(
+    frame: &mut ratatui::Frame,
+    rect: ratatui::layout::Rect,
+    title: &str,
+    lines: Vec<ratatui::text::Line<'_>>,
+    theme: &crate::tui::style::Theme,
+) {
+    use ratatui::text::Span;
+    use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border(true))
+        .title(Span::styled(format!(" {title} "), theme.title()));
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(block),
+        rect,
+    );
+}
