@@ -25,6 +25,22 @@ pub enum OpName {
 }
 
 impl OpName {
+    /// Dimension names in CSV order.
+    pub fn dim_names(self) -> &'static [&'static str] {
+        match self {
+            OpName::Gemm => &["B", "M", "N", "K"],
+            OpName::Axpy => &["N"],
+        }
+    }
+
+    /// A shape's dimensions in CSV order, with the op's defaults (`B` = 1).
+    pub fn shape_dims(self, shape: &ShapeSpec) -> Vec<u64> {
+        self.dim_names()
+            .iter()
+            .map(|d| shape.dim(d).unwrap_or(if *d == "B" { 1 } else { 0 }))
+            .collect()
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             OpName::Gemm => "gemm",
@@ -284,18 +300,12 @@ impl Manifest {
 
     /// Dimension names of the op, in CSV order.
     pub fn dim_names(&self) -> &'static [&'static str] {
-        match self.op {
-            OpName::Gemm => &["B", "M", "N", "K"],
-            OpName::Axpy => &["N"],
-        }
+        self.op.dim_names()
     }
 
     /// Dimensions of a shape in CSV order, with the op's defaults (`B` = 1).
     pub fn shape_dims(&self, shape: &ShapeSpec) -> Vec<u64> {
-        self.dim_names()
-            .iter()
-            .map(|d| shape.dim(d).unwrap_or(if *d == "B" { 1 } else { 0 }))
-            .collect()
+        self.op.shape_dims(shape)
     }
 
     pub fn representative(&self) -> Vec<&ShapeSpec> {

@@ -15,7 +15,6 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::error::IoContext;
-use crate::runner::CaseOutcome;
 use crate::schema::Check;
 use crate::shader_metrics::IsaMetric;
 use crate::{Error, Result};
@@ -199,61 +198,6 @@ pub struct RunFill {
     pub failure_reason: Option<String>,
     /// Static shader metrics against their targets; `None` leaves the field alone.
     pub isa_metric_progress: Option<Vec<IsaMetric>>,
-}
-
-impl RunFill {
-    /// Performance and correctness of a run from its per-shape outcomes: latency and the
-    /// `Forward TFLOPS` / `Forward GB/s` columns as geometric means over PASS shapes, the
-    /// worst rel_err over all shapes, and the overall status (PASS only when every shape
-    /// passed; otherwise FAIL if any result was wrong, else TIMEOUT_FAIL, else ERROR).
-    /// Utilization and the gate outcome are left for the caller, who knows the peaks.
-    pub fn from_outcomes(outcomes: &[CaseOutcome]) -> RunFill {
-        let passing: Vec<&CaseOutcome> =
-            outcomes.iter().filter(|o| o.check == Check::Pass).collect();
-        let metric =
-            |name: &str| geomean(passing.iter().filter_map(|o| o.metrics.get(name).copied()));
-        let status = [Check::Fail, Check::TimeoutFail, Check::Error]
-            .into_iter()
-            .find(|c| outcomes.iter().any(|o| o.check == *c))
-            .or((!outcomes.is_empty()).then_some(Check::Pass));
-        RunFill {
-            latency_us: geomean(passing.iter().filter_map(|o| o.latency_us)),
-            latency_us_by_shape: outcomes
-                .iter()
-                .filter_map(|o| o.latency_us.map(|us| (o.label.clone(), us)))
-                .collect(),
-            tflops: metric("Forward TFLOPS"),
-            bandwidth_gbps: metric("Forward GB/s"),
-            rel_err: outcomes.iter().filter_map(|o| o.rel_err).reduce(f64::max),
-            status,
-            failure_reason: outcomes.iter().find(|o| o.check != Check::Pass).map(|o| {
-                format!(
-                    "{}: {}{}",
-                    o.label,
-                    o.check.as_str(),
-                    o.reason
-                        .as_deref()
-                        .map(|r| format!(" ({r})"))
-                        .unwrap_or_default()
-                )
-            }),
-            ..RunFill::default()
-        }
-    }
-}
-
-/// Geometric mean of positive finite values; None when there are none or one is not.
-fn geomean(values: impl Iterator<Item = f64>) -> Option<f64> {
-    let mut n = 0u32;
-    let mut log_sum = 0.0;
-    for v in values {
-        if !(v.is_finite() && v > 0.0) {
-            return None;
-        }
-        log_sum += v.ln();
-        n += 1;
-    }
-    (n > 0).then(|| (log_sum / f64::from(n)).exp())
 }
 
 /// The `memory/` directory of one campaign.
@@ -806,52 +750,6 @@ mod tests {
             listing.broken
         );
         assert!(s.show(Version(5)).is_err());
-    }
-
-    fn outcome(label: &str, check: Check, tflops: f64, latency_us: f64) -> CaseOutcome {
-        CaseOutcome {
-            label: label.into(),
-            dims: vec![1, 64, 64, 64],
-            check,
-            reason: (check != Check::Pass).then(|| "killed after 30 s".to_owned()),
-            metrics: [("Forward TFLOPS".to_owned(), tflops)].into(),
-            samples: Vec::new(),
-            rel_err: (check == Check::Pass).then_some(latency_us * 1e-8),
-            latency_us: (check == Check::Pass).then_some(latency_us),
-            timing_method: None,
-            adapter: None,
-            seed: 1,
-            trusted: false,
-        }
-    }
-
-    #[test]
-    fn run_fill_from_outcomes() {
-        let all_pass = [
-            outcome("a", Check::Pass, 2.0, 10.0),
-            outcome("b", Check::Pass, 8.0, 40.0),
-        ];
-        let fill = RunFill::from_outcomes(&all_pass);
-        assert!((fill.tflops.unwrap() - 4.0).abs() < 1e-12);
-        assert!((fill.latency_us.unwrap() - 20.0).abs() < 1e-12);
-        assert_eq!(fill.rel_err, Some(40.0 * 1e-8));
-        assert_eq!(fill.status, Some(Check::Pass));
-        assert_eq!(fill.bandwidth_gbps, None);
-        assert_eq!(fill.latency_us_by_shape.len(), 2);
-        assert_eq!(fill.failure_reason, None);
-
-        let with_timeout = [
-            outcome("a", Check::Pass, 2.0, 10.0),
-            outcome("c", Check::TimeoutFail, 0.0, 0.0),
-        ];
-        let fill = RunFill::from_outcomes(&with_timeout);
-        assert_eq!(fill.status, Some(Check::TimeoutFail));
-        assert_eq!(fill.tflops, Some(2.0));
-        assert_eq!(
-            fill.failure_reason.as_deref(),
-            Some("c: TIMEOUT_FAIL (killed after 30 s)")
-        );
-        assert_eq!(RunFill::from_outcomes(&[]).status, None);
     }
 
     #[test]

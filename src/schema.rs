@@ -813,6 +813,14 @@ impl BenchTable {
         BenchTable::read_with_header(path, frozen, "frozen", "found")
     }
 
+    /// `read_frozen` once a campaign has frozen its header, plain `read` before BASELINE.
+    pub fn read_held_to(path: &Path, frozen: Option<&str>) -> Result<BenchTable> {
+        match frozen {
+            Some(h) => BenchTable::read_frozen(path, h),
+            None => BenchTable::read(path),
+        }
+    }
+
     /// Like `read`, but the header must equal `expected` byte for byte, checked before the
     /// header is interpreted; `expected_side`/`found_side` name the two headers in the
     /// message (`kcamp gate` says "incumbent" and "candidate").

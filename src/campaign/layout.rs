@@ -33,12 +33,7 @@ pub struct Campaign {
 
 impl Campaign {
     pub fn open(dir: &Path) -> Result<Campaign> {
-        if !dir.join(crate::manifest::MANIFEST_FILE).is_file() {
-            return Err(Error::input(format!(
-                "{} is not a campaign: no manifest.yaml (create one with `kcamp init DIR`)",
-                dir.display()
-            )));
-        }
+        require_manifest(dir)?;
         let manifest = Manifest::load(dir)?;
         Ok(Campaign {
             dir: dir.to_path_buf(),
@@ -48,13 +43,13 @@ impl Campaign {
 
     /// Open with the manifest alone (see [`Manifest::load_base`]).
     pub fn open_base(dir: &Path) -> Result<Campaign> {
+        require_manifest(dir)?;
         let manifest = Manifest::load_base(dir)?;
         Ok(Campaign {
             dir: dir.to_path_buf(),
             manifest,
         })
     }
-
     pub fn kernel_dir(&self) -> PathBuf {
         self.dir.join(KERNEL_DIR)
     }
@@ -158,6 +153,16 @@ impl Campaign {
     pub fn read_journal(&self) -> Result<Vec<JournalEntry>> {
         read_journal(&self.dir)
     }
+}
+
+fn require_manifest(dir: &Path) -> Result<()> {
+    if !dir.join(crate::manifest::MANIFEST_FILE).is_file() {
+        return Err(Error::input(format!(
+            "{} is not a campaign: no manifest.yaml (create one with `kcamp init DIR`)",
+            dir.display()
+        )));
+    }
+    Ok(())
 }
 
 pub fn round_dir(campaign: &Path, n: u32) -> PathBuf {

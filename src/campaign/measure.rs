@@ -47,7 +47,7 @@ pub fn measure(
     let csv_out = out_dir.join(BENCHMARK_CSV);
     match source {
         MeasureSource::Csv(path) => {
-            let table = read_csv(path, frozen)?;
+            let table = BenchTable::read_held_to(path, frozen)?;
             let samples_in = path.with_file_name(SAMPLES_CSV);
             let samples = if samples_in.is_file() {
                 Some(Samples::read(&samples_in)?)
@@ -91,7 +91,7 @@ pub fn measure(
 /// The CSV (held to the frozen header) and the samples a harness or the runner left in
 /// `out_dir`.
 fn read_measured(out_dir: &Path, frozen: Option<&str>, origin: String) -> Result<Measured> {
-    let table = read_csv(&out_dir.join(BENCHMARK_CSV), frozen)?;
+    let table = BenchTable::read_held_to(&out_dir.join(BENCHMARK_CSV), frozen)?;
     let samples_path = out_dir.join(SAMPLES_CSV);
     let samples = if samples_path.is_file() {
         Some(Samples::read(&samples_path)?)
@@ -103,13 +103,6 @@ fn read_measured(out_dir: &Path, frozen: Option<&str>, origin: String) -> Result
         samples,
         origin,
     })
-}
-
-fn read_csv(path: &Path, frozen: Option<&str>) -> Result<BenchTable> {
-    match frozen {
-        Some(h) => BenchTable::read_frozen(path, h),
-        None => BenchTable::read(path),
-    }
 }
 
 /// Run the manifest's harness command through `sh -c` in the campaign directory with

@@ -120,10 +120,7 @@ fn set(path: &str, value: Value) -> SetOp {
 /// The performance and correctness numbers of a round's measurement.
 fn run_fill(c: &Campaign, round: u32) -> Result<RunFill> {
     let adir = c.artifacts_dir(round);
-    let table = match c.frozen_header()? {
-        Some(h) => BenchTable::read_frozen(&adir.join(BENCHMARK_CSV), &h)?,
-        None => BenchTable::read(&adir.join(BENCHMARK_CSV))?,
-    };
+    let table = BenchTable::read_held_to(&adir.join(BENCHMARK_CSV), c.frozen_header()?.as_deref())?;
     let result: Option<Value> = std::fs::read_to_string(adir.join(RESULT_JSON))
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok());

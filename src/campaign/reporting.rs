@@ -20,7 +20,7 @@ pub const REPORT_DIR: &str = "report";
 /// Write `baseline_report.md` from round 1's artifacts.
 pub fn write_baseline_report(c: &Campaign) -> Result<()> {
     let adir = c.artifacts_dir(1);
-    let table = read_table(c, &adir.join(BENCHMARK_CSV))?;
+    let table = BenchTable::read_held_to(&adir.join(BENCHMARK_CSV), c.frozen_header()?.as_deref())?;
     let result: Option<serde_json::Value> = std::fs::read_to_string(adir.join(RESULT_JSON))
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok());
@@ -140,13 +140,6 @@ pub fn write_baseline_report(c: &Campaign) -> Result<()> {
     )
 }
 
-fn read_table(c: &Campaign, path: &std::path::Path) -> Result<BenchTable> {
-    match c.frozen_header()? {
-        Some(h) => BenchTable::read_frozen(path, &h),
-        None => BenchTable::read(path),
-    }
-}
-
 /// `kcamp report`: with `run`, a final full validation of the incumbent (the working
 /// kernel must equal its snapshot); then report.md and the charts under report/.
 pub fn campaign_report(
@@ -160,6 +153,7 @@ pub fn campaign_report(
         .incumbent()?
         .ok_or_else(|| Error::State("no BASELINE yet: run `kcamp baseline` first".into()))?;
     let report_dir = c.dir.join(REPORT_DIR);
+    let frozen = c.frozen_header()?;
     let final_table = if run {
         if let Some(open) = c.open_round()? {
             return Err(Error::State(format!(
@@ -173,7 +167,6 @@ pub fn campaign_report(
                 "kernel/ differs from the incumbent's snapshot (round {incumbent}): roll back or validate first"
             )));
         }
-        let frozen = c.frozen_header()?;
         let out = report_dir.join("final");
         let measured = measure(
             c,
@@ -191,9 +184,13 @@ pub fn campaign_report(
         )?;
         measured.table
     } else {
-        read_table(c, &c.artifacts_dir(incumbent).join(BENCHMARK_CSV))?
+        BenchTable::read_held_to(
+            &c.artifacts_dir(incumbent).join(BENCHMARK_CSV),
+            frozen.as_deref(),
+        )?
     };
-    let baseline = read_table(c, &c.artifacts_dir(1).join(BENCHMARK_CSV))?;
+    let baseline =
+        BenchTable::read_held_to(&c.artifacts_dir(1).join(BENCHMARK_CSV), frozen.as_deref())?;
     let metric = c.manifest.primary_metric.clone();
     let mut rounds = Vec::new();
     for (n, d) in c.decisions()? {

@@ -31,11 +31,7 @@ impl CampaignState {
                 .unwrap_or_default();
             let csv = rdir.join(ARTIFACTS_DIR).join(BENCHMARK_CSV);
             let (table, table_error) = if csv.is_file() {
-                let read = match &frozen_header {
-                    Some(h) => BenchTable::read_frozen(&csv, h),
-                    None => BenchTable::read(&csv),
-                };
-                match read {
+                match BenchTable::read_held_to(&csv, frozen_header.as_deref()) {
                     Ok(t) => (Some(t), None),
                     Err(e) => (None, Some(e.to_string())),
                 }

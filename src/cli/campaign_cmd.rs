@@ -522,7 +522,7 @@ fn fmt_opt(v: Option<f64>) -> String {
 }
 
 fn fmt_pct(v: Option<f64>) -> String {
-    v.map(|d| format!("{:+.2}%", d * 100.0))
+    v.map(crate::gate::percent)
         .unwrap_or_else(|| "-".to_owned())
 }
 

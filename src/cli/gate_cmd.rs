@@ -14,7 +14,7 @@ use crate::schema::{BenchTable, Samples, Schema};
 use crate::{Error, Result};
 
 /// Raw per-repeat samples are looked up under this name beside each CSV.
-const SAMPLES_FILE: &str = "samples.csv";
+use crate::campaign::SAMPLES_CSV as SAMPLES_FILE;
 
 #[derive(Debug, Args)]
 pub struct GateArgs {

@@ -450,7 +450,8 @@ fn record_metrics(
 }
 
 fn shape_dims(spec: &CaseSpec) -> Result<Vec<u64>, Stop> {
-    ops::dim_names(spec.op)
+    spec.op
+        .dim_names()
         .iter()
         .map(|name| match spec.shape.dim(name) {
             Some(0) => Err(Stop::Error(format!(

@@ -202,21 +202,13 @@ pub(crate) struct Summary {
 }
 
 impl Summary {
+    /// NaN fields for an empty slice.
     pub(crate) fn of(values: &[f64]) -> Summary {
-        let n = values.len().max(1) as f64;
-        let mean = values.iter().sum::<f64>() / n;
-        let var = values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
-        let mut sorted = values.to_vec();
-        sorted.sort_by(f64::total_cmp);
-        let median = match sorted.len() {
-            0 => f64::NAN,
-            len if len % 2 == 1 => sorted[len / 2],
-            len => (sorted[len / 2 - 1] + sorted[len / 2]) / 2.0,
-        };
+        use crate::stats;
         Summary {
-            mean,
-            stddev: var.sqrt(),
-            median,
+            mean: stats::mean(values).unwrap_or(f64::NAN),
+            stddev: stats::pop_stddev(values).unwrap_or(f64::NAN),
+            median: stats::median(values).unwrap_or(f64::NAN),
         }
     }
 }

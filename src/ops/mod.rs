@@ -137,16 +137,8 @@ pub fn validate_bindings(op: OpName, kernel: &KernelSpec) -> Result<()> {
     Ok(())
 }
 
-/// Dimension names of an op in CSV order.
-pub fn dim_names(op: OpName) -> &'static [&'static str] {
-    match op {
-        OpName::Gemm => &["B", "M", "N", "K"],
-        OpName::Axpy => &["N"],
-    }
-}
-
 /// FLOPs of one forward and one backward step (GEMM: 2·B·M·N·K and 4·B·M·N·K; axpy: 2·N, no
-/// backward). `dims` are in CSV order ([`dim_names`]).
+/// backward). `dims` are in CSV order ([`OpName::dim_names`]).
 pub fn flops(op: OpName, dims: &[u64]) -> (f64, f64) {
     let product: f64 = dims.iter().map(|d| *d as f64).product();
     match op {
@@ -339,7 +331,7 @@ mod tests {
             (OpName::Axpy, BANDWIDTH_HEADER),
         ] {
             let columns: Vec<&str> = header.split(',').collect();
-            let dims = dim_names(op);
+            let dims = op.dim_names();
             assert_eq!(&columns[1..=dims.len()], dims);
             assert_eq!(columns[dims.len() + 1], "Check");
             assert_eq!(&columns[dims.len() + 2..], metric_columns(op));

@@ -20,9 +20,7 @@ use crate::{Error, Result};
 /// keeps the two in step, since Cargo exposes no dependency versions to the code).
 pub const WGPU_VERSION: &str = "30";
 
-pub const BENCHMARK_CSV: &str = "benchmark.csv";
-pub const SAMPLES_CSV: &str = "samples.csv";
-pub const RESULT_JSON: &str = "result.json";
+pub use crate::campaign::{BENCHMARK_CSV, RESULT_JSON, SAMPLES_CSV};
 
 const FORWARD_TIME: &str = "Forward Time (ms)";
 const BACKWARD_TIME: &str = "Backward Time (ms)";

@@ -17,7 +17,7 @@ use super::artifacts::{
     summarize, write_run_artifacts,
 };
 use super::isolation::{RunOptions, run_cases};
-use super::{CaseOutcome, CaseSpec, ProgressEvent, op_dims};
+use super::{CaseOutcome, CaseSpec, ProgressEvent};
 use crate::campaign::{KERNEL_DIR, PROGRESS_FILE, Validation};
 use crate::manifest::{AdapterSelector, Dtype, Manifest, OpName, ShapeSpec};
 use crate::schema::{BenchTable, Samples};
@@ -240,7 +240,7 @@ impl LiveProgress {
             dtype,
             dims: specs
                 .iter()
-                .map(|s| (s.shape.label.clone(), op_dims(s.op, &s.shape)))
+                .map(|s| (s.shape.label.clone(), s.op.shape_dims(&s.shape)))
                 .collect(),
             path: dir.join(PROGRESS_FILE),
             doc: ProgressDoc {

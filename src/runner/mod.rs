@@ -138,7 +138,7 @@ impl CaseOutcome {
     pub fn without_measurement(spec: &CaseSpec, check: Check, reason: impl Into<String>) -> Self {
         CaseOutcome {
             label: spec.shape.label.clone(),
-            dims: op_dims(spec.op, &spec.shape),
+            dims: spec.op.shape_dims(&spec.shape),
             check,
             reason: Some(reason.into()),
             metrics: BTreeMap::new(),
@@ -151,16 +151,4 @@ impl CaseOutcome {
             trusted: spec.kernel.trusted,
         }
     }
-}
-
-/// A shape's dimensions in the op's CSV order (`B` defaults to 1, as in the manifest).
-pub fn op_dims(op: OpName, shape: &ShapeSpec) -> Vec<u64> {
-    let names: &[&str] = match op {
-        OpName::Gemm => &["B", "M", "N", "K"],
-        OpName::Axpy => &["N"],
-    };
-    names
-        .iter()
-        .map(|d| shape.dim(d).unwrap_or(if *d == "B" { 1 } else { 0 }))
-        .collect()
 }

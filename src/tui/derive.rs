@@ -217,11 +217,9 @@ impl MetricSource {
     }
 }
 
+/// Geometric mean of the positive values (non-PASS cells are NaN and skipped).
 fn geomean(values: impl Iterator<Item = f64>) -> Option<f64> {
-    let (sum, n) = values
-        .filter(|v| *v > 0.0)
-        .fold((0.0, 0usize), |(s, n), v| (s + v.ln(), n + 1));
-    (n > 0).then(|| (sum / n as f64).exp())
+    crate::stats::geomean(&values.filter(|v| *v > 0.0).collect::<Vec<_>>())
 }
 
 /// The round's aggregate: recorded in the decision, else the gate's, else from its table.

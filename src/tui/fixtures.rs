@@ -168,9 +168,9 @@ pub fn table(shapes: &[FixtureShape], measured: &[Measured]) -> BenchTable {
     BenchTable { schema, rows }
 }
 
+/// Geometric mean of the positive values (non-PASS cells are NaN and skipped).
 fn geomean(values: impl Iterator<Item = f64>) -> Option<f64> {
-    let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v.ln(), n + 1));
-    (n > 0).then(|| (sum / n as f64).exp())
+    crate::stats::geomean(&values.filter(|v| *v > 0.0).collect::<Vec<_>>())
 }
 
 /// A gate report with the SPEC's classes (band = the 2% floor), for fixtures only.
