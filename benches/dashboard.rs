@@ -5,10 +5,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use kcamp::tui::app::{Model, Msg, update};
-use kcamp::tui::fixtures;
-use kcamp::tui::style::Theme;
-use kcamp::tui::view::view;
+use kcamp_tui::app::{Model, Msg, update};
+use kcamp_tui::fixtures;
+use kcamp_tui::style::Theme;
+use kcamp_tui::view::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 

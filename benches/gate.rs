@@ -4,8 +4,8 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use kcamp::gate::{GateConfig, GateInput, judge};
-use kcamp::schema::{BenchTable, GEMM_HEADER, SAMPLES_HEADER, Samples};
+use kcamp_core::gate::{GateConfig, GateInput, judge};
+use kcamp_core::schema::{BenchTable, GEMM_HEADER, SAMPLES_HEADER, Samples};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -11,5 +11,5 @@ if [ -z "${VK_DRIVER_FILES:-}" ] && ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/
   export VK_DRIVER_FILES
 fi
 cargo fmt --check
-cargo clippy --all-targets --locked -- -D warnings
-cargo test --all-targets --locked
+cargo clippy --workspace --all-targets --locked -- -D warnings
+cargo test --workspace --all-targets --locked

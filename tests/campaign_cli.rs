@@ -148,7 +148,7 @@ fn snapshot_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
 fn baseline_freezes_schema_and_picks_representatives() {
     let (_tmp, dir) = baselined();
     let frozen = std::fs::read_to_string(dir.join("schema.frozen.csv")).unwrap();
-    assert_eq!(frozen.trim_end(), kcamp::schema::GEMM_HEADER);
+    assert_eq!(frozen.trim_end(), kcamp_core::schema::GEMM_HEADER);
     let reps = representative(&dir);
     assert_eq!(reps.len(), 4, "7 shapes give 4 representatives: {reps:?}");
     assert!(
@@ -162,7 +162,7 @@ fn baseline_freezes_schema_and_picks_representatives() {
     assert_eq!(decision["decision"], "BASELINE");
     assert!(dir.join("rounds/round-1/kernel/gemm.wgsl").is_file());
     // The manifest still loads and now names the representatives.
-    let m = kcamp::manifest::Manifest::load(&dir).unwrap();
+    let m = kcamp_core::manifest::Manifest::load(&dir).unwrap();
     assert_eq!(m.representative_shapes, reps);
     // A second BASELINE is refused.
     let again = run(
@@ -550,7 +550,7 @@ fn killed_rollback_is_completed() {
 fn a_second_writer_is_told_who_holds_the_lock() {
     let (_tmp, dir) = baselined();
     let _held =
-        kcamp::fsutil::LockGuard::acquire(&dir.join(".kcamp.lock"), "kcamp validate (test)")
+        kcamp_core::fsutil::LockGuard::acquire(&dir.join(".kcamp.lock"), "kcamp validate (test)")
             .unwrap();
     let v = run(&dir, &["round", "new", "--hypothesis", "h"], 2);
     let msg = error_message(&v);
@@ -693,7 +693,7 @@ fn kernel_settings_travel_with_the_kernel() {
     )
     .unwrap();
     assert_eq!(
-        kcamp::manifest::Manifest::load(&dir)
+        kcamp_core::manifest::Manifest::load(&dir)
             .unwrap()
             .kernel
             .workgroups
@@ -716,7 +716,7 @@ fn kernel_settings_travel_with_the_kernel() {
         "rollback restores the kernel settings too"
     );
     assert_eq!(
-        kcamp::manifest::Manifest::load(&dir)
+        kcamp_core::manifest::Manifest::load(&dir)
             .unwrap()
             .kernel
             .workgroups

@@ -73,7 +73,7 @@ fn rows(dir: &Path, round: u32) -> Vec<Vec<String>> {
     let mut lines = csv.lines();
     assert_eq!(
         lines.next().unwrap(),
-        kcamp::schema::GEMM_HEADER,
+        kcamp_core::schema::GEMM_HEADER,
         "the frozen GEMM header"
     );
     lines

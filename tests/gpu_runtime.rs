@@ -4,11 +4,13 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use kcamp::gpu::{self, GpuContext, execute_case, peak};
-use kcamp::manifest::{AdapterSelector, Dtype, OpName, ShapeSpec, TimingConfig};
-use kcamp::ops;
-use kcamp::runner::{CaseOutcome, CaseSpec, ProgressEvent, TimingMethod};
-use kcamp::schema::Check;
+use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent};
+use kcamp_core::manifest::{AdapterSelector, TimingConfig};
+use kcamp_core::ops;
+use kcamp_core::types::Check;
+use kcamp_core::types::TimingMethod;
+use kcamp_core::types::{Dtype, OpName, ShapeSpec};
+use kcamp_gpu::{self as gpu, GpuContext, execute_case, peak};
 
 fn lavapipe() -> AdapterSelector {
     AdapterSelector {

@@ -276,7 +276,8 @@ fn writers_respect_the_campaign_lock() {
     json_ok(dir.path(), &["memory", "create", "--version", "v0"]);
     let before = std::fs::read(record_file(dir.path(), 0)).unwrap();
     let guard =
-        kcamp::fsutil::LockGuard::acquire(&dir.path().join(".kcamp.lock"), "kcamp accept").unwrap();
+        kcamp_core::fsutil::LockGuard::acquire(&dir.path().join(".kcamp.lock"), "kcamp accept")
+            .unwrap();
     let out = kcamp(dir.path())
         .args([
             "memory",

@@ -4,10 +4,14 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use kcamp::campaign::{PROGRESS_FILE, Validation};
-use kcamp::manifest::Manifest;
-use kcamp::runner::{CampaignRunOptions, ProgressEvent, kernel_sha256, run_campaign_cases};
-use kcamp::schema::{BenchTable, Check, Samples};
+use kcamp_core::artifacts::result::kernel_sha256;
+use kcamp_core::case::ProgressEvent;
+use kcamp_core::files::PROGRESS_FILE;
+use kcamp_core::manifest::Manifest;
+use kcamp_core::schema::{BenchTable, Samples};
+use kcamp_core::types::Validation;
+use kcamp_core::types::{AdapterDescription, Check};
+use kcamp_runner::{CampaignRunOptions, run_campaign_cases};
 
 const KERNEL: &str = "@compute @workgroup_size(64) fn main() {}\n";
 
@@ -164,7 +168,7 @@ fn quick_run_without_representative_shapes_and_a_missing_kernel_are_errors() {
 /// H200 f32 SGEMM 4096³ in 10 ms: 13.744 TFLOP/s = 20.51 % of the cited 67 TFLOP/s and
 /// 20.13 GB/s = 0.419 % of 4.8 TB/s (see the specs unit test for the arithmetic).
 #[test]
-fn record_utilization_uses_the_adapter_in_result_json() {
+fn record_utilization_uses_the_adapter_that_measured_the_run() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("manifest.yaml"),
@@ -174,22 +178,36 @@ fn record_utilization_uses_the_adapter_in_result_json() {
     let manifest = Manifest::load(dir.path()).unwrap();
     let csv = format!(
         "{}\nbig,1,4096,4096,4096,PASS,13.74,0.1,13.0,0.1,10.0,21.0,120,120,120\n",
-        kcamp::schema::GEMM_HEADER
+        kcamp_core::schema::GEMM_HEADER
     );
     let table = BenchTable::parse(&csv, Path::new("benchmark.csv")).unwrap();
-    let result = serde_json::json!({"adapter": {"name": "NVIDIA H200", "backend": "vulkan",
-        "device_type": "DiscreteGpu", "driver": "NVIDIA", "driver_info": "580", "vendor": 4318,
-        "device": 8997, "software": false}});
+    let result = AdapterDescription {
+        name: "NVIDIA H200".into(),
+        backend: "vulkan".into(),
+        device_type: "DiscreteGpu".into(),
+        driver: "NVIDIA".into(),
+        driver_info: "580".into(),
+        vendor: 4318,
+        device: 8997,
+        ..AdapterDescription::default()
+    };
     let (flops_pct, bw_pct) =
-        kcamp::specs::record_utilization(dir.path(), &manifest, &table, Some(&result));
+        kcamp_core::specs::record_utilization(dir.path(), &manifest, &table, Some(&result));
     assert!((flops_pct.unwrap() - 20.513).abs() < 1e-3, "{flops_pct:?}");
     assert!((bw_pct.unwrap() - 0.41943).abs() < 1e-4, "{bw_pct:?}");
     // A software adapter has no cited peak; its measured peaks (kcamp peak) are used.
-    let software = serde_json::json!({"adapter": {"name": "kcamp-test-software", "backend": "vulkan",
-        "device_type": "Cpu", "driver": "test", "driver_info": "Mesa", "vendor": 65541,
-        "device": 0, "software": true}});
+    let software = AdapterDescription {
+        name: "kcamp-test-software".into(),
+        backend: "vulkan".into(),
+        device_type: "Cpu".into(),
+        driver: "test".into(),
+        driver_info: "Mesa".into(),
+        vendor: 65541,
+        software: true,
+        ..AdapterDescription::default()
+    };
     assert_eq!(
-        kcamp::specs::record_utilization(dir.path(), &manifest, &table, Some(&software)),
+        kcamp_core::specs::record_utilization(dir.path(), &manifest, &table, Some(&software)),
         (None, None),
         "no cited or measured peak"
     );
@@ -199,7 +217,7 @@ fn record_utilization_uses_the_adapter_in_result_json() {
         "flops": {"f32": 137.44e12}, "bandwidth": 40.26e9}}});
     std::fs::write(dir.path().join("peaks.json"), store.to_string()).unwrap();
     let (flops_pct, bw_pct) =
-        kcamp::specs::record_utilization(dir.path(), &manifest, &table, Some(&software));
+        kcamp_core::specs::record_utilization(dir.path(), &manifest, &table, Some(&software));
     assert!((flops_pct.unwrap() - 10.0).abs() < 1e-2, "{flops_pct:?}");
     assert!((bw_pct.unwrap() - 50.0).abs() < 1e-1, "{bw_pct:?}");
 }

@@ -7,11 +7,11 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use kcamp::manifest::{
-    AdapterSelector, Dtype, KernelSpec, OpName, ShapeSpec, TimingConfig, WorkgroupExprs,
-};
-use kcamp::runner::{CaseOutcome, CaseSpec, ProgressEvent, RunOptions, run_cases};
-use kcamp::schema::Check;
+use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent};
+use kcamp_core::manifest::{AdapterSelector, KernelSpec, TimingConfig, WorkgroupExprs};
+use kcamp_core::types::Check;
+use kcamp_core::types::{Dtype, OpName, ShapeSpec};
+use kcamp_runner::{RunOptions, run_cases};
 
 fn fake_worker() -> Vec<OsString> {
     let script =

@@ -4,11 +4,11 @@
 
 use chrono::{DateTime, Utc};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use kcamp::campaign::CampaignState;
-use kcamp::tui::app::{Model, Msg, update};
-use kcamp::tui::fixtures;
-use kcamp::tui::style::Theme;
-use kcamp::tui::view::view;
+use kcamp_core::campaign::CampaignState;
+use kcamp_tui::app::{Model, Msg, update};
+use kcamp_tui::fixtures;
+use kcamp_tui::style::Theme;
+use kcamp_tui::view::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Color;

@@ -1,6 +1,4 @@
 //! init, baseline, round, validate, accept, rollback, status, log, report.
-//!
-//! OWNER: lead.
 
 use std::path::PathBuf;
 
@@ -9,14 +7,17 @@ use clap::{Args, Subcommand};
 use serde_json::json;
 
 use super::{AdapterArgs, CmdOutput, Ctx};
-use crate::campaign::{
-    self, AcceptOptions, Campaign, CampaignState, DecisionKind, InitOptions, MeasureSource,
+use kcamp_core::campaign::{
+    self, AcceptOptions, Campaign, CampaignState, InitOptions, MeasureSource, Measurer,
 };
-use crate::error::exit;
-use crate::gate::{GateReport, ShapeClass};
-use crate::manifest::{AdapterSelector, Dtype, OpName};
-use crate::runner::ProgressEvent;
-use crate::{Error, Result};
+use kcamp_core::case::ProgressEvent;
+use kcamp_core::error::exit;
+use kcamp_core::gate::{GateReport, ShapeClass};
+use kcamp_core::manifest::AdapterSelector;
+use kcamp_core::types::DecisionKind;
+use kcamp_core::types::{Dtype, OpName, Validation};
+use kcamp_core::{Error, Result};
+use kcamp_runner::Builtin;
 
 #[derive(Debug, Args)]
 pub struct InitArgs {
@@ -96,12 +97,23 @@ impl AdapterArgs {
     }
 }
 
-fn source(csv: &Option<PathBuf>, adapter: &AdapterArgs) -> MeasureSource {
-    match csv {
-        Some(p) => MeasureSource::Csv(p.clone()),
-        None => MeasureSource::Run {
+/// The campaign's measurer: its harness command, else the built-in runner (with the
+/// adapter flags as an override).
+fn measurer(c: &Campaign, adapter: &AdapterArgs) -> Box<dyn Measurer> {
+    kcamp_runner::measurer_for(
+        &c.manifest,
+        Builtin {
             adapter: adapter.selector(),
+            ..Builtin::default()
         },
+    )
+}
+
+/// An imported CSV, or a run of `measurer`.
+fn source<'a>(csv: &'a Option<PathBuf>, measurer: &'a dyn Measurer) -> MeasureSource<'a> {
+    match csv {
+        Some(p) => MeasureSource::Csv(p),
+        None => MeasureSource::Run(measurer),
     }
 }
 
@@ -193,7 +205,15 @@ pub fn init(_ctx: &Ctx, a: &InitArgs) -> Result<CmdOutput> {
 pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
     let mut progress = progress_printer(ctx);
-    let out = campaign::baseline(&c, &source(&a.csv, &a.adapter), &mut progress)?;
+    let m = measurer(&c, &a.adapter);
+    let mut out = campaign::baseline(&c, source(&a.csv, m.as_ref()), &mut progress)?;
+    // The report is derived from round 1's artifacts; a failure here loses nothing that
+    // `kcamp report` does not write again.
+    let reopened = Campaign::open(&c.dir)?;
+    if let Err(e) = kcamp_report::campaign::write_baseline_report(&reopened) {
+        out.warnings
+            .push(format!("baseline_report.md not written: {e}"));
+    }
     let mut human = format!(
         "BASELINE recorded as round 1: {}/{} shapes PASS, {} aggregate {}\nrepresentative shapes: {}",
         out.passed,
@@ -233,7 +253,8 @@ pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
 pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
     let mut progress = progress_printer(ctx);
-    let out = campaign::validate(&c, a.full, &source(&a.csv, &a.adapter), &mut progress)?;
+    let m = measurer(&c, &a.adapter);
+    let out = campaign::validate(&c, a.full, source(&a.csv, m.as_ref()), &mut progress)?;
     let r = &out.record;
     let exit = if r.report.verdict.allows_accept() {
         exit::OK
@@ -244,8 +265,8 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
         "round {} ({} validation) against round {}:\n{}",
         r.round,
         match r.validation {
-            campaign::Validation::Quick => "quick",
-            campaign::Validation::Full => "full",
+            Validation::Quick => "quick",
+            Validation::Full => "full",
         },
         r.incumbent,
         render_gate(&r.report)
@@ -260,10 +281,11 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
 pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
     let mut progress = progress_printer(ctx);
+    let m = measurer(&c, &AdapterArgs::default());
     let opts = AcceptOptions {
         force: a.force,
         reason: a.reason.clone(),
-        confirm_source: MeasureSource::Run { adapter: None },
+        confirm_source: MeasureSource::Run(m.as_ref()),
     };
     let out = campaign::accept(&c, &opts, &mut progress)?;
     let d = &out.decision;
@@ -430,8 +452,52 @@ pub fn log(ctx: &Ctx) -> Result<CmdOutput> {
 
 pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
-    let out = campaign::campaign_report(&c, !a.no_run, a.adapter.selector())?;
-    Ok(out)
+    let m = measurer(&c, &a.adapter);
+    let source = (!a.no_run).then(|| MeasureSource::Run(m.as_ref()));
+    let mut progress = progress_printer(ctx);
+    let files = campaign::final_report(&c, source, &mut progress, |fm| {
+        // Derived from round 1 alone: rewritten so that it follows the current code.
+        kcamp_report::campaign::write_baseline_report(&c)?;
+        kcamp_report::campaign::write_final_report(&c, fm.incumbent, &fm.table)
+    })?;
+    let report = &files.report;
+    let metric = &report.primary_metric;
+    let incumbent = report.incumbent_round;
+    let gain = match (report.baseline_aggregate, report.incumbent_aggregate) {
+        (Some(b), Some(i)) if b > 0.0 => Some(i / b - 1.0),
+        _ => None,
+    };
+    let chart_paths: Vec<&std::path::Path> = files
+        .charts
+        .iter()
+        .flat_map(|c| [c.svg.as_path(), c.png.as_path()])
+        .collect();
+    let human = format!(
+        "report.md written: incumbent round {incumbent}, {metric} {} vs BASELINE {} ({}), {} rounds accepted\ncharts: {}",
+        fmt_opt(report.incumbent_aggregate),
+        fmt_opt(report.baseline_aggregate),
+        fmt_pct(gain),
+        files.accepted_rounds,
+        chart_paths
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "png"))
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(CmdOutput::ok(
+        json!({
+            "report": c.dir.join(kcamp_report::campaign::FINAL_REPORT),
+            "incumbent": incumbent,
+            "metric": metric,
+            "baseline_aggregate": report.baseline_aggregate,
+            "incumbent_aggregate": report.incumbent_aggregate,
+            "gain": gain,
+            "final_validation": !a.no_run,
+            "charts": chart_paths,
+        }),
+        human,
+    ))
 }
 
 /// The gate verdict as a table plus reasons.
@@ -479,7 +545,7 @@ pub fn render_gate(r: &GateReport) -> String {
 /// Where the round was measured, from its result.json (absent for imported CSVs), so a
 /// number from the software adapter is never mistaken for a GPU's.
 fn adapter_line(c: &Campaign, round: u32) -> String {
-    let path = c.artifacts_dir(round).join(campaign::RESULT_JSON);
+    let path = c.artifacts_dir(round).join(kcamp_core::files::RESULT_JSON);
     let Some(result) = std::fs::read_to_string(path)
         .ok()
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
@@ -522,7 +588,7 @@ fn fmt_opt(v: Option<f64>) -> String {
 }
 
 fn fmt_pct(v: Option<f64>) -> String {
-    v.map(crate::gate::percent)
+    v.map(kcamp_core::gate::percent)
         .unwrap_or_else(|| "-".to_owned())
 }
 

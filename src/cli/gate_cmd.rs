@@ -1,20 +1,19 @@
 //! `kcamp gate BASE.csv CAND.csv [--metric NAME]`.
-//!
-//! OWNER: schema/gate helper.
 
 use std::path::{Path, PathBuf};
 
 use clap::Args;
 
 use super::{CmdOutput, Ctx};
-use crate::error::exit;
-use crate::gate::{GateConfig, GateInput, GateReport, format_value, judge, percent};
-use crate::manifest::{MANIFEST_FILE, Manifest};
-use crate::schema::{BenchTable, Samples, Schema};
-use crate::{Error, Result};
+use kcamp_core::error::exit;
+use kcamp_core::files::MANIFEST_FILE;
+use kcamp_core::gate::{GateConfig, GateInput, GateReport, format_value, judge, percent};
+use kcamp_core::manifest::Manifest;
+use kcamp_core::schema::{BenchTable, Samples, Schema};
+use kcamp_core::{Error, Result};
 
 /// Raw per-repeat samples are looked up under this name beside each CSV.
-use crate::campaign::SAMPLES_CSV as SAMPLES_FILE;
+use kcamp_core::files::SAMPLES_CSV as SAMPLES_FILE;
 
 #[derive(Debug, Args)]
 pub struct GateArgs {

@@ -1,11 +1,9 @@
 //! `kcamp adapters`.
-//!
-//! OWNER: gpu helper.
 
 use super::{AdapterArgs, CmdOutput, Ctx};
-use crate::gpu::{AdapterReport, list_adapters};
-use crate::manifest::AdapterSelector;
-use crate::{Error, Result};
+use kcamp_core::manifest::AdapterSelector;
+use kcamp_core::{Error, Result};
+use kcamp_gpu::{AdapterReport, list_adapters};
 
 /// Lists the adapters wgpu sees (filtered by `--adapter` / `--backend`).
 pub fn adapters(_ctx: &Ctx, a: &AdapterArgs) -> Result<CmdOutput> {

@@ -1,6 +1,4 @@
 //! `kcamp memory create|update|show|list|mask|unmask`.
-//!
-//! OWNER: records helper.
 
 use std::fmt::Write as _;
 
@@ -8,9 +6,9 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use super::{CmdOutput, Ctx};
-use crate::Result;
-use crate::fsutil::LockGuard;
-use crate::memory::{Listing, MemoryStore, Record, SetOp, Version};
+use kcamp_core::Result;
+use kcamp_core::fsutil::LockGuard;
+use kcamp_core::memory::{Listing, MemoryStore, Record, SetOp, Version};
 
 #[derive(Debug, Subcommand)]
 pub enum MemoryCommand {
@@ -70,7 +68,7 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
         MemoryCommand::Update(a) => {
             let ops: Vec<SetOp> = a.set.iter().chain(&a.append).cloned().collect();
             if ops.is_empty() {
-                return Err(crate::Error::input(
+                return Err(kcamp_core::Error::input(
                     "memory update: give at least one --set or --append",
                 ));
             }
@@ -80,7 +78,7 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
         MemoryCommand::Show(a) => {
             let record = store.show(a.version)?;
             let human = serde_json::to_string_pretty(&record.value)
-                .map_err(|e| crate::Error::Internal(format!("printing a record: {e}")))?;
+                .map_err(|e| kcamp_core::Error::Internal(format!("printing a record: {e}")))?;
             Ok(CmdOutput::ok(record.value, human))
         }
         MemoryCommand::List(a) => {
@@ -104,7 +102,7 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
 
 /// Writers take the campaign lock so a record never changes under a running decision.
 fn lock(ctx: &Ctx, what: &str) -> Result<LockGuard> {
-    LockGuard::acquire(&ctx.campaign.join(crate::campaign::LOCK_FILE), what)
+    LockGuard::acquire(&ctx.campaign.join(kcamp_core::files::LOCK_FILE), what)
 }
 
 fn written(record: Record, verb: &str) -> Result<CmdOutput> {

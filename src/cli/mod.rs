@@ -8,8 +8,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::error::exit;
-use crate::{Error, Result};
+use kcamp_core::error::exit;
+use kcamp_core::{Error, Result};
 
 pub mod campaign_cmd;
 pub mod gate_cmd;
@@ -165,7 +165,7 @@ pub fn run() -> i32 {
 
 fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
     let Some(command) = cli.command else {
-        return crate::tui::run_dashboard(&default_tui_dir(&cli.campaign)?);
+        return dashboard(&default_tui_dir(&cli.campaign)?);
     };
     match command {
         Command::Init(a) => campaign_cmd::init(ctx, &a),
@@ -182,7 +182,7 @@ fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
                 Some(d) => d,
                 None => default_tui_dir(&cli.campaign)?,
             };
-            crate::tui::run_dashboard(&dir)
+            dashboard(&dir)
         }
         Command::Run(a) => run_cmd::run(ctx, &a),
         Command::Adapters(a) => gpu_cmd::adapters(ctx, &a),
@@ -194,14 +194,37 @@ fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
     }
 }
 
+/// The dashboard; its quit summary is the command's output.
+fn dashboard(dir: &std::path::Path) -> Result<CmdOutput> {
+    let summary = kcamp_tui::run_dashboard(dir)?;
+    let json = serde_json::to_value(&summary)
+        .map_err(|e| kcamp_core::Error::Internal(format!("serializing output: {e}")))?;
+    Ok(CmdOutput::ok(json, summary.text))
+}
+
 /// `kcamp` with no arguments: the campaign given with -C, else the bundled demo campaign.
 fn default_tui_dir(explicit: &Option<PathBuf>) -> Result<PathBuf> {
     if let Some(d) = explicit {
         return Ok(d.clone());
     }
-    crate::campaign::demo_campaign_dir().ok_or_else(|| {
+    demo_campaign_dir().ok_or_else(|| {
         Error::input(
             "no campaign given and the bundled demo campaign was not found (campaigns/demo-gemm)",
         )
     })
+}
+
+/// The bundled demo campaign (`campaigns/demo-gemm`): next to the executable's source tree
+/// when run from a checkout, or in the current directory.
+pub fn demo_campaign_dir() -> Option<PathBuf> {
+    let candidates = [
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("campaigns/demo-gemm")),
+        std::env::current_dir()
+            .ok()
+            .map(|d| d.join("campaigns/demo-gemm")),
+    ];
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|p| p.join(kcamp_core::files::MANIFEST_FILE).is_file())
 }

@@ -1,6 +1,4 @@
 //! `kcamp run`, `kcamp peak`, `kcamp util`, and the hidden `kcamp __worker`.
-//!
-//! OWNER: runner helper (`peak` measurement kernels come from the gpu helper).
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;
@@ -12,11 +10,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
 use super::{AdapterArgs, CmdOutput, Ctx};
-use crate::campaign::Validation;
-use crate::manifest::{AdapterSelector, Manifest};
-use crate::runner::{CampaignRunOptions, ProgressEvent, run_campaign_cases};
-use crate::specs::{self, MeasuredPeaks, Registry};
-use crate::{Error, Result};
+use kcamp_core::case::ProgressEvent;
+use kcamp_core::manifest::{AdapterSelector, Manifest};
+use kcamp_core::specs::{self, MeasuredPeaks, Registry};
+use kcamp_core::types::Validation;
+use kcamp_core::{Error, Result};
+use kcamp_runner::{CampaignRunOptions, run_campaign_cases};
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -169,9 +168,9 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
 /// Measure the adapter's FMA (f32, and f16 where it has SHADER_F16) and copy ceilings.
 fn measure_peaks(
     adapter: &AdapterSelector,
-) -> Result<(MeasuredPeaks, crate::gpu::peak::PeakReport)> {
-    let ctx = crate::gpu::GpuContext::open(adapter)?;
-    let report = crate::gpu::peak::measure(&ctx, &crate::gpu::peak::PeakOptions::default())?;
+) -> Result<(MeasuredPeaks, kcamp_gpu::peak::PeakReport)> {
+    let ctx = kcamp_gpu::GpuContext::open(adapter)?;
+    let report = kcamp_gpu::peak::measure(&ctx, &kcamp_gpu::peak::PeakOptions::default())?;
     let now = chrono::Utc::now();
     let desc = ctx.description();
     let mut flops =
@@ -313,10 +312,6 @@ pub fn util(_ctx: &Ctx, a: &UtilArgs) -> Result<CmdOutput> {
 pub fn worker(_a: &WorkerArgs) -> Result<CmdOutput> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    crate::runner::serve(
-        stdin.lock(),
-        stdout.lock(),
-        &mut crate::runner::real_executor,
-    )?;
+    kcamp_runner::serve(stdin.lock(), stdout.lock(), &mut kcamp_gpu::executor)?;
     Ok(CmdOutput::ok(serde_json::Value::Null, ""))
 }

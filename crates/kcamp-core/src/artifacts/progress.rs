@@ -1,0 +1,38 @@
+//! `live/progress.json`: the state of a running measurement, rewritten atomically (rate
+//! limited) while it runs and removed when it ends, so a dashboard in another process can
+//! follow a run it did not start.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::types::Validation;
+
+/// The content of `live/progress.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    /// `running` while the run goes on.
+    pub state: String,
+    pub validation: Validation,
+    pub round: Option<u32>,
+    /// 0-based index of the shape being measured.
+    pub index: usize,
+    pub total: usize,
+    pub label: String,
+    /// Timed samples of the current shape so far.
+    pub samples: u32,
+    /// Milliseconds of the last sample.
+    pub last_ms: Option<f64>,
+    /// The last forward sample as a rate (`rate_unit`).
+    pub last_rate: Option<f64>,
+    pub rate_unit: String,
+    pub started_at: DateTime<Utc>,
+    /// The process that writes the file; a file whose writer is gone is stale.
+    pub pid: u32,
+}
+
+impl Progress {
+    /// Fraction of shapes done.
+    pub fn ratio(&self) -> Option<f64> {
+        (self.total > 0).then(|| (self.index as f64 / self.total as f64).clamp(0.0, 1.0))
+    }
+}

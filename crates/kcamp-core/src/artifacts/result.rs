@@ -1,0 +1,192 @@
+//! `result.json`: everything needed to trust or reproduce a run (adapter, driver, timing
+//! method, seeds, kernel hash, static kernel metrics), and the `RESULT_JSON` line. Written by
+//! the runner, read by records, reports and the dashboard through these types alone.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::Result;
+use crate::case::CaseOutcome;
+use crate::isa::EntryMetrics;
+use crate::types::{AdapterDescription, Check, Dtype, OpName, TimingMethod, Validation};
+
+/// Per-shape provenance in result.json.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShapeRecord {
+    pub label: String,
+    pub dims: Vec<u64>,
+    pub check: Check,
+    pub reason: Option<String>,
+    pub seed: u64,
+    pub latency_us: Option<f64>,
+    pub rel_err: Option<f64>,
+    pub timing_method: Option<TimingMethod>,
+}
+
+/// The RESULT_JSON summary (SPEC §6).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    pub total: usize,
+    pub passed: usize,
+    pub all_pass: bool,
+    pub latency_us_by_shape: BTreeMap<String, f64>,
+    pub latency_us_geomean: Option<f64>,
+    pub max_rel_err: Option<f64>,
+    /// Name of the primary metric.
+    pub metric: String,
+    /// Geometric mean of the primary metric over PASS shapes.
+    pub aggregate: Option<f64>,
+}
+
+/// `[kcamp] RESULT_JSON={...}` (one line).
+pub fn result_json_line(summary: &RunSummary) -> String {
+    let json = serde_json::to_string(summary).unwrap_or_else(|_| "{}".to_owned());
+    format!("[kcamp] RESULT_JSON={json}")
+}
+
+/// `result.json`: everything needed to trust or reproduce a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    pub op: OpName,
+    pub dtype: Dtype,
+    pub validation: Validation,
+    pub adapter: Option<AdapterDescription>,
+    pub wgpu_version: String,
+    /// Every timing method a shape used (timestamps where available, else host clock).
+    pub timing_methods: Vec<TimingMethod>,
+    /// Runtime bounds checks were off (trusted mode).
+    pub trusted: bool,
+    pub kernel_file: String,
+    pub kernel_sha256: String,
+    pub started_at: DateTime<Utc>,
+    pub finished_at: DateTime<Utc>,
+    pub shapes: Vec<ShapeRecord>,
+    pub summary: RunSummary,
+    /// Static metrics of the kernel's forward entry point (naga), for `isa_metric_progress`.
+    #[serde(default)]
+    pub kernel_metrics: Option<EntryMetrics>,
+}
+
+impl RunResult {
+    /// Provenance of a finished run. The adapter is the first one a case reported.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        op: OpName,
+        dtype: Dtype,
+        validation: Validation,
+        kernel_file: &str,
+        kernel_source: &str,
+        trusted: bool,
+        started_at: DateTime<Utc>,
+        outcomes: &[CaseOutcome],
+        summary: RunSummary,
+    ) -> RunResult {
+        let mut timing_methods: Vec<TimingMethod> = Vec::new();
+        for m in outcomes.iter().filter_map(|o| o.timing_method) {
+            if !timing_methods.contains(&m) {
+                timing_methods.push(m);
+            }
+        }
+        RunResult {
+            op,
+            dtype,
+            validation,
+            adapter: outcomes.iter().find_map(|o| o.adapter.clone()),
+            wgpu_version: outcomes
+                .iter()
+                .find_map(|o| o.adapter.as_ref())
+                .map(|a| a.wgpu_version.clone())
+                .unwrap_or_default(),
+            timing_methods,
+            trusted,
+            kernel_file: kernel_file.to_owned(),
+            kernel_sha256: kernel_sha256(kernel_source),
+            started_at,
+            finished_at: Utc::now(),
+            shapes: outcomes
+                .iter()
+                .map(|o| ShapeRecord {
+                    label: o.label.clone(),
+                    dims: o.dims.clone(),
+                    check: o.check,
+                    reason: o.reason.clone(),
+                    seed: o.seed,
+                    latency_us: o.latency_us,
+                    rel_err: o.rel_err,
+                    timing_method: o.timing_method,
+                })
+                .collect(),
+            summary,
+            kernel_metrics: outcomes.iter().find_map(|o| o.kernel_metrics.clone()),
+        }
+    }
+}
+
+/// Lower-case hex SHA-256 of the kernel text.
+pub fn kernel_sha256(source: &str) -> String {
+    Sha256::digest(source.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+impl RunResult {
+    /// Reads a run's `result.json`; `Ok(None)` when the run wrote none (an imported CSV).
+    pub fn read(path: &Path) -> Result<Option<RunResult>> {
+        super::read_json_opt(path, "run result")
+    }
+
+    /// Worst relative error over every shape that reported one.
+    pub fn max_rel_err(&self) -> Option<f64> {
+        self.shapes
+            .iter()
+            .filter_map(|s| s.rel_err)
+            .fold(None, |acc: Option<f64>, v| {
+                Some(acc.map_or(v, |a| a.max(v)))
+            })
+    }
+
+    /// The record of shape `label`.
+    pub fn shape(&self, label: &str) -> Option<&ShapeRecord> {
+        self.shapes.iter().find(|s| s.label == label)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kernel_hash_is_sha256_hex() {
+        assert_eq!(
+            kernel_sha256("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn result_line_carries_the_summary_fields() {
+        let summary = RunSummary {
+            total: 2,
+            passed: 1,
+            all_pass: false,
+            latency_us_by_shape: BTreeMap::from([("a".to_owned(), 12.5)]),
+            latency_us_geomean: Some(12.5),
+            max_rel_err: Some(2e-7),
+            metric: "Forward TFLOPS".into(),
+            aggregate: Some(3.0),
+        };
+        let line = result_json_line(&summary);
+        let json = line.strip_prefix("[kcamp] RESULT_JSON=").unwrap();
+        let back: serde_json::Value = serde_json::from_str(json).unwrap();
+        assert_eq!(back["total"], 2);
+        assert_eq!(back["all_pass"], false);
+        assert_eq!(back["latency_us_by_shape"]["a"], 12.5);
+        assert_eq!(back["metric"], "Forward TFLOPS");
+        assert!(!line.contains('\n'));
+    }
+}

@@ -1,0 +1,195 @@
+//! DEFINE_TARGET + PREPARE_ENVIRONMENT: `kcamp init` writes the manifest, the op's baseline
+//! kernel and the layout, after validating everything.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::layout::Campaign;
+use crate::error::IoContext;
+use crate::files::{KERNEL_DIR, MANIFEST_FILE, MEMORY_DIR, ROUNDS_DIR};
+use crate::fsutil::write_atomic;
+use crate::manifest::Manifest;
+use crate::types::{Dtype, OpName, ShapeSpec};
+use crate::{Error, Result};
+
+#[derive(Debug, Clone)]
+pub struct InitOptions {
+    pub op: OpName,
+    pub dtype: Dtype,
+    /// YAML list or CSV (`label,B,M,N,K` / `label,N`) of target shapes.
+    pub shapes: Option<PathBuf>,
+    pub name: Option<String>,
+    pub primary_metric: Option<String>,
+}
+
+/// Create a campaign: manifest.yaml, the op's baseline kernel in `kernel/`, the layout.
+/// Everything is validated before anything is written.
+pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
+    if dir.join(MANIFEST_FILE).exists() {
+        return Err(Error::input(format!(
+            "{} already holds a campaign (manifest.yaml exists)",
+            dir.display()
+        )));
+    }
+    let shapes = match &opts.shapes {
+        Some(p) => read_shapes_file(p, opts.op)?,
+        None => default_shapes(opts.op),
+    };
+    let mut kernel = crate::ops::baseline_kernel(opts.op, opts.dtype);
+    // The working kernel is the campaign's, not the shipped baseline: name it after the op.
+    kernel.kernel.file = match opts.dtype {
+        Dtype::F32 => format!("{}.wgsl", opts.op.as_str()),
+        Dtype::F16 => format!("{}_f16.wgsl", opts.op.as_str()),
+    };
+    let name = opts
+        .name
+        .clone()
+        .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| format!("{}-{}", opts.op.as_str(), opts.dtype.as_str()));
+    let primary_metric = opts
+        .primary_metric
+        .clone()
+        .unwrap_or_else(|| default_metric(opts.op).to_owned());
+    let manifest = Manifest::with_defaults(
+        name,
+        opts.op,
+        opts.dtype,
+        primary_metric,
+        shapes,
+        kernel.kernel.clone(),
+    );
+    let yaml = format!(
+        "# kcamp campaign manifest (see README: manifest.yaml). representative_shapes is filled\n# by `kcamp baseline` unless you set it.\n{}",
+        manifest.to_yaml()?
+    );
+    // Round-trip through the validator so `init` can never write a manifest `load` refuses.
+    Manifest::parse(&yaml, &dir.join(MANIFEST_FILE))?;
+    std::fs::create_dir_all(dir.join(KERNEL_DIR))
+        .ctx(|| format!("creating {}", dir.join(KERNEL_DIR).display()))?;
+    for sub in [ROUNDS_DIR, MEMORY_DIR] {
+        std::fs::create_dir_all(dir.join(sub))
+            .ctx(|| format!("creating {}", dir.join(sub).display()))?;
+    }
+    write_atomic(
+        &dir.join(KERNEL_DIR).join(&kernel.kernel.file),
+        kernel.source.as_bytes(),
+    )?;
+    // Per-process state stays out of the commits that `accept` makes.
+    write_atomic(&dir.join(".gitignore"), b".kcamp.lock\nlive/\nruns/\n")?;
+    // The manifest is written last: its presence is what makes the directory a campaign.
+    write_atomic(&dir.join(MANIFEST_FILE), yaml.as_bytes())?;
+    let campaign = Campaign::open(dir)?;
+    campaign.journal("init", None, json!({"op": opts.op.as_str(), "dtype": opts.dtype.as_str(), "shapes": campaign.manifest.target_shapes.len()}))?;
+    Ok(campaign)
+}
+
+/// The primary metric of an op's campaign unless the user picks another.
+fn default_metric(op: OpName) -> &'static str {
+    match op {
+        OpName::Gemm => "Forward TFLOPS",
+        OpName::Axpy => "Forward GB/s",
+    }
+}
+
+fn default_shapes(op: OpName) -> Vec<ShapeSpec> {
+    let mk = |label: &str, dims: &[(&str, u64)]| ShapeSpec {
+        label: label.to_owned(),
+        dims: dims.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect(),
+    };
+    match op {
+        OpName::Gemm => vec![
+            mk("sq256", &[("M", 256), ("N", 256), ("K", 256)]),
+            mk("sq512", &[("M", 512), ("N", 512), ("K", 512)]),
+            mk("sq1024", &[("M", 1024), ("N", 1024), ("K", 1024)]),
+            mk("sq2048", &[("M", 2048), ("N", 2048), ("K", 2048)]),
+            mk("sq4096", &[("M", 4096), ("N", 4096), ("K", 4096)]),
+            mk("odd1000", &[("M", 1000), ("N", 1000), ("K", 1000)]),
+            mk("tall8192", &[("M", 8192), ("N", 1024), ("K", 1024)]),
+            mk("deepk8192", &[("M", 1024), ("N", 1024), ("K", 8192)]),
+            mk(
+                "batch8x512",
+                &[("B", 8), ("M", 512), ("N", 512), ("K", 512)],
+            ),
+        ],
+        OpName::Axpy => vec![
+            mk("n64k", &[("N", 1 << 16)]),
+            mk("n1m", &[("N", 1 << 20)]),
+            mk("n4m", &[("N", 1 << 22)]),
+            mk("n16m", &[("N", 1 << 24)]),
+        ],
+    }
+}
+
+/// Shapes from a YAML list (`- {label: a, M: 1, N: 2, K: 3}`) or a CSV with a header
+/// `label,<dims...>`.
+fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
+    let text = std::fs::read_to_string(path).ctx(|| format!("reading {}", path.display()))?;
+    let is_csv = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+    let shapes: Vec<ShapeSpec> = if is_csv {
+        let mut rdr = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .from_reader(text.as_bytes());
+        let headers = rdr
+            .headers()
+            .map_err(|e| Error::in_file(path, Some(1), None, format!("bad CSV header: {e}")))?
+            .clone();
+        if headers.get(0) != Some("label") {
+            return Err(Error::in_file(
+                path,
+                Some(1),
+                headers.get(0),
+                "the first column must be 'label'",
+            ));
+        }
+        let mut out = Vec::new();
+        for (i, rec) in rdr.records().enumerate() {
+            let line = i as u64 + 2;
+            let rec = rec
+                .map_err(|e| Error::in_file(path, Some(line), None, format!("bad CSV row: {e}")))?;
+            let mut dims = std::collections::BTreeMap::new();
+            for (col, cell) in headers.iter().zip(rec.iter()).skip(1) {
+                let v: u64 = cell.trim().parse().map_err(|_| {
+                    Error::in_file(
+                        path,
+                        Some(line),
+                        Some(col),
+                        format!("'{cell}' is not a positive integer"),
+                    )
+                })?;
+                dims.insert(col.to_owned(), v);
+            }
+            out.push(ShapeSpec {
+                label: rec.get(0).unwrap_or_default().to_owned(),
+                dims,
+            });
+        }
+        out
+    } else {
+        serde_yaml_ng::from_str(&text).map_err(|e| {
+            Error::in_file(
+                path,
+                e.location().map(|l| l.line() as u64),
+                None,
+                format!(
+                    "expected a list of shapes like `- {{label: s1, M: 64, N: 64, K: 64}}`: {e}"
+                ),
+            )
+        })?
+    };
+    // Validate through a throwaway manifest so shape rules live in one place.
+    let probe = Manifest::with_defaults(
+        "probe".into(),
+        op,
+        Dtype::F32,
+        default_metric(op).into(),
+        shapes.clone(),
+        crate::ops::baseline_kernel(op, Dtype::F32).kernel,
+    );
+    let yaml = probe.to_yaml()?;
+    Manifest::parse(&yaml, path)
+        .map_err(|e| Error::input(e.to_string().replace("field 'target_shapes", "shape '")))?;
+    Ok(shapes)
+}

@@ -1,0 +1,138 @@
+//! The campaign directory (SPEC §3): rounds, decisions, lineage, journal, lock, and the
+//! steps of the loop, one file each:
+//!
+//! | step | file |
+//! |---|---|
+//! | DEFINE_TARGET + PREPARE (`init`) | [`init`](init/index.html) |
+//! | BASELINE | `baseline.rs` |
+//! | OPTIMIZE (`round new`) | `round.rs` |
+//! | VALIDATE | `validate.rs` |
+//! | ACCEPT / ROLLBACK | `decide.rs` |
+//! | REPORT (final validation) | `report.rs` |
+//! | recovery of interrupted steps | `recover.rs` |
+//!
+//! Every writing step holds the campaign lock, writes files atomically, and brackets
+//! multi-file changes with `*_begin`/`*_done` journal entries so that [`recover`] can
+//! complete or undo them on the next command. [`CampaignState`] is the read-only snapshot
+//! that `status`, `log` and the dashboard read.
+
+mod baseline;
+mod decide;
+mod init;
+mod layout;
+mod measure;
+mod records;
+mod recover;
+mod report;
+mod round;
+mod state;
+mod validate;
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::artifacts::progress::Progress;
+use crate::artifacts::result::RunResult;
+use crate::gate::{GateReport, Verdict};
+use crate::manifest::Manifest;
+use crate::schema::BenchTable;
+use crate::types::{DecisionKind, Validation};
+
+pub use baseline::{BaselineOutcome, baseline};
+pub use decide::{AcceptOptions, DecisionOutcome, accept, rollback};
+pub use init::{InitOptions, init};
+pub use layout::{Campaign, copy_tree, tree_hash};
+pub use measure::{MeasureRequest, MeasureSource, Measured, Measurer, shapes_of};
+pub use recover::recover;
+pub use report::{FINAL_VALIDATION_DIR, FinalMeasurement, final_report};
+pub use round::new_round;
+pub use validate::{GateRecord, ValidateOutcome, read_gate_record, validate};
+
+/// Test hook: `KCAMP_FAILPOINT=<name>` makes the process exit abruptly at that step, as a
+/// kill would, so tests can check that the next command completes or undoes the step.
+/// Compiled only with the `test-support` feature: a release binary has no failpoints.
+#[cfg(feature = "test-support")]
+pub(crate) fn fail_point(name: &str) {
+    if std::env::var("KCAMP_FAILPOINT").is_ok_and(|v| v == name) {
+        eprintln!("kcamp: failpoint {name} reached, exiting abruptly");
+        std::process::exit(86);
+    }
+}
+
+#[cfg(not(feature = "test-support"))]
+#[inline(always)]
+pub(crate) fn fail_point(_name: &str) {}
+
+/// `rounds/round-N/decision.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Decision {
+    pub round: u32,
+    pub decision: DecisionKind,
+    /// The incumbent this round was judged against (None for BASELINE).
+    pub parent: Option<u32>,
+    pub verdict: Option<Verdict>,
+    pub validation: Option<Validation>,
+    /// Aggregate primary metric of this round's CSV (geomean over PASS shapes).
+    pub aggregate: Option<f64>,
+    pub aggregate_delta: Option<f64>,
+    pub reason: Option<String>,
+    /// Accepted against the gate with `--force`.
+    pub forced: bool,
+    pub time: DateTime<Utc>,
+    pub git_commit: Option<String>,
+    pub gate: Option<GateReport>,
+}
+
+/// One line of `journal.jsonl`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JournalEntry {
+    pub time: DateTime<Utc>,
+    /// e.g. `init`, `baseline`, `round_opened`, `validated`, `accept_begin`, `accept_done`,
+    /// `rollback_begin`, `rollback_done`, `recovered`.
+    pub event: String,
+    pub round: Option<u32>,
+    pub pid: u32,
+    #[serde(default)]
+    pub detail: serde_json::Value,
+}
+
+/// Everything known about one round, as read from disk.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoundState {
+    pub number: u32,
+    pub dir: PathBuf,
+    pub hypothesis: String,
+    pub decision: Option<Decision>,
+    /// The round's benchmark.csv, if measured.
+    pub table: Option<BenchTable>,
+    /// Why the CSV could not be read (drifted header, malformed row...).
+    pub table_error: Option<String>,
+    /// The gate report of the latest validation (`artifacts/gate.json`).
+    pub gate: Option<GateReport>,
+    /// `artifacts/result.json`, as written by the run (None for imported CSVs).
+    pub result: Option<RunResult>,
+    /// The validation `gate.json` judged (quick or full).
+    pub gate_validation: Option<Validation>,
+    /// The round's iteration record (`memory/v<N-1>.json`).
+    pub memory: Option<serde_json::Value>,
+}
+
+/// A read-only snapshot of a whole campaign, for status output and the dashboard.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CampaignState {
+    pub dir: PathBuf,
+    pub manifest: Manifest,
+    pub frozen_header: Option<String>,
+    pub rounds: Vec<RoundState>,
+    /// Round number of the incumbent (last accepted or BASELINE).
+    pub incumbent: Option<u32>,
+    /// The undecided round, if one is open.
+    pub open_round: Option<u32>,
+    /// Who holds the campaign lock (pid and command), if anyone.
+    pub lock_holder: Option<String>,
+    pub journal: Vec<JournalEntry>,
+    /// Live progress of a run in progress, if any (`live/progress.json` whose writer lives).
+    pub live: Option<Progress>,
+}

@@ -1,0 +1,53 @@
+//! `kcamp round new`: opens round N with its one hypothesis.
+
+use serde_json::json;
+
+use super::layout::Campaign;
+use super::recover::recover;
+use crate::error::IoContext;
+use crate::files::HYPOTHESIS_FILE;
+use crate::fsutil::{remove_dir_if_exists, sync_dir, write_atomic};
+use crate::{Error, Result};
+
+pub fn new_round(c: &Campaign, hypothesis: &str) -> Result<u32> {
+    let _lock = c.lock("kcamp round new")?;
+    recover(c)?;
+    let hypothesis = hypothesis.trim();
+    if hypothesis.is_empty() {
+        return Err(Error::input(
+            "--hypothesis must not be empty: one round, one hypothesis",
+        ));
+    }
+    if c.incumbent()?.is_none() {
+        return Err(Error::State(
+            "no BASELINE yet: run `kcamp baseline` first".into(),
+        ));
+    }
+    if let Some(open) = c.open_round()? {
+        return Err(Error::State(format!(
+            "round {open} is still open; accept or roll it back before opening another"
+        )));
+    }
+    let numbers = c.round_numbers()?;
+    let n = numbers.last().copied().unwrap_or(0) + 1;
+    if let Some(max) = c.manifest.max_iterations
+        && n - 1 > max
+    {
+        return Err(Error::State(format!(
+            "max_iterations ({max}) reached: the campaign has {} optimization rounds",
+            n - 2
+        )));
+    }
+    let staging = c.rounds_dir().join(format!(".round-{n}.tmp"));
+    remove_dir_if_exists(&staging)?;
+    std::fs::create_dir_all(&staging).ctx(|| format!("creating {}", staging.display()))?;
+    write_atomic(
+        &staging.join(HYPOTHESIS_FILE),
+        format!("{hypothesis}\n").as_bytes(),
+    )?;
+    std::fs::rename(&staging, c.round_dir(n))
+        .ctx(|| format!("creating {}", c.round_dir(n).display()))?;
+    sync_dir(&c.rounds_dir());
+    c.journal("round_opened", Some(n), json!({"hypothesis": hypothesis}))?;
+    Ok(n)
+}

@@ -1,0 +1,119 @@
+//! The contract between the campaign, the runner that spawns workers and the executor
+//! that runs one case on a GPU: case specs and outcomes, progress events. Cases cross the
+//! process boundary as JSON lines, so every type here is serializable.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::isa::EntryMetrics;
+use crate::manifest::{AdapterSelector, KernelSpec, TimingConfig};
+use crate::schema::SampleRow;
+use crate::types::{AdapterDescription, Check, Dtype, OpName, ShapeSpec, TimingMethod};
+
+/// Everything a worker needs to run one shape. Serializable: it crosses the process
+/// boundary as one JSON line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseSpec {
+    pub op: OpName,
+    pub dtype: Dtype,
+    pub shape: ShapeSpec,
+    /// Path of the WGSL file (for error messages) and its text.
+    pub kernel_path: PathBuf,
+    pub kernel_source: String,
+    pub kernel: KernelSpec,
+    pub adapter: AdapterSelector,
+    pub timing: TimingConfig,
+    /// Seed of the random inputs (recorded with the result).
+    pub seed: u64,
+}
+
+/// The outcome of one case. `metrics` is keyed by CSV column name (e.g. `Forward TFLOPS`,
+/// `Forward TFLOPS_stddev`, `Forward Time (ms)`, `out_snr`); missing columns are empty cells.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseOutcome {
+    pub label: String,
+    /// In the op's CSV dimension order.
+    pub dims: Vec<u64>,
+    pub check: Check,
+    /// Why a case is not PASS (compile error with file:line:col, timeout, lost device...).
+    pub reason: Option<String>,
+    pub metrics: BTreeMap<String, f64>,
+    /// Per-repeat samples of every metric (samples.csv rows).
+    pub samples: Vec<SampleRow>,
+    /// Worst relative error over the op's outputs.
+    pub rel_err: Option<f64>,
+    /// Mean forward latency in microseconds.
+    pub latency_us: Option<f64>,
+    pub timing_method: Option<TimingMethod>,
+    pub adapter: Option<AdapterDescription>,
+    pub seed: u64,
+    pub trusted: bool,
+    /// Static metrics of the kernel's forward entry point, from the compiler's front end.
+    #[serde(default)]
+    pub kernel_metrics: Option<EntryMetrics>,
+}
+
+/// Progress of a run, streamed to the dashboard or a terminal progress bar.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum ProgressEvent {
+    RunStarted {
+        total_shapes: usize,
+    },
+    ShapeStarted {
+        index: usize,
+        total: usize,
+        label: String,
+    },
+    /// One timed sample of a pass (`forward`, `backward_da`, ...): `repeat` of `repeats`.
+    Sample {
+        label: String,
+        pass: String,
+        repeat: u32,
+        repeats: u32,
+        ms: f64,
+    },
+    ShapeFinished {
+        index: usize,
+        label: String,
+        check: Check,
+        primary: Option<f64>,
+    },
+    /// A case was killed or failed outside the kernel (worker restarted).
+    WorkerRestarted {
+        label: String,
+        reason: String,
+    },
+    RunFinished {
+        passed: usize,
+        total: usize,
+    },
+}
+
+/// Runs one case in-process. The worker wraps the GPU executor in this; tests use fakes.
+pub trait CaseExecutor {
+    fn execute(&mut self, spec: &CaseSpec, progress: &mut dyn FnMut(ProgressEvent)) -> CaseOutcome;
+}
+
+impl CaseOutcome {
+    /// The outcome of a case that produced no measurement (timeout, crash, no GPU...).
+    pub fn without_measurement(spec: &CaseSpec, check: Check, reason: impl Into<String>) -> Self {
+        CaseOutcome {
+            label: spec.shape.label.clone(),
+            dims: spec.op.shape_dims(&spec.shape),
+            check,
+            reason: Some(reason.into()),
+            metrics: BTreeMap::new(),
+            samples: Vec::new(),
+            rel_err: None,
+            latency_us: None,
+            timing_method: None,
+            adapter: None,
+            seed: spec.seed,
+            trusted: spec.kernel.trusted,
+            kernel_metrics: None,
+        }
+    }
+}

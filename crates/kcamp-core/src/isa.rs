@@ -1,0 +1,187 @@
+//! Static metrics of a kernel (SPEC §8 `isa_metric_progress`) as plain data, and the
+//! targets they are held to. The numbers come from naga's analysis of the WGSL, done where
+//! the kernel is compiled (kcamp-gpu) and stored in `result.json`; records read them back
+//! without opening a GPU.
+
+use serde::{Deserialize, Serialize};
+
+/// Memory traffic, synchronization and arithmetic of a piece of code, per invocation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct OpCounts {
+    pub storage_loads: u64,
+    pub storage_load_bytes: u64,
+    pub storage_stores: u64,
+    pub storage_store_bytes: u64,
+    pub uniform_loads: u64,
+    pub workgroup_loads: u64,
+    pub workgroup_stores: u64,
+    pub atomics: u64,
+    /// Control and memory barriers (`workgroupBarrier`, `storageBarrier`, ...), and
+    /// `workgroupUniformLoad`, which synchronizes the workgroup too.
+    pub barriers: u64,
+    /// Floating-point operations: one per component of an arithmetic result, two for a
+    /// fused multiply-add, 2·n for a dot product of n-vectors.
+    pub float_ops: u64,
+    /// Integer arithmetic and bit operations (mostly index math).
+    pub integer_ops: u64,
+}
+
+/// Metrics of one compute entry point.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EntryMetrics {
+    pub entry_point: String,
+    pub workgroup_size: [u32; 3],
+    pub invocations_per_workgroup: u32,
+    /// Sum of the `var<workgroup>` globals this entry point uses (naga's layout).
+    pub workgroup_memory_bytes: u64,
+    /// The whole body, every loop body counted once.
+    pub counts: OpCounts,
+    /// True when the body has loops, so `counts` mixes straight-line code with single
+    /// iterations of loops.
+    pub counts_are_per_loop_iteration: bool,
+    /// The whole body with loops of constant trip count (`for (var k = 0u; k < 16u; k++)`)
+    /// multiplied out; loops bounded at run time still count one iteration.
+    pub unrolled_counts: OpCounts,
+    pub loop_count: u32,
+    /// Trip count of each loop when it is a compile-time constant, innermost first.
+    pub loop_trip_counts: Vec<Option<u64>>,
+    /// 0 without loops, 1 for a single loop, 2 for a loop inside a loop, ...
+    pub max_loop_depth: u32,
+    /// One iteration of the most deeply nested loop (nested calls included), if any.
+    pub innermost_loop: Option<OpCounts>,
+    /// One iteration of the run-time-bounded loop doing the most arithmetic (a GEMM's
+    /// K loop), constant inner loops multiplied out: the kernel's steady state.
+    pub main_loop: Option<OpCounts>,
+    /// The most barriers any loop executes per iteration outside its nested loops.
+    pub max_barriers_per_loop_iteration: u64,
+}
+
+/// Adapter limits and roofline, as plain numbers, from which the targets are derived.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct IsaLimits {
+    pub max_workgroup_storage_bytes: u64,
+    pub max_invocations_per_workgroup: u32,
+    pub subgroup_size: u32,
+    /// Peak FLOP/s divided by peak bytes/s of the adapter (the roofline's ridge point).
+    pub ridge_point_flop_per_byte: f64,
+}
+
+/// The roofline's ridge point: FLOP per byte at which compute and memory peaks meet.
+pub fn ridge_point(peak_tflops: f64, peak_gbps: f64) -> Option<f64> {
+    (peak_tflops > 0.0 && peak_gbps > 0.0).then(|| peak_tflops * 1e12 / (peak_gbps * 1e9))
+}
+
+/// One `isa_metric_progress` entry of an iteration record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct IsaMetric {
+    pub metric: String,
+    /// The condition, in words and numbers (e.g. `<= 32768`).
+    pub target: String,
+    pub current: Option<f64>,
+    pub met: Option<bool>,
+}
+
+/// At most two barriers per loop iteration: one after a tile is loaded into workgroup
+/// memory and one before it is overwritten; double buffering needs only one.
+pub const MAX_BARRIERS_PER_LOOP_ITERATION: u64 = 2;
+
+impl OpCounts {
+    /// Adds `other` counted `times` times (saturating).
+    pub fn accumulate(&mut self, other: &OpCounts, times: u64) {
+        self.storage_loads = self
+            .storage_loads
+            .saturating_add(other.storage_loads.saturating_mul(times));
+        self.storage_load_bytes = self
+            .storage_load_bytes
+            .saturating_add(other.storage_load_bytes.saturating_mul(times));
+        self.storage_stores = self
+            .storage_stores
+            .saturating_add(other.storage_stores.saturating_mul(times));
+        self.storage_store_bytes = self
+            .storage_store_bytes
+            .saturating_add(other.storage_store_bytes.saturating_mul(times));
+        self.uniform_loads = self
+            .uniform_loads
+            .saturating_add(other.uniform_loads.saturating_mul(times));
+        self.workgroup_loads = self
+            .workgroup_loads
+            .saturating_add(other.workgroup_loads.saturating_mul(times));
+        self.workgroup_stores = self
+            .workgroup_stores
+            .saturating_add(other.workgroup_stores.saturating_mul(times));
+        self.atomics = self
+            .atomics
+            .saturating_add(other.atomics.saturating_mul(times));
+        self.barriers = self
+            .barriers
+            .saturating_add(other.barriers.saturating_mul(times));
+        self.float_ops = self
+            .float_ops
+            .saturating_add(other.float_ops.saturating_mul(times));
+        self.integer_ops = self
+            .integer_ops
+            .saturating_add(other.integer_ops.saturating_mul(times));
+    }
+}
+
+/// Compare an entry point's metrics with targets derived from the adapter and roofline.
+pub fn isa_metric_progress(metrics: &EntryMetrics, limits: &IsaLimits) -> Vec<IsaMetric> {
+    let invocations = metrics.invocations_per_workgroup;
+    let mut out = Vec::new();
+    // Subgroups run in lock step: a workgroup that is not a whole number of subgroups
+    // leaves lanes of its last subgroup idle.
+    let subgroup = limits.subgroup_size.max(1);
+    out.push(IsaMetric {
+        metric: "workgroup_size_multiple_of_subgroup".into(),
+        target: format!("multiple of {subgroup} (adapter subgroup size)"),
+        current: Some(f64::from(invocations)),
+        met: Some(invocations > 0 && invocations.is_multiple_of(subgroup)),
+    });
+    // A larger workgroup does not launch at all.
+    out.push(IsaMetric {
+        metric: "invocations_per_workgroup".into(),
+        target: format!(
+            "<= {} (adapter max_compute_invocations_per_workgroup)",
+            limits.max_invocations_per_workgroup
+        ),
+        current: Some(f64::from(invocations)),
+        met: Some(invocations <= limits.max_invocations_per_workgroup),
+    });
+    // More workgroup memory than the adapter has does not launch.
+    out.push(IsaMetric {
+        metric: "workgroup_memory_bytes".into(),
+        target: format!(
+            "<= {} (adapter max_compute_workgroup_storage_size)",
+            limits.max_workgroup_storage_bytes
+        ),
+        current: Some(metrics.workgroup_memory_bytes as f64),
+        met: Some(metrics.workgroup_memory_bytes <= limits.max_workgroup_storage_bytes),
+    });
+    // Roofline: a kernel can only be compute-bound if it performs at least ridge-point
+    // FLOPs per byte it reads from global memory. Measured over one iteration of the main
+    // loop (constant inner loops multiplied out), else over the whole body; code that
+    // reads no global memory meets the target trivially and has no finite ratio.
+    let ridge = limits.ridge_point_flop_per_byte;
+    let steady = metrics.main_loop.unwrap_or(metrics.unrolled_counts);
+    let (current, met) = if steady.storage_load_bytes > 0 {
+        let ratio = steady.float_ops as f64 / steady.storage_load_bytes as f64;
+        (Some(ratio), Some(ratio >= ridge))
+    } else {
+        (None, Some(steady.float_ops > 0))
+    };
+    out.push(IsaMetric {
+        metric: "main_loop_flops_per_global_load_byte".into(),
+        target: format!(">= {ridge:.2} (roofline ridge point, FLOP/byte)"),
+        current,
+        met,
+    });
+    out.push(IsaMetric {
+        metric: "barriers_per_loop_iteration".into(),
+        target: format!(
+            "<= {MAX_BARRIERS_PER_LOOP_ITERATION} (one after loading a tile, one before reusing it)"
+        ),
+        current: Some(metrics.max_barriers_per_loop_iteration as f64),
+        met: Some(metrics.max_barriers_per_loop_iteration <= MAX_BARRIERS_PER_LOOP_ITERATION),
+    });
+    out
+}

@@ -1,0 +1,24 @@
+//! kcamp-core: the campaign engine, with neither a GPU nor a terminal.
+//!
+//! Data flows one way: a measurement (the built-in runner or an external harness, behind
+//! [`campaign::Measurer`]) writes a frozen-schema CSV; the [`gate`] judges it against the
+//! incumbent; the [`campaign`] records the decision; views (CLI, dashboard, reports) only
+//! read that state.
+
+pub mod artifacts;
+pub mod campaign;
+pub mod case;
+pub mod error;
+pub mod files;
+pub mod fsutil;
+pub mod gate;
+pub mod isa;
+pub mod manifest;
+pub mod memory;
+pub mod ops;
+pub mod schema;
+pub mod specs;
+pub mod stats;
+pub mod types;
+
+pub use error::{Error, Result};

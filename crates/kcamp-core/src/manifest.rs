@@ -1,0 +1,362 @@
+//! `manifest.yaml`: the campaign's definition (SPEC §4).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::files::{KERNEL_OVERRIDE_FILE, MANIFEST_FILE};
+use crate::gate::GateConfig;
+use crate::types::{Dtype, OpName, ShapeSpec, validate_label};
+use crate::{Error, Result};
+
+/// Which adapter to run on: a case-insensitive name substring and/or a backend.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AdapterSelector {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// vulkan | metal | dx12 | gl
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backend: Option<String>,
+}
+
+/// Workgroup-count expressions over the dispatch's dimensions (e.g. `ceil(N/16)`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WorkgroupExprs {
+    pub x: String,
+    #[serde(default = "one_expr")]
+    pub y: String,
+    #[serde(default = "one_expr")]
+    pub z: String,
+}
+
+fn one_expr() -> String {
+    "1".to_owned()
+}
+
+/// How the campaign's kernel plugs into the op's ABI (README "Kernel ABI").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KernelSpec {
+    /// WGSL file under `kernel/`.
+    pub file: String,
+    /// Entry point per pass: `forward`, and for GEMM `backward_da`, `backward_db`.
+    /// A pass missing here uses `forward`'s entry point with the ABI's transpose flags.
+    pub entry_points: BTreeMap<String, String>,
+    /// Workgroup counts per dispatch.
+    pub workgroups: WorkgroupExprs,
+    /// Op buffer name -> binding number in group 0 (defaults: the op's ABI order).
+    #[serde(default)]
+    pub bindings: BTreeMap<String, u32>,
+    /// Skip naga's runtime bounds checks (trusted mode). Recorded with every result.
+    #[serde(default)]
+    pub trusted: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TimingConfig {
+    /// Warm-up dispatches before sampling.
+    pub warmup: u32,
+    /// Samples (repeats) per shape.
+    pub repeats: u32,
+    /// Each sample batches dispatches until it lasts at least this long.
+    pub min_sample_ms: f64,
+}
+
+impl Default for TimingConfig {
+    fn default() -> Self {
+        TimingConfig {
+            warmup: 3,
+            repeats: 10,
+            min_sample_ms: 1.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerformanceTarget {
+    pub metric: String,
+    pub value: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub name: String,
+    pub op: OpName,
+    pub dtype: Dtype,
+    /// `Forward TFLOPS`, `Combined Step TFLOPS`, `Forward GB/s`, or another metric column.
+    pub primary_metric: String,
+    pub target_shapes: Vec<ShapeSpec>,
+    /// Labels of 3–5 target shapes; empty until BASELINE picks them.
+    #[serde(default)]
+    pub representative_shapes: Vec<String>,
+    #[serde(default)]
+    pub adapter: AdapterSelector,
+    pub kernel: KernelSpec,
+    #[serde(default)]
+    pub gate: GateConfig,
+    #[serde(default)]
+    pub timing: TimingConfig,
+    /// Per-case timeout; `TEST_TIMEOUT_SEC` overrides.
+    #[serde(default = "default_timeout")]
+    pub timeout_sec: f64,
+    /// External harness for quick validation; `{csv}` is replaced by the output path.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quick_command: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_command: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub performance_target: Option<PerformanceTarget>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_iterations: Option<u32>,
+    /// Commit each accepted round when the campaign is inside a git work tree.
+    #[serde(default = "default_true")]
+    pub git_commit: bool,
+    /// Seed of the first correctness run; each run records the seed it used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+fn default_timeout() -> f64 {
+    30.0
+}
+
+fn default_true() -> bool {
+    true
+}
+
+impl Manifest {
+    /// A manifest with every optional field at its default.
+    pub fn with_defaults(
+        name: String,
+        op: OpName,
+        dtype: Dtype,
+        primary_metric: String,
+        target_shapes: Vec<ShapeSpec>,
+        kernel: KernelSpec,
+    ) -> Manifest {
+        Manifest {
+            name,
+            op,
+            dtype,
+            primary_metric,
+            target_shapes,
+            representative_shapes: Vec::new(),
+            adapter: AdapterSelector::default(),
+            kernel,
+            gate: GateConfig::default(),
+            timing: TimingConfig::default(),
+            timeout_sec: default_timeout(),
+            quick_command: None,
+            full_command: None,
+            performance_target: None,
+            max_iterations: None,
+            git_commit: true,
+            seed: None,
+        }
+    }
+
+    /// Parse and validate; errors name the file, line and field.
+    pub fn parse(text: &str, origin: &Path) -> Result<Manifest> {
+        let manifest: Manifest = serde_yaml_ng::from_str(text).map_err(|e| {
+            let line = e.location().map(|l| l.line() as u64);
+            Error::in_file(origin, line, None, format!("invalid manifest: {e}"))
+        })?;
+        manifest.validate(origin)?;
+        Ok(manifest)
+    }
+
+    /// The manifest alone, without `kernel/kernel.yaml`: rollback must work even when the
+    /// round left a broken kernel settings file behind.
+    pub fn load_base(dir: &Path) -> Result<Manifest> {
+        let path = dir.join(MANIFEST_FILE);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+        Manifest::parse(&text, &path)
+    }
+
+    /// The manifest with `kernel/kernel.yaml` applied, if present.
+    pub fn load(dir: &Path) -> Result<Manifest> {
+        let mut manifest = Manifest::load_base(dir)?;
+        let kernel_path = dir.join(KERNEL_OVERRIDE_FILE);
+        match std::fs::read_to_string(&kernel_path) {
+            Ok(text) => {
+                manifest.kernel = serde_yaml_ng::from_str(&text).map_err(|e| {
+                    let line = e.location().map(|l| l.line() as u64);
+                    Error::in_file(
+                        &kernel_path,
+                        line,
+                        None,
+                        format!("invalid kernel settings: {e}"),
+                    )
+                })?;
+                manifest.validate(&kernel_path)?;
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(Error::io(format!("reading {}", kernel_path.display()), e)),
+        }
+        Ok(manifest)
+    }
+
+    pub fn to_yaml(&self) -> Result<String> {
+        serde_yaml_ng::to_string(self)
+            .map_err(|e| Error::Internal(format!("serializing manifest: {e}")))
+    }
+
+    /// Effective per-case timeout: `TEST_TIMEOUT_SEC` wins over the manifest.
+    pub fn effective_timeout_sec(&self) -> Result<f64> {
+        match std::env::var("TEST_TIMEOUT_SEC") {
+            Ok(v) => match v.trim().parse::<f64>() {
+                Ok(t) if t.is_finite() && t > 0.0 => Ok(t),
+                _ => Err(Error::input(format!(
+                    "TEST_TIMEOUT_SEC must be a positive number of seconds, got '{v}'"
+                ))),
+            },
+            Err(_) => Ok(self.timeout_sec),
+        }
+    }
+
+    /// Dimension names of the op, in CSV order.
+    pub fn dim_names(&self) -> &'static [&'static str] {
+        self.op.dim_names()
+    }
+
+    /// Dimensions of a shape in CSV order, with the op's defaults (`B` = 1).
+    pub fn shape_dims(&self, shape: &ShapeSpec) -> Vec<u64> {
+        self.op.shape_dims(shape)
+    }
+
+    pub fn representative(&self) -> Vec<&ShapeSpec> {
+        self.target_shapes
+            .iter()
+            .filter(|s| self.representative_shapes.contains(&s.label))
+            .collect()
+    }
+
+    fn validate(&self, origin: &Path) -> Result<()> {
+        let field = |name: &str, msg: String| {
+            Error::in_file(origin, None, None, format!("field '{name}': {msg}"))
+        };
+        if self.name.trim().is_empty() {
+            return Err(field("name", "must not be empty".into()));
+        }
+        if self.target_shapes.is_empty() {
+            return Err(field("target_shapes", "needs at least one shape".into()));
+        }
+        let mut seen = std::collections::BTreeSet::new();
+        for (i, s) in self.target_shapes.iter().enumerate() {
+            let at = format!("target_shapes[{i}]");
+            validate_label(&s.label).map_err(|m| field(&format!("{at}.label"), m))?;
+            if !seen.insert(s.label.clone()) {
+                return Err(field(
+                    &format!("{at}.label"),
+                    format!("duplicated shape label '{}'", s.label),
+                ));
+            }
+            for name in s.dims.keys() {
+                if !self.dim_names().contains(&name.as_str()) {
+                    return Err(field(
+                        &format!("{at}.{name}"),
+                        format!(
+                            "unknown dimension for op {} (expected {})",
+                            self.op.as_str(),
+                            self.dim_names().join(", ")
+                        ),
+                    ));
+                }
+            }
+            for d in self.dim_names() {
+                match s.dim(d) {
+                    Some(0) => return Err(field(&format!("{at}.{d}"), "must be positive".into())),
+                    None if *d != "B" => return Err(field(&format!("{at}.{d}"), "missing".into())),
+                    _ => {}
+                }
+            }
+        }
+        for (i, label) in self.representative_shapes.iter().enumerate() {
+            if !self.target_shapes.iter().any(|s| &s.label == label) {
+                return Err(field(
+                    &format!("representative_shapes[{i}]"),
+                    format!("'{label}' is not a target shape"),
+                ));
+            }
+        }
+        let known_metrics: &[&str] = match self.op {
+            OpName::Gemm => &["Forward TFLOPS", "Backward TFLOPS", "Combined Step TFLOPS"],
+            OpName::Axpy => &["Forward GB/s"],
+        };
+        if !known_metrics.contains(&self.primary_metric.as_str()) {
+            return Err(field(
+                "primary_metric",
+                format!(
+                    "'{}' is not a metric of op {} (one of: {})",
+                    self.primary_metric,
+                    self.op.as_str(),
+                    known_metrics.join(", ")
+                ),
+            ));
+        }
+        if !(self.timeout_sec.is_finite() && self.timeout_sec > 0.0) {
+            return Err(field("timeout_sec", "must be a positive number".into()));
+        }
+        if self.timing.repeats < 2 {
+            return Err(field(
+                "timing.repeats",
+                "needs at least 2 repeats for a stddev".into(),
+            ));
+        }
+        if !(self.timing.min_sample_ms.is_finite() && self.timing.min_sample_ms > 0.0) {
+            return Err(field(
+                "timing.min_sample_ms",
+                "must be a positive number".into(),
+            ));
+        }
+        let g = &self.gate;
+        for (name, v) in [
+            ("gate.noise_floor", g.noise_floor),
+            ("gate.stddev_multiplier", g.stddev_multiplier),
+            ("gate.regression_threshold", g.regression_threshold),
+            ("gate.p_value", g.p_value),
+            ("gate.quick_confirm_below", g.quick_confirm_below),
+            ("gate.remeasure_min_gain", g.remeasure_min_gain),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(field(
+                    name,
+                    format!("must be a non-negative number, got {v}"),
+                ));
+            }
+        }
+        if self.kernel.file.contains("..") || Path::new(&self.kernel.file).is_absolute() {
+            return Err(field("kernel.file", "must be a path inside kernel/".into()));
+        }
+        if !self.kernel.entry_points.contains_key("forward") {
+            return Err(field(
+                "kernel.entry_points",
+                "needs a 'forward' entry point".into(),
+            ));
+        }
+        for (key, cmd) in [
+            ("quick_command", &self.quick_command),
+            ("full_command", &self.full_command),
+        ] {
+            if let Some(c) = cmd
+                && !c.contains("{csv}")
+            {
+                return Err(field(key, "must contain the placeholder {csv}".into()));
+            }
+        }
+        if self.representative_shapes.len() > 5 {
+            return Err(field(
+                "representative_shapes",
+                "at most 5 shapes (SPEC: 3–5)".into(),
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,139 @@
+//! Comparing a kernel's output with the f64 reference (SPEC §6).
+
+use crate::types::Dtype;
+
+/// SNR reported when the output equals the reference exactly. JSON and the CSV validator
+/// carry only finite numbers; f64 arithmetic itself resolves about 320 dB.
+pub const EXACT_SNR_DB: f64 = 300.0;
+
+/// Expected values of an output: every element, or a seeded sample of `(index, value)`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reference {
+    Full(Vec<f64>),
+    Sampled(Vec<(usize, f64)>),
+}
+
+/// How an output compares with its reference.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// 10·log10(‖ref‖² / ‖out−ref‖²) in dB over the compared entries.
+    pub snr_db: f64,
+    /// ‖out−ref‖ / ‖ref‖ over the compared entries (infinite if an entry is NaN/Inf).
+    pub rel_err: f64,
+    /// NaN or Inf elements anywhere in the output (unwritten elements stay NaN).
+    pub non_finite: usize,
+    /// First non-finite element, for the failure reason.
+    pub first_non_finite: Option<usize>,
+    pub all_zero: bool,
+    pub compared: usize,
+}
+
+impl Comparison {
+    /// Why the output fails `dtype`'s threshold, or None when it passes.
+    pub fn failure(&self, dtype: Dtype) -> Option<String> {
+        if self.non_finite > 0 {
+            return Some(format!(
+                "{} of the output elements are NaN or Inf (first at index {}): unwritten or invalid",
+                self.non_finite,
+                self.first_non_finite.unwrap_or(0)
+            ));
+        }
+        if self.all_zero {
+            return Some("the output is all zeros".to_owned());
+        }
+        let threshold = dtype.rel_err_threshold();
+        if self.rel_err >= threshold {
+            return Some(format!(
+                "rel_err {:.3e} >= {threshold:e} ({} dtype threshold, SNR {:.1} dB over {} entries)",
+                self.rel_err,
+                dtype.as_str(),
+                self.snr_db,
+                self.compared
+            ));
+        }
+        None
+    }
+}
+
+/// Compares `out` with `reference`. Non-finite and all-zero checks always scan all of `out`.
+pub fn compare(out: &[f64], reference: &Reference) -> Comparison {
+    let first_non_finite = out.iter().position(|v| !v.is_finite());
+    let non_finite = out.iter().filter(|v| !v.is_finite()).count();
+    let all_zero = out.iter().all(|v| *v == 0.0);
+    let (mut ref_sq, mut err_sq, mut compared) = (0.0f64, 0.0f64, 0usize);
+    let mut add = |got: f64, want: f64| {
+        ref_sq += want * want;
+        let diff = got - want;
+        err_sq += diff * diff;
+        compared += 1;
+    };
+    match reference {
+        Reference::Full(want) => {
+            for (got, want) in out.iter().zip(want) {
+                add(*got, *want);
+            }
+        }
+        Reference::Sampled(entries) => {
+            for (index, want) in entries {
+                add(out.get(*index).copied().unwrap_or(f64::NAN), *want);
+            }
+        }
+    }
+    let rel_err = if ref_sq > 0.0 {
+        (err_sq / ref_sq).sqrt()
+    } else if err_sq == 0.0 {
+        0.0
+    } else {
+        f64::INFINITY
+    };
+    let snr_db = if err_sq.is_nan() {
+        f64::NEG_INFINITY
+    } else if err_sq == 0.0 {
+        EXACT_SNR_DB
+    } else {
+        (10.0 * (ref_sq / err_sq).log10()).min(EXACT_SNR_DB)
+    };
+    Comparison {
+        snr_db,
+        rel_err: if rel_err.is_nan() {
+            f64::INFINITY
+        } else {
+            rel_err
+        },
+        non_finite,
+        first_non_finite,
+        all_zero,
+        compared,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_output_passes_with_capped_snr() {
+        let c = compare(&[1.0, -2.0], &Reference::Full(vec![1.0, -2.0]));
+        assert_eq!(c.snr_db, EXACT_SNR_DB);
+        assert_eq!(c.rel_err, 0.0);
+        assert!(c.failure(Dtype::F32).is_none());
+    }
+
+    #[test]
+    fn snr_and_rel_err_match_their_definitions() {
+        let c = compare(&[1.1, 2.0], &Reference::Full(vec![1.0, 2.0]));
+        let rel = (0.01f64 / 5.0).sqrt();
+        assert!((c.rel_err - rel).abs() < 1e-12);
+        assert!((c.snr_db - 10.0 * (5.0f64 / 0.01).log10()).abs() < 1e-9);
+        assert!(c.failure(Dtype::F16).is_some());
+    }
+
+    #[test]
+    fn nan_and_zero_outputs_fail() {
+        let c = compare(&[1.0, f64::NAN], &Reference::Sampled(vec![(0, 1.0)]));
+        assert_eq!(c.non_finite, 1);
+        assert!(c.failure(Dtype::F16).unwrap().contains("index 1"));
+        let c = compare(&[0.0, 0.0], &Reference::Full(vec![0.0, 0.0]));
+        assert!(c.failure(Dtype::F32).unwrap().contains("all zeros"));
+    }
+}

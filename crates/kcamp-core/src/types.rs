@@ -1,0 +1,195 @@
+//! The vocabulary every layer shares: ops, dtypes, shapes, check values, validation kinds,
+//! decisions, timing methods, adapters and label rules. Imports nothing else of kcamp, so
+//! any module may use it without making a cycle.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The op a campaign optimizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpName {
+    /// C = A·B forward; dA = dC·Bᵀ and dB = Aᵀ·dC backward. GEMM schema.
+    Gemm,
+    /// out = alpha·x + y, memory-bound. GB/s schema.
+    Axpy,
+}
+
+impl OpName {
+    /// Dimension names in CSV order.
+    pub fn dim_names(self) -> &'static [&'static str] {
+        match self {
+            OpName::Gemm => &["B", "M", "N", "K"],
+            OpName::Axpy => &["N"],
+        }
+    }
+
+    /// A shape's dimensions in CSV order, with the op's defaults (`B` = 1).
+    pub fn shape_dims(self, shape: &ShapeSpec) -> Vec<u64> {
+        self.dim_names()
+            .iter()
+            .map(|d| shape.dim(d).unwrap_or(if *d == "B" { 1 } else { 0 }))
+            .collect()
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OpName::Gemm => "gemm",
+            OpName::Axpy => "axpy",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dtype {
+    F32,
+    /// f16 storage, f32 accumulation; needs the adapter's SHADER_F16.
+    F16,
+}
+
+impl Dtype {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dtype::F32 => "f32",
+            Dtype::F16 => "f16",
+        }
+    }
+    /// PASS threshold on rel_err (SPEC §6).
+    pub fn rel_err_threshold(self) -> f64 {
+        match self {
+            Dtype::F32 => 1e-4,
+            Dtype::F16 => 1e-2,
+        }
+    }
+}
+
+/// One benchmark shape. Dimensions are named by the op (`B,M,N,K` for GEMM, `N` for axpy).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShapeSpec {
+    pub label: String,
+    #[serde(flatten)]
+    pub dims: BTreeMap<String, u64>,
+}
+
+impl ShapeSpec {
+    pub fn dim(&self, name: &str) -> Option<u64> {
+        self.dims.get(name).copied()
+    }
+}
+
+/// Labels become file names and CSV keys: no path separators or control characters.
+pub fn validate_label(label: &str) -> std::result::Result<(), String> {
+    if label.is_empty() {
+        return Err("label must not be empty".into());
+    }
+    if label.contains(['/', '\\']) {
+        return Err(format!("label '{label}' contains a path separator"));
+    }
+    if label.chars().any(char::is_control) {
+        return Err(format!("label {label:?} contains a control character"));
+    }
+    if label.contains([',', '"']) {
+        return Err(format!("label '{label}' contains a comma or quote"));
+    }
+    Ok(())
+}
+
+/// `Check` column values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Check {
+    Pass,
+    Fail,
+    Error,
+    TimeoutFail,
+}
+
+impl Check {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Check::Pass => "PASS",
+            Check::Fail => "FAIL",
+            Check::Error => "ERROR",
+            Check::TimeoutFail => "TIMEOUT_FAIL",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Check> {
+        match s {
+            "PASS" => Some(Check::Pass),
+            "FAIL" => Some(Check::Fail),
+            "ERROR" => Some(Check::Error),
+            "TIMEOUT_FAIL" => Some(Check::TimeoutFail),
+            _ => None,
+        }
+    }
+}
+
+/// What a decided round became.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum DecisionKind {
+    Baseline,
+    Accepted,
+    RolledBack,
+}
+
+/// Quick (representative shapes) or full (all target shapes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Validation {
+    Quick,
+    Full,
+}
+
+/// Which timing method produced a case's numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimingMethod {
+    /// GPU timestamp queries around the compute pass.
+    GpuTimestamps,
+    /// Host clock after a full device wait.
+    HostClock,
+}
+
+impl TimingMethod {
+    /// The serialized name (`gpu_timestamps`, `host_clock`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimingMethod::GpuTimestamps => "gpu_timestamps",
+            TimingMethod::HostClock => "host_clock",
+        }
+    }
+}
+
+/// The adapter a case ran on, as recorded in result.json, CSV provenance and screens.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AdapterDescription {
+    pub name: String,
+    pub backend: String,
+    pub device_type: String,
+    pub driver: String,
+    pub driver_info: String,
+    pub vendor: u32,
+    pub device: u32,
+    /// True for CPU/software adapters (llvmpipe/lavapipe, WARP, SwiftShader).
+    pub software: bool,
+    /// The wgpu version that drove it (major), e.g. `30`.
+    #[serde(default)]
+    pub wgpu_version: String,
+    /// The limits a kernel's static metrics are held to (recorded at measurement time, so
+    /// records never reopen the GPU).
+    #[serde(default)]
+    pub limits: AdapterLimits,
+}
+
+/// The adapter limits that bound a compute kernel's shape.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AdapterLimits {
+    pub max_workgroup_storage_bytes: u64,
+    pub max_invocations_per_workgroup: u32,
+    /// The largest subgroup size: a workgroup that is a multiple of it is a whole number
+    /// of subgroups whatever size the driver picks.
+    pub subgroup_size: u32,
+}

@@ -1,0 +1,749 @@
+//! One benchmark case: inputs, compilation, correctness, timing, metrics (SPEC §6).
+
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+use super::GpuContext;
+use super::compile::{self, Access, Kernel};
+use super::timing::{L2Flush, MAX_CHUNK, Slot, Summary, TimedPass, Timer};
+use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent};
+use kcamp_core::ops::verify::{self, Comparison, Reference};
+use kcamp_core::ops::{self, AxpyParams, gemm};
+use kcamp_core::schema::SampleRow;
+use kcamp_core::types::Check;
+use kcamp_core::types::{Dtype, OpName};
+
+/// Rotating output buffers of one pass share this many bytes (at least two buffers).
+const ROTATION_BUDGET_BYTES: u64 = 256 << 20;
+/// Upper bound of dispatches per sample (tiny kernels on fast GPUs).
+const MAX_BATCH: usize = 100_000;
+/// Bytes copied before each memory-bound dispatch to evict the L2 (GPU L2s are ≤ 128 MiB
+/// today; a software adapter's CPU caches are smaller, and copies are slow there).
+const L2_FLUSH_BYTES: u64 = 256 << 20;
+const L2_FLUSH_BYTES_SOFTWARE: u64 = 32 << 20;
+
+/// Why a case stopped: the kernel's fault (FAIL) or not (ERROR).
+enum Stop {
+    Fail(String),
+    Error(String),
+}
+
+impl From<kcamp_core::Error> for Stop {
+    fn from(e: kcamp_core::Error) -> Self {
+        Stop::Error(e.to_string())
+    }
+}
+
+/// Runs one case. Never panics: every failure becomes `FAIL` or `ERROR` with a reason. A
+/// kernel that never returns blocks here; the runner's worker timeout handles that.
+pub fn execute_case(
+    ctx: &GpuContext,
+    spec: &CaseSpec,
+    progress: &mut dyn FnMut(ProgressEvent),
+) -> CaseOutcome {
+    let mut outcome = CaseOutcome {
+        label: spec.shape.label.clone(),
+        dims: Vec::new(),
+        check: Check::Error,
+        reason: None,
+        metrics: BTreeMap::new(),
+        samples: Vec::new(),
+        rel_err: None,
+        latency_us: None,
+        timing_method: None,
+        adapter: Some(ctx.description()),
+        seed: spec.seed,
+        trusted: spec.kernel.trusted,
+        kernel_metrics: None,
+    };
+    ctx.clear_errors();
+    let result = catch_unwind(AssertUnwindSafe(|| run(ctx, spec, progress, &mut outcome)));
+    let stop = match result {
+        Ok(Ok(())) => None,
+        Ok(Err(stop)) => Some(stop),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_else(|| "unknown panic".to_owned());
+            Some(Stop::Error(format!(
+                "internal panic while running the case: {what}"
+            )))
+        }
+    };
+    match stop {
+        None => outcome.check = Check::Pass,
+        Some(Stop::Fail(reason)) => {
+            outcome.check = Check::Fail;
+            outcome.reason = Some(reason);
+            drop_performance(&mut outcome);
+        }
+        Some(Stop::Error(reason)) => {
+            outcome.check = Check::Error;
+            outcome.reason = Some(reason);
+            drop_performance(&mut outcome);
+        }
+    }
+    ctx.clear_errors();
+    outcome
+}
+
+/// A failed case keeps its SNR columns but no performance numbers.
+fn drop_performance(outcome: &mut CaseOutcome) {
+    outcome
+        .metrics
+        .retain(|name, _| name.ends_with("_snr") || name == "l2_flush_bytes");
+    outcome.samples.clear();
+    outcome.latency_us = None;
+}
+
+/// One dispatch kind of the op (a GEMM pass, or axpy's only pass).
+struct PassPlan {
+    /// Entry point key: `forward`, `backward_da`, `backward_db`.
+    key: &'static str,
+    /// SNR column of its output.
+    snr_column: &'static str,
+    params: Vec<u8>,
+    /// (buffer name, input index) for the read-only bindings.
+    reads: [(&'static str, usize); 2],
+    output_name: &'static str,
+    output_len: u64,
+    vars: Vec<(&'static str, u64)>,
+    reference: Reference,
+}
+
+/// A group of passes timed together: `Forward` (forward) or `Backward` (dA + dB).
+struct Step {
+    prefix: &'static str,
+    passes: Vec<usize>,
+    /// Work of one step: FLOPs (GEMM, reported in TFLOPS) or bytes (axpy, GB/s).
+    work: f64,
+}
+
+struct Problem {
+    /// (buffer description, values as the kernel sees them).
+    inputs: Vec<(String, Vec<f64>)>,
+    passes: Vec<PassPlan>,
+    steps: Vec<Step>,
+    /// `TFLOPS` or `GB/s`; the work unit is 1e12 or 1e9 of it.
+    unit: &'static str,
+    unit_scale: f64,
+    memory_bound: bool,
+}
+
+fn run(
+    ctx: &GpuContext,
+    spec: &CaseSpec,
+    progress: &mut dyn FnMut(ProgressEvent),
+    outcome: &mut CaseOutcome,
+) -> Result<(), Stop> {
+    let dims = shape_dims(spec)?;
+    outcome.dims = dims.clone();
+    if spec.dtype == Dtype::F16 && !ctx.has_f16() {
+        return Err(Stop::Error(format!(
+            "adapter {} has no SHADER_F16; f16 cases cannot run there",
+            ctx.report().summary()
+        )));
+    }
+    ops::validate_bindings(spec.op, &spec.kernel)?;
+    let problem = build_problem(spec, &dims);
+    check_limits(ctx, spec, &problem)?;
+    let workgroups = problem
+        .passes
+        .iter()
+        .map(|p| {
+            let wg = ops::eval_workgroups(&spec.kernel.workgroups, &p.vars)?;
+            check_dispatch(ctx, p.key, wg)?;
+            Ok(wg)
+        })
+        .collect::<Result<Vec<_>, Stop>>()?;
+
+    let kernel = compile::compile(
+        ctx,
+        &spec.kernel_path,
+        &spec.kernel_source,
+        spec.kernel.trusted,
+    )
+    .map_err(Stop::Fail)?;
+    // The kernel compiled, so its static metrics are known; records hold them against the
+    // adapter's limits later without reopening the GPU.
+    outcome.kernel_metrics = spec.kernel.entry_points.get("forward").and_then(|entry| {
+        crate::shader_metrics::entry_metrics(&spec.kernel_path, &spec.kernel_source, entry).ok()
+    });
+    let binding = |name: &str| ops::binding_of(spec.op, &spec.kernel, name);
+    let names = ops::binding_names(spec.op);
+    let layout = compile::layout(
+        ctx,
+        &[
+            (names[0], binding(names[0])?, Access::Read),
+            (names[1], binding(names[1])?, Access::Read),
+            (names[2], binding(names[2])?, Access::ReadWrite),
+            (names[3], binding(names[3])?, Access::Uniform),
+        ],
+    );
+    let pipelines = problem
+        .passes
+        .iter()
+        .map(|p| pipeline_for(ctx, &kernel, &layout, spec, p.key))
+        .collect::<Result<Vec<_>, Stop>>()?;
+
+    let inputs: Vec<wgpu::Buffer> = problem
+        .inputs
+        .iter()
+        .map(|(name, values)| {
+            let bytes = encode(values, spec.dtype);
+            ctx.buffer_with(name, &bytes, wgpu::BufferUsages::STORAGE)
+        })
+        .collect();
+    let elem = ops::dtype_size(spec.dtype);
+    let max_output_bytes = problem
+        .passes
+        .iter()
+        .map(|p| p.output_len * elem)
+        .max()
+        .unwrap_or(4);
+    let poison = ctx.buffer_with(
+        "kcamp NaN poison",
+        &nan_pattern(spec.dtype, max_output_bytes),
+        wgpu::BufferUsages::COPY_SRC,
+    );
+    let flush = problem.memory_bound.then(|| l2_flush(ctx));
+    if let Some(f) = &flush {
+        outcome
+            .metrics
+            .insert("l2_flush_bytes".to_owned(), f.bytes as f64);
+    }
+    let all_slots = problem
+        .passes
+        .iter()
+        .map(|plan| rotation_slots(ctx, spec, &layout, plan, &inputs))
+        .collect::<Result<Vec<_>, Stop>>()?;
+    ctx.check_errors()?;
+    let passes: Vec<TimedPass> = problem
+        .passes
+        .iter()
+        .enumerate()
+        .map(|(i, plan)| TimedPass {
+            pipeline: &pipelines[i],
+            slots: &all_slots[i],
+            workgroups: workgroups[i],
+            poison: &poison,
+            output_bytes: plan.output_len * elem,
+            flush: flush.as_ref(),
+            cursor: Cell::new(0),
+        })
+        .collect();
+    let timer = Timer::new(ctx);
+    outcome.timing_method = Some(timer.method);
+
+    // Correctness of a first dispatch into a freshly poisoned output, for every pass.
+    let mut failures = Vec::new();
+    for (i, (plan, pass)) in problem.passes.iter().zip(&passes).enumerate() {
+        let (_, written) = timer.run(ctx, pass, 1)?;
+        let cmp = check_output(ctx, pass, written[0], plan, spec.dtype)?;
+        record_error(outcome, i == 0, &cmp);
+        // NaN/Inf outputs have no SNR: the cell stays empty (JSON has no infinities).
+        if cmp.snr_db.is_finite() {
+            outcome
+                .metrics
+                .insert(plan.snr_column.to_owned(), cmp.snr_db);
+        }
+        if let Some(why) = cmp.failure(spec.dtype) {
+            failures.push(format!("{} ({}): {why}", plan.key, plan.snr_column));
+        }
+    }
+    if !failures.is_empty() {
+        return Err(Stop::Fail(failures.join("; ")));
+    }
+
+    let repeats = spec.timing.repeats.max(1);
+    let mut step_ms: Vec<Vec<f64>> = Vec::new();
+    for step in &problem.steps {
+        let step_passes: Vec<&TimedPass> = step.passes.iter().map(|i| &passes[*i]).collect();
+        for pass in &step_passes {
+            timer.run(ctx, pass, spec.timing.warmup.max(1) as usize)?;
+        }
+        let batch = calibrate(ctx, &timer, &step_passes, spec.timing.min_sample_ms)?;
+        let mut per_repeat = Vec::with_capacity(repeats as usize);
+        let mut last_written = vec![Vec::new(); step_passes.len()];
+        for repeat in 1..=repeats {
+            let mut ms = 0.0;
+            for (pass, written) in step_passes.iter().zip(&mut last_written) {
+                let (pass_ms, slots) = timer.run(ctx, pass, batch)?;
+                ms += pass_ms / batch as f64;
+                *written = slots;
+            }
+            progress(ProgressEvent::Sample {
+                label: spec.shape.label.clone(),
+                pass: step.prefix.to_lowercase(),
+                repeat,
+                repeats,
+                ms,
+            });
+            per_repeat.push(ms);
+        }
+        // The outputs of the last timed command buffer are checked like the first one.
+        for ((index, pass), written) in step.passes.iter().zip(&step_passes).zip(last_written) {
+            let plan = &problem.passes[*index];
+            for slot in written {
+                let cmp = check_output(ctx, pass, slot, plan, spec.dtype)?;
+                record_error(outcome, false, &cmp);
+                if let Some(why) = cmp.failure(spec.dtype) {
+                    return Err(Stop::Fail(format!(
+                        "{}: output of a timed dispatch (rotation buffer {slot}): {why}",
+                        plan.key
+                    )));
+                }
+            }
+        }
+        outcome.metrics.insert(
+            format!("{} dispatches per sample", step.prefix),
+            batch as f64,
+        );
+        step_ms.push(per_repeat);
+    }
+    record_metrics(spec, &problem, &step_ms, outcome);
+    ctx.check_errors()?;
+    Ok(())
+}
+
+/// Buffers whose copy before each memory-bound dispatch evicts the L2.
+fn l2_flush(ctx: &GpuContext) -> L2Flush {
+    let bytes = if ctx.report().software {
+        L2_FLUSH_BYTES_SOFTWARE
+    } else {
+        L2_FLUSH_BYTES
+    }
+    .min(ctx.limits.max_buffer_size / 4 * 4);
+    L2Flush {
+        src: ctx.buffer("kcamp L2 flush source", bytes, wgpu::BufferUsages::COPY_SRC),
+        dst: ctx.buffer("kcamp L2 flush target", bytes, wgpu::BufferUsages::COPY_DST),
+        bytes,
+    }
+}
+
+/// The rotating outputs of one pass (2 to [`MAX_CHUNK`] buffers within
+/// [`ROTATION_BUDGET_BYTES`]), each with its bind group.
+fn rotation_slots(
+    ctx: &GpuContext,
+    spec: &CaseSpec,
+    layout: &compile::Layout,
+    plan: &PassPlan,
+    inputs: &[wgpu::Buffer],
+) -> Result<Vec<Slot>, Stop> {
+    let binding = |name: &str| ops::binding_of(spec.op, &spec.kernel, name);
+    let output_bytes = plan.output_len * ops::dtype_size(spec.dtype);
+    let rotation = (ROTATION_BUDGET_BYTES / output_bytes.max(1)).clamp(2, MAX_CHUNK as u64);
+    let params = ctx.buffer_with(plan.key, &plan.params, wgpu::BufferUsages::UNIFORM);
+    (0..rotation)
+        .map(|i| {
+            let output = ctx.buffer(
+                &format!("{} output {i}", plan.key),
+                output_bytes,
+                wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::COPY_DST
+                    | wgpu::BufferUsages::COPY_SRC,
+            );
+            let entries = [
+                (binding(plan.reads[0].0)?, &inputs[plan.reads[0].1]),
+                (binding(plan.reads[1].0)?, &inputs[plan.reads[1].1]),
+                (binding(plan.output_name)?, &output),
+                (binding("params")?, &params),
+            ]
+            .map(|(b, buffer)| wgpu::BindGroupEntry {
+                binding: b,
+                resource: buffer.as_entire_binding(),
+            });
+            let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some(plan.key),
+                layout: &layout.bind_group_layout,
+                entries: &entries,
+            });
+            Ok(Slot { bind_group, output })
+        })
+        .collect()
+}
+
+/// Folds one comparison into `rel_err`, the worst over all outputs; an output with NaN or
+/// Inf leaves it undefined (None) for the rest of the case.
+fn record_error(outcome: &mut CaseOutcome, first: bool, cmp: &Comparison) {
+    let current = if first { Some(0.0) } else { outcome.rel_err };
+    outcome.rel_err = match current {
+        Some(worst) if cmp.rel_err.is_finite() => Some(worst.max(cmp.rel_err)),
+        _ => None,
+    };
+}
+
+/// Grows the dispatches per sample until one sample of the step lasts `min_sample_ms`.
+fn calibrate(
+    ctx: &GpuContext,
+    timer: &Timer,
+    passes: &[&TimedPass],
+    min_sample_ms: f64,
+) -> Result<usize, Stop> {
+    let mut batch = 1usize;
+    for _ in 0..16 {
+        let mut ms = 0.0;
+        for pass in passes {
+            ms += timer.run(ctx, pass, batch)?.0;
+        }
+        if ms >= min_sample_ms || batch >= MAX_BATCH {
+            break;
+        }
+        let scale = (min_sample_ms / ms.max(1e-6) * 1.2).clamp(2.0, 1000.0);
+        batch = ((batch as f64 * scale).ceil() as usize).min(MAX_BATCH);
+    }
+    Ok(batch)
+}
+
+fn record_metrics(
+    spec: &CaseSpec,
+    problem: &Problem,
+    step_ms: &[Vec<f64>],
+    outcome: &mut CaseOutcome,
+) {
+    let label = &spec.shape.label;
+    let mut sample = |metric: String, repeat: usize, value: f64| {
+        outcome.samples.push(SampleRow {
+            label: label.clone(),
+            metric,
+            repeat: repeat as u32 + 1,
+            value,
+        });
+    };
+    let mut metrics = BTreeMap::new();
+    for (step, ms) in problem.steps.iter().zip(step_ms) {
+        let rate_name = format!("{} {}", step.prefix, problem.unit);
+        let time_name = format!("{} Time (ms)", step.prefix);
+        let rates: Vec<f64> = ms
+            .iter()
+            .map(|m| step.work / (m * 1e-3) / problem.unit_scale)
+            .collect();
+        for (i, (m, r)) in ms.iter().zip(&rates).enumerate() {
+            sample(rate_name.clone(), i, *r);
+            sample(time_name.clone(), i, *m);
+        }
+        let time = Summary::of(ms);
+        metrics.insert(
+            rate_name.clone(),
+            step.work / (time.mean * 1e-3) / problem.unit_scale,
+        );
+        metrics.insert(format!("{rate_name}_stddev"), Summary::of(&rates).stddev);
+        metrics.insert(time_name.clone(), time.mean);
+        metrics.insert(format!("{time_name}_stddev"), time.stddev);
+        metrics.insert(format!("{time_name}_median"), time.median);
+    }
+    if spec.op == OpName::Gemm
+        && let [fwd, bwd] = step_ms
+    {
+        let work: f64 = problem.steps.iter().map(|s| s.work).sum();
+        for (i, (f, b)) in fwd.iter().zip(bwd).enumerate() {
+            sample(
+                "Combined Step TFLOPS".to_owned(),
+                i,
+                work / ((f + b) * 1e-3) / 1e12,
+            );
+        }
+    }
+    if let Some(fwd) = step_ms.first() {
+        outcome.latency_us = Some(Summary::of(fwd).mean * 1e3);
+    }
+    outcome.metrics.extend(metrics);
+}
+
+fn shape_dims(spec: &CaseSpec) -> Result<Vec<u64>, Stop> {
+    spec.op
+        .dim_names()
+        .iter()
+        .map(|name| match spec.shape.dim(name) {
+            Some(0) => Err(Stop::Error(format!(
+                "shape '{}': dimension {name} must be positive",
+                spec.shape.label
+            ))),
+            Some(v) => Ok(v),
+            None if *name == "B" => Ok(1),
+            None => Err(Stop::Error(format!(
+                "shape '{}': missing dimension {name} for op {}",
+                spec.shape.label,
+                spec.op.as_str()
+            ))),
+        })
+        .collect()
+}
+
+/// Seeded inputs uniform in [-1, 1), rounded to the dtype so the reference sees exactly
+/// what the kernel reads.
+fn random_values(rng: &mut StdRng, len: u64, dtype: Dtype) -> Vec<f64> {
+    (0..len)
+        .map(|_| quantize(rng.random_range(-1.0..1.0), dtype))
+        .collect()
+}
+
+fn quantize(v: f64, dtype: Dtype) -> f64 {
+    match dtype {
+        Dtype::F32 => f64::from(v as f32),
+        Dtype::F16 => half::f16::from_f64(v).to_f64(),
+    }
+}
+
+fn build_problem(spec: &CaseSpec, dims: &[u64]) -> Problem {
+    let mut rng = StdRng::seed_from_u64(spec.seed);
+    let dtype = spec.dtype;
+    match spec.op {
+        OpName::Gemm => {
+            let (b, m, n, k) = (dims[0], dims[1], dims[2], dims[3]);
+            let a = random_values(&mut rng, b * m * k, dtype);
+            let bm = random_values(&mut rng, b * k * n, dtype);
+            let dc = random_values(&mut rng, b * m * n, dtype);
+            let operand = |o: gemm::Operand| match o {
+                gemm::Operand::A => ("a", 0usize),
+                gemm::Operand::B => ("b", 1),
+                gemm::Operand::DC => ("dC", 2),
+            };
+            let values = [&a, &bm, &dc];
+            let passes = gemm::passes(b, m, n, k)
+                .iter()
+                .map(|d| {
+                    let (lhs, rhs) = (operand(d.lhs).1, operand(d.rhs).1);
+                    PassPlan {
+                        key: d.pass,
+                        snr_column: match d.pass {
+                            "forward" => "out_snr",
+                            "backward_da" => "da_snr",
+                            _ => "db_snr",
+                        },
+                        params: bytemuck::bytes_of(&d.params()).to_vec(),
+                        reads: [("a", lhs), ("b", rhs)],
+                        output_name: "c",
+                        output_len: d.output_len(),
+                        vars: d.vars().to_vec(),
+                        reference: d.reference(values[lhs], values[rhs], spec.seed ^ 0x5eed),
+                    }
+                })
+                .collect();
+            let (fwd, bwd) = ops::flops(spec.op, dims);
+            Problem {
+                inputs: vec![
+                    (format!("a ({b}x{m}x{k})"), a),
+                    (format!("b ({b}x{k}x{n})"), bm),
+                    (format!("dC ({b}x{m}x{n})"), dc),
+                ],
+                passes,
+                steps: vec![
+                    Step {
+                        prefix: "Forward",
+                        passes: vec![0],
+                        work: fwd,
+                    },
+                    Step {
+                        prefix: "Backward",
+                        passes: vec![1, 2],
+                        work: bwd,
+                    },
+                ],
+                unit: "TFLOPS",
+                unit_scale: 1e12,
+                memory_bound: false,
+            }
+        }
+        OpName::Axpy => {
+            let n = dims[0];
+            let alpha = quantize(rng.random_range(0.5..2.0), Dtype::F32);
+            let x = random_values(&mut rng, n, dtype);
+            let y = random_values(&mut rng, n, dtype);
+            let params = AxpyParams {
+                n: n as u32,
+                alpha: alpha as f32,
+                _pad0: 0,
+                _pad1: 0,
+            };
+            let reference = ops::axpy::reference(alpha, &x, &y);
+            Problem {
+                inputs: vec![(format!("x ({n})"), x), (format!("y ({n})"), y)],
+                passes: vec![PassPlan {
+                    key: "forward",
+                    snr_column: "out_snr",
+                    params: bytemuck::bytes_of(&params).to_vec(),
+                    reads: [("x", 0), ("y", 1)],
+                    output_name: "out",
+                    output_len: n,
+                    vars: vec![("N", n)],
+                    reference,
+                }],
+                steps: vec![Step {
+                    prefix: "Forward",
+                    passes: vec![0],
+                    work: ops::bytes(spec.op, dtype, dims).0,
+                }],
+                unit: "GB/s",
+                unit_scale: 1e9,
+                memory_bound: true,
+            }
+        }
+    }
+}
+
+/// Refuses buffers beyond the adapter's binding and buffer limits, and sizes the u32 ABI
+/// cannot index.
+fn check_limits(ctx: &GpuContext, spec: &CaseSpec, problem: &Problem) -> Result<(), Stop> {
+    let elem = ops::dtype_size(spec.dtype);
+    let binding_limit = ctx.limits.max_storage_buffer_binding_size;
+    let buffer_limit = ctx.limits.max_buffer_size;
+    let outputs = problem.passes.iter().map(|p| {
+        (
+            format!("{} output '{}'", p.key, p.output_name),
+            p.output_len,
+        )
+    });
+    let inputs = problem
+        .inputs
+        .iter()
+        .map(|(name, v)| (format!("input {name}"), v.len() as u64));
+    for (name, len) in inputs.chain(outputs) {
+        let bytes = len * elem;
+        let too_big = |limit_name: &str, limit: u64| {
+            Stop::Error(format!(
+                "shape '{}': buffer {name} needs {bytes} bytes ({len} {} elements), above the \
+                 adapter's {limit_name} of {limit} bytes ({})",
+                spec.shape.label,
+                spec.dtype.as_str(),
+                ctx.report().summary()
+            ))
+        };
+        if bytes > binding_limit {
+            return Err(too_big("max_storage_buffer_binding_size", binding_limit));
+        }
+        if bytes > buffer_limit {
+            return Err(too_big("max_buffer_size", buffer_limit));
+        }
+        if len > u64::from(u32::MAX) {
+            return Err(Stop::Error(format!(
+                "shape '{}': buffer {name} has {len} elements; the kernel ABI indexes with u32",
+                spec.shape.label
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn check_dispatch(ctx: &GpuContext, key: &str, wg: [u32; 3]) -> Result<(), Stop> {
+    let max = ctx.limits.max_compute_workgroups_per_dimension;
+    for (axis, count) in ["x", "y", "z"].iter().zip(wg) {
+        if count > max {
+            return Err(Stop::Error(format!(
+                "{key}: kernel.workgroups.{axis} = {count} workgroups, above the adapter's \
+                 max_compute_workgroups_per_dimension of {max}; use a 2-D grid or a grid-stride loop"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn pipeline_for(
+    ctx: &GpuContext,
+    kernel: &Kernel,
+    layout: &compile::Layout,
+    spec: &CaseSpec,
+    key: &str,
+) -> Result<wgpu::ComputePipeline, Stop> {
+    // A backward pass without its own entry point runs `forward` with the ABI's flags.
+    let (key, entry) = match spec.kernel.entry_points.get(key) {
+        Some(e) => (key, e),
+        None => match spec.kernel.entry_points.get("forward") {
+            Some(e) => ("forward", e),
+            None => {
+                return Err(Stop::Error(
+                    "kernel.entry_points: needs a 'forward' entry point".to_owned(),
+                ));
+            }
+        },
+    };
+    kernel.pipeline(ctx, layout, key, entry).map_err(Stop::Fail)
+}
+
+fn check_output(
+    ctx: &GpuContext,
+    pass: &TimedPass<'_>,
+    slot: usize,
+    plan: &PassPlan,
+    dtype: Dtype,
+) -> Result<Comparison, Stop> {
+    let bytes = ctx.read_back(&pass.slots[slot].output, pass.output_bytes)?;
+    let out = decode(&bytes, dtype);
+    Ok(verify::compare(&out, &plan.reference))
+}
+
+fn encode(values: &[f64], dtype: Dtype) -> Vec<u8> {
+    match dtype {
+        Dtype::F32 => values
+            .iter()
+            .flat_map(|v| (*v as f32).to_le_bytes())
+            .collect(),
+        Dtype::F16 => values
+            .iter()
+            .flat_map(|v| half::f16::from_f64(*v).to_le_bytes())
+            .collect(),
+    }
+}
+
+fn decode(bytes: &[u8], dtype: Dtype) -> Vec<f64> {
+    match dtype {
+        Dtype::F32 => bytes
+            .chunks_exact(4)
+            .map(|c| f64::from(f32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+            .collect(),
+        Dtype::F16 => bytes
+            .chunks_exact(2)
+            .map(|c| half::f16::from_le_bytes([c[0], c[1]]).to_f64())
+            .collect(),
+    }
+}
+
+/// `bytes` (rounded up to 4) of quiet NaNs of `dtype`.
+fn nan_pattern(dtype: Dtype, bytes: u64) -> Vec<u8> {
+    let word: u32 = match dtype {
+        Dtype::F32 => f32::NAN.to_bits(),
+        Dtype::F16 => {
+            let h = u32::from(half::f16::NAN.to_bits());
+            h | (h << 16)
+        }
+    };
+    let words = bytes.max(4).div_ceil(4) as usize;
+    std::iter::repeat_n(word.to_le_bytes(), words)
+        .flatten()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encode_decode_round_trip_and_nan_pattern() {
+        let v = vec![0.5, -0.25, 1.0];
+        assert_eq!(decode(&encode(&v, Dtype::F32), Dtype::F32), v);
+        assert_eq!(decode(&encode(&v, Dtype::F16), Dtype::F16), v);
+        let nan = nan_pattern(Dtype::F16, 6);
+        assert_eq!(nan.len(), 8);
+        assert!(decode(&nan, Dtype::F16).iter().all(|x| x.is_nan()));
+        assert!(
+            decode(&nan_pattern(Dtype::F32, 8), Dtype::F32)
+                .iter()
+                .all(|x| x.is_nan())
+        );
+    }
+
+    #[test]
+    fn f16_inputs_are_rounded_before_the_reference() {
+        let mut rng = StdRng::seed_from_u64(3);
+        for v in random_values(&mut rng, 64, Dtype::F16) {
+            assert_eq!(half::f16::from_f64(v).to_f64(), v);
+            assert!((-1.0..=1.0).contains(&v));
+        }
+    }
+}

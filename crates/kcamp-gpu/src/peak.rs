@@ -1,0 +1,358 @@
+//! The adapter's own ceilings (SPEC §9): an FMA-chain kernel (f32, and f16 where the adapter
+//! has SHADER_F16) and a vec4 copy kernel. Each grows (more iterations, a bigger buffer,
+//! then more dispatches) until one timed run lasts `min_run_ms`; the best of `runs` counts.
+
+use std::path::Path;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::GpuContext;
+use super::compile::{self, Access, Kernel};
+use kcamp_core::types::{AdapterDescription, TimingMethod};
+use kcamp_core::{Error, Result};
+
+const FMA_F32: &str = include_str!("../../../shaders/peak_fma.wgsl");
+const FMA_F16: &str = include_str!("../../../shaders/peak_fma_f16.wgsl");
+const COPY: &str = include_str!("../../../shaders/peak_copy.wgsl");
+/// FLOPs per invocation and iteration of the FMA kernels: 8 chains × 4 unroll × vec4 × 2.
+const FLOPS_PER_ITERATION: f64 = 256.0;
+const WORKGROUP: u64 = 256;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PeakOptions {
+    /// A timed run grows until it lasts at least this long.
+    pub min_run_ms: f64,
+    /// Timed runs at the final size; the best one counts.
+    pub runs: u32,
+    /// Upper bound of the copy buffer (also bounded by the adapter's limits).
+    pub max_copy_bytes: u64,
+    /// Workgroups (of 256) of the FMA kernel; default 16,384, or 64 on software adapters.
+    pub fma_workgroups: Option<u32>,
+}
+
+impl Default for PeakOptions {
+    fn default() -> Self {
+        PeakOptions {
+            min_run_ms: 300.0,
+            runs: 5,
+            max_copy_bytes: 1 << 30,
+            fma_workgroups: None,
+        }
+    }
+}
+
+/// Measured FMA throughput of one dtype.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FmaPeak {
+    pub dtype: String,
+    pub gflops: f64,
+    pub tflops: f64,
+    pub invocations: u64,
+    pub iterations: u32,
+    pub best_ms: f64,
+}
+
+/// Measured copy bandwidth (read + write bytes).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CopyPeak {
+    pub gbps: f64,
+    pub buffer_bytes: u64,
+    pub dispatches: u32,
+    pub best_ms: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PeakReport {
+    pub adapter: AdapterDescription,
+    pub timing_method: TimingMethod,
+    pub min_run_ms: f64,
+    pub runs: u32,
+    pub fma_f32: FmaPeak,
+    /// None where the adapter has no SHADER_F16.
+    pub fma_f16: Option<FmaPeak>,
+    pub copy: CopyPeak,
+}
+
+/// Measures the adapter's FMA and copy ceilings.
+pub fn measure(ctx: &GpuContext, opts: &PeakOptions) -> Result<PeakReport> {
+    if !(opts.min_run_ms.is_finite() && opts.min_run_ms > 0.0) || opts.runs == 0 {
+        return Err(Error::input(
+            "peak: min_run_ms must be positive and runs at least 1",
+        ));
+    }
+    ctx.clear_errors();
+    let clock = RunClock::new(ctx);
+    let fma_f32 = fma(ctx, &clock, opts, "f32", FMA_F32, 16)?;
+    let fma_f16 = if ctx.has_f16() {
+        Some(fma(ctx, &clock, opts, "f16", FMA_F16, 8)?)
+    } else {
+        None
+    };
+    let copy = copy(ctx, &clock, opts)?;
+    Ok(PeakReport {
+        adapter: ctx.description(),
+        timing_method: clock.method(),
+        min_run_ms: opts.min_run_ms,
+        runs: opts.runs,
+        fma_f32,
+        fma_f16,
+        copy,
+    })
+}
+
+fn build(
+    ctx: &GpuContext,
+    name: &str,
+    source: &str,
+    bindings: &[(&str, u32, Access)],
+) -> Result<(wgpu::ComputePipeline, wgpu::BindGroupLayout)> {
+    // Our own kernels check their bounds with arrayLength; skip naga's checks and loop guards.
+    let kernel: Kernel = compile::compile(ctx, Path::new(name), source, true)
+        .map_err(|e| Error::Internal(format!("built-in peak kernel: {e}")))?;
+    let layout = compile::layout(ctx, bindings);
+    let pipeline = kernel
+        .pipeline(ctx, &layout, "forward", "main")
+        .map_err(|e| Error::Gpu(format!("built-in peak kernel: {e}")))?;
+    Ok((pipeline, layout.bind_group_layout))
+}
+
+/// A 2-D grid covering `groups` workgroups within the per-dimension limit.
+fn grid(ctx: &GpuContext, groups: u64) -> Result<[u32; 3]> {
+    let max = u64::from(ctx.limits.max_compute_workgroups_per_dimension);
+    let x = groups.clamp(1, max);
+    let y = groups.div_ceil(x);
+    if y > max {
+        return Err(Error::Gpu(format!(
+            "peak: {groups} workgroups do not fit a {max}x{max} grid"
+        )));
+    }
+    Ok([x as u32, y as u32, 1])
+}
+
+fn fma(
+    ctx: &GpuContext,
+    clock: &RunClock,
+    opts: &PeakOptions,
+    dtype: &str,
+    source: &str,
+    vec4_bytes: u64,
+) -> Result<FmaPeak> {
+    let (pipeline, layout) = build(
+        ctx,
+        &format!("peak_fma_{dtype}.wgsl"),
+        source,
+        &[
+            ("out", 0, Access::ReadWrite),
+            ("params", 1, Access::Uniform),
+        ],
+    )?;
+    let default_groups = if ctx.report().software { 64 } else { 16_384 };
+    let max_groups = ctx.limits.max_storage_buffer_binding_size / (WORKGROUP * vec4_bytes);
+    let groups =
+        u64::from(opts.fma_workgroups.unwrap_or(default_groups)).clamp(1, max_groups.max(1));
+    let invocations = groups * WORKGROUP;
+    let out = ctx.buffer(
+        "peak fma out",
+        invocations * vec4_bytes,
+        wgpu::BufferUsages::STORAGE,
+    );
+    let params = ctx.buffer(
+        "peak fma params",
+        16,
+        wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+    );
+    let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("peak fma"),
+        layout: &layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: out.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: params.as_entire_binding(),
+            },
+        ],
+    });
+    let workgroups = grid(ctx, groups)?;
+    let mut iterations: u32 = 16;
+    let timed = |iterations: u32| -> Result<f64> {
+        ctx.queue
+            .write_buffer(&params, 0, bytemuck::bytes_of(&[iterations, 0, 0, 0]));
+        clock.time(ctx, 1, &pipeline, &bind_group, workgroups)
+    };
+    loop {
+        let ms = timed(iterations)?;
+        if ms >= opts.min_run_ms || iterations >= 1 << 30 {
+            break;
+        }
+        let scale = (opts.min_run_ms / ms.max(1e-6) * 1.1).clamp(2.0, 1024.0);
+        iterations = (f64::from(iterations) * scale).min(f64::from(1u32 << 30)) as u32;
+    }
+    let best_ms = best_of(opts.runs, || timed(iterations))?;
+    let flops = invocations as f64 * f64::from(iterations) * FLOPS_PER_ITERATION;
+    let gflops = flops / (best_ms * 1e-3) / 1e9;
+    Ok(FmaPeak {
+        dtype: dtype.to_owned(),
+        gflops,
+        tflops: gflops / 1e3,
+        invocations,
+        iterations,
+        best_ms,
+    })
+}
+
+fn copy(ctx: &GpuContext, clock: &RunClock, opts: &PeakOptions) -> Result<CopyPeak> {
+    let (pipeline, layout) = build(
+        ctx,
+        "peak_copy.wgsl",
+        COPY,
+        &[("src", 0, Access::Read), ("dst", 1, Access::ReadWrite)],
+    )?;
+    let cap = opts
+        .max_copy_bytes
+        .min(ctx.limits.max_storage_buffer_binding_size)
+        .min(ctx.limits.max_buffer_size)
+        / (WORKGROUP * 16)
+        * (WORKGROUP * 16);
+    if cap == 0 {
+        return Err(Error::input(
+            "peak: max_copy_bytes is below one workgroup (4 KiB)",
+        ));
+    }
+    let mut bytes = (1u64 << 20).min(cap);
+    let mut dispatches = 1u32;
+    loop {
+        let src = ctx.buffer("peak copy src", bytes, wgpu::BufferUsages::STORAGE);
+        let dst = ctx.buffer("peak copy dst", bytes, wgpu::BufferUsages::STORAGE);
+        let bind_group = ctx.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("peak copy"),
+            layout: &layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: src.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: dst.as_entire_binding(),
+                },
+            ],
+        });
+        let workgroups = grid(ctx, bytes / 16 / WORKGROUP)?;
+        let ms = clock.time(ctx, dispatches, &pipeline, &bind_group, workgroups)?;
+        if ms >= opts.min_run_ms || dispatches >= 1 << 16 {
+            let best_ms = best_of(opts.runs, || {
+                clock.time(ctx, dispatches, &pipeline, &bind_group, workgroups)
+            })?;
+            let moved = 2.0 * bytes as f64 * f64::from(dispatches);
+            return Ok(CopyPeak {
+                gbps: moved / (best_ms * 1e-3) / 1e9,
+                buffer_bytes: bytes,
+                dispatches,
+                best_ms,
+            });
+        }
+        let scale = (opts.min_run_ms / ms.max(1e-6) * 1.1).clamp(2.0, 1024.0);
+        if bytes < cap {
+            bytes = ((bytes as f64 * scale) as u64 / (WORKGROUP * 16) * (WORKGROUP * 16)).min(cap);
+        } else {
+            dispatches = (f64::from(dispatches) * scale).min(f64::from(1u32 << 16)) as u32;
+        }
+    }
+}
+
+fn best_of(runs: u32, mut run: impl FnMut() -> Result<f64>) -> Result<f64> {
+    let mut best = f64::INFINITY;
+    for _ in 0..runs {
+        best = best.min(run()?);
+    }
+    Ok(best)
+}
+
+/// Times one compute pass of `dispatches` dispatches: timestamps at the pass's begin and end
+/// when the adapter has them, else the host clock around submit and wait.
+struct RunClock {
+    queries: Option<(wgpu::QuerySet, wgpu::Buffer, wgpu::Buffer, f64)>,
+}
+
+impl RunClock {
+    fn new(ctx: &GpuContext) -> RunClock {
+        if ctx.timing_method() == TimingMethod::HostClock {
+            return RunClock { queries: None };
+        }
+        let set = ctx.device.create_query_set(&wgpu::QuerySetDescriptor {
+            label: Some("peak timestamps"),
+            ty: wgpu::QueryType::Timestamp,
+            count: 2,
+        });
+        let resolve = ctx.buffer(
+            "peak resolve",
+            16,
+            wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+        );
+        let readback = ctx.buffer(
+            "peak read-back",
+            16,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
+        let period = f64::from(ctx.queue.get_timestamp_period());
+        RunClock {
+            queries: Some((set, resolve, readback, period)),
+        }
+    }
+
+    fn method(&self) -> TimingMethod {
+        if self.queries.is_some() {
+            TimingMethod::GpuTimestamps
+        } else {
+            TimingMethod::HostClock
+        }
+    }
+
+    fn time(
+        &self,
+        ctx: &GpuContext,
+        dispatches: u32,
+        pipeline: &wgpu::ComputePipeline,
+        bind_group: &wgpu::BindGroup,
+        [x, y, z]: [u32; 3],
+    ) -> Result<f64> {
+        let mut encoder = ctx.device.create_command_encoder(&Default::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("peak"),
+                timestamp_writes: self.queries.as_ref().map(|(set, ..)| {
+                    wgpu::ComputePassTimestampWrites {
+                        query_set: set,
+                        beginning_of_pass_write_index: Some(0),
+                        end_of_pass_write_index: Some(1),
+                    }
+                }),
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind_group, &[]);
+            for _ in 0..dispatches {
+                pass.dispatch_workgroups(x, y, z);
+            }
+        }
+        let Some((set, resolve, readback, period)) = &self.queries else {
+            let command_buffer = encoder.finish();
+            let started = Instant::now();
+            ctx.queue.submit([command_buffer]);
+            ctx.wait()?;
+            return Ok(started.elapsed().as_secs_f64() * 1e3);
+        };
+        encoder.resolve_query_set(set, 0..2, resolve, 0);
+        encoder.copy_buffer_to_buffer(resolve, 0, readback, 0, 16);
+        ctx.queue.submit([encoder.finish()]);
+        let ticks: Vec<u64> = bytemuck::pod_collect_to_vec(&ctx.read_mappable(readback, 16)?);
+        let ns = ticks[1].saturating_sub(ticks[0]) as f64 * period;
+        if ns <= 0.0 {
+            return Err(Error::Gpu("peak: GPU timestamps measured zero time".into()));
+        }
+        Ok(ns / 1e6)
+    }
+}

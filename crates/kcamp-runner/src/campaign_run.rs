@@ -1,0 +1,317 @@
+//! A campaign's benchmark run: the manifest's shapes through isolated workers, the roofline
+//! floor, the artifacts, and `live/progress.json` for a dashboard in another process.
+//! `kcamp run`, `baseline`, `validate` and `report` all go through [`run_campaign_cases`].
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+
+use kcamp_core::artifacts::progress::Progress;
+use kcamp_core::artifacts::result::{RunResult, RunSummary, result_json_line};
+use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent};
+use kcamp_core::files::{KERNEL_DIR, PROGRESS_FILE};
+use kcamp_core::fsutil::write_json_atomic;
+use kcamp_core::manifest::{AdapterSelector, Manifest};
+use kcamp_core::ops::pass_work;
+use kcamp_core::schema::{BenchTable, Samples};
+use kcamp_core::specs::{FloorPeaks, PeakStore, Registry, peak_store_path};
+use kcamp_core::types::{Dtype, OpName, ShapeSpec, Validation};
+use kcamp_core::{Error, Result};
+
+use crate::artifacts::{apply_roofline_floor, outcomes_to_table, summarize, write_run_artifacts};
+use crate::isolation::{RunOptions, run_cases};
+
+/// Directory of ad-hoc runs (`kcamp run`) inside a campaign.
+pub const RUNS_DIR: &str = "runs";
+/// The live progress file is rewritten at most this often.
+const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
+
+/// How to run a campaign's cases.
+#[derive(Debug, Clone)]
+pub struct CampaignRunOptions {
+    pub validation: Validation,
+    /// Overrides the manifest's adapter selector.
+    pub adapter: Option<AdapterSelector>,
+    /// Where the artifacts go (default `<campaign>/runs/<UTC timestamp>/`).
+    pub artifacts_dir: Option<PathBuf>,
+    /// Round being validated, shown in the live progress.
+    pub round: Option<u32>,
+    /// Worker program and arguments (default: this executable's `__worker`).
+    pub worker_command: Option<Vec<OsString>>,
+    /// The shapes to run (default: the validation's shapes from the manifest).
+    pub shapes: Option<Vec<ShapeSpec>>,
+    /// The kernel directory (default: the campaign's `kernel/`).
+    pub kernel_dir: Option<PathBuf>,
+    pub cancel: Arc<AtomicBool>,
+}
+
+impl CampaignRunOptions {
+    pub fn new(validation: Validation) -> CampaignRunOptions {
+        CampaignRunOptions {
+            validation,
+            adapter: None,
+            artifacts_dir: None,
+            round: None,
+            worker_command: None,
+            shapes: None,
+            kernel_dir: None,
+            cancel: Arc::new(AtomicBool::new(false)),
+        }
+    }
+}
+
+/// What a campaign run produced (the artifacts are already on disk in `artifacts_dir`).
+#[derive(Debug, Clone)]
+pub struct RunReport {
+    pub artifacts_dir: PathBuf,
+    pub outcomes: Vec<CaseOutcome>,
+    pub table: BenchTable,
+    pub samples: Samples,
+    pub result: RunResult,
+    /// `[kcamp] RESULT_JSON={...}`.
+    pub result_line: String,
+}
+
+impl RunReport {
+    pub fn summary(&self) -> &RunSummary {
+        &self.result.summary
+    }
+}
+
+/// Run the campaign's working kernel on its quick or full shape set and write the
+/// artifacts. Shapes that fail do not make this an error; a missing kernel or an empty
+/// quick set does.
+pub fn run_campaign_cases(
+    campaign_dir: &Path,
+    manifest: &Manifest,
+    opts: &CampaignRunOptions,
+    on_event: &mut dyn FnMut(ProgressEvent),
+) -> Result<RunReport> {
+    let shapes: Vec<&ShapeSpec> = match (&opts.shapes, opts.validation) {
+        (Some(shapes), _) => shapes.iter().collect(),
+        (None, Validation::Full) => manifest.target_shapes.iter().collect(),
+        (None, Validation::Quick) => manifest.representative(),
+    };
+    if shapes.is_empty() {
+        return Err(Error::State(
+            "quick validation needs representative_shapes in manifest.yaml (BASELINE picks \
+             them); run a full validation instead"
+                .into(),
+        ));
+    }
+    let kernel_dir = opts
+        .kernel_dir
+        .clone()
+        .unwrap_or_else(|| campaign_dir.join(KERNEL_DIR));
+    let kernel_path = kernel_dir.join(&manifest.kernel.file);
+    let kernel_source = std::fs::read_to_string(&kernel_path)
+        .map_err(|e| Error::io(format!("reading kernel {}", kernel_path.display()), e))?;
+    let base_seed = manifest.seed.unwrap_or_else(time_seed);
+    let adapter = opts
+        .adapter
+        .clone()
+        .unwrap_or_else(|| manifest.adapter.clone());
+    let specs: Vec<CaseSpec> = shapes
+        .iter()
+        .enumerate()
+        .map(|(i, shape)| CaseSpec {
+            op: manifest.op,
+            dtype: manifest.dtype,
+            shape: (*shape).clone(),
+            kernel_path: kernel_path.clone(),
+            kernel_source: kernel_source.clone(),
+            kernel: manifest.kernel.clone(),
+            adapter: adapter.clone(),
+            timing: manifest.timing.clone(),
+            seed: base_seed.wrapping_add(i as u64),
+        })
+        .collect();
+
+    let mut run_opts = match &opts.worker_command {
+        Some(cmd) => RunOptions::with_worker(cmd.clone(), manifest.effective_timeout_sec()?),
+        None => RunOptions::new(manifest.effective_timeout_sec()?)?,
+    };
+    run_opts.cancel = Arc::clone(&opts.cancel);
+    run_opts.primary_metric = Some(manifest.primary_metric.clone());
+
+    let started_at = Utc::now();
+    let mut live = LiveProgress::new(
+        campaign_dir,
+        opts.validation,
+        opts.round,
+        started_at,
+        &specs,
+    );
+    let mut outcomes = run_cases(&specs, &run_opts, &mut |event| {
+        live.observe(&event);
+        on_event(event);
+    });
+    live.finish();
+
+    let peaks = floor_peaks(campaign_dir, &outcomes, manifest)?;
+    apply_roofline_floor(&mut outcomes, manifest.op, manifest.dtype, &peaks);
+
+    let (table, samples) = outcomes_to_table(manifest.op, &outcomes)?;
+    let summary = summarize(&table, &outcomes, &manifest.primary_metric);
+    let result_line = result_json_line(&summary);
+    let result = RunResult::new(
+        manifest.op,
+        manifest.dtype,
+        opts.validation,
+        &manifest.kernel.file,
+        &kernel_source,
+        manifest.kernel.trusted,
+        started_at,
+        &outcomes,
+        summary,
+    );
+    let artifacts_dir = opts.artifacts_dir.clone().unwrap_or_else(|| {
+        campaign_dir
+            .join(RUNS_DIR)
+            .join(started_at.format("%Y%m%dT%H%M%S%.3fZ").to_string())
+    });
+    write_run_artifacts(&artifacts_dir, &table, &samples, &result)?;
+    Ok(RunReport {
+        artifacts_dir,
+        outcomes,
+        table,
+        samples,
+        result,
+        result_line,
+    })
+}
+
+/// The floor's peaks for the adapter the cases ran on (none if no case reached one).
+fn floor_peaks(dir: &Path, outcomes: &[CaseOutcome], manifest: &Manifest) -> Result<FloorPeaks> {
+    let Some(adapter) = outcomes.iter().find_map(|o| o.adapter.as_ref()) else {
+        return Ok(FloorPeaks::default());
+    };
+    let store = PeakStore::load(&peak_store_path(dir)?)?;
+    Ok(FloorPeaks::for_adapter(
+        &Registry::builtin()?,
+        &store,
+        adapter,
+        manifest.dtype,
+    ))
+}
+
+/// A seed for runs whose manifest sets none; recorded per shape in result.json.
+fn time_seed() -> u64 {
+    let now = Utc::now();
+    ((now.timestamp() as u64) << 20) ^ u64::from(now.timestamp_subsec_micros())
+}
+
+/// Keeps `live/progress.json` current (rate-limited) and removes it when the run ends.
+struct LiveProgress {
+    path: PathBuf,
+    doc: Progress,
+    last_write: Option<Instant>,
+    op: OpName,
+    dtype: Dtype,
+    /// Dimensions by label, to turn a sample's time into a rate.
+    dims: BTreeMap<String, Vec<u64>>,
+}
+
+impl LiveProgress {
+    fn new(
+        dir: &Path,
+        validation: Validation,
+        round: Option<u32>,
+        started_at: DateTime<Utc>,
+        specs: &[CaseSpec],
+    ) -> Self {
+        let (op, dtype) = specs
+            .first()
+            .map_or((OpName::Gemm, Dtype::F32), |s| (s.op, s.dtype));
+        LiveProgress {
+            op,
+            dtype,
+            dims: specs
+                .iter()
+                .map(|s| (s.shape.label.clone(), s.op.shape_dims(&s.shape)))
+                .collect(),
+            path: dir.join(PROGRESS_FILE),
+            doc: Progress {
+                state: "running".to_owned(),
+                validation,
+                round,
+                index: 0,
+                total: 0,
+                label: String::new(),
+                samples: 0,
+                last_ms: None,
+                last_rate: None,
+                rate_unit: match op {
+                    OpName::Gemm => "TFLOPS",
+                    OpName::Axpy => "GB/s",
+                }
+                .to_owned(),
+                started_at,
+                pid: std::process::id(),
+            },
+            last_write: None,
+        }
+    }
+
+    fn observe(&mut self, event: &ProgressEvent) {
+        let shape_changed = match event {
+            ProgressEvent::RunStarted { total_shapes } => {
+                self.doc.total = *total_shapes;
+                true
+            }
+            ProgressEvent::ShapeStarted {
+                index,
+                total,
+                label,
+            } => {
+                self.doc.index = *index;
+                self.doc.total = *total;
+                self.doc.label = label.clone();
+                self.doc.samples = 0;
+                true
+            }
+            ProgressEvent::Sample {
+                label, pass, ms, ..
+            } => {
+                self.doc.samples += 1;
+                self.doc.last_ms = Some(*ms);
+                if pass == "forward" && *ms > 0.0 {
+                    let work = self
+                        .dims
+                        .get(label)
+                        .and_then(|d| pass_work(self.op, self.dtype, d)[0]);
+                    self.doc.last_rate = work.map(|(flops, bytes)| match self.op {
+                        OpName::Gemm => flops / (ms * 1e9),
+                        OpName::Axpy => bytes / (ms * 1e6),
+                    });
+                }
+                false
+            }
+            _ => false,
+        };
+        let due = self
+            .last_write
+            .is_none_or(|t| t.elapsed() >= PROGRESS_INTERVAL);
+        if shape_changed || due {
+            // Best effort: a dashboard that misses an update is better than a failed run.
+            if write_json_atomic(&self.path, &self.doc).is_ok() {
+                self.last_write = Some(Instant::now());
+            }
+        }
+    }
+
+    fn finish(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+impl Drop for LiveProgress {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}

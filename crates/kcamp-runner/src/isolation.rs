@@ -1,0 +1,371 @@
+//! The parent side of worker isolation (SPEC §6): cases run one at a time in a `kcamp
+//! __worker` subprocess; a case past its timeout, a worker that dies or talks nonsense costs
+//! that case only — the worker is killed and a fresh one runs the remaining cases.
+
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent};
+use kcamp_core::types::Check;
+use kcamp_core::{Error, Result};
+
+use crate::worker::WorkerMessage;
+
+/// How often a waiting parent looks at the cancel flag.
+const POLL_INTERVAL: Duration = Duration::from_millis(50);
+/// Lines of the worker's stderr kept for error reasons.
+const STDERR_TAIL_LINES: usize = 8;
+/// How long to wait for a worker whose stdout closed to report its exit status.
+const EXIT_GRACE: Duration = Duration::from_secs(2);
+
+/// How `run_cases` starts and supervises workers.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Program and arguments of the worker (default: this executable with `__worker`).
+    pub worker_command: Vec<OsString>,
+    /// Per-case limit; the caller resolves `TEST_TIMEOUT_SEC` via
+    /// `Manifest::effective_timeout_sec`.
+    pub timeout: Duration,
+    /// Extra environment variables of the worker (the parent's environment is inherited).
+    pub env: Vec<(OsString, OsString)>,
+    /// Set to stop the run: the worker is killed and the outcomes so far are returned.
+    pub cancel: Arc<AtomicBool>,
+    /// Metric reported in `ShapeFinished::primary` (a column of the outcomes' metrics).
+    pub primary_metric: Option<String>,
+}
+
+impl RunOptions {
+    /// Options that run `kcamp __worker` from the current executable.
+    pub fn new(timeout_sec: f64) -> Result<RunOptions> {
+        let exe = std::env::current_exe()
+            .map_err(|e| Error::io("finding the kcamp executable to start a worker", e))?;
+        Ok(RunOptions::with_worker(
+            vec![exe.into_os_string(), OsString::from("__worker")],
+            timeout_sec,
+        ))
+    }
+
+    pub fn with_worker(worker_command: Vec<OsString>, timeout_sec: f64) -> RunOptions {
+        RunOptions {
+            worker_command,
+            timeout: Duration::from_secs_f64(timeout_sec.max(0.0)),
+            env: Vec::new(),
+            cancel: Arc::new(AtomicBool::new(false)),
+            primary_metric: None,
+        }
+    }
+}
+
+/// Run every case in a worker subprocess, in order, and return one outcome per case (fewer
+/// only when cancelled: the interrupted case is `ERROR "cancelled"`, later ones are not run).
+/// Emits `RunStarted`, `ShapeStarted`, the worker's own events, `ShapeFinished`,
+/// `WorkerRestarted` after a lost worker when cases remain, and `RunFinished`.
+pub fn run_cases(
+    specs: &[CaseSpec],
+    opts: &RunOptions,
+    on_event: &mut dyn FnMut(ProgressEvent),
+) -> Vec<CaseOutcome> {
+    let total = specs.len();
+    on_event(ProgressEvent::RunStarted {
+        total_shapes: total,
+    });
+    let mut outcomes = Vec::with_capacity(total);
+    let mut worker: Option<Worker> = None;
+    for (index, spec) in specs.iter().enumerate() {
+        if opts.cancel.load(Ordering::SeqCst) {
+            break;
+        }
+        on_event(ProgressEvent::ShapeStarted {
+            index,
+            total,
+            label: spec.shape.label.clone(),
+        });
+        let (outcome, worker_lost) = run_one(&mut worker, spec, opts, on_event);
+        if worker_lost {
+            // Dropping the worker kills its process group.
+            worker = None;
+            let cancelled = opts.cancel.load(Ordering::SeqCst);
+            if index + 1 < total && !cancelled {
+                on_event(ProgressEvent::WorkerRestarted {
+                    label: spec.shape.label.clone(),
+                    reason: outcome.reason.clone().unwrap_or_default(),
+                });
+            }
+        }
+        on_event(ProgressEvent::ShapeFinished {
+            index,
+            label: outcome.label.clone(),
+            check: outcome.check,
+            primary: opts
+                .primary_metric
+                .as_ref()
+                .and_then(|m| outcome.metrics.get(m).copied()),
+        });
+        outcomes.push(outcome);
+    }
+    if let Some(w) = worker.take() {
+        w.finish();
+    }
+    let passed = outcomes.iter().filter(|o| o.check == Check::Pass).count();
+    on_event(ProgressEvent::RunFinished { passed, total });
+    outcomes
+}
+
+/// One case; the flag says whether the worker must be discarded.
+fn run_one(
+    slot: &mut Option<Worker>,
+    spec: &CaseSpec,
+    opts: &RunOptions,
+    on_event: &mut dyn FnMut(ProgressEvent),
+) -> (CaseOutcome, bool) {
+    let fail =
+        |check, reason: String| (CaseOutcome::without_measurement(spec, check, reason), true);
+    if slot.is_none() {
+        match Worker::spawn(opts) {
+            Ok(w) => *slot = Some(w),
+            Err(e) => return fail(Check::Error, format!("cannot start the worker: {e}")),
+        }
+    }
+    let Some(worker) = slot.as_mut() else {
+        return fail(Check::Error, "worker unavailable".into());
+    };
+    if let Err(e) = worker.send(spec) {
+        let detail = worker.exit_detail();
+        return fail(
+            Check::Error,
+            format!("worker did not accept the case ({e}){detail}"),
+        );
+    }
+    let started = Instant::now();
+    loop {
+        if opts.cancel.load(Ordering::SeqCst) {
+            return fail(Check::Error, "cancelled".into());
+        }
+        let elapsed = started.elapsed();
+        if elapsed >= opts.timeout {
+            return fail(
+                Check::TimeoutFail,
+                format!("exceeded {} s", format_secs(opts.timeout)),
+            );
+        }
+        match worker
+            .lines
+            .recv_timeout(POLL_INTERVAL.min(opts.timeout - elapsed))
+        {
+            Ok(line) => match serde_json::from_str::<WorkerMessage>(&line) {
+                Ok(WorkerMessage::Progress(event)) => on_event(event),
+                Ok(WorkerMessage::Outcome(outcome)) if outcome.label == spec.shape.label => {
+                    return (*outcome, false);
+                }
+                Ok(WorkerMessage::Outcome(outcome)) => {
+                    return fail(
+                        Check::Error,
+                        format!(
+                            "worker answered for shape '{}' while running '{}'",
+                            outcome.label, spec.shape.label
+                        ),
+                    );
+                }
+                Err(e) => {
+                    return fail(
+                        Check::Error,
+                        format!(
+                            "worker sent an unreadable line ({e}): {}",
+                            abbreviate(&line, 200)
+                        ),
+                    );
+                }
+            },
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                let detail = worker.exit_detail();
+                return fail(
+                    Check::Error,
+                    format!("worker exited during the case{detail}"),
+                );
+            }
+        }
+    }
+}
+
+/// A running worker: a channel to its stdin, a channel of its stdout lines, and its last
+/// stderr lines. Both pipes are served by threads, so a worker that stops reading (a case
+/// line can exceed the pipe buffer) or writing never blocks the parent past the timeout.
+/// Dropping it kills the worker's process group unless the worker has already exited.
+struct Worker {
+    child: Child,
+    stdin: Option<Sender<String>>,
+    lines: Receiver<String>,
+    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+}
+
+impl Worker {
+    fn spawn(opts: &RunOptions) -> Result<Worker> {
+        let (program, args) = opts
+            .worker_command
+            .split_first()
+            .ok_or_else(|| Error::Internal("empty worker command".into()))?;
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .envs(opts.env.iter().map(|(k, v)| (k, v)))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            // Its own process group, so a kill also takes down anything the worker started
+            // (a shell-based harness, a driver helper) and no orphan keeps the pipes open.
+            .process_group(0);
+        let mut child = command
+            .spawn()
+            .map_err(|e| Error::io(format!("starting worker {}", program.to_string_lossy()), e))?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            kill_group(&mut child);
+            return Err(Error::Internal("worker pipes were not created".into()));
+        };
+        let (stdin_tx, stdin_rx) = channel::<String>();
+        std::thread::spawn(move || write_lines(stdin, stdin_rx));
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                // A read error ends the stream like EOF: the case is reported as lost.
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr_tail = Arc::new(Mutex::new(VecDeque::new()));
+        let tail = Arc::clone(&stderr_tail);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if let Ok(mut t) = tail.lock() {
+                    if t.len() == STDERR_TAIL_LINES {
+                        t.pop_front();
+                    }
+                    t.push_back(line);
+                }
+            }
+        });
+        Ok(Worker {
+            child,
+            stdin: Some(stdin_tx),
+            lines,
+            stderr_tail,
+        })
+    }
+
+    /// Queue a case for the worker's stdin. A worker that dies before reading it is
+    /// noticed by its closed stdout.
+    fn send(&mut self, spec: &CaseSpec) -> std::result::Result<(), String> {
+        let mut line = serde_json::to_string(spec).map_err(|e| e.to_string())?;
+        line.push('\n');
+        self.stdin
+            .as_ref()
+            .ok_or_else(|| "stdin already closed".to_owned())?
+            .send(line)
+            .map_err(|_| "its stdin is closed".to_owned())
+    }
+
+    /// `: exit status N; stderr: ...` for a worker that went away (waits briefly for it).
+    fn exit_detail(&mut self) -> String {
+        let deadline = Instant::now() + EXIT_GRACE;
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(20))
+                }
+                _ => break None,
+            }
+        };
+        // The stderr reader may still be draining the last lines.
+        std::thread::sleep(Duration::from_millis(50));
+        let mut detail = match status {
+            Some(s) => format!(": {s}"),
+            None => ": still running".to_owned(),
+        };
+        let tail: Vec<String> = self
+            .stderr_tail
+            .lock()
+            .map(|t| t.iter().cloned().collect())
+            .unwrap_or_default();
+        if !tail.is_empty() {
+            detail.push_str("; stderr: ");
+            detail.push_str(&tail.join(" | "));
+        }
+        detail
+    }
+
+    /// Close stdin so the worker exits on EOF; Drop kills it if it does not within the
+    /// grace.
+    fn finish(mut self) {
+        self.stdin = None;
+        let deadline = Instant::now() + EXIT_GRACE;
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        if !matches!(self.child.try_wait(), Ok(Some(_))) {
+            kill_group(&mut self.child);
+        }
+    }
+}
+
+/// The stdin thread: writes queued lines until the queue closes or the pipe breaks.
+fn write_lines(mut stdin: ChildStdin, lines: Receiver<String>) {
+    for line in lines {
+        if stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.flush())
+            .is_err()
+        {
+            break;
+        }
+    }
+}
+
+/// SIGKILL the worker's whole process group, then reap the worker.
+fn kill_group(child: &mut Child) {
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals a process group and touches no memory.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+fn format_secs(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0}")
+    } else {
+        format!("{s}")
+    }
+}
+
+fn abbreviate(line: &str, max_chars: usize) -> String {
+    if line.chars().count() <= max_chars {
+        return format!("'{line}'");
+    }
+    let head: String = line.chars().take(max_chars).collect();
+    format!("'{head}…'")
+}

@@ -1,0 +1,33 @@
+//! kcamp-runner: how kcamp measures. The built-in runner runs each case in a worker
+//! process (`kcamp __worker`) that is killed on timeout, writes the run's artifacts and keeps
+//! `live/progress.json` current for a dashboard in another process; an external harness runs
+//! the campaign's own command. Both sit behind kcamp-core's `Measurer` trait.
+
+mod artifacts;
+mod builtin;
+mod campaign_run;
+mod harness;
+mod isolation;
+mod worker;
+
+pub use builtin::Builtin;
+pub use harness::Harness;
+
+pub use artifacts::{
+    apply_roofline_floor, outcomes_to_table, outcomes_to_table_with, summarize, write_run_artifacts,
+};
+pub use campaign_run::{CampaignRunOptions, RunReport, run_campaign_cases};
+pub use isolation::{RunOptions, run_cases};
+pub use worker::{WorkerMessage, serve};
+
+use kcamp_core::campaign::Measurer;
+use kcamp_core::manifest::Manifest;
+
+/// The campaign's measurer: its harness command when the manifest names one, else the
+/// built-in runner. A campaign keeps one harness for every measurement it makes.
+pub fn measurer_for(manifest: &Manifest, builtin: Builtin) -> Box<dyn Measurer> {
+    match Harness::of(manifest) {
+        Some(h) => Box::new(h),
+        None => Box::new(builtin),
+    }
+}

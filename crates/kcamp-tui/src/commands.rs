@@ -1,0 +1,328 @@
+//! The commands the dashboard sends: the kcamp binary itself, run as a child with
+//! `--json -C <dir>`, so the dashboard and a script drive the campaign the same way.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use kcamp_core::error::exit;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CampaignCommand {
+    Validate { full: bool },
+    NewRound { hypothesis: String },
+    Accept { force: bool, reason: Option<String> },
+    Rollback { reason: String },
+}
+
+impl CampaignCommand {
+    /// Arguments after the program name.
+    pub fn args(&self, campaign: &Path) -> Vec<String> {
+        let mut args = vec![
+            "--json".to_owned(),
+            "-C".to_owned(),
+            campaign.display().to_string(),
+        ];
+        match self {
+            CampaignCommand::Validate { full } => {
+                args.push("validate".into());
+                if *full {
+                    args.push("--full".into());
+                }
+            }
+            CampaignCommand::NewRound { hypothesis } => {
+                args.extend(["round".into(), "new".into(), "--hypothesis".into()]);
+                args.push(hypothesis.clone());
+            }
+            CampaignCommand::Accept { force, reason } => {
+                args.push("accept".into());
+                if *force {
+                    args.push("--force".into());
+                }
+                if let Some(r) = reason {
+                    args.extend(["--reason".into(), r.clone()]);
+                }
+            }
+            CampaignCommand::Rollback { reason } => {
+                args.extend(["rollback".into(), "--reason".into(), reason.clone()]);
+            }
+        }
+        args
+    }
+
+    /// A short name for log lines.
+    pub fn label(&self) -> &'static str {
+        match self {
+            CampaignCommand::Validate { full: false } => "validate",
+            CampaignCommand::Validate { full: true } => "validate --full",
+            CampaignCommand::NewRound { .. } => "round new",
+            CampaignCommand::Accept { force: false, .. } => "accept",
+            CampaignCommand::Accept { force: true, .. } => "accept --force",
+            CampaignCommand::Rollback { .. } => "rollback",
+        }
+    }
+
+    pub fn is_validate(&self) -> bool {
+        matches!(self, CampaignCommand::Validate { .. })
+    }
+}
+
+/// What a finished child left behind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandResult {
+    /// None when killed by a signal (cancelled) or never started.
+    pub exit_code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
+    /// The child could not be started at all.
+    pub spawn_error: Option<String>,
+    /// The user cancelled it.
+    pub cancelled: bool,
+}
+
+/// How a command ended, as the dashboard reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    pub success: bool,
+    /// One log line.
+    pub summary: String,
+    /// Extra lines for the error popup (the gate's reasons, the error message).
+    pub details: Vec<String>,
+}
+
+/// Read a child's JSON stdout into a log line. Exit 1 is the gate saying REJECT or
+/// NEEDS_REMEASURE (normal JSON); 2 and 3 carry `{"error": {kind, message}}`.
+pub fn interpret(command: &CampaignCommand, result: &CommandResult) -> Outcome {
+    let name = command.label();
+    if let Some(err) = &result.spawn_error {
+        return failure(format!("{name}: could not start: {err}"), vec![err.clone()]);
+    }
+    if result.cancelled {
+        return Outcome {
+            success: false,
+            summary: format!("{name}: cancelled"),
+            details: Vec::new(),
+        };
+    }
+    let doc: Option<Value> = serde_json::from_str(result.stdout.trim()).ok();
+    if let Some(err) = doc.as_ref().and_then(|d| d.get("error")) {
+        let kind = err.get("kind").and_then(Value::as_str).unwrap_or("error");
+        let message = err
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("(no message)");
+        return failure(
+            format!("{name} failed ({kind}): {message}"),
+            vec![message.to_owned()],
+        );
+    }
+    let code = result.exit_code;
+    let Some(doc) = doc else {
+        let stderr_tail = result.stderr.lines().last().unwrap_or("").trim().to_owned();
+        let status = code.map_or("killed".to_owned(), |c| format!("exit {c}"));
+        return failure(
+            format!("{name}: {status}, no JSON on stdout {stderr_tail}")
+                .trim_end()
+                .to_owned(),
+            vec![stderr_tail],
+        );
+    };
+    // `validate` answers a gate record (`report.*`), `accept`/`rollback` a decision
+    // (`decision.*`), `round new` a bare `round`.
+    let first_of = |pointers: &[&str]| pointers.iter().find_map(|p| doc.pointer(p));
+    let verdict = first_of(&[
+        "/verdict",
+        "/report/verdict",
+        "/decision/verdict",
+        "/gate/verdict",
+    ])
+    .and_then(Value::as_str)
+    .map(str::to_owned);
+    let reasons: Vec<String> = first_of(&[
+        "/reasons",
+        "/report/reasons",
+        "/decision/gate/reasons",
+        "/gate/reasons",
+    ])
+    .and_then(Value::as_array)
+    .map(|a| {
+        a.iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect()
+    })
+    .unwrap_or_default();
+    let round = first_of(&["/round", "/decision/round"]).and_then(Value::as_u64);
+    let mut summary = name.to_owned();
+    if let Some(r) = round {
+        summary.push_str(&format!(" round {r}"));
+    }
+    if let Some(v) = &verdict {
+        summary.push_str(&format!(": {v}"));
+    }
+    if let Some(first) = reasons.first() {
+        summary.push_str(&format!(" ({first})"));
+    }
+    match code {
+        Some(exit::OK) => Outcome {
+            success: true,
+            summary: format!("{summary} — done"),
+            details: reasons,
+        },
+        Some(exit::GATE_REJECTED) => Outcome {
+            success: false,
+            summary,
+            details: reasons,
+        },
+        other => failure(
+            format!(
+                "{summary} — {}",
+                other.map_or("killed".to_owned(), |c| format!("exit {c}"))
+            ),
+            reasons,
+        ),
+    }
+}
+
+fn failure(summary: String, details: Vec<String>) -> Outcome {
+    Outcome {
+        success: false,
+        summary,
+        details,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(code: i32, stdout: &str) -> CommandResult {
+        CommandResult {
+            exit_code: Some(code),
+            stdout: stdout.into(),
+            stderr: String::new(),
+            spawn_error: None,
+            cancelled: false,
+        }
+    }
+
+    #[test]
+    fn args_carry_json_and_the_campaign_first() {
+        let cmd = CampaignCommand::Accept {
+            force: true,
+            reason: Some("noise on the small shapes".into()),
+        };
+        assert_eq!(
+            cmd.args(Path::new("/c")),
+            [
+                "--json",
+                "-C",
+                "/c",
+                "accept",
+                "--force",
+                "--reason",
+                "noise on the small shapes"
+            ]
+        );
+        assert_eq!(
+            CampaignCommand::Validate { full: true }.args(Path::new("d")),
+            ["--json", "-C", "d", "validate", "--full"]
+        );
+        assert_eq!(
+            CampaignCommand::NewRound {
+                hypothesis: "tile 64".into()
+            }
+            .args(Path::new("d"))[3..],
+            ["round", "new", "--hypothesis", "tile 64"]
+        );
+    }
+
+    #[test]
+    fn an_error_document_becomes_a_failure_naming_kind_and_message() {
+        let out = interpret(
+            &CampaignCommand::Rollback { reason: "x".into() },
+            &result(
+                2,
+                r#"{"error":{"kind":"bad_state","message":"no open round"}}"#,
+            ),
+        );
+        assert!(!out.success);
+        assert_eq!(out.summary, "rollback failed (bad_state): no open round");
+    }
+
+    #[test]
+    fn the_real_validate_and_accept_documents_are_read() {
+        let v = interpret(
+            &CampaignCommand::Validate { full: false },
+            &result(
+                1,
+                r#"{"round":4,"validation":"quick","report":{"verdict":"REJECT","reasons":["s96 regressed -37.0%"]}}"#,
+            ),
+        );
+        assert_eq!(v.summary, "validate round 4: REJECT (s96 regressed -37.0%)");
+        let a = interpret(
+            &CampaignCommand::Accept {
+                force: false,
+                reason: None,
+            },
+            &result(
+                0,
+                r#"{"decision":{"round":4,"decision":"ACCEPTED","verdict":"ACCEPT","gate":{"reasons":["+3%"]}}}"#,
+            ),
+        );
+        assert_eq!(a.summary, "accept round 4: ACCEPT (+3%) — done");
+    }
+
+    #[test]
+    fn a_gate_reject_is_not_a_crash_and_keeps_its_reasons() {
+        let out = interpret(
+            &CampaignCommand::Validate { full: false },
+            &result(
+                1,
+                r#"{"round":3,"gate":{"verdict":"REJECT","reasons":["m512 regressed -9.1%"]}}"#,
+            ),
+        );
+        assert!(!out.success);
+        assert_eq!(
+            out.summary,
+            "validate round 3: REJECT (m512 regressed -9.1%)"
+        );
+        assert_eq!(out.details, ["m512 regressed -9.1%"]);
+    }
+
+    #[test]
+    fn success_and_unparseable_output() {
+        let ok = interpret(
+            &CampaignCommand::Accept {
+                force: false,
+                reason: None,
+            },
+            &result(0, r#"{"round":4,"verdict":"ACCEPT"}"#),
+        );
+        assert!(ok.success);
+        assert_eq!(ok.summary, "accept round 4: ACCEPT — done");
+        let mut garbage = result(3, "panicked");
+        garbage.stderr = "thread main panicked at x\n".into();
+        let bad = interpret(&CampaignCommand::Validate { full: true }, &garbage);
+        assert!(!bad.success);
+        assert!(bad.summary.contains("exit 3"), "{}", bad.summary);
+        assert!(bad.summary.contains("panicked at x"), "{}", bad.summary);
+    }
+
+    #[test]
+    fn cancelled_and_unstartable() {
+        let mut r = result(0, "");
+        r.cancelled = true;
+        assert_eq!(
+            interpret(&CampaignCommand::Validate { full: false }, &r).summary,
+            "validate: cancelled"
+        );
+        r.cancelled = false;
+        r.spawn_error = Some("No such file".into());
+        assert!(
+            interpret(&CampaignCommand::Validate { full: false }, &r)
+                .summary
+                .contains("could not start")
+        );
+    }
+}

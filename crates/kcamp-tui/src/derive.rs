@@ -1,0 +1,737 @@
+//! What the view draws, computed from a [`CampaignState`] when it is loaded (or when the
+//! selection changes), so drawing a frame is only layout and text.
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use kcamp_core::artifacts::progress::Progress;
+use kcamp_core::campaign::{CampaignState, RoundState};
+use kcamp_core::gate::{ShapeClass, Verdict};
+use kcamp_core::schema::{BenchTable, Row};
+use kcamp_core::types::Check;
+use kcamp_core::types::{DecisionKind, Validation};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RoundStatus {
+    Baseline,
+    Accepted,
+    RolledBack,
+    Open,
+}
+
+impl RoundStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RoundStatus::Baseline => "BASELINE",
+            RoundStatus::Accepted => "ACCEPTED",
+            RoundStatus::RolledBack => "ROLLED_BACK",
+            RoundStatus::Open => "open",
+        }
+    }
+}
+
+/// One row of the rounds panel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoundLine {
+    pub number: u32,
+    pub hypothesis: String,
+    pub status: RoundStatus,
+    pub verdict: Option<Verdict>,
+    pub aggregate: Option<f64>,
+    pub delta: Option<f64>,
+    pub incumbent: bool,
+    pub forced: bool,
+}
+
+/// One shape in the gate panel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GateLine {
+    pub label: String,
+    pub dims: String,
+    pub check: Check,
+    pub incumbent: Option<f64>,
+    pub candidate: Option<f64>,
+    pub delta: Option<f64>,
+    pub band: Option<f64>,
+    /// None for a round without a gate report (BASELINE): values only.
+    pub class: Option<ShapeClass>,
+}
+
+/// The gate panel for one round.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GateView {
+    pub round: Option<u32>,
+    pub open: bool,
+    pub validation: Option<Validation>,
+    pub verdict: Option<Verdict>,
+    pub reasons: Vec<String>,
+    pub aggregate_delta: Option<f64>,
+    /// The round's CSV could not be read.
+    pub error: Option<String>,
+    /// Why there is nothing to show (not measured yet, no rounds).
+    pub note: Option<String>,
+    pub lines: Vec<GateLine>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ChartData {
+    /// (round, aggregate) of every measured round.
+    pub measured: Vec<(f64, f64)>,
+    /// (round, aggregate) of the accepted lineage: BASELINE and ACCEPTED rounds.
+    pub lineage: Vec<(f64, f64)>,
+    pub x_bounds: [f64; 2],
+    pub y_bounds: [f64; 2],
+    pub best: Option<(u32, f64)>,
+}
+
+/// One shape's metric over the measured rounds (scaled for a sparkline).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShapeSpark {
+    pub label: String,
+    pub bars: Vec<Option<u64>>,
+    pub last: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Normal,
+    Good,
+    Warn,
+    Bad,
+    Dim,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct DetailLine {
+    pub key: &'static str,
+    pub value: String,
+    pub tone: Tone,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogSource {
+    Journal,
+    Dashboard,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogLine {
+    pub time: DateTime<Utc>,
+    pub source: LogSource,
+    pub text: String,
+    pub tone: Tone,
+}
+
+/// `live/progress.json` of a running validation, as the live panel shows it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LiveView {
+    pub state: Option<String>,
+    pub validation: Option<String>,
+    pub round: Option<u64>,
+    /// 0-based index of the shape being measured (the runner's `ShapeStarted.index`).
+    pub index: Option<u64>,
+    pub total: Option<u64>,
+    pub label: Option<String>,
+    pub samples: Option<u64>,
+    pub last_rate: Option<f64>,
+    pub started_at: Option<String>,
+    pub pid: Option<u64>,
+}
+
+impl LiveView {
+    pub fn from_progress(p: &Progress) -> LiveView {
+        LiveView {
+            state: Some(p.state.clone()),
+            validation: Some(
+                match p.validation {
+                    Validation::Quick => "quick",
+                    Validation::Full => "full",
+                }
+                .to_owned(),
+            ),
+            round: p.round.map(u64::from),
+            index: Some(p.index as u64),
+            total: Some(p.total as u64),
+            label: Some(p.label.clone()),
+            samples: Some(u64::from(p.samples)),
+            last_rate: p.last_rate.filter(|r| r.is_finite()),
+            started_at: Some(
+                p.started_at
+                    .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+            ),
+            pid: Some(u64::from(p.pid)),
+        }
+    }
+
+    /// Fraction of shapes done, when known.
+    pub fn ratio(&self) -> Option<f64> {
+        let (index, total) = (self.index?, self.total?);
+        (total > 0).then(|| (index as f64 / total as f64).clamp(0.0, 1.0))
+    }
+}
+
+pub fn round_status(round: &RoundState) -> RoundStatus {
+    match round.decision.as_ref().map(|d| d.decision) {
+        Some(DecisionKind::Baseline) => RoundStatus::Baseline,
+        Some(DecisionKind::Accepted) => RoundStatus::Accepted,
+        Some(DecisionKind::RolledBack) => RoundStatus::RolledBack,
+        None => RoundStatus::Open,
+    }
+}
+
+/// Index of a named column, found by scanning the schema (no dependency on its methods).
+fn column(table: &BenchTable, name: &str) -> Option<usize> {
+    table.schema.columns.iter().position(|c| c.name == name)
+}
+
+/// A row's value of the primary metric, `Combined Step TFLOPS` derived from the times.
+fn metric_index(table: &BenchTable, metric: &str) -> MetricSource {
+    if let Some(i) = column(table, metric) {
+        return MetricSource::Column(i);
+    }
+    match (
+        column(table, "Forward Time (ms)"),
+        column(table, "Backward Time (ms)"),
+    ) {
+        (Some(f), Some(b)) if metric == "Combined Step TFLOPS" => MetricSource::Combined(f, b),
+        _ => MetricSource::Missing,
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum MetricSource {
+    Column(usize),
+    Combined(usize, usize),
+    Missing,
+}
+
+impl MetricSource {
+    fn value(self, row: &Row) -> Option<f64> {
+        if row.check != Check::Pass {
+            return None;
+        }
+        let v = match self {
+            MetricSource::Column(i) => *row.values.get(i)?,
+            MetricSource::Combined(f, b) => {
+                let ms = row.values.get(f)? + row.values.get(b)?;
+                // SPEC §7: 6·M·N·K per step (times the batch), dims are B, M, N, K.
+                let flops = 6.0 * row.dims.iter().map(|&d| d as f64).product::<f64>();
+                flops / (ms * 1e-3) / 1e12
+            }
+            MetricSource::Missing => return None,
+        };
+        v.is_finite().then_some(v)
+    }
+}
+
+/// Geometric mean of the positive values (non-PASS cells are NaN and skipped).
+fn geomean(values: impl Iterator<Item = f64>) -> Option<f64> {
+    kcamp_core::stats::geomean(&values.filter(|v| *v > 0.0).collect::<Vec<_>>())
+}
+
+/// The round's aggregate: recorded in the decision, else the gate's, else from its table.
+pub fn round_aggregate(round: &RoundState, metric: &str) -> Option<f64> {
+    round
+        .decision
+        .as_ref()
+        .and_then(|d| d.aggregate)
+        .or_else(|| round.gate.as_ref().and_then(|g| g.aggregate.candidate))
+        .or_else(|| {
+            let table = round.table.as_ref()?;
+            let source = metric_index(table, metric);
+            geomean(table.rows.iter().filter_map(|r| source.value(r)))
+        })
+}
+
+pub fn round_lines(state: &CampaignState) -> Vec<RoundLine> {
+    let metric = &state.manifest.primary_metric;
+    state
+        .rounds
+        .iter()
+        .map(|r| {
+            let decision = r.decision.as_ref();
+            RoundLine {
+                number: r.number,
+                hypothesis: first_line(&r.hypothesis),
+                status: round_status(r),
+                verdict: decision
+                    .and_then(|d| d.verdict)
+                    .or_else(|| r.gate.as_ref().map(|g| g.verdict)),
+                aggregate: round_aggregate(r, metric),
+                delta: decision
+                    .and_then(|d| d.aggregate_delta)
+                    .or_else(|| r.gate.as_ref().and_then(|g| g.aggregate.delta)),
+                incumbent: state.incumbent == Some(r.number),
+                forced: decision.is_some_and(|d| d.forced),
+            }
+        })
+        .collect()
+}
+
+fn first_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("")
+        .trim_start_matches('#')
+        .trim()
+        .to_owned()
+}
+
+pub fn format_dims(dims: &[u64]) -> String {
+    let mut dims = dims;
+    // A batch of 1 is noise in a narrow column.
+    if dims.len() == 4 && dims[0] == 1 {
+        dims = &dims[1..];
+    }
+    dims.iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join("×")
+}
+
+pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
+    let Some(round) = state.rounds.get(index) else {
+        return GateView {
+            note: Some("no rounds yet: run `kcamp baseline`".into()),
+            ..GateView::default()
+        };
+    };
+    let mut view = GateView {
+        round: Some(round.number),
+        open: round.decision.is_none(),
+        validation: round
+            .decision
+            .as_ref()
+            .and_then(|d| d.validation)
+            .or(round.gate_validation)
+            .or_else(|| round.result.as_ref().map(|r| r.validation)),
+        error: round.table_error.clone(),
+        ..GateView::default()
+    };
+    let gate = round
+        .gate
+        .as_ref()
+        .or_else(|| round.decision.as_ref().and_then(|d| d.gate.as_ref()));
+    if let Some(gate) = gate {
+        view.verdict = Some(gate.verdict);
+        view.reasons = gate.reasons.clone();
+        view.aggregate_delta = gate.aggregate.delta;
+        view.lines = gate
+            .shapes
+            .iter()
+            .map(|s| GateLine {
+                label: s.label.clone(),
+                dims: format_dims(&s.dims),
+                check: s.check,
+                incumbent: s.incumbent,
+                candidate: s.candidate,
+                delta: s.delta,
+                band: Some(s.band),
+                class: Some(s.class),
+            })
+            .collect();
+    } else if let Some(table) = &round.table {
+        let source = metric_index(table, &state.manifest.primary_metric);
+        view.lines = table
+            .rows
+            .iter()
+            .map(|r| GateLine {
+                label: r.label.clone(),
+                dims: format_dims(&r.dims),
+                check: r.check,
+                incumbent: None,
+                candidate: source.value(r),
+                delta: None,
+                band: None,
+                class: None,
+            })
+            .collect();
+    } else if view.error.is_none() {
+        view.note = Some(format!(
+            "round {} is not measured yet: press v to validate",
+            round.number
+        ));
+    }
+    view
+}
+
+pub fn chart(state: &CampaignState) -> ChartData {
+    let metric = &state.manifest.primary_metric;
+    let mut data = ChartData::default();
+    for r in &state.rounds {
+        let Some(agg) = round_aggregate(r, metric) else {
+            continue;
+        };
+        let point = (f64::from(r.number), agg);
+        data.measured.push(point);
+        if matches!(
+            round_status(r),
+            RoundStatus::Baseline | RoundStatus::Accepted
+        ) {
+            data.lineage.push(point);
+        }
+        if data.best.is_none_or(|(_, b)| agg > b) && round_status(r) != RoundStatus::Open {
+            data.best = Some((r.number, agg));
+        }
+    }
+    let xs = data.measured.iter().map(|p| p.0);
+    let ys = data.measured.iter().map(|p| p.1);
+    let (x_min, x_max) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
+    let (y_min, y_max) = ys.fold((f64::MAX, f64::MIN), |(a, b), y| (a.min(y), b.max(y)));
+    if data.measured.is_empty() {
+        data.x_bounds = [0.0, 1.0];
+        data.y_bounds = [0.0, 1.0];
+    } else {
+        data.x_bounds = [x_min.min(x_max - 1.0), x_max];
+        let pad = ((y_max - y_min) * 0.1).max(y_max.abs() * 0.02).max(1e-9);
+        data.y_bounds = [(y_min - pad).max(0.0), y_max + pad];
+    }
+    data
+}
+
+/// Sparklines for the representative shapes (else the first target shapes), at most `max`.
+pub fn sparklines(state: &CampaignState, max: usize) -> Vec<ShapeSpark> {
+    let manifest = &state.manifest;
+    let labels: Vec<&str> = if manifest.representative_shapes.is_empty() {
+        manifest
+            .target_shapes
+            .iter()
+            .map(|s| s.label.as_str())
+            .take(max)
+            .collect()
+    } else {
+        manifest
+            .representative_shapes
+            .iter()
+            .map(String::as_str)
+            .take(max)
+            .collect()
+    };
+    let tables: Vec<(&BenchTable, MetricSource)> = state
+        .rounds
+        .iter()
+        .filter_map(|r| r.table.as_ref())
+        .map(|t| (t, metric_index(t, &manifest.primary_metric)))
+        .collect();
+    labels
+        .into_iter()
+        .map(|label| {
+            // Rows keep their order from round to round: try last round's position first.
+            let mut hint = 0;
+            let values: Vec<Option<f64>> = tables
+                .iter()
+                .map(|(t, src)| {
+                    let row = match t.rows.get(hint) {
+                        Some(r) if r.label == label => Some(r),
+                        _ => t.rows.iter().position(|r| r.label == label).map(|i| {
+                            hint = i;
+                            &t.rows[i]
+                        }),
+                    };
+                    row.and_then(|r| src.value(r))
+                })
+                .collect();
+            let max_value = values.iter().flatten().fold(0.0f64, |a, &b| a.max(b));
+            let bars = values
+                .iter()
+                .map(|v| {
+                    v.map(|v| {
+                        if max_value > 0.0 {
+                            (v / max_value * 100.0).round() as u64
+                        } else {
+                            0
+                        }
+                    })
+                })
+                .collect();
+            ShapeSpark {
+                label: label.to_owned(),
+                bars,
+                last: values.iter().rev().flatten().next().copied(),
+            }
+        })
+        .collect()
+}
+
+fn str_at<'a>(v: Option<&'a Value>, path: &str) -> Option<&'a str> {
+    v?.pointer(path)?.as_str()
+}
+
+pub fn details(state: &CampaignState, index: usize) -> Vec<DetailLine> {
+    let Some(round) = state.rounds.get(index) else {
+        return vec![DetailLine {
+            key: "campaign",
+            value: format!(
+                "{} · {} {} · no rounds yet",
+                state.manifest.name,
+                state.manifest.op.as_str(),
+                state.manifest.dtype.as_str()
+            ),
+            tone: Tone::Dim,
+        }];
+    };
+    let line = |key, value: String, tone| DetailLine { key, value, tone };
+    let mut out = vec![line(
+        "hypothesis",
+        round.hypothesis.trim().to_owned(),
+        Tone::Normal,
+    )];
+    if let Some(d) = &round.decision {
+        let status = round_status(round);
+        let tone = match status {
+            RoundStatus::RolledBack => Tone::Warn,
+            _ => Tone::Good,
+        };
+        let mut text = status.as_str().to_owned();
+        if d.forced {
+            text.push_str(" (forced)");
+        }
+        if let Some(p) = d.parent {
+            text.push_str(&format!(" · against round {p}"));
+        }
+        text.push_str(&format!(" · {}", d.time.format("%Y-%m-%d %H:%M")));
+        out.push(line("decision", text, tone));
+        if let Some(reason) = &d.reason {
+            out.push(line("reason", reason.clone(), Tone::Normal));
+        }
+    } else {
+        out.push(line("decision", "open (undecided)".into(), Tone::Warn));
+    }
+    let memory = round.memory.as_ref();
+    let category = str_at(memory, "/optimization/action_category");
+    let action = str_at(memory, "/optimization/action_description");
+    if category.is_some() || action.is_some() {
+        let text = match (category, action) {
+            (Some(c), Some(a)) => format!("{c}: {a}"),
+            (Some(c), None) => c.to_owned(),
+            (None, Some(a)) => a.to_owned(),
+            (None, None) => String::new(),
+        };
+        out.push(line("memory", text, Tone::Normal));
+    }
+    if let Some(status) = str_at(memory, "/correctness/status") {
+        let rel = memory
+            .and_then(|m| m.pointer("/correctness/rel_err"))
+            .and_then(Value::as_f64)
+            .map(|e| format!(" (rel_err {e:.1e})"))
+            .unwrap_or_default();
+        let tone = if status == "PASS" {
+            Tone::Good
+        } else {
+            Tone::Bad
+        };
+        out.push(line("correctness", format!("{status}{rel}"), tone));
+    }
+    if let Some(pitfalls) = memory
+        .and_then(|m| m.get("pitfalls_and_fixes"))
+        .and_then(Value::as_array)
+    {
+        for p in pitfalls {
+            let kind = p.get("error_type").and_then(Value::as_str).unwrap_or("?");
+            let lesson = p
+                .get("lesson")
+                .or_else(|| p.get("fix_applied"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            out.push(line("pitfall", format!("{kind}: {lesson}"), Tone::Warn));
+        }
+    }
+    let result = round.result.as_ref();
+    if let Some(a) = result.and_then(|r| r.adapter.as_ref()) {
+        let name = format!("{} ({})", a.name, a.backend);
+        // A CPU "GPU" must never pass for a real measurement.
+        if a.software {
+            out.push(line(
+                "adapter",
+                format!("{name} · SOFTWARE ADAPTER"),
+                Tone::Warn,
+            ));
+        } else {
+            out.push(line("adapter", name, Tone::Normal));
+        }
+    }
+    // result.json lists every method a run used.
+    let methods = result
+        .map(|r| {
+            r.timing_methods
+                .iter()
+                .map(|m| m.as_str().replace('_', " "))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .filter(|t| !t.is_empty());
+    if let Some(t) = methods {
+        out.push(line("timing", t, Tone::Normal));
+    }
+    if let Some(t) = result.map(|r| r.trusted) {
+        let text = if t {
+            "yes (runtime bounds checks off)"
+        } else {
+            "no (bounds checks on)"
+        };
+        out.push(line(
+            "trusted",
+            text.into(),
+            if t { Tone::Warn } else { Tone::Normal },
+        ));
+    }
+    out
+}
+
+fn compact(detail: &Value) -> String {
+    match detail {
+        Value::Object(map) => map
+            .iter()
+            .filter_map(|(k, v)| match v {
+                Value::String(s) => Some(format!("{k}={s}")),
+                Value::Number(n) => Some(match n.as_f64() {
+                    // Aggregates and deltas: four significant digits are plenty in a log.
+                    Some(f) if n.is_f64() => format!("{k}={f:.4}"),
+                    _ => format!("{k}={n}"),
+                }),
+                Value::Bool(b) => Some(format!("{k}={b}")),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+pub fn journal_lines(state: &CampaignState) -> Vec<LogLine> {
+    state
+        .journal
+        .iter()
+        .map(|e| {
+            let mut text = e.event.clone();
+            if let Some(r) = e.round {
+                text.push_str(&format!(" round {r}"));
+            }
+            let detail = compact(&e.detail);
+            if !detail.is_empty() {
+                text.push(' ');
+                text.push_str(&detail);
+            }
+            let tone = if e.event.contains("rollback") || e.event.contains("recover") {
+                Tone::Warn
+            } else {
+                Tone::Normal
+            };
+            LogLine {
+                time: e.time,
+                source: LogSource::Journal,
+                text,
+                tone,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures;
+
+    #[test]
+    fn round_lines_mark_status_and_incumbent() {
+        let lines = round_lines(&fixtures::several_rounds());
+        let statuses: Vec<_> = lines.iter().map(|l| l.status).collect();
+        assert_eq!(
+            statuses,
+            [
+                RoundStatus::Baseline,
+                RoundStatus::Accepted,
+                RoundStatus::RolledBack,
+                RoundStatus::Open
+            ]
+        );
+        let incumbents: Vec<u32> = lines
+            .iter()
+            .filter(|l| l.incumbent)
+            .map(|l| l.number)
+            .collect();
+        assert_eq!(incumbents, [2]);
+        assert!((lines[1].delta.unwrap() - 0.18).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_baseline_shows_its_values_without_classes() {
+        let state = fixtures::baseline_only();
+        let view = gate_view(&state, 0);
+        assert_eq!(view.lines.len(), 6);
+        assert!(view.lines.iter().all(|l| l.class.is_none()));
+        assert_eq!(view.lines[0].candidate, Some(0.010));
+        assert_eq!(view.lines[0].dims, "64×64×64");
+    }
+
+    #[test]
+    fn a_drifted_csv_is_an_error_not_rows() {
+        let state = fixtures::drifted_csv();
+        let view = gate_view(&state, 3);
+        assert!(view.error.as_deref().unwrap().contains("Forward TFLOPs"));
+        assert!(view.lines.is_empty());
+    }
+
+    #[test]
+    fn chart_lineage_skips_rolled_back_rounds() {
+        let data = chart(&fixtures::several_rounds());
+        let rounds: Vec<f64> = data.lineage.iter().map(|p| p.0).collect();
+        assert_eq!(rounds, [1.0, 2.0]);
+        assert_eq!(data.measured.len(), 4);
+        assert_eq!(data.best.map(|b| b.0), Some(2));
+        assert!(data.y_bounds[0] < data.y_bounds[1]);
+    }
+
+    #[test]
+    fn combined_step_metric_is_derived_from_the_times() {
+        let table = fixtures::table(&fixtures::shapes(&[100]), &[fixtures::pass(1.0)]);
+        let row = &table.rows[0];
+        let src = metric_index(&table, "Combined Step TFLOPS");
+        // fwd 2e6 flop at 1 TFLOPS = 2e-3 ms, bwd 2.2x that: 6e6 / 6.4e-6 s.
+        let expected = 6e6 / ((2e-3 + 4.4e-3) * 1e-3) / 1e12;
+        assert!((src.value(row).unwrap() - expected).abs() < 1e-9);
+    }
+
+    #[test]
+    fn sparklines_follow_the_representative_shapes() {
+        let sparks = sparklines(&fixtures::several_rounds(), 8);
+        let labels: Vec<_> = sparks.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(labels, ["sq64", "sq256", "sq1024"]);
+        // sq1024 failed in the open round: a gap, and the last value is the previous one.
+        assert_eq!(sparks[2].bars.last(), Some(&None));
+        assert_eq!(sparks[0].bars.iter().flatten().max(), Some(&100));
+    }
+
+    #[test]
+    fn details_read_memory_and_result() {
+        let d = details(&fixtures::several_rounds(), 2);
+        let keys: Vec<_> = d.iter().map(|l| l.key).collect();
+        assert!(keys.contains(&"pitfall"));
+        let adapter = d.iter().find(|l| l.key == "adapter").unwrap();
+        assert_eq!(adapter.value, "llvmpipe (LLVM 15.0.6, 256 bits) (vulkan)");
+        let trusted = d.iter().find(|l| l.key == "trusted").unwrap();
+        assert!(trusted.value.starts_with("no"));
+    }
+
+    #[test]
+    fn journal_lines_are_compact() {
+        let lines = journal_lines(&fixtures::baseline_only());
+        assert_eq!(lines[1].text, "baseline round 1 aggregate=0.0684");
+        assert_eq!(lines[1].source, LogSource::Journal);
+    }
+
+    #[test]
+    fn live_view_keeps_finite_rates_and_knows_its_ratio() {
+        let mut p = fixtures::progress(1, 4);
+        p.last_rate = Some(f64::NAN);
+        let v = LiveView::from_progress(&p);
+        assert_eq!(v.ratio(), Some(0.25));
+        assert_eq!(v.last_rate, None);
+        assert_eq!(
+            LiveView::from_progress(&fixtures::progress(0, 0)).ratio(),
+            None
+        );
+    }
+}

@@ -1,0 +1,701 @@
+//! Synthetic campaign states for the dashboard's tests, snapshots and benchmark. Built in
+//! code (no disk), with fixed times, so snapshots never change between runs.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use chrono::{DateTime, TimeZone, Utc};
+use serde_json::json;
+
+use kcamp_core::artifacts::progress::Progress;
+use kcamp_core::artifacts::result::{RunResult, RunSummary};
+use kcamp_core::campaign::{CampaignState, Decision, JournalEntry, RoundState};
+use kcamp_core::gate::{Aggregate, GateConfig, GateReport, ShapeClass, ShapeVerdict, Verdict};
+use kcamp_core::manifest::{AdapterSelector, KernelSpec, Manifest, TimingConfig, WorkgroupExprs};
+use kcamp_core::schema::{BenchTable, Column, ColumnRole, GEMM_HEADER, Row, Schema, SchemaKind};
+use kcamp_core::types::{AdapterDescription, Check, TimingMethod};
+use kcamp_core::types::{DecisionKind, Validation};
+use kcamp_core::types::{Dtype, OpName, ShapeSpec};
+
+pub const METRIC: &str = "Forward TFLOPS";
+
+/// The GEMM schema, with roles assigned here (the schema module's constructors belong to
+/// another module and are not needed to describe a fixed header).
+pub fn gemm_schema() -> Schema {
+    let columns = GEMM_HEADER
+        .split(',')
+        .map(|name| {
+            let role = match name {
+                "label" => ColumnRole::Label,
+                "B" | "M" | "N" | "K" => ColumnRole::Dim,
+                "Check" => ColumnRole::Check,
+                "Forward TFLOPS" | "Backward TFLOPS" => ColumnRole::Metric,
+                n if n.ends_with("_stddev") => ColumnRole::Stddev {
+                    of: n.trim_end_matches("_stddev").to_owned(),
+                },
+                _ => ColumnRole::Value,
+            };
+            Column {
+                name: name.to_owned(),
+                role,
+            }
+        })
+        .collect();
+    Schema {
+        kind: SchemaKind::Gemm,
+        columns,
+    }
+}
+
+/// A fixed point in time plus `minutes`.
+pub fn at(minutes: i64) -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 3, 14, 9, 0, 0)
+        .single()
+        .unwrap_or_default()
+        + chrono::Duration::minutes(minutes)
+}
+
+/// One shape of a fixture: its label and M = N = K.
+#[derive(Debug, Clone)]
+pub struct FixtureShape {
+    pub label: String,
+    pub size: u64,
+}
+
+pub fn shapes(sizes: &[u64]) -> Vec<FixtureShape> {
+    sizes
+        .iter()
+        .map(|&s| FixtureShape {
+            label: format!("sq{s}"),
+            size: s,
+        })
+        .collect()
+}
+
+pub fn manifest(shapes: &[FixtureShape], representative: &[&str]) -> Manifest {
+    Manifest {
+        name: "demo-gemm".into(),
+        op: OpName::Gemm,
+        dtype: Dtype::F32,
+        primary_metric: METRIC.into(),
+        target_shapes: shapes
+            .iter()
+            .map(|s| ShapeSpec {
+                label: s.label.clone(),
+                dims: BTreeMap::from([
+                    ("M".to_owned(), s.size),
+                    ("N".to_owned(), s.size),
+                    ("K".to_owned(), s.size),
+                ]),
+            })
+            .collect(),
+        representative_shapes: representative.iter().map(|s| (*s).to_owned()).collect(),
+        adapter: AdapterSelector {
+            name: Some("llvmpipe".into()),
+            backend: Some("vulkan".into()),
+        },
+        kernel: KernelSpec {
+            file: "gemm.wgsl".into(),
+            entry_points: BTreeMap::from([("forward".to_owned(), "main".to_owned())]),
+            workgroups: WorkgroupExprs {
+                x: "ceil(N/16)".into(),
+                y: "ceil(M/16)".into(),
+                z: "1".into(),
+            },
+            bindings: BTreeMap::new(),
+            trusted: false,
+        },
+        gate: GateConfig::default(),
+        timing: TimingConfig::default(),
+        timeout_sec: 30.0,
+        quick_command: None,
+        full_command: None,
+        performance_target: None,
+        max_iterations: None,
+        git_commit: true,
+        seed: None,
+    }
+}
+
+/// A measured shape: its Check and primary metric (TFLOPS; ignored unless PASS).
+#[derive(Debug, Clone, Copy)]
+pub struct Measured {
+    pub check: Check,
+    pub tflops: f64,
+}
+
+pub fn pass(tflops: f64) -> Measured {
+    Measured {
+        check: Check::Pass,
+        tflops,
+    }
+}
+
+pub fn table(shapes: &[FixtureShape], measured: &[Measured]) -> BenchTable {
+    let schema = gemm_schema();
+    let rows = shapes
+        .iter()
+        .zip(measured)
+        .map(|(shape, m)| {
+            let s = shape.size as f64;
+            let passed = m.check == Check::Pass;
+            let value = |v: f64| if passed { v } else { f64::NAN };
+            let fwd_ms = 2.0 * s * s * s / (m.tflops * 1e12) * 1e3;
+            let values = vec![
+                f64::NAN,
+                1.0,
+                s,
+                s,
+                s,
+                f64::NAN,
+                value(m.tflops),
+                value(m.tflops * 0.01),
+                value(m.tflops * 0.9),
+                value(m.tflops * 0.012),
+                value(fwd_ms),
+                value(fwd_ms * 2.2),
+                value(140.0),
+                value(138.0),
+                value(137.5),
+            ];
+            Row {
+                label: shape.label.clone(),
+                dims: vec![1, shape.size, shape.size, shape.size],
+                check: m.check,
+                values,
+            }
+        })
+        .collect();
+    BenchTable { schema, rows }
+}
+
+/// Geometric mean of the positive values (non-PASS cells are NaN and skipped).
+fn geomean(values: impl Iterator<Item = f64>) -> Option<f64> {
+    kcamp_core::stats::geomean(&values.filter(|v| *v > 0.0).collect::<Vec<_>>())
+}
+
+/// A gate report with the SPEC's classes (band = the 2% floor), for fixtures only.
+pub fn gate_report(
+    shapes: &[FixtureShape],
+    incumbent: &[Measured],
+    candidate: &[Measured],
+    verdict: Verdict,
+    reasons: &[&str],
+) -> GateReport {
+    let band = 0.02;
+    let verdicts: Vec<ShapeVerdict> = shapes
+        .iter()
+        .zip(incumbent.iter().zip(candidate))
+        .map(|(shape, (inc, cand))| {
+            let inc_v = (inc.check == Check::Pass).then_some(inc.tflops);
+            let cand_v = (cand.check == Check::Pass).then_some(cand.tflops);
+            let delta = inc_v.zip(cand_v).map(|(i, c)| c / i - 1.0);
+            let class = match delta {
+                None => ShapeClass::Failed,
+                Some(d) if d > band => ShapeClass::Improved,
+                Some(d) if d < -band => ShapeClass::Regressed,
+                Some(_) => ShapeClass::Neutral,
+            };
+            ShapeVerdict {
+                label: shape.label.clone(),
+                dims: vec![1, shape.size, shape.size, shape.size],
+                check: cand.check,
+                incumbent_check: inc.check,
+                incumbent: inc_v,
+                candidate: cand_v,
+                delta,
+                band,
+                p_value: None,
+                class,
+                hard_regression: delta.is_some_and(|d| d < -0.05),
+            }
+        })
+        .collect();
+    let both: Vec<(f64, f64)> = verdicts
+        .iter()
+        .filter_map(|v| v.incumbent.zip(v.candidate))
+        .collect();
+    let agg_inc = geomean(both.iter().map(|p| p.0));
+    let agg_cand = geomean(both.iter().map(|p| p.1));
+    GateReport {
+        verdict,
+        metric: METRIC.into(),
+        aggregate: Aggregate {
+            incumbent: agg_inc,
+            candidate: agg_cand,
+            delta: agg_inc.zip(agg_cand).map(|(i, c)| c / i - 1.0),
+        },
+        reasons: reasons.iter().map(|r| (*r).to_owned()).collect(),
+        noted_regressions: verdicts
+            .iter()
+            .filter(|v| v.class == ShapeClass::Regressed && !v.hard_regression)
+            .map(|v| v.label.clone())
+            .collect(),
+        shapes: verdicts,
+        config: GateConfig::default(),
+    }
+}
+
+/// Builds a campaign round by round.
+pub struct CampaignBuilder {
+    state: CampaignState,
+    shapes: Vec<FixtureShape>,
+    incumbent_measured: Option<Vec<Measured>>,
+}
+
+impl CampaignBuilder {
+    pub fn new(shapes: Vec<FixtureShape>, representative: &[&str]) -> CampaignBuilder {
+        let manifest = manifest(&shapes, representative);
+        CampaignBuilder {
+            state: CampaignState {
+                dir: PathBuf::from("campaigns/demo-gemm"),
+                manifest,
+                frozen_header: None,
+                rounds: Vec::new(),
+                incumbent: None,
+                open_round: None,
+                lock_holder: None,
+                journal: vec![journal(0, "init", None, json!({}))],
+                live: None,
+            },
+            shapes,
+            incumbent_measured: None,
+        }
+    }
+
+    fn next_number(&self) -> u32 {
+        self.state.rounds.len() as u32 + 1
+    }
+
+    fn memory(&self, number: u32, hypothesis: &str) -> serde_json::Value {
+        json!({
+            "version": format!("v{}", number - 1),
+            "optimization": {
+                "action_category": if number == 1 { "baseline" } else { "tiling" },
+                "action_description": hypothesis,
+            },
+            "correctness": {"status": "PASS", "rel_err": 3.1e-7},
+            "quality_gate": {"result": if number == 1 { "BASELINE" } else { "PENDING" }},
+            "pitfalls_and_fixes": if number == 3 {
+                json!([{"error_type": "bank conflict", "lesson": "pad the shared tile by one column"}])
+            } else {
+                json!([])
+            },
+        })
+    }
+
+    fn result_json(&self, validation: Validation) -> RunResult {
+        RunResult {
+            op: OpName::Gemm,
+            dtype: Dtype::F32,
+            validation,
+            adapter: Some(AdapterDescription {
+                name: "llvmpipe (LLVM 15.0.6, 256 bits)".into(),
+                backend: "vulkan".into(),
+                device_type: "cpu".into(),
+                ..AdapterDescription::default()
+            }),
+            wgpu_version: "30".into(),
+            timing_methods: vec![TimingMethod::GpuTimestamps],
+            trusted: false,
+            kernel_file: "gemm.wgsl".into(),
+            kernel_sha256: String::new(),
+            started_at: at(0),
+            finished_at: at(0),
+            shapes: Vec::new(),
+            summary: RunSummary {
+                total: 0,
+                passed: 0,
+                all_pass: false,
+                latency_us_by_shape: BTreeMap::new(),
+                latency_us_geomean: None,
+                max_rel_err: None,
+                metric: METRIC.into(),
+                aggregate: None,
+            },
+            kernel_metrics: None,
+        }
+    }
+
+    /// Round 1, measured in full.
+    pub fn baseline(mut self, measured: &[Measured]) -> CampaignBuilder {
+        let table = table(&self.shapes, measured);
+        let aggregate = geomean(
+            measured
+                .iter()
+                .filter(|m| m.check == Check::Pass)
+                .map(|m| m.tflops),
+        );
+        let number = self.next_number();
+        let hypothesis = "baseline kernel".to_owned();
+        self.state.rounds.push(RoundState {
+            number,
+            dir: PathBuf::from(format!("rounds/round-{number}")),
+            hypothesis: hypothesis.clone(),
+            decision: Some(Decision {
+                round: number,
+                decision: DecisionKind::Baseline,
+                parent: None,
+                verdict: None,
+                validation: Some(Validation::Full),
+                aggregate,
+                aggregate_delta: None,
+                reason: None,
+                forced: false,
+                time: at(5),
+                git_commit: Some("3f2a9c1".into()),
+                gate: None,
+            }),
+            table: Some(table),
+            table_error: None,
+            gate: None,
+            gate_validation: None,
+            result: Some(self.result_json(Validation::Full)),
+            memory: Some(self.memory(number, &hypothesis)),
+        });
+        self.state.frozen_header = Some(GEMM_HEADER.into());
+        self.state.incumbent = Some(number);
+        self.state.journal.push(journal(
+            5,
+            "baseline",
+            Some(number),
+            json!({"aggregate": aggregate}),
+        ));
+        self.incumbent_measured = Some(measured.to_vec());
+        self
+    }
+
+    /// A decided round (accepted or rolled back) judged against the incumbent.
+    pub fn decided(
+        mut self,
+        hypothesis: &str,
+        measured: &[Measured],
+        kind: DecisionKind,
+        verdict: Verdict,
+        reasons: &[&str],
+    ) -> CampaignBuilder {
+        let number = self.next_number();
+        let minutes = i64::from(number) * 30;
+        let incumbent = self.incumbent_measured.clone().unwrap_or_default();
+        let gate = gate_report(&self.shapes, &incumbent, measured, verdict, reasons);
+        self.state.rounds.push(RoundState {
+            number,
+            dir: PathBuf::from(format!("rounds/round-{number}")),
+            hypothesis: hypothesis.into(),
+            decision: Some(Decision {
+                round: number,
+                decision: kind,
+                parent: self.state.incumbent,
+                verdict: Some(verdict),
+                validation: Some(Validation::Full),
+                aggregate: gate.aggregate.candidate,
+                aggregate_delta: gate.aggregate.delta,
+                reason: match kind {
+                    DecisionKind::RolledBack => Some(format!("gate {}", verdict.as_str())),
+                    _ => None,
+                },
+                forced: false,
+                time: at(minutes),
+                git_commit: None,
+                gate: Some(gate.clone()),
+            }),
+            table: Some(table(&self.shapes, measured)),
+            table_error: None,
+            gate: Some(gate),
+            gate_validation: None,
+            result: Some(self.result_json(Validation::Full)),
+            memory: Some(self.memory(number, hypothesis)),
+        });
+        let event = match kind {
+            DecisionKind::Accepted => "accept_done",
+            DecisionKind::RolledBack => "rollback_done",
+            DecisionKind::Baseline => "baseline",
+        };
+        self.state.journal.push(journal(
+            minutes - 10,
+            "round_opened",
+            Some(number),
+            json!({"hypothesis": hypothesis}),
+        ));
+        self.state.journal.push(journal(
+            minutes - 2,
+            "validated",
+            Some(number),
+            json!({"verdict": verdict}),
+        ));
+        self.state
+            .journal
+            .push(journal(minutes, event, Some(number), json!({})));
+        if kind == DecisionKind::Accepted {
+            self.state.incumbent = Some(number);
+            self.incumbent_measured = Some(measured.to_vec());
+        }
+        self
+    }
+
+    /// The open round; measured and judged when `measured` is given.
+    pub fn open(
+        mut self,
+        hypothesis: &str,
+        measured: Option<&[Measured]>,
+        verdict: Verdict,
+        reasons: &[&str],
+    ) -> CampaignBuilder {
+        let number = self.next_number();
+        let minutes = i64::from(number) * 30;
+        let incumbent = self.incumbent_measured.clone().unwrap_or_default();
+        let gate = measured.map(|m| gate_report(&self.shapes, &incumbent, m, verdict, reasons));
+        self.state.rounds.push(RoundState {
+            number,
+            dir: PathBuf::from(format!("rounds/round-{number}")),
+            hypothesis: hypothesis.into(),
+            decision: None,
+            table: measured.map(|m| table(&self.shapes, m)),
+            table_error: None,
+            gate_validation: gate.as_ref().map(|_| Validation::Quick),
+            gate,
+            result: measured.map(|_| self.result_json(Validation::Quick)),
+            memory: Some(self.memory(number, hypothesis)),
+        });
+        self.state.open_round = Some(number);
+        self.state.journal.push(journal(
+            minutes - 10,
+            "round_opened",
+            Some(number),
+            json!({"hypothesis": hypothesis}),
+        ));
+        if measured.is_some() {
+            self.state.journal.push(journal(
+                minutes - 2,
+                "validated",
+                Some(number),
+                json!({"verdict": verdict}),
+            ));
+        }
+        self
+    }
+
+    /// Mark the open round's CSV as unreadable.
+    pub fn open_table_error(mut self, message: &str) -> CampaignBuilder {
+        if let Some(round) = self.state.rounds.last_mut() {
+            round.table = None;
+            round.gate = None;
+            round.table_error = Some(message.into());
+        }
+        self
+    }
+
+    pub fn live(mut self, progress: Progress) -> CampaignBuilder {
+        self.state.live = Some(progress);
+        self
+    }
+
+    pub fn locked_by(mut self, holder: &str) -> CampaignBuilder {
+        self.state.lock_holder = Some(holder.into());
+        self
+    }
+
+    pub fn build(self) -> CampaignState {
+        self.state
+    }
+}
+
+fn journal(
+    minutes: i64,
+    event: &str,
+    round: Option<u32>,
+    detail: serde_json::Value,
+) -> JournalEntry {
+    JournalEntry {
+        time: at(minutes),
+        event: event.into(),
+        round,
+        pid: 4242,
+        detail,
+    }
+}
+
+const SIZES: [u64; 6] = [64, 128, 256, 512, 768, 1024];
+
+/// A campaign with a manifest and nothing measured.
+pub fn empty() -> CampaignState {
+    CampaignBuilder::new(shapes(&SIZES), &[]).build()
+}
+
+fn baseline_values() -> Vec<Measured> {
+    [0.010, 0.035, 0.090, 0.140, 0.150, 0.155]
+        .into_iter()
+        .map(pass)
+        .collect()
+}
+
+pub fn baseline_only() -> CampaignState {
+    CampaignBuilder::new(shapes(&SIZES), &["sq64", "sq256", "sq1024"])
+        .baseline(&baseline_values())
+        .build()
+}
+
+fn several_builder() -> CampaignBuilder {
+    let base = baseline_values();
+    let tiled: Vec<Measured> = base.iter().map(|m| pass(m.tflops * 1.18)).collect();
+    let vec4: Vec<Measured> = tiled
+        .iter()
+        .enumerate()
+        .map(|(i, m)| pass(m.tflops * if i < 2 { 0.90 } else { 1.01 }))
+        .collect();
+    let regs: Vec<Measured> = tiled
+        .iter()
+        .enumerate()
+        .map(|(i, m)| pass(m.tflops * [1.01, 0.97, 1.12, 1.25, 1.22, 1.20][i]))
+        .collect();
+    CampaignBuilder::new(shapes(&SIZES), &["sq64", "sq256", "sq1024"])
+        .baseline(&base)
+        .decided(
+            "16x16 shared-memory tiles cut global loads",
+            &tiled,
+            DecisionKind::Accepted,
+            Verdict::Accept,
+            &["aggregate +18.0% over the 2% noise floor"],
+        )
+        .decided(
+            "vec4 loads of A and B",
+            &vec4,
+            DecisionKind::RolledBack,
+            Verdict::Reject,
+            &["sq64 regressed -10.0% (hard threshold -5%)"],
+        )
+        .open(
+            "4x4 register blocking per thread",
+            Some(&{
+                let mut r = regs;
+                r[5] = Measured {
+                    check: Check::Fail,
+                    tflops: 0.0,
+                };
+                r
+            }),
+            Verdict::Reject,
+            &[
+                "sq1024 is FAIL (rel_err 3.2e-2 over 1e-4)",
+                "sq128 regressed -3.0% (noted)",
+            ],
+        )
+}
+
+/// Baseline, one accepted, one rolled back, and an open candidate with every class.
+pub fn several_rounds() -> CampaignState {
+    several_builder().build()
+}
+
+/// Like [`several_rounds`], but the open candidate passes the gate with a note.
+pub fn acceptable_candidate() -> CampaignState {
+    let mut state = several_rounds();
+    if let Some(gate) = state.rounds.last_mut().and_then(|r| r.gate.as_mut()) {
+        gate.verdict = Verdict::AcceptWithNote;
+        gate.reasons = vec![
+            "aggregate +14.2% over the 2% noise floor".into(),
+            "sq128 regressed -3.0% (under the 5% threshold)".into(),
+        ];
+    }
+    state
+}
+
+/// The open round's CSV has a drifted header.
+pub fn drifted_csv() -> CampaignState {
+    several_builder()
+        .open_table_error(
+            "rounds/round-4/artifacts/benchmark.csv:1 (column 'Forward TFLOPs'): header differs \
+             from the frozen schema: expected 'Forward TFLOPS'",
+        )
+        .build()
+}
+
+/// A validation in progress (started by another process).
+pub fn running() -> CampaignState {
+    several_builder()
+        .live(Progress {
+            state: "running".into(),
+            validation: Validation::Quick,
+            round: Some(4),
+            index: 2,
+            total: 3,
+            label: "sq256".into(),
+            samples: 7,
+            last_ms: Some(0.33),
+            last_rate: Some(0.1032),
+            rate_unit: "TFLOPS".into(),
+            started_at: at(121),
+            pid: 5151,
+        })
+        .locked_by("pid 5151 (kcamp validate)")
+        .build()
+}
+
+/// `shapes` GEMM shapes over `rounds` rounds (every third rolled back, the last one open):
+/// the dashboard's worst case for the frame-time benchmark.
+pub fn synthetic(shape_count: usize, rounds: usize) -> CampaignState {
+    let shapes: Vec<FixtureShape> = (0..shape_count)
+        .map(|i| FixtureShape {
+            label: format!("shape{i:04}"),
+            size: 64 + (i as u64 % 64) * 16,
+        })
+        .collect();
+    let base: Vec<Measured> = (0..shape_count)
+        .map(|i| pass(0.05 + (i % 17) as f64 * 0.01))
+        .collect();
+    let mut builder = CampaignBuilder::new(shapes, &[]).baseline(&base);
+    let mut current = base;
+    for r in 2..rounds {
+        let factor = if r % 3 == 0 { 0.97 } else { 1.01 };
+        let next: Vec<Measured> = current
+            .iter()
+            .enumerate()
+            .map(|(i, m)| pass(m.tflops * factor * (1.0 + ((i + r) % 7) as f64 * 0.001)))
+            .collect();
+        if r % 3 == 0 {
+            builder = builder.decided(
+                "synthetic step",
+                &next,
+                DecisionKind::RolledBack,
+                Verdict::Reject,
+                &["synthetic regression"],
+            );
+        } else {
+            builder = builder.decided(
+                "synthetic step",
+                &next,
+                DecisionKind::Accepted,
+                Verdict::Accept,
+                &["synthetic gain"],
+            );
+            current = next;
+        }
+    }
+    let candidate: Vec<Measured> = current.iter().map(|m| pass(m.tflops * 1.03)).collect();
+    builder
+        .open(
+            "synthetic candidate",
+            Some(&candidate),
+            Verdict::Accept,
+            &["synthetic gain"],
+        )
+        .build()
+}
+
+/// A live progress document of shape `index` (0-based) of `total`.
+pub fn progress(index: usize, total: usize) -> Progress {
+    Progress {
+        state: "running".into(),
+        validation: Validation::Quick,
+        round: Some(2),
+        index,
+        total,
+        label: "sq64".into(),
+        samples: 3,
+        last_ms: Some(0.5),
+        last_rate: Some(0.01),
+        rate_unit: "TFLOPS".into(),
+        started_at: at(0),
+        pid: std::process::id(),
+    }
+}

@@ -1,0 +1,39 @@
+//! Panel 6: the journal and the dashboard's own messages, newest last.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::{panel_block, tone_style};
+use crate::app::Model;
+use crate::derive::LogSource;
+use crate::keys::Panel;
+
+pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
+    let theme = model.theme;
+    let extra = if model.log_scroll > 0 {
+        format!("{} lines up", model.log_scroll)
+    } else {
+        String::new()
+    };
+    let block = panel_block(model, Panel::Log, &extra);
+    let inner = block.inner(area);
+    let end = model.log.len().saturating_sub(model.log_scroll);
+    let start = end.saturating_sub(inner.height as usize);
+    let lines: Vec<Line> = model.log[start..end]
+        .iter()
+        .map(|l| {
+            let source = match l.source {
+                LogSource::Journal => Span::styled("  ", theme.dim()),
+                LogSource::Dashboard => Span::styled("» ", theme.key()),
+            };
+            Line::from(vec![
+                Span::styled(l.time.format("%H:%M:%S ").to_string(), theme.dim()),
+                source,
+                Span::styled(l.text.clone(), tone_style(theme, l.tone)),
+            ])
+        })
+        .collect();
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
