@@ -1,7 +1,11 @@
-//! Parse two 10,000-shape GEMM CSVs and judge them, with and without raw samples.
+//! The gate on two 10,000-shape GEMM CSVs: in process (parse and judge, with and without raw
+//! samples), and as whole processes measured in the same run: `kcamp gate` (text and JSON)
+//! against a plain Python `csv.DictReader` gate of the same two files
+//! (`benches/gate_reference.py`).
 
 use std::hint::black_box;
 use std::path::Path;
+use std::process::{Command, Stdio};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kcamp_core::gate::{GateConfig, GateInput, judge};
@@ -71,5 +75,49 @@ fn bench_gate(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_gate);
+/// The whole `kcamp gate` process against the Python reference, on the same files.
+fn bench_processes(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut files = Vec::new();
+    for (name, seed, scale) in [("incumbent", 1, 1.0), ("candidate", 2, 1.05)] {
+        let sub = dir.path().join(name);
+        std::fs::create_dir_all(&sub).expect("creating a run directory");
+        let (csv, _) = generate(seed, scale);
+        let path = sub.join("benchmark.csv");
+        std::fs::write(&path, csv).expect("writing a CSV");
+        files.push(path);
+    }
+    let kcamp = env!("CARGO_BIN_EXE_kcamp");
+    let run = |program: &str, args: &[&std::ffi::OsStr]| {
+        let status = Command::new(program)
+            .args(args)
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("starting the process");
+        // Exit 1 is the gate's REJECT: a verdict, not a failure.
+        assert!(matches!(status.code(), Some(0 | 1)), "{program}: {status}");
+    };
+    let (a, b) = (files[0].as_os_str(), files[1].as_os_str());
+    let mut group = c.benchmark_group("gate_10k_shapes_process");
+    group.sample_size(10);
+    group.bench_function("kcamp_gate_text", |bench| {
+        bench.iter(|| run(kcamp, &["gate".as_ref(), a, b]))
+    });
+    group.bench_function("kcamp_gate_json", |bench| {
+        bench.iter(|| run(kcamp, &["--json".as_ref(), "gate".as_ref(), a, b]))
+    });
+    let reference = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/gate_reference.py");
+    if Command::new("python3").arg("--version").output().is_ok() {
+        group.bench_function("python_dictreader_gate", |bench| {
+            bench.iter(|| run("python3", &[reference.as_ref(), a, b]))
+        });
+    } else {
+        eprintln!("python3 not found: the Python reference gate is not measured");
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_gate, bench_processes);
 criterion_main!(benches);

@@ -151,13 +151,7 @@ fn progress_printer(ctx: &Ctx) -> impl FnMut(ProgressEvent) + use<> {
 }
 
 fn parse_op(s: &str) -> Result<OpName> {
-    match s {
-        "gemm" => Ok(OpName::Gemm),
-        "axpy" => Ok(OpName::Axpy),
-        other => Err(Error::input(format!(
-            "--op: unknown op '{other}' (available: gemm, axpy)"
-        ))),
-    }
+    s.parse().map_err(|e| Error::input(format!("--op: {e}")))
 }
 
 fn parse_dtype(s: &str) -> Result<Dtype> {
@@ -229,10 +223,7 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
         human.push_str(&format!("\nwarning: {w}"));
     }
     human.push_str(&adapter_line(&c, out.round));
-    Ok(CmdOutput::ok(
-        serde_json::to_value(&out).map_err(internal)?,
-        human,
-    ))
+    Ok(CmdOutput::ok(out, human))
 }
 
 pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
@@ -271,11 +262,7 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
         r.incumbent,
         render_gate(&r.report)
     ) + adapter_line(&c, r.round).trim_start();
-    Ok(CmdOutput {
-        json: serde_json::to_value(r).map_err(internal)?,
-        human,
-        exit,
-    })
+    Ok(CmdOutput::with_exit(out.record, human, exit))
 }
 
 pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
@@ -311,11 +298,7 @@ pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
     } else {
         exit::GATE_REJECTED
     };
-    Ok(CmdOutput {
-        json: serde_json::to_value(&out).map_err(internal)?,
-        human,
-        exit,
-    })
+    Ok(CmdOutput::with_exit(out, human, exit))
 }
 
 pub fn rollback(ctx: &Ctx, a: &RollbackArgs) -> Result<CmdOutput> {
@@ -329,10 +312,7 @@ pub fn rollback(ctx: &Ctx, a: &RollbackArgs) -> Result<CmdOutput> {
             .map(|p| p.to_string())
             .unwrap_or_default()
     );
-    Ok(CmdOutput::ok(
-        serde_json::to_value(&out).map_err(internal)?,
-        human,
-    ))
+    Ok(CmdOutput::ok(out, human))
 }
 
 pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
@@ -590,8 +570,4 @@ fn fmt_opt(v: Option<f64>) -> String {
 fn fmt_pct(v: Option<f64>) -> String {
     v.map(kcamp_core::gate::percent)
         .unwrap_or_else(|| "-".to_owned())
-}
-
-fn internal(e: serde_json::Error) -> Error {
-    Error::Internal(format!("serializing output: {e}"))
 }

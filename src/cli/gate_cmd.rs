@@ -1,5 +1,6 @@
 //! `kcamp gate BASE.csv CAND.csv [--metric NAME]`.
 
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -7,7 +8,7 @@ use clap::Args;
 use super::{CmdOutput, Ctx};
 use kcamp_core::error::exit;
 use kcamp_core::files::MANIFEST_FILE;
-use kcamp_core::gate::{GateConfig, GateInput, GateReport, format_value, judge, percent};
+use kcamp_core::gate::{GateConfig, GateInput, GateReport, judge, percent, write_value};
 use kcamp_core::manifest::Manifest;
 use kcamp_core::schema::{BenchTable, Samples, Schema};
 use kcamp_core::{Error, Result};
@@ -28,15 +29,28 @@ pub struct GateArgs {
 }
 
 pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
-    let incumbent = BenchTable::read(&a.base)?;
-    // The incumbent's header is the reference: a drifted candidate header is reported as
-    // such, before its columns are interpreted.
-    let candidate = BenchTable::read_with_header(
-        &a.candidate,
-        &incumbent.schema.header(),
-        "incumbent",
-        "candidate",
-    )?;
+    // The two files are parsed side by side. The incumbent's header is the reference: a
+    // drifted candidate header is reported as such, before its columns are interpreted.
+    let (incumbent, candidate) = std::thread::scope(|s| {
+        let candidate = s.spawn(|| BenchTable::read(&a.candidate));
+        let incumbent = BenchTable::read(&a.base);
+        let candidate = candidate
+            .join()
+            .unwrap_or_else(|_| Err(Error::Internal("the CSV reader panicked".into())));
+        (incumbent, candidate)
+    });
+    let incumbent = incumbent?;
+    let candidate = match candidate {
+        Ok(c) if c.schema.header() == incumbent.schema.header() => c,
+        // Drifted or unreadable: read again held to the incumbent's header, which names the
+        // first differing column before anything else.
+        _ => BenchTable::read_with_header(
+            &a.candidate,
+            &incumbent.schema.header(),
+            "incumbent",
+            "candidate",
+        )?,
+    };
     let samples = SamplesBeside::load(&a.base, &a.candidate)?;
     let manifest = campaign_manifest(&ctx.campaign)?;
     let config = manifest
@@ -65,21 +79,21 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         )),
         other => other,
     })?;
-    let json = serde_json::to_value(&report)
-        .map_err(|e| Error::Internal(format!("serializing the gate report: {e}")))?;
-    let mut human = render(&report, &candidate.schema);
-    if let Some(note) = samples.note {
+    // Only the form that is printed is made: 10,000-shape reports are common.
+    let mut human = if ctx.json {
+        String::new()
+    } else {
+        render(&report, &candidate.schema)
+    };
+    if let Some(note) = samples.note.filter(|_| !ctx.json) {
         human.push_str(&format!("note: {note}\n"));
     }
-    Ok(CmdOutput {
-        json,
-        human,
-        exit: if report.verdict.allows_accept() {
-            exit::OK
-        } else {
-            exit::GATE_REJECTED
-        },
-    })
+    let code = if report.verdict.allows_accept() {
+        exit::OK
+    } else {
+        exit::GATE_REJECTED
+    };
+    Ok(CmdOutput::with_exit(report, human, code))
 }
 
 /// The campaign's manifest when the campaign directory has one. A manifest that exists
@@ -160,77 +174,114 @@ fn directory_of(path: &Path) -> PathBuf {
     }
 }
 
-/// The per-shape table, then the verdict and its reasons.
+/// The per-shape table, then the verdict and its reasons. Cells are written once into one
+/// buffer (reports of 10,000 shapes are common) and padded when the widths are known.
 fn render(report: &GateReport, schema: &Schema) -> String {
-    let dash = || "-".to_owned();
-    let mut rows: Vec<[String; 8]> = vec![[
-        "label".to_owned(),
-        schema.dim_names().join("×"),
-        "check".to_owned(),
-        "incumbent".to_owned(),
-        "candidate".to_owned(),
-        "Δ%".to_owned(),
-        "band%".to_owned(),
-        "class".to_owned(),
-    ]];
-    for s in &report.shapes {
-        let dims: Vec<String> = s.dims.iter().map(u64::to_string).collect();
-        let check = if s.incumbent_check == s.check {
-            s.check.as_str().to_owned()
-        } else {
-            format!("{}→{}", s.incumbent_check.as_str(), s.check.as_str())
-        };
-        let class = serde_json::to_value(s.class)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default();
-        rows.push([
-            s.label.clone(),
-            dims.join("×"),
-            check,
-            s.incumbent.map_or_else(dash, format_value),
-            s.candidate.map_or_else(dash, format_value),
-            s.delta.map_or_else(dash, percent),
-            format!("±{:.2}%", s.band * 100.0),
-            if s.hard_regression {
-                format!("{class} (REGRESSION)")
-            } else {
-                class
-            },
-        ]);
+    const COLUMNS: usize = 8;
+    // Numbers right-aligned, text left-aligned.
+    const RIGHT: [bool; COLUMNS] = [false, false, false, true, true, true, true, false];
+    let mut text = String::new();
+    let mut cells: Vec<[(usize, usize); COLUMNS]> = Vec::with_capacity(report.shapes.len() + 1);
+    let mut row = [(0, 0); COLUMNS];
+    // Writes cell `i` of the current row at the end of `text` and remembers where it is.
+    fn cell(
+        text: &mut String,
+        row: &mut [(usize, usize)],
+        i: usize,
+        write: impl FnOnce(&mut String),
+    ) {
+        let start = text.len();
+        write(text);
+        row[i] = (start, text.len());
     }
-    let mut widths = [0usize; 8];
-    for row in &rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
+    let header = [
+        "label",
+        &schema.dim_names().join("×"),
+        "check",
+        "incumbent",
+        "candidate",
+        "Δ%",
+        "band%",
+        "class",
+    ]
+    .map(str::to_owned);
+    for (i, h) in header.iter().enumerate() {
+        cell(&mut text, &mut row, i, |t| t.push_str(h));
+    }
+    cells.push(row);
+    let value = |t: &mut String, v: Option<f64>| match v {
+        Some(v) => write_value(t, v),
+        None => t.push('-'),
+    };
+    for s in &report.shapes {
+        cell(&mut text, &mut row, 0, |t| t.push_str(&s.label));
+        cell(&mut text, &mut row, 1, |t| {
+            for (i, d) in s.dims.iter().enumerate() {
+                if i > 0 {
+                    t.push('×');
+                }
+                let _ = write!(t, "{d}");
+            }
+        });
+        cell(&mut text, &mut row, 2, |t| {
+            if s.incumbent_check != s.check {
+                t.push_str(s.incumbent_check.as_str());
+                t.push('→');
+            }
+            t.push_str(s.check.as_str());
+        });
+        cell(&mut text, &mut row, 3, |t| value(t, s.incumbent));
+        cell(&mut text, &mut row, 4, |t| value(t, s.candidate));
+        cell(&mut text, &mut row, 5, |t| match s.delta {
+            Some(d) => t.push_str(&percent(d)),
+            None => t.push('-'),
+        });
+        cell(&mut text, &mut row, 6, |t| {
+            let _ = write!(t, "±{:.2}%", s.band * 100.0);
+        });
+        cell(&mut text, &mut row, 7, |t| {
+            t.push_str(s.class.as_str());
+            if s.hard_regression {
+                t.push_str(" (REGRESSION)");
+            }
+        });
+        cells.push(row);
+    }
+    let width = |(a, b): (usize, usize)| text[a..b].chars().count();
+    let mut widths = [0usize; COLUMNS];
+    for r in &cells {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(width(*c));
         }
     }
-    let mut out = String::new();
-    for row in &rows {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(widths)
-            .enumerate()
-            .map(|(i, (cell, w))| {
-                let pad = " ".repeat(w - cell.chars().count());
-                // Numbers right-aligned, text left-aligned.
-                if (3..7).contains(&i) {
-                    format!("{pad}{cell}")
-                } else {
-                    format!("{cell}{pad}")
-                }
-            })
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
+    let mut out = String::with_capacity(text.len() + cells.len() * (COLUMNS * 2 + 1));
+    for r in &cells {
+        let start = out.len();
+        for (i, (c, w)) in r.iter().zip(widths).enumerate() {
+            if i > 0 {
+                out.push_str("  ");
+            }
+            let pad = w - width(*c);
+            if RIGHT[i] {
+                out.extend(std::iter::repeat_n(' ', pad));
+            }
+            out.push_str(&text[c.0..c.1]);
+            if !RIGHT[i] {
+                out.extend(std::iter::repeat_n(' ', pad));
+            }
+        }
+        let trimmed = out[start..].trim_end().len();
+        out.truncate(start + trimmed);
         out.push('\n');
     }
-    out.push_str(&format!(
+    let _ = write!(
+        out,
         "\nverdict: {} ({})\n",
         report.verdict.as_str(),
         report.metric
-    ));
+    );
     for reason in &report.reasons {
-        out.push_str(&format!("  - {reason}\n"));
+        let _ = writeln!(out, "  - {reason}");
     }
     out
 }

@@ -17,22 +17,60 @@ pub mod gpu_cmd;
 pub mod memory_cmd;
 pub mod run_cmd;
 
-/// What a command produced.
-#[derive(Debug, Clone)]
+/// What a command produced: its JSON document and the text for people. The document is
+/// serialized only when `--json` asks for it, straight from its typed value (no
+/// intermediate tree).
 pub struct CmdOutput {
-    pub json: serde_json::Value,
+    doc: Box<dyn JsonDoc>,
     pub human: String,
     pub exit: i32,
 }
 
+/// A document that can be written as JSON.
+trait JsonDoc {
+    fn to_json(&self) -> serde_json::Result<String>;
+}
+
+impl<T: serde::Serialize> JsonDoc for T {
+    fn to_json(&self) -> serde_json::Result<String> {
+        serde_json::to_string_pretty(self)
+    }
+}
+
 impl CmdOutput {
-    pub fn ok(json: serde_json::Value, human: impl Into<String>) -> CmdOutput {
+    pub fn ok(doc: impl serde::Serialize + 'static, human: impl Into<String>) -> CmdOutput {
+        CmdOutput::with_exit(doc, human, exit::OK)
+    }
+
+    pub fn with_exit(
+        doc: impl serde::Serialize + 'static,
+        human: impl Into<String>,
+        code: i32,
+    ) -> CmdOutput {
         CmdOutput {
-            json,
+            doc: Box::new(doc),
             human: human.into(),
-            exit: exit::OK,
+            exit: code,
         }
     }
+
+    /// The JSON document. One that cannot be serialized (a map with non-string keys: a
+    /// bug) becomes an internal-error document with exit code 3 rather than a silent `{}`.
+    fn json(&self) -> (String, i32) {
+        match self.doc.to_json() {
+            Ok(json) => (json, self.exit),
+            Err(e) => {
+                let err = Error::Internal(format!("serializing the output: {e}"));
+                (error_document(&err), err.exit_code())
+            }
+        }
+    }
+}
+
+/// `{"error": {"kind", "message"}}`, the JSON of a failed command.
+fn error_document(err: &Error) -> String {
+    let doc = serde_json::json!({"error": {"kind": err.kind(), "message": err.to_string()}});
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
 }
 
 #[derive(Debug, Parser)]
@@ -141,20 +179,19 @@ pub fn run() -> i32 {
     match dispatch(cli, &ctx) {
         Ok(out) => {
             if json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&out.json).unwrap_or_else(|_| "{}".into())
-                );
-            } else if !out.human.is_empty() {
-                println!("{}", out.human.trim_end());
+                let (doc, code) = out.json();
+                println!("{doc}");
+                code
+            } else {
+                if !out.human.is_empty() {
+                    println!("{}", out.human.trim_end());
+                }
+                out.exit
             }
-            out.exit
         }
         Err(err) => {
             if json {
-                let doc =
-                    serde_json::json!({"error": {"kind": err.kind(), "message": err.to_string()}});
-                println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+                println!("{}", error_document(&err));
             } else {
                 eprintln!("error: {err}");
             }
@@ -197,9 +234,8 @@ fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
 /// The dashboard; its quit summary is the command's output.
 fn dashboard(dir: &std::path::Path) -> Result<CmdOutput> {
     let summary = kcamp_tui::run_dashboard(dir)?;
-    let json = serde_json::to_value(&summary)
-        .map_err(|e| kcamp_core::Error::Internal(format!("serializing output: {e}")))?;
-    Ok(CmdOutput::ok(json, summary.text))
+    let text = summary.text.clone();
+    Ok(CmdOutput::ok(summary, text))
 }
 
 /// `kcamp` with no arguments: the campaign given with -C, else the bundled demo campaign.

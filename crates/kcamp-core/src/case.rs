@@ -102,7 +102,7 @@ impl CaseOutcome {
     pub fn without_measurement(spec: &CaseSpec, check: Check, reason: impl Into<String>) -> Self {
         CaseOutcome {
             label: spec.shape.label.clone(),
-            dims: spec.op.shape_dims(&spec.shape),
+            dims: crate::ops::shape_dims(spec.op, &spec.shape),
             check,
             reason: Some(reason.into()),
             metrics: BTreeMap::new(),

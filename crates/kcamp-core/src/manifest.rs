@@ -223,12 +223,12 @@ impl Manifest {
 
     /// Dimension names of the op, in CSV order.
     pub fn dim_names(&self) -> &'static [&'static str] {
-        self.op.dim_names()
+        crate::ops::op(self.op).dim_names()
     }
 
     /// Dimensions of a shape in CSV order, with the op's defaults (`B` = 1).
     pub fn shape_dims(&self, shape: &ShapeSpec) -> Vec<u64> {
-        self.op.shape_dims(shape)
+        crate::ops::shape_dims(self.op, shape)
     }
 
     pub fn representative(&self) -> Vec<&ShapeSpec> {
@@ -286,10 +286,7 @@ impl Manifest {
                 ));
             }
         }
-        let known_metrics: &[&str] = match self.op {
-            OpName::Gemm => &["Forward TFLOPS", "Backward TFLOPS", "Combined Step TFLOPS"],
-            OpName::Axpy => &["Forward GB/s"],
-        };
+        let known_metrics = crate::ops::op(self.op).primary_metrics();
         if !known_metrics.contains(&self.primary_metric.as_str()) {
             return Err(field(
                 "primary_metric",

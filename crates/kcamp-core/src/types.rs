@@ -17,27 +17,28 @@ pub enum OpName {
 }
 
 impl OpName {
-    /// Dimension names in CSV order.
-    pub fn dim_names(self) -> &'static [&'static str] {
-        match self {
-            OpName::Gemm => &["B", "M", "N", "K"],
-            OpName::Axpy => &["N"],
-        }
-    }
-
-    /// A shape's dimensions in CSV order, with the op's defaults (`B` = 1).
-    pub fn shape_dims(self, shape: &ShapeSpec) -> Vec<u64> {
-        self.dim_names()
-            .iter()
-            .map(|d| shape.dim(d).unwrap_or(if *d == "B" { 1 } else { 0 }))
-            .collect()
-    }
+    /// Every op, for listings and error messages.
+    pub const ALL: [OpName; 2] = [OpName::Gemm, OpName::Axpy];
 
     pub fn as_str(self) -> &'static str {
         match self {
             OpName::Gemm => "gemm",
             OpName::Axpy => "axpy",
         }
+    }
+}
+
+impl std::str::FromStr for OpName {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<OpName, String> {
+        OpName::ALL
+            .into_iter()
+            .find(|op| op.as_str() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = OpName::ALL.iter().map(|o| o.as_str()).collect();
+                format!("unknown op '{s}' (one of: {})", names.join(", "))
+            })
     }
 }
 

@@ -4,18 +4,15 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-
-use super::GpuContext;
-use super::compile::{self, Access, Kernel};
-use super::timing::{L2Flush, MAX_CHUNK, Slot, Summary, TimedPass, Timer};
 use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent};
-use kcamp_core::ops::verify::{self, Comparison, Reference};
-use kcamp_core::ops::{self, AxpyParams, gemm};
-use kcamp_core::schema::SampleRow;
-use kcamp_core::types::Check;
-use kcamp_core::types::{Dtype, OpName};
+use kcamp_core::ops::verify::{self, Comparison};
+use kcamp_core::ops::{self, PassPlan, Problem};
+use kcamp_core::schema::{COMBINED_STEP_TFLOPS, SampleRow};
+use kcamp_core::types::{Check, Dtype};
+
+use crate::GpuContext;
+use crate::compile::{self, Access, Kernel};
+use crate::timing::{L2Flush, MAX_CHUNK, Slot, Summary, TimedPass, Timer};
 
 /// Rotating output buffers of one pass share this many bytes (at least two buffers).
 const ROTATION_BUDGET_BYTES: u64 = 256 << 20;
@@ -102,40 +99,6 @@ fn drop_performance(outcome: &mut CaseOutcome) {
     outcome.latency_us = None;
 }
 
-/// One dispatch kind of the op (a GEMM pass, or axpy's only pass).
-struct PassPlan {
-    /// Entry point key: `forward`, `backward_da`, `backward_db`.
-    key: &'static str,
-    /// SNR column of its output.
-    snr_column: &'static str,
-    params: Vec<u8>,
-    /// (buffer name, input index) for the read-only bindings.
-    reads: [(&'static str, usize); 2],
-    output_name: &'static str,
-    output_len: u64,
-    vars: Vec<(&'static str, u64)>,
-    reference: Reference,
-}
-
-/// A group of passes timed together: `Forward` (forward) or `Backward` (dA + dB).
-struct Step {
-    prefix: &'static str,
-    passes: Vec<usize>,
-    /// Work of one step: FLOPs (GEMM, reported in TFLOPS) or bytes (axpy, GB/s).
-    work: f64,
-}
-
-struct Problem {
-    /// (buffer description, values as the kernel sees them).
-    inputs: Vec<(String, Vec<f64>)>,
-    passes: Vec<PassPlan>,
-    steps: Vec<Step>,
-    /// `TFLOPS` or `GB/s`; the work unit is 1e12 or 1e9 of it.
-    unit: &'static str,
-    unit_scale: f64,
-    memory_bound: bool,
-}
-
 fn run(
     ctx: &GpuContext,
     spec: &CaseSpec,
@@ -151,7 +114,7 @@ fn run(
         )));
     }
     ops::validate_bindings(spec.op, &spec.kernel)?;
-    let problem = build_problem(spec, &dims);
+    let problem = ops::op(spec.op).problem(spec.dtype, &dims, spec.seed);
     check_limits(ctx, spec, &problem)?;
     let workgroups = problem
         .passes
@@ -176,7 +139,7 @@ fn run(
         crate::shader_metrics::entry_metrics(&spec.kernel_path, &spec.kernel_source, entry).ok()
     });
     let binding = |name: &str| ops::binding_of(spec.op, &spec.kernel, name);
-    let names = ops::binding_names(spec.op);
+    let names = ops::op(spec.op).buffers();
     let layout = compile::layout(
         ctx,
         &[
@@ -438,13 +401,16 @@ fn record_metrics(
         metrics.insert(format!("{time_name}_stddev"), time.stddev);
         metrics.insert(format!("{time_name}_median"), time.median);
     }
-    if spec.op == OpName::Gemm
+    // Ops whose step throughput combines forward and backward also get its samples.
+    if ops::op(spec.op)
+        .primary_metrics()
+        .contains(&COMBINED_STEP_TFLOPS)
         && let [fwd, bwd] = step_ms
     {
         let work: f64 = problem.steps.iter().map(|s| s.work).sum();
         for (i, (f, b)) in fwd.iter().zip(bwd).enumerate() {
             sample(
-                "Combined Step TFLOPS".to_owned(),
+                COMBINED_STEP_TFLOPS.to_owned(),
                 i,
                 work / ((f + b) * 1e-3) / 1e12,
             );
@@ -457,139 +423,26 @@ fn record_metrics(
 }
 
 fn shape_dims(spec: &CaseSpec) -> Result<Vec<u64>, Stop> {
-    spec.op
-        .dim_names()
+    let op = ops::op(spec.op);
+    op.dim_names()
         .iter()
-        .map(|name| match spec.shape.dim(name) {
-            Some(0) => Err(Stop::Error(format!(
-                "shape '{}': dimension {name} must be positive",
-                spec.shape.label
-            ))),
-            Some(v) => Ok(v),
-            None if *name == "B" => Ok(1),
-            None => Err(Stop::Error(format!(
-                "shape '{}': missing dimension {name} for op {}",
-                spec.shape.label,
-                spec.op.as_str()
-            ))),
-        })
+        .map(
+            |name| match spec.shape.dim(name).or_else(|| op.dim_default(name)) {
+                Some(0) => Err(Stop::Error(format!(
+                    "shape '{}': dimension {name} must be positive",
+                    spec.shape.label
+                ))),
+                Some(v) => Ok(v),
+                None => Err(Stop::Error(format!(
+                    "shape '{}': missing dimension {name} for op {}",
+                    spec.shape.label,
+                    spec.op.as_str()
+                ))),
+            },
+        )
         .collect()
 }
 
-/// Seeded inputs uniform in [-1, 1), rounded to the dtype so the reference sees exactly
-/// what the kernel reads.
-fn random_values(rng: &mut StdRng, len: u64, dtype: Dtype) -> Vec<f64> {
-    (0..len)
-        .map(|_| quantize(rng.random_range(-1.0..1.0), dtype))
-        .collect()
-}
-
-fn quantize(v: f64, dtype: Dtype) -> f64 {
-    match dtype {
-        Dtype::F32 => f64::from(v as f32),
-        Dtype::F16 => half::f16::from_f64(v).to_f64(),
-    }
-}
-
-fn build_problem(spec: &CaseSpec, dims: &[u64]) -> Problem {
-    let mut rng = StdRng::seed_from_u64(spec.seed);
-    let dtype = spec.dtype;
-    match spec.op {
-        OpName::Gemm => {
-            let (b, m, n, k) = (dims[0], dims[1], dims[2], dims[3]);
-            let a = random_values(&mut rng, b * m * k, dtype);
-            let bm = random_values(&mut rng, b * k * n, dtype);
-            let dc = random_values(&mut rng, b * m * n, dtype);
-            let operand = |o: gemm::Operand| match o {
-                gemm::Operand::A => ("a", 0usize),
-                gemm::Operand::B => ("b", 1),
-                gemm::Operand::DC => ("dC", 2),
-            };
-            let values = [&a, &bm, &dc];
-            let passes = gemm::passes(b, m, n, k)
-                .iter()
-                .map(|d| {
-                    let (lhs, rhs) = (operand(d.lhs).1, operand(d.rhs).1);
-                    PassPlan {
-                        key: d.pass,
-                        snr_column: match d.pass {
-                            "forward" => "out_snr",
-                            "backward_da" => "da_snr",
-                            _ => "db_snr",
-                        },
-                        params: bytemuck::bytes_of(&d.params()).to_vec(),
-                        reads: [("a", lhs), ("b", rhs)],
-                        output_name: "c",
-                        output_len: d.output_len(),
-                        vars: d.vars().to_vec(),
-                        reference: d.reference(values[lhs], values[rhs], spec.seed ^ 0x5eed),
-                    }
-                })
-                .collect();
-            let (fwd, bwd) = ops::flops(spec.op, dims);
-            Problem {
-                inputs: vec![
-                    (format!("a ({b}x{m}x{k})"), a),
-                    (format!("b ({b}x{k}x{n})"), bm),
-                    (format!("dC ({b}x{m}x{n})"), dc),
-                ],
-                passes,
-                steps: vec![
-                    Step {
-                        prefix: "Forward",
-                        passes: vec![0],
-                        work: fwd,
-                    },
-                    Step {
-                        prefix: "Backward",
-                        passes: vec![1, 2],
-                        work: bwd,
-                    },
-                ],
-                unit: "TFLOPS",
-                unit_scale: 1e12,
-                memory_bound: false,
-            }
-        }
-        OpName::Axpy => {
-            let n = dims[0];
-            let alpha = quantize(rng.random_range(0.5..2.0), Dtype::F32);
-            let x = random_values(&mut rng, n, dtype);
-            let y = random_values(&mut rng, n, dtype);
-            let params = AxpyParams {
-                n: n as u32,
-                alpha: alpha as f32,
-                _pad0: 0,
-                _pad1: 0,
-            };
-            let reference = ops::axpy::reference(alpha, &x, &y);
-            Problem {
-                inputs: vec![(format!("x ({n})"), x), (format!("y ({n})"), y)],
-                passes: vec![PassPlan {
-                    key: "forward",
-                    snr_column: "out_snr",
-                    params: bytemuck::bytes_of(&params).to_vec(),
-                    reads: [("x", 0), ("y", 1)],
-                    output_name: "out",
-                    output_len: n,
-                    vars: vec![("N", n)],
-                    reference,
-                }],
-                steps: vec![Step {
-                    prefix: "Forward",
-                    passes: vec![0],
-                    work: ops::bytes(spec.op, dtype, dims).0,
-                }],
-                unit: "GB/s",
-                unit_scale: 1e9,
-                memory_bound: true,
-            }
-        }
-    }
-}
-
-/// Refuses buffers beyond the adapter's binding and buffer limits, and sizes the u32 ABI
-/// cannot index.
 fn check_limits(ctx: &GpuContext, spec: &CaseSpec, problem: &Problem) -> Result<(), Stop> {
     let elem = ops::dtype_size(spec.dtype);
     let binding_limit = ctx.limits.max_storage_buffer_binding_size;
@@ -736,14 +589,5 @@ mod tests {
                 .iter()
                 .all(|x| x.is_nan())
         );
-    }
-
-    #[test]
-    fn f16_inputs_are_rounded_before_the_reference() {
-        let mut rng = StdRng::seed_from_u64(3);
-        for v in random_values(&mut rng, 64, Dtype::F16) {
-            assert_eq!(half::f16::from_f64(v).to_f64(), v);
-            assert!((-1.0..=1.0).contains(&v));
-        }
     }
 }

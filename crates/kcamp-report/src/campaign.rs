@@ -94,10 +94,7 @@ pub fn write_baseline_report(c: &Campaign) -> Result<()> {
             (Some(cmd), _) | (None, Some(cmd)) => format!("external harness: `{cmd}`"),
             (None, None) => "built-in wgpu runner (`kcamp baseline`): seeded random inputs, NaN-poisoned outputs, every timed output checked".to_owned(),
         },
-        reference: match m.op {
-            kcamp_core::types::OpName::Gemm => "f64 CPU GEMM: C = A·B, dA = dC·Bᵀ, dB = Aᵀ·dC (sampled entries for large shapes); SNR and rel_err per output".to_owned(),
-            kcamp_core::types::OpName::Axpy => "f64 CPU axpy: out = alpha·x + y; SNR and rel_err".to_owned(),
-        },
+        reference: kcamp_core::ops::op(m.op).reference_description().to_owned(),
         source_ids,
         configuration: vec![
             ("primary metric".into(), m.primary_metric.clone()),

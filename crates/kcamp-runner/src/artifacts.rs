@@ -18,17 +18,9 @@ use kcamp_core::{Error, Result};
 const FORWARD_TIME: &str = "Forward Time (ms)";
 const BACKWARD_TIME: &str = "Backward Time (ms)";
 
-/// The op's CSV schema.
-fn schema_for(op: OpName) -> Schema {
-    match op {
-        OpName::Gemm => Schema::gemm(),
-        OpName::Axpy => Schema::bandwidth(),
-    }
-}
-
 /// The benchmark table and raw samples of a run, in the op's frozen schema.
 pub fn outcomes_to_table(op: OpName, outcomes: &[CaseOutcome]) -> Result<(BenchTable, Samples)> {
-    outcomes_to_table_with(schema_for(op), outcomes)
+    outcomes_to_table_with(kcamp_core::ops::op(op).schema(), outcomes)
 }
 
 /// Like [`outcomes_to_table`] with an explicit schema. Numeric cells come from the

@@ -17,7 +17,7 @@ use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent};
 use kcamp_core::files::{KERNEL_DIR, PROGRESS_FILE};
 use kcamp_core::fsutil::write_json_atomic;
 use kcamp_core::manifest::{AdapterSelector, Manifest};
-use kcamp_core::ops::pass_work;
+use kcamp_core::ops::{op as op_spec, pass_work, shape_dims};
 use kcamp_core::schema::{BenchTable, Samples};
 use kcamp_core::specs::{FloorPeaks, PeakStore, Registry, peak_store_path};
 use kcamp_core::types::{Dtype, OpName, ShapeSpec, Validation};
@@ -233,7 +233,7 @@ impl LiveProgress {
             dtype,
             dims: specs
                 .iter()
-                .map(|s| (s.shape.label.clone(), s.op.shape_dims(&s.shape)))
+                .map(|s| (s.shape.label.clone(), shape_dims(s.op, &s.shape)))
                 .collect(),
             path: dir.join(PROGRESS_FILE),
             doc: Progress {
@@ -246,11 +246,7 @@ impl LiveProgress {
                 samples: 0,
                 last_ms: None,
                 last_rate: None,
-                rate_unit: match op {
-                    OpName::Gemm => "TFLOPS",
-                    OpName::Axpy => "GB/s",
-                }
-                .to_owned(),
+                rate_unit: op_spec(op).rate_unit().to_owned(),
                 started_at,
                 pid: std::process::id(),
             },
@@ -285,9 +281,14 @@ impl LiveProgress {
                         .dims
                         .get(label)
                         .and_then(|d| pass_work(self.op, self.dtype, d)[0]);
-                    self.doc.last_rate = work.map(|(flops, bytes)| match self.op {
-                        OpName::Gemm => flops / (ms * 1e9),
-                        OpName::Axpy => bytes / (ms * 1e6),
+                    // The rate the op reports: FLOP/s in TFLOPS, else bytes/s in GB/s.
+                    let in_tflops = op_spec(self.op).rate_unit() == "TFLOPS";
+                    self.doc.last_rate = work.map(|(flops, bytes)| {
+                        if in_tflops {
+                            flops / (ms * 1e9)
+                        } else {
+                            bytes / (ms * 1e6)
+                        }
                     });
                 }
                 false

@@ -34,9 +34,9 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
     }
     let shapes = match &opts.shapes {
         Some(p) => read_shapes_file(p, opts.op)?,
-        None => default_shapes(opts.op),
+        None => crate::ops::op(opts.op).default_shapes(),
     };
-    let mut kernel = crate::ops::baseline_kernel(opts.op, opts.dtype);
+    let mut kernel = crate::ops::op(opts.op).baseline_kernel(opts.dtype);
     // The working kernel is the campaign's, not the shipped baseline: name it after the op.
     kernel.kernel.file = match opts.dtype {
         Dtype::F32 => format!("{}.wgsl", opts.op.as_str()),
@@ -86,39 +86,7 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
 
 /// The primary metric of an op's campaign unless the user picks another.
 fn default_metric(op: OpName) -> &'static str {
-    match op {
-        OpName::Gemm => "Forward TFLOPS",
-        OpName::Axpy => "Forward GB/s",
-    }
-}
-
-fn default_shapes(op: OpName) -> Vec<ShapeSpec> {
-    let mk = |label: &str, dims: &[(&str, u64)]| ShapeSpec {
-        label: label.to_owned(),
-        dims: dims.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect(),
-    };
-    match op {
-        OpName::Gemm => vec![
-            mk("sq256", &[("M", 256), ("N", 256), ("K", 256)]),
-            mk("sq512", &[("M", 512), ("N", 512), ("K", 512)]),
-            mk("sq1024", &[("M", 1024), ("N", 1024), ("K", 1024)]),
-            mk("sq2048", &[("M", 2048), ("N", 2048), ("K", 2048)]),
-            mk("sq4096", &[("M", 4096), ("N", 4096), ("K", 4096)]),
-            mk("odd1000", &[("M", 1000), ("N", 1000), ("K", 1000)]),
-            mk("tall8192", &[("M", 8192), ("N", 1024), ("K", 1024)]),
-            mk("deepk8192", &[("M", 1024), ("N", 1024), ("K", 8192)]),
-            mk(
-                "batch8x512",
-                &[("B", 8), ("M", 512), ("N", 512), ("K", 512)],
-            ),
-        ],
-        OpName::Axpy => vec![
-            mk("n64k", &[("N", 1 << 16)]),
-            mk("n1m", &[("N", 1 << 20)]),
-            mk("n4m", &[("N", 1 << 22)]),
-            mk("n16m", &[("N", 1 << 24)]),
-        ],
-    }
+    crate::ops::op(op).primary_metrics()[0]
 }
 
 /// Shapes from a YAML list (`- {label: a, M: 1, N: 2, K: 3}`) or a CSV with a header
@@ -186,7 +154,7 @@ fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
         Dtype::F32,
         default_metric(op).into(),
         shapes.clone(),
-        crate::ops::baseline_kernel(op, Dtype::F32).kernel,
+        crate::ops::op(op).baseline_kernel(Dtype::F32).kernel,
     );
     let yaml = probe.to_yaml()?;
     Manifest::parse(&yaml, path)

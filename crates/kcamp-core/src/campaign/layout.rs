@@ -8,7 +8,7 @@ use super::{Decision, JournalEntry};
 use crate::error::IoContext;
 use crate::files::{
     ARTIFACTS_DIR, DECISION_FILE, FROZEN_HEADER_FILE, HYPOTHESIS_FILE, JOURNAL_FILE, KERNEL_DIR,
-    LOCK_FILE, MANIFEST_FILE, MEMORY_DIR, ROUNDS_DIR,
+    LOCK_FILE, MANIFEST_FILE, ROUNDS_DIR,
 };
 use crate::fsutil::{LockGuard, append_line, sync_dir};
 use crate::manifest::Manifest;
@@ -55,14 +55,6 @@ impl Campaign {
 
     pub fn artifacts_dir(&self, n: u32) -> PathBuf {
         self.round_dir(n).join(ARTIFACTS_DIR)
-    }
-
-    pub fn memory_dir(&self) -> PathBuf {
-        self.dir.join(MEMORY_DIR)
-    }
-
-    pub fn frozen_header_path(&self) -> PathBuf {
-        self.dir.join(FROZEN_HEADER_FILE)
     }
 
     /// The header frozen at BASELINE, without its newline.

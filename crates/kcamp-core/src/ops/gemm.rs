@@ -3,8 +3,11 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::GemmParams;
+use super::problem::{PassPlan, Problem, Step, random_values};
 use super::verify::Reference;
+use super::{BaselineKernel, GemmParams, Op, dtype_size};
+use crate::schema::Schema;
+use crate::types::{Dtype, OpName, ShapeSpec};
 
 /// Above this many multiply-adds the reference is a seeded sample of exact dot products.
 pub const FULL_REFERENCE_MAX_FMAS: u64 = 200_000_000;
@@ -169,6 +172,155 @@ impl GemmDispatch {
                 })
                 .collect(),
         )
+    }
+}
+
+/// The GEMM op: C = A·B forward; dA = dC·Bᵀ and dB = Aᵀ·dC backward (GEMM schema).
+pub struct Gemm;
+
+impl Op for Gemm {
+    fn name(&self) -> OpName {
+        OpName::Gemm
+    }
+
+    fn dim_names(&self) -> &'static [&'static str] {
+        &["B", "M", "N", "K"]
+    }
+
+    fn dim_default(&self, dim: &str) -> Option<u64> {
+        (dim == "B").then_some(1)
+    }
+
+    fn schema(&self) -> Schema {
+        Schema::gemm()
+    }
+
+    fn primary_metrics(&self) -> &'static [&'static str] {
+        &["Forward TFLOPS", "Backward TFLOPS", "Combined Step TFLOPS"]
+    }
+
+    fn rate_unit(&self) -> &'static str {
+        "TFLOPS"
+    }
+
+    fn buffers(&self) -> &'static [&'static str] {
+        &["a", "b", "c", "params"]
+    }
+
+    /// Forward 2·B·M·N·K, backward 4·B·M·N·K.
+    fn flops(&self, dims: &[u64]) -> (f64, f64) {
+        let product: f64 = dims.iter().map(|d| *d as f64).product();
+        (2.0 * product, 4.0 * product)
+    }
+
+    /// Forward reads A, B and writes C; backward reads dC, B, A and writes dA, dB.
+    fn bytes(&self, dtype: Dtype, dims: &[u64]) -> (f64, f64) {
+        let size = dtype_size(dtype) as f64;
+        let [b, m, n, k] = <[u64; 4]>::try_from(dims)
+            .unwrap_or_default()
+            .map(|d| d as f64);
+        let (a, bm, c) = (b * m * k, b * k * n, b * m * n);
+        ((a + bm + c) * size, (c + bm + a + a + bm) * size)
+    }
+
+    fn default_shapes(&self) -> Vec<ShapeSpec> {
+        let mk = |label: &str, dims: &[(&str, u64)]| ShapeSpec {
+            label: label.to_owned(),
+            dims: dims.iter().map(|(k, v)| ((*k).to_owned(), *v)).collect(),
+        };
+        let square = |n: u64| [("M", n), ("N", n), ("K", n)];
+        vec![
+            mk("sq256", &square(256)),
+            mk("sq512", &square(512)),
+            mk("sq1024", &square(1024)),
+            mk("sq2048", &square(2048)),
+            mk("sq4096", &square(4096)),
+            mk("odd1000", &square(1000)),
+            mk("tall8192", &[("M", 8192), ("N", 1024), ("K", 1024)]),
+            mk("deepk8192", &[("M", 1024), ("N", 1024), ("K", 8192)]),
+            mk(
+                "batch8x512",
+                &[("B", 8), ("M", 512), ("N", 512), ("K", 512)],
+            ),
+        ]
+    }
+
+    fn baseline_kernel(&self, dtype: Dtype) -> BaselineKernel {
+        let workgroups = ["ceil(N/16)", "ceil(M/16)", "B"];
+        match dtype {
+            Dtype::F32 => BaselineKernel::new(
+                "gemm_naive.wgsl",
+                include_str!("../../../../shaders/gemm_naive.wgsl"),
+                workgroups,
+            ),
+            Dtype::F16 => BaselineKernel::new(
+                "gemm_naive_f16.wgsl",
+                include_str!("../../../../shaders/gemm_naive_f16.wgsl"),
+                workgroups,
+            ),
+        }
+    }
+
+    fn reference_description(&self) -> &'static str {
+        "f64 CPU GEMM: C = A·B, dA = dC·Bᵀ, dB = Aᵀ·dC (sampled entries for large shapes); SNR and rel_err per output"
+    }
+
+    fn problem(&self, dtype: Dtype, dims: &[u64], seed: u64) -> Problem {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let (b, m, n, k) = (dims[0], dims[1], dims[2], dims[3]);
+        let a = random_values(&mut rng, b * m * k, dtype);
+        let bm = random_values(&mut rng, b * k * n, dtype);
+        let dc = random_values(&mut rng, b * m * n, dtype);
+        let operand = |o: Operand| match o {
+            Operand::A => ("a", 0usize),
+            Operand::B => ("b", 1),
+            Operand::DC => ("dC", 2),
+        };
+        let values = [&a, &bm, &dc];
+        let passes = passes(b, m, n, k)
+            .iter()
+            .map(|d| {
+                let (lhs, rhs) = (operand(d.lhs).1, operand(d.rhs).1);
+                PassPlan {
+                    key: d.pass,
+                    snr_column: match d.pass {
+                        "forward" => "out_snr",
+                        "backward_da" => "da_snr",
+                        _ => "db_snr",
+                    },
+                    params: bytemuck::bytes_of(&d.params()).to_vec(),
+                    reads: [("a", lhs), ("b", rhs)],
+                    output_name: "c",
+                    output_len: d.output_len(),
+                    vars: d.vars().to_vec(),
+                    reference: d.reference(values[lhs], values[rhs], seed ^ 0x5eed),
+                }
+            })
+            .collect();
+        let (fwd, bwd) = self.flops(dims);
+        Problem {
+            inputs: vec![
+                (format!("a ({b}x{m}x{k})"), a),
+                (format!("b ({b}x{k}x{n})"), bm),
+                (format!("dC ({b}x{m}x{n})"), dc),
+            ],
+            passes,
+            steps: vec![
+                Step {
+                    prefix: "Forward",
+                    passes: vec![0],
+                    work: fwd,
+                },
+                Step {
+                    prefix: "Backward",
+                    passes: vec![1, 2],
+                    work: bwd,
+                },
+            ],
+            unit: "TFLOPS",
+            unit_scale: 1e12,
+            memory_bound: false,
+        }
     }
 }
 

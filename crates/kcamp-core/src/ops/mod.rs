@@ -1,5 +1,9 @@
-//! Ops: the kernel ABI (bindings, uniforms, dispatch), CPU f64 references, FLOP and byte
-//! counts, and the metric columns each op fills.
+//! Ops: everything kcamp knows about an op, behind one trait ([`Op`]): its dimensions, CSV
+//! schema and metrics, the kernel ABI (bindings, uniforms, dispatch), the baseline kernel,
+//! FLOP and byte counts, default shapes, and the problem a case runs (inputs, passes and
+//! their f64 references). A new op is one file here implementing [`Op`], a variant of
+//! [`OpName`] and one arm of [`op`]; the GPU runtime, the runner, the gate and the reports
+//! need no change.
 //!
 //! # Kernel ABI
 //!
@@ -52,13 +56,79 @@
 
 pub mod axpy;
 pub mod gemm;
+pub mod problem;
 pub mod verify;
 
 use evalexpr::{ContextWithMutableVariables, DefaultNumericTypes, HashMapContext, Value};
 
 use crate::manifest::{KernelSpec, WorkgroupExprs};
-use crate::types::{Dtype, OpName};
+use crate::schema::Schema;
+use crate::types::{Dtype, OpName, ShapeSpec};
 use crate::{Error, Result};
+
+pub use problem::{PassPlan, Problem, Step};
+
+/// Everything kcamp knows about one op.
+pub trait Op: Sync {
+    fn name(&self) -> OpName;
+
+    /// Dimension names in CSV order.
+    fn dim_names(&self) -> &'static [&'static str];
+
+    /// The value of a dimension a shape may leave out (GEMM's batch `B` = 1).
+    fn dim_default(&self, _dim: &str) -> Option<u64> {
+        None
+    }
+
+    /// The frozen CSV schema of the built-in runner.
+    fn schema(&self) -> Schema;
+
+    /// Metrics a campaign may gate on; the first is the default primary metric.
+    fn primary_metrics(&self) -> &'static [&'static str];
+
+    /// Unit of the rate the live progress shows (`TFLOPS`, `GB/s`).
+    fn rate_unit(&self) -> &'static str;
+
+    /// Buffer names in default binding order (the last one is the uniform).
+    fn buffers(&self) -> &'static [&'static str];
+
+    /// FLOPs of one forward and one backward step (0 where the op has no such step).
+    fn flops(&self, dims: &[u64]) -> (f64, f64);
+
+    /// Minimum DRAM bytes of one forward and one backward step: every operand read once
+    /// and every output written once.
+    fn bytes(&self, dtype: Dtype, dims: &[u64]) -> (f64, f64);
+
+    /// The shapes `kcamp init` proposes.
+    fn default_shapes(&self) -> Vec<ShapeSpec>;
+
+    /// The baseline kernel shipped in `shaders/` for `dtype`.
+    fn baseline_kernel(&self, dtype: Dtype) -> BaselineKernel;
+
+    /// How the reference is computed, for reports.
+    fn reference_description(&self) -> &'static str;
+
+    /// The inputs, passes and references of one case (seeded).
+    fn problem(&self, dtype: Dtype, dims: &[u64], seed: u64) -> Problem;
+}
+
+/// The descriptor of an op.
+pub fn op(name: OpName) -> &'static dyn Op {
+    match name {
+        OpName::Gemm => &gemm::Gemm,
+        OpName::Axpy => &axpy::Axpy,
+    }
+}
+
+/// A shape's dimensions in CSV order, with the op's defaults for the ones it leaves out.
+/// A missing dimension without a default is 0 (the manifest refuses such shapes).
+pub fn shape_dims(name: OpName, shape: &ShapeSpec) -> Vec<u64> {
+    let op = op(name);
+    op.dim_names()
+        .iter()
+        .map(|d| shape.dim(d).or_else(|| op.dim_default(d)).unwrap_or(0))
+        .collect()
+}
 
 /// The GEMM uniform (32 bytes), see the module docs.
 #[repr(C)]
@@ -92,41 +162,39 @@ pub fn dtype_size(dtype: Dtype) -> u64 {
     }
 }
 
-/// Buffer names of an op in default binding order (the last one is the uniform).
-pub fn binding_names(op: OpName) -> &'static [&'static str] {
-    match op {
-        OpName::Gemm => &["a", "b", "c", "params"],
-        OpName::Axpy => &["x", "y", "out", "params"],
-    }
-}
-
 /// Binding number of buffer `name`: the manifest's `kernel.bindings` entry, else the ABI order.
-pub fn binding_of(op: OpName, kernel: &KernelSpec, name: &str) -> Result<u32> {
+pub fn binding_of(name_of_op: OpName, kernel: &KernelSpec, name: &str) -> Result<u32> {
     if let Some(b) = kernel.bindings.get(name) {
         return Ok(*b);
     }
-    binding_names(op)
+    op(name_of_op)
+        .buffers()
         .iter()
         .position(|n| *n == name)
         .map(|i| i as u32)
-        .ok_or_else(|| Error::Internal(format!("op {} has no buffer named '{name}'", op.as_str())))
+        .ok_or_else(|| {
+            Error::Internal(format!(
+                "op {} has no buffer named '{name}'",
+                name_of_op.as_str()
+            ))
+        })
 }
 
 /// Checks that `kernel.bindings` names only the op's buffers and maps them to distinct slots.
-pub fn validate_bindings(op: OpName, kernel: &KernelSpec) -> Result<()> {
-    let names = binding_names(op);
+pub fn validate_bindings(name_of_op: OpName, kernel: &KernelSpec) -> Result<()> {
+    let names = op(name_of_op).buffers();
     for key in kernel.bindings.keys() {
         if !names.contains(&key.as_str()) {
             return Err(Error::input(format!(
                 "kernel.bindings.{key}: op {} has no buffer '{key}' (buffers: {})",
-                op.as_str(),
+                name_of_op.as_str(),
                 names.join(", ")
             )));
         }
     }
     let mut seen = std::collections::BTreeMap::new();
     for name in names {
-        let slot = binding_of(op, kernel, name)?;
+        let slot = binding_of(name_of_op, kernel, name)?;
         if let Some(other) = seen.insert(slot, *name) {
             return Err(Error::input(format!(
                 "kernel.bindings: buffers '{other}' and '{name}' share binding {slot}"
@@ -136,63 +204,14 @@ pub fn validate_bindings(op: OpName, kernel: &KernelSpec) -> Result<()> {
     Ok(())
 }
 
-/// FLOPs of one forward and one backward step (GEMM: 2·B·M·N·K and 4·B·M·N·K; axpy: 2·N, no
-/// backward). `dims` are in CSV order ([`OpName::dim_names`]).
-pub fn flops(op: OpName, dims: &[u64]) -> (f64, f64) {
-    let product: f64 = dims.iter().map(|d| *d as f64).product();
-    match op {
-        OpName::Gemm => (2.0 * product, 4.0 * product),
-        OpName::Axpy => (2.0 * product, 0.0),
-    }
-}
-
-/// Minimum DRAM bytes of one forward and one backward step: every operand read once and the
-/// output written once. GEMM forward reads A, B and writes C; backward reads dC, B, A and
-/// writes dA, dB. Axpy moves 3·N elements and has no backward.
-pub fn bytes(op: OpName, dtype: Dtype, dims: &[u64]) -> (f64, f64) {
-    let size = dtype_size(dtype) as f64;
-    match (op, dims) {
-        (OpName::Gemm, [b, m, n, k]) => {
-            let (b, m, n, k) = (*b as f64, *m as f64, *n as f64, *k as f64);
-            let (a, bm, c) = (b * m * k, b * k * n, b * m * n);
-            ((a + bm + c) * size, (c + bm + a + a + bm) * size)
-        }
-        (OpName::Axpy, [n]) => (3.0 * *n as f64 * size, 0.0),
-        _ => (0.0, 0.0),
-    }
-}
-
-/// FLOP and byte counts of `[forward, backward]` (None where the op has no such pass),
-/// from the op's own definitions , with the minimum traffic so the roofline
-/// floor is a true lower bound.
-pub fn pass_work(op: OpName, dtype: Dtype, dims: &[u64]) -> [Option<(f64, f64)>; 2] {
-    let (fwd_flops, bwd_flops) = flops(op, dims);
-    let (fwd_bytes, bwd_bytes) = bytes(op, dtype, dims);
+/// FLOP and byte counts of `[forward, backward]` (None where the op has no such step), so
+/// the roofline floor and utilization use the op's own definitions.
+pub fn pass_work(name: OpName, dtype: Dtype, dims: &[u64]) -> [Option<(f64, f64)>; 2] {
+    let op = op(name);
+    let (fwd_flops, bwd_flops) = op.flops(dims);
+    let (fwd_bytes, bwd_bytes) = op.bytes(dtype, dims);
     let pass = |flops: f64, bytes: f64| (flops > 0.0 || bytes > 0.0).then_some((flops, bytes));
     [pass(fwd_flops, fwd_bytes), pass(bwd_flops, bwd_bytes)]
-}
-
-/// Metric columns an op fills, in CSV order (values, stddevs, times and SNRs).
-pub fn metric_columns(op: OpName) -> &'static [&'static str] {
-    match op {
-        OpName::Gemm => &[
-            "Forward TFLOPS",
-            "Forward TFLOPS_stddev",
-            "Backward TFLOPS",
-            "Backward TFLOPS_stddev",
-            "Forward Time (ms)",
-            "Backward Time (ms)",
-            "out_snr",
-            "da_snr",
-            "db_snr",
-        ],
-        OpName::Axpy => &[
-            "Forward GB/s",
-            "Forward GB/s_stddev",
-            "Forward Time (ms)",
-            "out_snr",
-        ],
-    }
 }
 
 /// A baseline kernel shipped in `shaders/`, with the manifest entry that runs it.
@@ -203,46 +222,26 @@ pub struct BaselineKernel {
     pub kernel: KernelSpec,
 }
 
-/// The default baseline kernel of an op and dtype.
-pub fn baseline_kernel(op: OpName, dtype: Dtype) -> BaselineKernel {
-    let (file_name, source, workgroups) = match (op, dtype) {
-        (OpName::Gemm, Dtype::F32) => (
-            "gemm_naive.wgsl",
-            include_str!("../../../../shaders/gemm_naive.wgsl"),
-            ("ceil(N/16)", "ceil(M/16)", "B"),
-        ),
-        (OpName::Gemm, Dtype::F16) => (
-            "gemm_naive_f16.wgsl",
-            include_str!("../../../../shaders/gemm_naive_f16.wgsl"),
-            ("ceil(N/16)", "ceil(M/16)", "B"),
-        ),
-        (OpName::Axpy, Dtype::F32) => (
-            "axpy.wgsl",
-            include_str!("../../../../shaders/axpy.wgsl"),
-            ("min(ceil(N/256), 65535)", "ceil(N/256/65535)", "1"),
-        ),
-        (OpName::Axpy, Dtype::F16) => (
-            "axpy_f16.wgsl",
-            include_str!("../../../../shaders/axpy_f16.wgsl"),
-            ("min(ceil(N/256), 65535)", "ceil(N/256/65535)", "1"),
-        ),
-    };
-    BaselineKernel {
-        file_name,
-        source,
-        kernel: KernelSpec {
-            file: file_name.to_owned(),
-            entry_points: [("forward".to_owned(), "main".to_owned())]
-                .into_iter()
-                .collect(),
-            workgroups: WorkgroupExprs {
-                x: workgroups.0.to_owned(),
-                y: workgroups.1.to_owned(),
-                z: workgroups.2.to_owned(),
+impl BaselineKernel {
+    /// A kernel with one `main` entry point for every pass and these workgroup counts.
+    pub fn new(file_name: &'static str, source: &'static str, workgroups: [&str; 3]) -> Self {
+        BaselineKernel {
+            file_name,
+            source,
+            kernel: KernelSpec {
+                file: file_name.to_owned(),
+                entry_points: [("forward".to_owned(), "main".to_owned())]
+                    .into_iter()
+                    .collect(),
+                workgroups: WorkgroupExprs {
+                    x: workgroups[0].to_owned(),
+                    y: workgroups[1].to_owned(),
+                    z: workgroups[2].to_owned(),
+                },
+                bindings: Default::default(),
+                trusted: false,
             },
-            bindings: Default::default(),
-            trusted: false,
-        },
+        }
     }
 }
 
@@ -325,31 +324,49 @@ mod tests {
 
     #[test]
     fn flops_and_bytes_follow_the_spec() {
-        assert_eq!(flops(OpName::Gemm, &[2, 3, 5, 7]), (420.0, 840.0));
-        assert_eq!(bytes(OpName::Axpy, Dtype::F16, &[10]), (60.0, 0.0));
-        let (fwd, bwd) = bytes(OpName::Gemm, Dtype::F32, &[1, 2, 3, 4]);
+        assert_eq!(op(OpName::Gemm).flops(&[2, 3, 5, 7]), (420.0, 840.0));
+        assert_eq!(op(OpName::Axpy).bytes(Dtype::F16, &[10]), (60.0, 0.0));
+        let (fwd, bwd) = op(OpName::Gemm).bytes(Dtype::F32, &[1, 2, 3, 4]);
         assert_eq!(fwd, (8.0 + 12.0 + 6.0) * 4.0);
         assert_eq!(bwd, (6.0 + 12.0 + 8.0 + 8.0 + 12.0) * 4.0);
     }
 
     #[test]
-    fn columns_and_dims_match_the_frozen_headers() {
+    fn schemas_dims_and_metrics_agree() {
         use crate::schema::{BANDWIDTH_HEADER, GEMM_HEADER};
-        for (op, header) in [
+        for (name, header) in [
             (OpName::Gemm, GEMM_HEADER),
             (OpName::Axpy, BANDWIDTH_HEADER),
         ] {
+            let op = op(name);
+            assert_eq!(op.name(), name);
+            assert_eq!(op.schema().header(), header);
             let columns: Vec<&str> = header.split(',').collect();
             let dims = op.dim_names();
             assert_eq!(&columns[1..=dims.len()], dims);
             assert_eq!(columns[dims.len() + 1], "Check");
-            assert_eq!(&columns[dims.len() + 2..], metric_columns(op));
+            let gateable = op.schema().gateable_metrics();
+            for m in op.primary_metrics() {
+                assert!(gateable.iter().any(|g| g == m), "{m}");
+            }
         }
     }
 
     #[test]
+    fn shapes_get_the_ops_defaults() {
+        let shape = ShapeSpec {
+            label: "s".into(),
+            dims: [("M", 2u64), ("N", 3), ("K", 4)]
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), v))
+                .collect(),
+        };
+        assert_eq!(shape_dims(OpName::Gemm, &shape), vec![1, 2, 3, 4]);
+    }
+
+    #[test]
     fn bindings_override_and_reject_clashes() {
-        let mut k = baseline_kernel(OpName::Gemm, Dtype::F32).kernel;
+        let mut k = op(OpName::Gemm).baseline_kernel(Dtype::F32).kernel;
         k.bindings.insert("c".into(), 5);
         assert_eq!(binding_of(OpName::Gemm, &k, "c").unwrap(), 5);
         assert_eq!(binding_of(OpName::Gemm, &k, "a").unwrap(), 0);

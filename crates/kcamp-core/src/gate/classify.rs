@@ -1,0 +1,211 @@
+//! Step 1 of the gate: pair every candidate shape with the incumbent's, then per shape the
+//! change, its noise band, its significance and its class.
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use super::{GateInput, ShapeClass, ShapeVerdict};
+use crate::schema::{BenchTable, MetricRef, Row, Schema, describe_shape, header_difference};
+use crate::stats::welch_p_value;
+use crate::types::Check;
+use crate::{Error, Result};
+
+/// Every shape judged, in the candidate's order.
+pub(super) struct Classified {
+    pub shapes: Vec<ShapeVerdict>,
+    /// Shapes outside their band whose change Welch's t-test does not confirm (counted
+    /// neutral), as `label +x% (p = …)`.
+    pub not_significant: Vec<String>,
+}
+
+pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
+    let (incumbent, candidate) = (input.incumbent, input.candidate);
+    let config = input.config;
+    let metric = input.metric;
+    if let Some(diff) = header_difference(
+        &incumbent.schema.header(),
+        &candidate.schema.header(),
+        "incumbent",
+        "candidate",
+    ) {
+        return Err(Error::input(format!(
+            "the incumbent and candidate CSVs have different headers: {}",
+            diff.message
+        )));
+    }
+    let schema = &candidate.schema;
+    let gateable = schema.gateable_metrics();
+    if !gateable.iter().any(|m| m == metric) {
+        return Err(Error::input(format!(
+            "metric '{metric}' cannot be gated for this schema; valid metrics: {}",
+            gateable.join(", ")
+        )));
+    }
+    let accessor = schema
+        .resolve_metric(metric)
+        .ok_or_else(|| Error::Internal(format!("gateable metric '{metric}' did not resolve")))?;
+    if candidate.rows.is_empty() {
+        return Err(Error::input("the candidate has no shapes to judge"));
+    }
+    let pairs = match_shapes(incumbent, candidate)?;
+
+    let no_samples = HashMap::default();
+    let inc_samples = input.incumbent_samples.map(|s| s.values_by_label(metric));
+    let cand_samples = input.candidate_samples.map(|s| s.values_by_label(metric));
+    let inc_samples = inc_samples.as_ref().unwrap_or(&no_samples);
+    let cand_samples = cand_samples.as_ref().unwrap_or(&no_samples);
+
+    let mut shapes = Vec::with_capacity(pairs.len());
+    let mut not_significant = Vec::new();
+    for (inc_row, cand_row) in pairs {
+        let mut verdict = ShapeVerdict {
+            label: cand_row.label.clone(),
+            dims: cand_row.dims.clone(),
+            check: cand_row.check,
+            incumbent_check: inc_row.check,
+            incumbent: None,
+            candidate: None,
+            delta: None,
+            band: config.noise_floor,
+            p_value: None,
+            class: ShapeClass::Failed,
+            hard_regression: false,
+        };
+        let inc_measured = match inc_row.check {
+            Check::Pass => Some(measured(&accessor, inc_row, schema, metric, "incumbent")?),
+            _ => None,
+        };
+        verdict.incumbent = inc_measured.map(|(mu, _)| mu);
+        if cand_row.check != Check::Pass {
+            shapes.push(verdict);
+            continue;
+        }
+        let (mu_c, sd_c) = measured(&accessor, cand_row, schema, metric, "candidate")?;
+        verdict.candidate = Some(mu_c);
+        let Some((mu_i, sd_i)) = inc_measured else {
+            // Newly passing: better than a failure, but there is no ratio to judge.
+            verdict.class = ShapeClass::Improved;
+            shapes.push(verdict);
+            continue;
+        };
+        let delta = mu_c / mu_i - 1.0;
+        let r = ((sd_i / mu_i).powi(2) + (sd_c / mu_c).powi(2)).sqrt();
+        let band = config.noise_floor.max(config.stddev_multiplier * r);
+        let (a, b) = (
+            inc_samples.get(cand_row.label.as_str()),
+            cand_samples.get(cand_row.label.as_str()),
+        );
+        // Without samples the band alone decides; with them a change must also be
+        // significant. Two constant sample sets that differ are a certain change.
+        let significant = match (a, b) {
+            (Some(a), Some(b)) if a.len() >= 2 && b.len() >= 2 => {
+                verdict.p_value = welch_p_value(a, b);
+                verdict.p_value.is_none_or(|p| p < config.p_value)
+            }
+            _ => true,
+        };
+        verdict.delta = Some(delta);
+        verdict.band = band;
+        verdict.class = if significant && delta > band {
+            ShapeClass::Improved
+        } else if significant && delta < -band {
+            ShapeClass::Regressed
+        } else {
+            ShapeClass::Neutral
+        };
+        verdict.hard_regression = significant && delta < -config.regression_threshold.max(band);
+        if !significant && delta.abs() > band {
+            not_significant.push(format!(
+                "{} {} (p = {:.3})",
+                verdict.label,
+                super::percent(delta),
+                verdict.p_value.unwrap_or(f64::NAN)
+            ));
+        }
+        shapes.push(verdict);
+    }
+
+    Ok(Classified {
+        shapes,
+        not_significant,
+    })
+}
+
+/// Pair each candidate row with the incumbent's row of the same shape, in the
+/// candidate's order. Missing, extra or duplicated shapes are errors naming the shape.
+fn match_shapes<'t>(
+    incumbent: &'t BenchTable,
+    candidate: &'t BenchTable,
+) -> Result<Vec<(&'t Row, &'t Row)>> {
+    let schema = &candidate.schema;
+    let index = index_rows(incumbent, "incumbent")?;
+    let mut matched: HashSet<(&str, &[u64])> =
+        HashSet::with_capacity_and_hasher(candidate.rows.len(), Default::default());
+    let mut pairs = Vec::with_capacity(candidate.rows.len());
+    for row in &candidate.rows {
+        let key = (row.label.as_str(), row.dims.as_slice());
+        if !matched.insert(key) {
+            return Err(Error::input(format!(
+                "duplicated shape {} in the candidate",
+                describe_shape(&row.label, &row.dims, schema)
+            )));
+        }
+        let inc = index.get(&key).ok_or_else(|| {
+            Error::input(format!(
+                "shape {} is in the candidate but missing from the incumbent",
+                describe_shape(&row.label, &row.dims, schema)
+            ))
+        })?;
+        pairs.push((*inc, row));
+    }
+    if let Some(extra) = incumbent
+        .rows
+        .iter()
+        .find(|r| !matched.contains(&(r.label.as_str(), r.dims.as_slice())))
+    {
+        return Err(Error::input(format!(
+            "shape {} is in the incumbent but missing from the candidate",
+            describe_shape(&extra.label, &extra.dims, schema)
+        )));
+    }
+    Ok(pairs)
+}
+
+/// Rows by label + dims, built once; a duplicated shape is an error.
+fn index_rows<'t>(
+    table: &'t BenchTable,
+    side: &str,
+) -> Result<HashMap<(&'t str, &'t [u64]), &'t Row>> {
+    let mut index = HashMap::with_capacity_and_hasher(table.rows.len(), Default::default());
+    for row in &table.rows {
+        if index
+            .insert((row.label.as_str(), row.dims.as_slice()), row)
+            .is_some()
+        {
+            return Err(Error::input(format!(
+                "duplicated shape {} in the {side}",
+                describe_shape(&row.label, &row.dims, &table.schema)
+            )));
+        }
+    }
+    Ok(index)
+}
+
+/// A PASS row's metric value and stddev; the gate divides by the value, so it must be
+/// positive and finite (a zero time makes the derived metric infinite).
+fn measured(
+    accessor: &MetricRef,
+    row: &Row,
+    schema: &Schema,
+    metric: &str,
+    side: &str,
+) -> Result<(f64, f64)> {
+    let value = accessor.value(row).unwrap_or(f64::NAN);
+    let stddev = accessor.stddev(row).unwrap_or(0.0);
+    if !(value.is_finite() && value > 0.0 && stddev.is_finite() && stddev >= 0.0) {
+        return Err(Error::input(format!(
+            "shape {}: the {side}'s {metric} is {value} ± {stddev} on a PASS row; the gate needs a positive finite value",
+            describe_shape(&row.label, &row.dims, schema)
+        )));
+    }
+    Ok((value, stddev))
+}

@@ -1,0 +1,179 @@
+//! Step 3 of the gate: the reasons of a verdict, most important first, and how numbers are
+//! written in them.
+
+use super::classify::Classified;
+use super::decide::Decision;
+use super::{Aggregate, GateConfig, ShapeClass, ShapeVerdict, Verdict};
+use crate::types::Check;
+
+/// Shapes named in one reason; the rest are counted (every shape is in the report's table).
+const LISTED_SHAPES: usize = 10;
+
+/// `a, b, c` — at most [`LISTED_SHAPES`] items, then `… and N more`. Items past the limit
+/// are counted, never formatted.
+fn list<I: Iterator<Item = String>>(items: I) -> String {
+    let mut text = String::new();
+    let mut count = 0usize;
+    for item in items {
+        if count < LISTED_SHAPES {
+            if count > 0 {
+                text.push_str(", ");
+            }
+            text.push_str(&item);
+        }
+        count += 1;
+    }
+    if count > LISTED_SHAPES {
+        text.push_str(&format!(", … and {} more", count - LISTED_SHAPES));
+    }
+    text
+}
+
+/// The verdict's reasons: failed shapes, hard regressions, the aggregate, noted
+/// regressions, changes the t-test does not confirm, shapes that now pass.
+pub(super) fn reasons(
+    classified: &Classified,
+    decision: &Decision,
+    metric: &str,
+    config: &GateConfig,
+) -> Vec<String> {
+    let shapes = &classified.shapes;
+    let mut reasons = Vec::new();
+    let failed = || shapes.iter().filter(|s| s.class == ShapeClass::Failed);
+    let failed_count = failed().count();
+    if failed_count > 0 {
+        reasons.push(format!(
+            "{failed_count} of {} shapes do not PASS in the candidate: {}.",
+            shapes.len(),
+            list(failed().map(|s| format!("{} ({})", s.label, s.check.as_str())))
+        ));
+    }
+    let hard = || shapes.iter().filter(|s| s.hard_regression);
+    let hard_count = hard().count();
+    if hard_count > 0 {
+        reasons.push(format!(
+            "{hard_count} shape(s) regressed beyond -max({:.2}%, band): {}.",
+            config.regression_threshold * 100.0,
+            list(hard().map(describe_change))
+        ));
+    }
+    reasons.push(aggregate_sentence(
+        &decision.aggregate,
+        metric,
+        shapes,
+        config,
+        decision.verdict,
+        decision.blocked,
+    ));
+    let noted = || {
+        shapes
+            .iter()
+            .filter(|s| s.class == ShapeClass::Regressed && !s.hard_regression)
+    };
+    let noted_count = noted().count();
+    if noted_count > 0 {
+        reasons.push(format!(
+            "{noted_count} shape(s) regressed beyond their noise band but within {:.2}%: {}.",
+            config.regression_threshold * 100.0,
+            list(noted().map(describe_change))
+        ));
+    }
+    if !classified.not_significant.is_empty() {
+        reasons.push(format!(
+            "outside the band but not significant by Welch's t-test (p >= {}), counted neutral: {}.",
+            config.p_value,
+            list(classified.not_significant.iter().cloned())
+        ));
+    }
+    let newly_passing = || {
+        shapes
+            .iter()
+            .filter(|s| s.check == Check::Pass && s.incumbent_check != Check::Pass)
+    };
+    if newly_passing().next().is_some() {
+        reasons.push(format!(
+            "now PASS (not part of the aggregate): {}.",
+            list(newly_passing().map(|s| format!(
+                "{} (was {})",
+                s.label,
+                s.incumbent_check.as_str()
+            )))
+        ));
+    }
+    reasons
+}
+
+fn aggregate_sentence(
+    aggregate: &Aggregate,
+    metric: &str,
+    shapes: &[ShapeVerdict],
+    config: &GateConfig,
+    verdict: Verdict,
+    blocked: bool,
+) -> String {
+    let (Some(inc), Some(cand), Some(delta)) =
+        (aggregate.incumbent, aggregate.candidate, aggregate.delta)
+    else {
+        return "no shape passes on both sides, so there is no aggregate to compare.".to_owned();
+    };
+    let compared = shapes
+        .iter()
+        .filter(|s| s.incumbent.is_some() && s.candidate.is_some())
+        .count();
+    let head = format!(
+        "aggregate {metric} (geomean over {compared} shapes passing on both sides) {} ({} -> {})",
+        percent(delta),
+        format_value(inc),
+        format_value(cand)
+    );
+    let floor = config.noise_floor * 100.0;
+    match verdict {
+        _ if blocked => format!("{head}."),
+        Verdict::Accept | Verdict::AcceptWithNote => {
+            format!("{head} reaches the {floor:.2}% noise floor.")
+        }
+        Verdict::NeedsRemeasure => format!(
+            "{head} is a gain inside the {floor:.2}% noise floor: re-measure at least {} times; the gain holds only if their mean exceeds {:.2}% with a stddev under half of it.",
+            config.remeasure_min_runs,
+            config.remeasure_min_gain * 100.0
+        ),
+        Verdict::Reject => format!("{head} is not a gain."),
+    }
+}
+
+/// `label -10.00% (band ±2.00%)`.
+fn describe_change(shape: &ShapeVerdict) -> String {
+    format!(
+        "{} {} (band ±{:.2}%)",
+        shape.label,
+        shape.delta.map_or_else(|| "n/a".to_owned(), percent),
+        shape.band * 100.0
+    )
+}
+
+/// A fraction as a signed percentage with 2 decimals: 0.1 -> `+10.00%`.
+pub fn percent(fraction: f64) -> String {
+    format!("{:+.2}%", fraction * 100.0)
+}
+
+/// A metric value with about four significant digits.
+pub fn format_value(v: f64) -> String {
+    let mut out = String::new();
+    write_value(&mut out, v);
+    out
+}
+
+/// [`format_value`], appended to `out`.
+pub fn write_value(out: &mut String, v: f64) {
+    use std::fmt::Write as _;
+    let magnitude = v.abs();
+    let _ = if magnitude >= 1000.0 || magnitude == 0.0 {
+        write!(out, "{v:.0}")
+    } else if magnitude >= 1.0 {
+        write!(out, "{v:.3}")
+    } else if magnitude >= 1e-3 {
+        write!(out, "{v:.5}")
+    } else {
+        write!(out, "{v:.3e}")
+    };
+}

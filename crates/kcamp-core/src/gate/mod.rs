@@ -1,0 +1,172 @@
+//! The per-shape regression gate (SPEC §7), pure: no I/O. [`judge`] runs three steps, one
+//! file each: `classify` (pair the shapes, then delta, noise band, significance and class
+//! per shape), `decide` (the aggregate and the verdict) and `explain` (the reasons, most
+//! important first).
+
+mod classify;
+mod decide;
+mod explain;
+#[cfg(test)]
+mod tests;
+
+pub use decide::remeasure_holds;
+pub use explain::{format_value, percent, write_value};
+
+use serde::{Deserialize, Serialize};
+
+use crate::Result;
+use crate::schema::{BenchTable, Samples};
+use crate::types::Check;
+
+/// Thresholds, all overridable in the manifest's `gate:` section (SPEC defaults).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct GateConfig {
+    /// Aggregate gain that counts as real (2%); also the minimum per-shape noise band.
+    pub noise_floor: f64,
+    /// Band = max(noise_floor, stddev_multiplier * r).
+    pub stddev_multiplier: f64,
+    /// A shape below -max(regression_threshold, band) is a REGRESSION (5%).
+    pub regression_threshold: f64,
+    /// Welch's t-test significance when raw samples exist on both sides (0.05).
+    pub p_value: f64,
+    /// A quick-validation ACCEPT whose aggregate gain is below this needs a full run (5%).
+    pub quick_confirm_below: f64,
+    /// NEEDS_REMEASURE: at least this many re-measurements (3) ...
+    pub remeasure_min_runs: u32,
+    /// ... whose mean gain exceeds this (1%) with stddev under half the gain.
+    pub remeasure_min_gain: f64,
+}
+
+impl Default for GateConfig {
+    fn default() -> Self {
+        GateConfig {
+            noise_floor: 0.02,
+            stddev_multiplier: 2.0,
+            regression_threshold: 0.05,
+            p_value: 0.05,
+            quick_confirm_below: 0.05,
+            remeasure_min_runs: 3,
+            remeasure_min_gain: 0.01,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Verdict {
+    Accept,
+    AcceptWithNote,
+    NeedsRemeasure,
+    Reject,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Accept => "ACCEPT",
+            Verdict::AcceptWithNote => "ACCEPT_WITH_NOTE",
+            Verdict::NeedsRemeasure => "NEEDS_REMEASURE",
+            Verdict::Reject => "REJECT",
+        }
+    }
+    /// Whether `accept` may proceed without `--force`.
+    pub fn allows_accept(self) -> bool {
+        matches!(self, Verdict::Accept | Verdict::AcceptWithNote)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ShapeClass {
+    Improved,
+    Neutral,
+    Regressed,
+    Failed,
+}
+
+impl ShapeClass {
+    /// The serialized name (`improved`, `neutral`, `regressed`, `failed`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ShapeClass::Improved => "improved",
+            ShapeClass::Neutral => "neutral",
+            ShapeClass::Regressed => "regressed",
+            ShapeClass::Failed => "failed",
+        }
+    }
+}
+
+/// One shape's judgement.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShapeVerdict {
+    pub label: String,
+    pub dims: Vec<u64>,
+    /// Candidate's Check.
+    pub check: Check,
+    pub incumbent_check: Check,
+    /// Incumbent's metric value (None when not PASS).
+    pub incumbent: Option<f64>,
+    pub candidate: Option<f64>,
+    /// cand/inc - 1 (fraction); None when either side is not PASS.
+    pub delta: Option<f64>,
+    /// Noise band (fraction).
+    pub band: f64,
+    /// Welch p-value when samples exist on both sides.
+    pub p_value: Option<f64>,
+    pub class: ShapeClass,
+    /// Regressed beyond -max(regression_threshold, band): blocks acceptance.
+    pub hard_regression: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Aggregate {
+    /// Geometric mean over shapes that PASS on both sides.
+    pub incumbent: Option<f64>,
+    pub candidate: Option<f64>,
+    /// Fraction: 0.10 is +10%.
+    pub delta: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GateReport {
+    pub verdict: Verdict,
+    pub metric: String,
+    pub aggregate: Aggregate,
+    /// Human-readable reasons, most important first.
+    pub reasons: Vec<String>,
+    /// Every shape, in the candidate's row order.
+    pub shapes: Vec<ShapeVerdict>,
+    /// Shapes regressed by less than the hard threshold (ACCEPT_WITH_NOTE lists them).
+    pub noted_regressions: Vec<String>,
+    pub config: GateConfig,
+}
+
+/// Inputs to one judgement.
+pub struct GateInput<'a> {
+    pub incumbent: &'a BenchTable,
+    pub candidate: &'a BenchTable,
+    pub incumbent_samples: Option<&'a Samples>,
+    pub candidate_samples: Option<&'a Samples>,
+    /// Metric name: a metric column or a derived metric (`Combined Step TFLOPS`).
+    pub metric: &'a str,
+    pub config: &'a GateConfig,
+}
+
+/// Judge the candidate against the incumbent. Both tables must have the same schema and
+/// the same shapes (an error names the missing or extra shape); a campaign passes the
+/// incumbent's rows for the candidate's shapes.
+pub fn judge(input: &GateInput<'_>) -> Result<GateReport> {
+    let classified = classify::classify(input)?;
+    let decision = decide::decide(&classified.shapes, input.config);
+    let reasons = explain::reasons(&classified, &decision, input.metric, input.config);
+    Ok(GateReport {
+        verdict: decision.verdict,
+        metric: input.metric.to_owned(),
+        aggregate: decision.aggregate,
+        reasons,
+        noted_regressions: decision.noted_regressions,
+        shapes: classified.shapes,
+        config: input.config.clone(),
+    })
+}

@@ -1,0 +1,402 @@
+//! Tests of the gate: classes, verdicts, reasons and the SPEC §7 properties.
+
+use super::*;
+use crate::schema::{COMBINED_STEP_TFLOPS, Row, Schema};
+use proptest::prelude::*;
+
+const FWD: &str = "Forward TFLOPS";
+
+/// A GEMM row: forward TFLOPS and its stddev; backward is half of it; times fixed.
+fn row(label: &str, check: Check, fwd: f64, fwd_sd: f64) -> Row {
+    timed_row(label, check, fwd, fwd_sd, 1.0, 2.0)
+}
+
+fn timed_row(label: &str, check: Check, fwd: f64, sd: f64, fwd_ms: f64, bwd_ms: f64) -> Row {
+    let mut values = vec![f64::NAN; 15];
+    values[6..].copy_from_slice(&[
+        fwd,
+        sd,
+        fwd / 2.0,
+        sd / 2.0,
+        fwd_ms,
+        bwd_ms,
+        100.0,
+        100.0,
+        100.0,
+    ]);
+    Row {
+        label: label.to_owned(),
+        dims: vec![1, 64, 64, 64],
+        check,
+        values,
+    }
+}
+
+fn table(rows: Vec<Row>) -> BenchTable {
+    BenchTable {
+        schema: Schema::gemm(),
+        rows,
+    }
+}
+
+/// Incumbent: every shape at 10 TFLOPS ± 1%; candidate: each shape scaled by its factor.
+fn pair(factors: &[f64]) -> (BenchTable, BenchTable) {
+    let label = |i: usize| format!("s{i}");
+    let inc = factors
+        .iter()
+        .enumerate()
+        .map(|(i, _)| row(&label(i), Check::Pass, 10.0, 0.1))
+        .collect();
+    let cand = factors
+        .iter()
+        .enumerate()
+        .map(|(i, f)| row(&label(i), Check::Pass, 10.0 * f, 0.1 * f))
+        .collect();
+    (table(inc), table(cand))
+}
+
+fn run(inc: &BenchTable, cand: &BenchTable, metric: &str) -> Result<GateReport> {
+    judge(&GateInput {
+        incumbent: inc,
+        candidate: cand,
+        incumbent_samples: None,
+        candidate_samples: None,
+        metric,
+        config: &GateConfig::default(),
+    })
+}
+
+fn class_of<'r>(report: &'r GateReport, label: &str) -> &'r ShapeVerdict {
+    report.shapes.iter().find(|s| s.label == label).unwrap()
+}
+
+#[test]
+fn clear_gain_is_accepted() {
+    let (inc, cand) = pair(&[1.1, 1.1, 1.1]);
+    let report = run(&inc, &cand, FWD).unwrap();
+    assert_eq!(report.verdict, Verdict::Accept);
+    assert!((report.aggregate.delta.unwrap() - 0.1).abs() < 1e-12);
+    assert!(
+        report
+            .shapes
+            .iter()
+            .all(|s| s.class == ShapeClass::Improved)
+    );
+    assert!(
+        report.reasons[0].contains("+10.00%"),
+        "{:?}",
+        report.reasons
+    );
+}
+
+#[test]
+fn regression_hidden_by_better_geomean_is_rejected() {
+    let (inc, cand) = pair(&[0.9, 1.2, 1.2, 1.2]);
+    let report = run(&inc, &cand, FWD).unwrap();
+    assert!(report.aggregate.delta.unwrap() > 0.1);
+    assert_eq!(report.verdict, Verdict::Reject);
+    let s0 = class_of(&report, "s0");
+    assert!(s0.hard_regression && s0.class == ShapeClass::Regressed);
+    assert!(
+        report.reasons[0].contains("s0 -10.00% (band ±2.83%)"),
+        "{:?}",
+        report.reasons
+    );
+}
+
+#[test]
+fn gain_inside_the_noise_needs_remeasure() {
+    let (inc, cand) = pair(&[1.01, 1.01, 1.01]);
+    let report = run(&inc, &cand, FWD).unwrap();
+    assert_eq!(report.verdict, Verdict::NeedsRemeasure);
+    assert!(report.shapes.iter().all(|s| s.class == ShapeClass::Neutral));
+    assert!(
+        report.reasons[0].contains("re-measure at least 3 times"),
+        "{:?}",
+        report.reasons
+    );
+}
+
+#[test]
+fn small_regression_beyond_band_is_noted() {
+    let (inc, cand) = pair(&[0.97, 1.1, 1.1]);
+    let report = run(&inc, &cand, FWD).unwrap();
+    assert_eq!(report.verdict, Verdict::AcceptWithNote);
+    assert_eq!(report.noted_regressions, ["s0"]);
+    let s0 = class_of(&report, "s0");
+    assert_eq!(s0.class, ShapeClass::Regressed);
+    assert!(!s0.hard_regression);
+    assert!(report.reasons.iter().any(|r| r.contains("s0 -3.00%")));
+}
+
+#[test]
+fn noisy_shapes_widen_the_band() {
+    // 3% relative stddev on both sides: band = 2*sqrt(2)*3% = 8.49%, so -6% is neutral.
+    let inc = table(vec![
+        row("a", Check::Pass, 10.0, 0.3),
+        row("b", Check::Pass, 10.0, 0.1),
+    ]);
+    let cand = table(vec![
+        row("a", Check::Pass, 9.4, 0.282),
+        row("b", Check::Pass, 12.0, 0.12),
+    ]);
+    let report = run(&inc, &cand, FWD).unwrap();
+    let a = class_of(&report, "a");
+    assert!((a.band - 2.0 * 0.03 * 2f64.sqrt()).abs() < 1e-12);
+    assert_eq!(a.class, ShapeClass::Neutral);
+    assert!(!a.hard_regression);
+    assert_eq!(report.verdict, Verdict::Accept);
+}
+
+#[test]
+fn shrinking_aggregate_is_rejected() {
+    let (inc, cand) = pair(&[0.99, 0.99, 1.0]);
+    let report = run(&inc, &cand, FWD).unwrap();
+    assert_eq!(report.verdict, Verdict::Reject);
+    assert!(
+        report.reasons[0].contains("is not a gain"),
+        "{:?}",
+        report.reasons
+    );
+}
+
+#[test]
+fn failed_candidate_shape_is_rejected() {
+    let (inc, mut cand) = pair(&[1.5, 1.5]);
+    cand.rows[1].check = Check::TimeoutFail;
+    let report = run(&inc, &cand, FWD).unwrap();
+    assert_eq!(report.verdict, Verdict::Reject);
+    let s1 = class_of(&report, "s1");
+    assert_eq!(s1.class, ShapeClass::Failed);
+    assert_eq!((s1.candidate, s1.delta), (None, None));
+    assert!(report.reasons[0].contains("s1 (TIMEOUT_FAIL)"));
+    // The aggregate covers the shapes that pass on both sides.
+    assert!((report.aggregate.delta.unwrap() - 0.5).abs() < 1e-12);
+}
+
+#[test]
+fn newly_passing_shape_is_improved_without_delta() {
+    let (mut inc, cand) = pair(&[1.1, 1.1]);
+    inc.rows[0].check = Check::Fail;
+    let report = run(&inc, &cand, FWD).unwrap();
+    let s0 = class_of(&report, "s0");
+    assert_eq!(
+        (s0.class, s0.delta, s0.incumbent),
+        (ShapeClass::Improved, None, None)
+    );
+    assert_eq!(report.verdict, Verdict::Accept);
+    assert!(report.reasons.iter().any(|r| r.contains("s0 (was FAIL)")));
+}
+
+fn samples(label: &str, values: &[f64]) -> Samples {
+    Samples {
+        rows: values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| crate::schema::SampleRow {
+                label: label.to_owned(),
+                metric: FWD.to_owned(),
+                repeat: i as u32,
+                value: *v,
+            })
+            .collect(),
+    }
+}
+
+fn run_with_samples(inc_s: &Samples, cand_s: &Samples) -> GateReport {
+    // The CSV stddevs claim 1%, the raw samples tell the real spread.
+    let inc = table(vec![
+        row("a", Check::Pass, 10.0, 0.1),
+        row("b", Check::Pass, 10.0, 0.1),
+    ]);
+    let cand = table(vec![
+        row("a", Check::Pass, 9.0, 0.09),
+        row("b", Check::Pass, 12.0, 0.12),
+    ]);
+    judge(&GateInput {
+        incumbent: &inc,
+        candidate: &cand,
+        incumbent_samples: Some(inc_s),
+        candidate_samples: Some(cand_s),
+        metric: FWD,
+        config: &GateConfig::default(),
+    })
+    .unwrap()
+}
+
+#[test]
+fn welch_test_turns_a_noisy_change_neutral() {
+    let noisy = run_with_samples(
+        &samples("a", &[6.0, 14.0, 8.0, 12.0]),
+        &samples("a", &[5.0, 13.0, 7.0, 11.0]),
+    );
+    let a = class_of(&noisy, "a");
+    assert!(a.p_value.unwrap() > 0.5);
+    assert_eq!(a.class, ShapeClass::Neutral);
+    assert!(!a.hard_regression);
+    assert_eq!(noisy.verdict, Verdict::Accept);
+    assert!(noisy.reasons.iter().any(|r| r.contains("not significant")));
+
+    let tight = run_with_samples(
+        &samples("a", &[10.0, 10.1, 9.9, 10.0]),
+        &samples("a", &[9.0, 9.1, 8.9, 9.0]),
+    );
+    let a = class_of(&tight, "a");
+    assert!(a.p_value.unwrap() < 0.001);
+    assert!(a.hard_regression);
+    assert_eq!(tight.verdict, Verdict::Reject);
+    // Shape b has no samples: the band alone decides.
+    assert_eq!(class_of(&tight, "b").p_value, None);
+    assert_eq!(class_of(&tight, "b").class, ShapeClass::Improved);
+}
+
+#[test]
+fn combined_step_tflops_is_judged() {
+    // Forward unchanged, backward twice as fast: the step goes from 3 ms to 2 ms.
+    let inc = table(vec![timed_row("a", Check::Pass, 10.0, 0.1, 1.0, 2.0)]);
+    let cand = table(vec![timed_row("a", Check::Pass, 10.0, 0.1, 1.0, 1.0)]);
+    let report = run(&inc, &cand, COMBINED_STEP_TFLOPS).unwrap();
+    assert_eq!(report.metric, COMBINED_STEP_TFLOPS);
+    assert!((report.aggregate.delta.unwrap() - 0.5).abs() < 1e-12);
+    let expected_inc = 6.0 * 64f64.powi(3) / 3e-3 / 1e12;
+    assert!((report.aggregate.incumbent.unwrap() - expected_inc).abs() < 1e-15);
+    assert_eq!(report.verdict, Verdict::Accept);
+    let forward_only = run(&inc, &cand, FWD).unwrap();
+    assert_eq!(forward_only.verdict, Verdict::Reject);
+}
+
+#[test]
+fn refuses_mismatched_inputs() {
+    let (inc, cand) = pair(&[1.1, 1.1]);
+    let msg = run(&inc, &cand, "out_snr").unwrap_err().to_string();
+    assert!(
+        msg.contains("valid metrics: Forward TFLOPS, Backward TFLOPS, Combined Step TFLOPS"),
+        "{msg}"
+    );
+
+    let mut short = cand.clone();
+    short.rows.pop();
+    let msg = run(&inc, &short, FWD).unwrap_err().to_string();
+    assert!(
+        msg.contains(
+            "'s1' (B=1, M=64, N=64, K=64) is in the incumbent but missing from the candidate"
+        ),
+        "{msg}"
+    );
+    let msg = run(&short, &cand, FWD).unwrap_err().to_string();
+    assert!(
+        msg.contains(
+            "'s1' (B=1, M=64, N=64, K=64) is in the candidate but missing from the incumbent"
+        ),
+        "{msg}"
+    );
+
+    let mut other_dims = cand.clone();
+    other_dims.rows[0].dims[1] = 128;
+    let msg = run(&inc, &other_dims, FWD).unwrap_err().to_string();
+    assert!(msg.contains("'s0' (B=1, M=128"), "{msg}");
+
+    let mut drifted = cand.clone();
+    drifted.schema.columns[6].name = "Forward TFLOP/s".to_owned();
+    let msg = run(&inc, &drifted, FWD).unwrap_err().to_string();
+    assert!(
+        msg.contains("column 7: incumbent 'Forward TFLOPS' but candidate 'Forward TFLOP/s'"),
+        "{msg}"
+    );
+
+    let mut zero = cand.clone();
+    zero.rows[0].values[6] = 0.0;
+    let msg = run(&inc, &zero, FWD).unwrap_err().to_string();
+    assert!(msg.contains("positive finite value"), "{msg}");
+}
+
+#[test]
+fn remeasure_rule() {
+    let config = GateConfig::default();
+    assert!(remeasure_holds(&[0.015, 0.016, 0.014], &config));
+    assert!(!remeasure_holds(&[0.015, 0.016], &config), "too few runs");
+    assert!(
+        !remeasure_holds(&[0.009, 0.010, 0.011], &config),
+        "gain too small"
+    );
+    assert!(!remeasure_holds(&[0.0, 0.05, 0.01], &config), "too noisy");
+    assert!(!remeasure_holds(&[0.02, f64::NAN, 0.02], &config));
+}
+
+fn arb_pass_table() -> impl Strategy<Value = BenchTable> {
+    proptest::collection::vec((0.01..1000.0f64, 0.0..0.1f64), 1..20).prop_map(|cells| {
+        table(
+            cells
+                .into_iter()
+                .enumerate()
+                .map(|(i, (v, rel))| row(&format!("s{i}"), Check::Pass, v, v * rel))
+                .collect(),
+        )
+    })
+}
+
+fn scaled(t: &BenchTable, factor: f64) -> BenchTable {
+    let mut out = t.clone();
+    for r in &mut out.rows {
+        r.values[6] *= factor;
+        r.values[7] *= factor;
+    }
+    out
+}
+
+proptest! {
+    #[test]
+    fn identical_inputs_never_regress(t in arb_pass_table()) {
+        let report = run(&t, &t, FWD).unwrap();
+        prop_assert!(report.shapes.iter().all(|s| s.class == ShapeClass::Neutral && !s.hard_regression));
+        prop_assert!(report.noted_regressions.is_empty());
+        prop_assert_eq!(report.aggregate.delta, Some(0.0));
+    }
+
+    #[test]
+    fn uniform_scaling_is_the_aggregate_delta(t in arb_pass_table(), x in -0.5..1.0f64) {
+        let report = run(&t, &scaled(&t, 1.0 + x), FWD).unwrap();
+        let delta = report.aggregate.delta.unwrap();
+        prop_assert!((delta - x).abs() <= 1e-9 * (1.0 + x), "delta {} vs {}", delta, x);
+    }
+
+    #[test]
+    fn any_failed_candidate_rejects(
+        t in arb_pass_table(),
+        pick in any::<prop::sample::Index>(),
+        check in prop_oneof![Just(Check::Fail), Just(Check::Error), Just(Check::TimeoutFail)],
+    ) {
+        let mut cand = scaled(&t, 2.0);
+        let i = pick.index(cand.rows.len());
+        cand.rows[i].check = check;
+        let report = run(&t, &cand, FWD).unwrap();
+        prop_assert_eq!(report.verdict, Verdict::Reject);
+        prop_assert_eq!(report.shapes[i].class, ShapeClass::Failed);
+    }
+
+    #[test]
+    fn row_order_does_not_matter(
+        t in arb_pass_table(),
+        factors in proptest::collection::vec(0.8..1.3f64, 20),
+        seed in any::<u64>(),
+    ) {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut cand = t.clone();
+        for (r, f) in cand.rows.iter_mut().zip(&factors) {
+            r.values[6] *= f;
+        }
+        let base = run(&t, &cand, FWD).unwrap();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let (mut inc2, mut cand2) = (t.clone(), cand.clone());
+        inc2.rows.shuffle(&mut rng);
+        cand2.rows.shuffle(&mut rng);
+        let shuffled = run(&inc2, &cand2, FWD).unwrap();
+        prop_assert_eq!(base.verdict, shuffled.verdict);
+        prop_assert_eq!(&base.aggregate, &shuffled.aggregate);
+        for s in &base.shapes {
+            let other = class_of(&shuffled, &s.label);
+            prop_assert_eq!(s, other);
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! Frozen-schema benchmark CSVs (SPEC §7), one concern a file:
+//!
+//! - [`columns`](columns/index.html): the header — column roles, the known schemas, inference
+//!   from a header and how two headers differ;
+//! - [`metric`](metric/index.html): where a metric (derived ones too) lives in a row;
+//! - [`table`](table/index.html): rows, cells and whole benchmark CSVs, read and written;
+//! - [`samples`](samples/index.html): `samples.csv`, the raw per-repeat values.
+//!
+//! A [`Schema`] is an ordered list of column names with a role for each. Dimension columns
+//! sit between `label` and `Check`; a metric column `X` has its absolute standard deviation
+//! in `X_stddev`. The header bytes are frozen at BASELINE and every later CSV must match
+//! them exactly.
+
+mod columns;
+mod metric;
+mod samples;
+mod table;
+#[cfg(test)]
+mod tests;
+
+pub use columns::{Column, ColumnRole, HeaderDifference, Schema, SchemaKind, header_difference};
+pub use metric::{CombinedStepColumns, MetricRef};
+pub use samples::{SAMPLES_HEADER, SampleRow, Samples};
+pub use table::{BenchTable, Row, ShapeKey, describe_shape};
+
+/// The GEMM header, byte for byte (no trailing newline).
+pub const GEMM_HEADER: &str = "label,B,M,N,K,Check,Forward TFLOPS,Forward TFLOPS_stddev,Backward TFLOPS,Backward TFLOPS_stddev,Forward Time (ms),Backward Time (ms),out_snr,da_snr,db_snr";
+
+/// The header of memory-bound ops (GB/s schema).
+pub const BANDWIDTH_HEADER: &str =
+    "label,N,Check,Forward GB/s,Forward GB/s_stddev,Forward Time (ms),out_snr";
+
+/// The derived GEMM metric: forward + backward step throughput (SPEC §7).
+pub const COMBINED_STEP_TFLOPS: &str = "Combined Step TFLOPS";
+
+/// Column names the derived `Combined Step TFLOPS` is computed from.
+pub(crate) const FORWARD_TFLOPS: &str = "Forward TFLOPS";
+pub(crate) const BACKWARD_TFLOPS: &str = "Backward TFLOPS";
+pub(crate) const FORWARD_TIME: &str = "Forward Time (ms)";
+pub(crate) const BACKWARD_TIME: &str = "Backward Time (ms)";
+
+const STDDEV_SUFFIX: &str = "_stddev";

@@ -1,0 +1,527 @@
+//! Rows, cells and whole benchmark CSVs: parsing (every refusal names file, line and
+//! column), writing, lookups and the aggregate.
+
+use rustc_hash::FxHashMap as HashMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::columns::{Column, ColumnRole, Schema, header_difference, infer_schema};
+use crate::error::IoContext;
+use crate::types::{Check, validate_label};
+use crate::{Error, Result};
+
+/// One shape's row. `values[i]` holds column `i` of the schema for numeric columns
+/// (NaN where the cell was empty on a non-PASS row); label/dims/check are parsed out.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Row {
+    pub label: String,
+    pub dims: Vec<u64>,
+    pub check: Check,
+    /// Indexed by schema column index; non-numeric columns hold NaN.
+    pub values: Vec<f64>,
+}
+
+/// NaN marks an empty cell, so two NaN cells are equal: a table equals its own re-parse.
+impl PartialEq for Row {
+    fn eq(&self, other: &Row) -> bool {
+        self.label == other.label
+            && self.dims == other.dims
+            && self.check == other.check
+            && self.values.len() == other.values.len()
+            && self
+                .values
+                .iter()
+                .zip(&other.values)
+                .all(|(a, b)| a == b || (a.is_nan() && b.is_nan()))
+    }
+}
+
+impl Row {
+    /// Value of a named numeric column, derived metrics included (Combined Step TFLOPS).
+    pub fn metric(&self, schema: &Schema, name: &str) -> Option<f64> {
+        schema.resolve_metric(name)?.value(self)
+    }
+
+    /// Absolute stddev of a metric (derived metrics: see SPEC §7 rule 2).
+    pub fn stddev(&self, schema: &Schema, name: &str) -> Option<f64> {
+        schema.resolve_metric(name)?.stddev(self)
+    }
+
+    /// The key a shape is matched by: label plus dimensions.
+    pub fn shape_key(&self) -> ShapeKey {
+        ShapeKey {
+            label: self.label.clone(),
+            dims: self.dims.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ShapeKey {
+    pub label: String,
+    pub dims: Vec<u64>,
+}
+
+impl ShapeKey {
+    /// `'label' (B=1, M=64, ...)` for messages.
+    pub fn describe(&self, schema: &Schema) -> String {
+        describe_shape(&self.label, &self.dims, schema)
+    }
+}
+
+/// `'label' (B=1, M=64, ...)` for messages.
+pub fn describe_shape(label: &str, dims: &[u64], schema: &Schema) -> String {
+    let dims: Vec<String> = schema
+        .dim_names()
+        .iter()
+        .zip(dims)
+        .map(|(n, v)| format!("{n}={v}"))
+        .collect();
+    format!("'{label}' ({})", dims.join(", "))
+}
+
+/// Split CSV text into its header line (one trailing `\n` or `\r\n` removed) and the rest.
+pub(super) fn split_header(text: &str) -> std::result::Result<(&str, &str), String> {
+    if text.starts_with('\u{feff}') {
+        return Err(
+            "the file starts with a UTF-8 byte order mark (BOM); save it without one".to_owned(),
+        );
+    }
+    if text.is_empty() {
+        return Err("empty file: expected a header line".to_owned());
+    }
+    Ok(match text.find('\n') {
+        Some(end) => {
+            let header = &text[..end];
+            (
+                header.strip_suffix('\r').unwrap_or(header),
+                &text[end + 1..],
+            )
+        }
+        None => (text, ""),
+    })
+}
+
+/// Read a file as UTF-8; an invalid byte is reported with its line.
+pub(super) fn read_text(path: &Path) -> Result<String> {
+    let bytes = match std::fs::read(path) {
+        // A mistyped path is bad input (exit 2), not an internal I/O failure.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Error::in_file(path, None, None, "no such file"));
+        }
+        other => other.ctx(|| format!("reading {}", path.display()))?,
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..valid]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count() as u64
+            + 1;
+        Error::in_file(path, Some(line), None, "not valid UTF-8")
+    })
+}
+
+/// Iterate data records of a CSV body (header already removed) with their file line
+/// numbers (the body starts on line 2). Blank lines are skipped. A body without quotes or
+/// carriage returns is split on commas and newlines directly, which is exactly what the
+/// CSV grammar means for such text and several times faster than the general reader used
+/// for everything else (`record_paths_agree` holds the two to the same records).
+pub(super) fn for_each_record(
+    body: &str,
+    origin: &Path,
+    each: impl FnMut(&[&str], u64) -> Result<()>,
+) -> Result<()> {
+    if memchr::memchr2(b'"', b'\r', body.as_bytes()).is_some() {
+        read_records(body, origin, each)
+    } else {
+        split_records(body, each)
+    }
+}
+
+/// Records of a body without quotes or carriage returns: commas and newlines found with
+/// SIMD byte searches, fields borrowed from `body`.
+fn split_records(body: &str, mut each: impl FnMut(&[&str], u64) -> Result<()>) -> Result<()> {
+    let mut fields: Vec<&str> = Vec::new();
+    for (i, line) in body.split('\n').enumerate() {
+        if line.is_empty() {
+            continue;
+        }
+        fields.clear();
+        let mut start = 0;
+        for at in memchr::memchr_iter(b',', line.as_bytes()) {
+            fields.push(&line[start..at]);
+            start = at + 1;
+        }
+        fields.push(&line[start..]);
+        each(&fields, i as u64 + 2)?;
+    }
+    Ok(())
+}
+
+/// Records of any body, through the general CSV reader.
+fn read_records(
+    body: &str,
+    origin: &Path,
+    mut each: impl FnMut(&[&str], u64) -> Result<()>,
+) -> Result<()> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(body.as_bytes());
+    let mut record = csv::StringRecord::new();
+    // Lines are counted from byte offsets: the reader's own line count skips blank lines.
+    let (mut counted_to, mut line) = (0usize, 2u64);
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(false) => return Ok(()),
+            Ok(true) => {
+                let bytes = body.as_bytes();
+                let mut start = record.position().map_or(counted_to, |p| p.byte() as usize);
+                // The reported start includes the blank lines skipped before the record.
+                while let Some(b'\n' | b'\r') = bytes.get(start) {
+                    start += 1;
+                }
+                if let Some(skipped) = bytes.get(counted_to..start) {
+                    line += skipped.iter().filter(|b| **b == b'\n').count() as u64;
+                    counted_to = start;
+                }
+                let fields: Vec<&str> = record.iter().collect();
+                each(&fields, line)?;
+            }
+            Err(e) => {
+                let line = e.position().map(|p| p.line() + 1);
+                return Err(Error::in_file(
+                    origin,
+                    line,
+                    None,
+                    format!("malformed CSV: {e}"),
+                ));
+            }
+        }
+    }
+}
+
+/// How a numeric cell is validated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum CellRule {
+    /// Positive on PASS rows: the gate divides by it.
+    Metric,
+    /// Non-negative, finite on PASS rows.
+    NonNegative,
+    /// Any number or ±inf (exact outputs have infinite SNR); not NaN on PASS rows.
+    Any,
+}
+
+fn cell_rule(column: &Column) -> Option<CellRule> {
+    match &column.role {
+        ColumnRole::Metric => Some(CellRule::Metric),
+        ColumnRole::Stddev { .. } => Some(CellRule::NonNegative),
+        ColumnRole::Value if column.name.contains("Time") => Some(CellRule::NonNegative),
+        ColumnRole::Value => Some(CellRule::Any),
+        ColumnRole::Label | ColumnRole::Dim | ColumnRole::Check => None,
+    }
+}
+
+/// Parse one numeric cell; the error is a message about the cell.
+pub(super) fn parse_cell(
+    cell: &str,
+    rule: CellRule,
+    pass: bool,
+) -> std::result::Result<f64, String> {
+    let value = if cell.is_empty() {
+        f64::NAN
+    } else {
+        cell.parse::<f64>()
+            .map_err(|_| format!("'{cell}' is not a number"))?
+    };
+    if value.is_nan() {
+        return if pass {
+            Err(format!(
+                "{} on a PASS row",
+                if cell.is_empty() { "empty cell" } else { "NaN" }
+            ))
+        } else {
+            Ok(f64::NAN)
+        };
+    }
+    match rule {
+        CellRule::Metric | CellRule::NonNegative if value < 0.0 => {
+            Err(format!("negative value {cell}"))
+        }
+        CellRule::Metric | CellRule::NonNegative if pass && value.is_infinite() => {
+            Err(format!("infinite value {cell} on a PASS row"))
+        }
+        CellRule::Metric if pass && value == 0.0 => {
+            Err("a PASS row needs a positive metric, found 0".to_owned())
+        }
+        _ => Ok(value),
+    }
+}
+
+/// Unsigned decimal integer, digits only.
+fn parse_dim(cell: &str) -> std::result::Result<u64, String> {
+    if cell.is_empty() || !cell.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("dimension '{cell}' is not an unsigned integer"));
+    }
+    cell.parse::<u64>()
+        .map_err(|_| format!("dimension '{cell}' does not fit in 64 bits"))
+}
+
+/// Append a float so that it parses back to the same value; NaN (an empty cell) as nothing.
+pub(super) fn push_number(out: &mut String, value: f64) {
+    use std::fmt::Write;
+    if !value.is_nan() {
+        let _ = write!(out, "{value}");
+    }
+}
+
+/// Append a CSV field, quoted only when it must be.
+pub(super) fn push_field(out: &mut String, field: &str) {
+    if field.contains([',', '"', '\n', '\r']) {
+        out.push('"');
+        out.push_str(&field.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(field);
+    }
+}
+
+/// Labels identify shapes: a label seen twice is a duplicated shape (same dims) or two
+/// shapes under one name. Checked after parsing with borrowed keys, so the hot loop
+/// allocates no extra label copies.
+fn check_unique_shapes(rows: &[Row], lines: &[u64], schema: &Schema, origin: &Path) -> Result<()> {
+    let mut seen: HashMap<&str, usize> =
+        HashMap::with_capacity_and_hasher(rows.len(), Default::default());
+    for (i, row) in rows.iter().enumerate() {
+        let Some(&first) = seen.get(row.label.as_str()) else {
+            seen.insert(&row.label, i);
+            continue;
+        };
+        let (earlier, label) = (&rows[first], &row.label);
+        let (first_line, line) = (lines[first], lines[i]);
+        let msg = if earlier.dims == row.dims {
+            format!(
+                "duplicated shape {} (lines {first_line} and {line})",
+                describe_shape(label, &row.dims, schema)
+            )
+        } else {
+            format!(
+                "label '{label}' names two shapes: {} on line {first_line} and {} on line {line} (labels identify shapes)",
+                describe_shape(label, &earlier.dims, schema),
+                describe_shape(label, &row.dims, schema)
+            )
+        };
+        return Err(Error::in_file(origin, Some(line), Some("label"), msg));
+    }
+    Ok(())
+}
+
+/// A parsed benchmark CSV.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BenchTable {
+    pub schema: Schema,
+    pub rows: Vec<Row>,
+}
+
+impl BenchTable {
+    /// Parse CSV text; `origin` names the file in errors. Refuses: rows with the wrong
+    /// field count, Check outside the four values, NaN/Inf/negative/empty metric on a PASS
+    /// row, duplicated shapes, labels with path separators or control characters.
+    pub fn parse(text: &str, origin: &Path) -> Result<BenchTable> {
+        let (header, body) =
+            split_header(text).map_err(|m| Error::in_file(origin, None, None, m))?;
+        let schema = infer_schema(header).map_err(|f| {
+            Error::in_file(
+                origin,
+                Some(1),
+                f.column.as_deref(),
+                format!("header: {}", f.message),
+            )
+        })?;
+        let check_at = schema
+            .check_index()
+            .ok_or_else(|| Error::Internal("inferred schema without a Check column".into()))?;
+        let rules: Vec<Option<CellRule>> = schema.columns.iter().map(cell_rule).collect();
+        let width = schema.columns.len();
+        let mut rows: Vec<Row> = Vec::new();
+        let mut lines: Vec<u64> = Vec::new();
+        for_each_record(body, origin, |record, line| {
+            let bad =
+                |column: &str, msg: String| Error::in_file(origin, Some(line), Some(column), msg);
+            if record.len() != width {
+                return Err(Error::in_file(
+                    origin,
+                    Some(line),
+                    None,
+                    format!(
+                        "expected {width} fields (as in the header), found {}",
+                        record.len()
+                    ),
+                ));
+            }
+            let label = record[0];
+            validate_label(label).map_err(|m| bad("label", m))?;
+            let dims = (1..check_at)
+                .map(|i| parse_dim(record[i]).map_err(|m| bad(&schema.columns[i].name, m)))
+                .collect::<Result<Vec<u64>>>()?;
+            let check = Check::parse(record[check_at]).ok_or_else(|| {
+                bad(
+                    "Check",
+                    format!(
+                        "Check must be PASS, FAIL, ERROR or TIMEOUT_FAIL, found '{}'",
+                        record[check_at]
+                    ),
+                )
+            })?;
+            let pass = check == Check::Pass;
+            let mut values = vec![f64::NAN; width];
+            for (i, rule) in rules.iter().enumerate() {
+                if let Some(rule) = rule {
+                    values[i] = parse_cell(record[i], *rule, pass).map_err(|m| {
+                        bad(&schema.columns[i].name, format!("column {}: {m}", i + 1))
+                    })?;
+                }
+            }
+            lines.push(line);
+            rows.push(Row {
+                label: label.to_owned(),
+                dims,
+                check,
+                values,
+            });
+            Ok(())
+        })?;
+        if rows.is_empty() {
+            return Err(Error::in_file(
+                origin,
+                None,
+                None,
+                "no data rows: the CSV has only a header",
+            ));
+        }
+        check_unique_shapes(&rows, &lines, &schema, origin)?;
+        Ok(BenchTable { schema, rows })
+    }
+
+    pub fn read(path: &Path) -> Result<BenchTable> {
+        BenchTable::parse(&read_text(path)?, path)
+    }
+
+    /// Like `read`, but the header must equal `frozen` byte for byte; a mismatch names
+    /// the first differing column with both spellings and the file.
+    pub fn read_frozen(path: &Path, frozen: &str) -> Result<BenchTable> {
+        BenchTable::read_with_header(path, frozen, "frozen", "found")
+    }
+
+    /// `read_frozen` once a campaign has frozen its header, plain `read` before BASELINE.
+    pub fn read_held_to(path: &Path, frozen: Option<&str>) -> Result<BenchTable> {
+        match frozen {
+            Some(h) => BenchTable::read_frozen(path, h),
+            None => BenchTable::read(path),
+        }
+    }
+
+    /// Like `read`, but the header must equal `expected` byte for byte, checked before the
+    /// header is interpreted; `expected_side`/`found_side` name the two headers in the
+    /// message (`kcamp gate` says "incumbent" and "candidate").
+    pub fn read_with_header(
+        path: &Path,
+        expected: &str,
+        expected_side: &str,
+        found_side: &str,
+    ) -> Result<BenchTable> {
+        let text = read_text(path)?;
+        let (header, _) = split_header(&text).map_err(|m| Error::in_file(path, None, None, m))?;
+        if let Some(diff) = header_difference(expected, header, expected_side, found_side) {
+            return Err(Error::in_file(
+                path,
+                Some(1),
+                Some(&diff.name),
+                format!(
+                    "header drifted from the {expected_side} header: {}",
+                    diff.message
+                ),
+            ));
+        }
+        BenchTable::parse(&text, path)
+    }
+
+    /// CSV text whose header is always the schema's frozen bytes.
+    pub fn to_csv(&self) -> String {
+        let mut out = self.schema.header();
+        out.push('\n');
+        let roles: Vec<&ColumnRole> = self.schema.columns.iter().map(|c| &c.role).collect();
+        for row in &self.rows {
+            let mut dims = row.dims.iter();
+            for (i, role) in roles.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                match role {
+                    ColumnRole::Label => push_field(&mut out, &row.label),
+                    ColumnRole::Dim => {
+                        if let Some(d) = dims.next() {
+                            out.push_str(&d.to_string());
+                        }
+                    }
+                    ColumnRole::Check => out.push_str(row.check.as_str()),
+                    _ => push_number(&mut out, row.values.get(i).copied().unwrap_or(f64::NAN)),
+                }
+            }
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Linear search; index the rows once when looking up many shapes.
+    /// Geometric mean of `metric` (derived metrics too) over the PASS rows; the aggregate
+    /// every verdict, record and report uses.
+    pub fn aggregate(&self, metric: &str) -> Option<f64> {
+        let values: Vec<f64> = self
+            .rows
+            .iter()
+            .filter(|r| r.check == Check::Pass)
+            .filter_map(|r| r.metric(&self.schema, metric))
+            .collect();
+        crate::stats::geomean(&values)
+    }
+
+    pub fn find(&self, key: &ShapeKey) -> Option<&Row> {
+        self.rows
+            .iter()
+            .find(|r| r.label == key.label && r.dims == key.dims)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn collect(
+        run: impl FnOnce(&mut dyn FnMut(&[&str], u64) -> Result<()>) -> Result<()>,
+    ) -> Vec<(Vec<String>, u64)> {
+        let mut out = Vec::new();
+        run(&mut |fields, line| {
+            out.push((fields.iter().map(|f| (*f).to_owned()).collect(), line));
+            Ok(())
+        })
+        .unwrap();
+        out
+    }
+
+    proptest! {
+        /// The direct split and the general reader see the same records on the same lines.
+        #[test]
+        fn record_paths_agree(lines in prop::collection::vec(
+            prop::collection::vec("[a-z0-9._ -]{0,6}", 0..5), 0..12)) {
+            let body: String = lines.iter().map(|l| l.join(",") + "\n").collect();
+            let fast = collect(|each| split_records(&body, each));
+            let general = collect(|each| read_records(&body, Path::new("x.csv"), each));
+            prop_assert_eq!(fast, general);
+        }
+    }
+}
