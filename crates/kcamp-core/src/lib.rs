@@ -20,5 +20,6 @@ pub mod schema;
 pub mod specs;
 pub mod stats;
 pub mod types;
+pub mod units;
 
 pub use error::{Error, Result};

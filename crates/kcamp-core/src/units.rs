@@ -1,0 +1,168 @@
+//! The one number formatter for people: the CLI, the dashboard and the reports all write
+//! rates, times and changes through these functions, so a value reads the same everywhere.
+//!
+//! Values keep three significant digits and take an SI prefix that keeps the mantissa in
+//! [1, 1000): `0.87 GFLOP/s`, `13.1 TFLOP/s`, `945 GB/s`, `1.46 ms`, `12.4 µs`. A unit is
+//! never cut: callers that lack room drop a column, not the unit. Non-finite values are
+//! written as `-`.
+
+/// Significant digits of every formatted value.
+pub const DIGITS: usize = 3;
+
+/// `value` with [`DIGITS`] significant digits (no exponent, no prefix): `0.000123`, `12.4`,
+/// `1240`.
+pub fn sig(value: f64) -> String {
+    if !value.is_finite() {
+        return "-".to_owned();
+    }
+    if value == 0.0 {
+        return "0".to_owned();
+    }
+    let magnitude = value.abs().log10().floor() as i32;
+    let decimals = (DIGITS as i32 - 1 - magnitude).max(0) as usize;
+    let text = format!("{value:.decimals$}");
+    // Rounding can carry into a new digit (9.996 -> "10.00"): drop the extra decimal.
+    let rounded: f64 = text.parse().unwrap_or(value);
+    if rounded != 0.0 && rounded.abs().log10().floor() as i32 > magnitude && decimals > 0 {
+        return format!("{value:.prec$}", prec = decimals - 1);
+    }
+    text
+}
+
+/// SI prefixes from 1e-9 to 1e15.
+const PREFIXES: [(f64, &str); 9] = [
+    (1e15, "P"),
+    (1e12, "T"),
+    (1e9, "G"),
+    (1e6, "M"),
+    (1e3, "k"),
+    (1.0, ""),
+    (1e-3, "m"),
+    (1e-6, "µ"),
+    (1e-9, "n"),
+];
+
+/// `value` in `unit` with the SI prefix that puts the mantissa in [1, 1000):
+/// `si(1.31e13, "FLOP/s")` is `13.1 TFLOP/s`.
+pub fn si(value: f64, unit: &str) -> String {
+    if !value.is_finite() {
+        return "-".to_owned();
+    }
+    if value == 0.0 {
+        return format!("0 {unit}");
+    }
+    let magnitude = value.abs();
+    let (scale, prefix) = PREFIXES
+        .iter()
+        .find(|(scale, _)| magnitude >= scale * 0.9995)
+        .copied()
+        .unwrap_or(PREFIXES[PREFIXES.len() - 1]);
+    format!("{} {prefix}{unit}", sig(value / scale))
+}
+
+/// A compute rate given in FLOP/s: `13.1 TFLOP/s`, `870 MFLOP/s`.
+pub fn flop_rate(flop_per_s: f64) -> String {
+    si(flop_per_s, "FLOP/s")
+}
+
+/// A bandwidth given in bytes/s: `945 GB/s`, `4.19 TB/s`.
+pub fn byte_rate(bytes_per_s: f64) -> String {
+    si(bytes_per_s, "B/s")
+}
+
+/// A duration given in milliseconds: `1.46 ms`, `12.4 µs`, `2.31 s`.
+pub fn millis(ms: f64) -> String {
+    if !ms.is_finite() {
+        return "-".to_owned();
+    }
+    // Durations stop at seconds: `2310 s` reads better than `2.31 ks`.
+    let s = ms * 1e-3;
+    if s.abs() >= 1.0 {
+        format!("{} s", sig(s))
+    } else {
+        si(s, "s")
+    }
+}
+
+/// A change given as a fraction, signed, with a `%`: `+10.0%`, `-0.42%`, `+1240%`.
+pub fn change(fraction: f64) -> String {
+    if !fraction.is_finite() {
+        return "-".to_owned();
+    }
+    let pct = fraction * 100.0;
+    let text = sig(pct);
+    if pct > 0.0 && !text.starts_with('-') {
+        format!("+{text}%")
+    } else {
+        format!("{text}%")
+    }
+}
+
+/// A noise band given as a fraction: `±2.00%`.
+pub fn band(fraction: f64) -> String {
+    if !fraction.is_finite() {
+        return "±-".to_owned();
+    }
+    format!("±{}%", sig(fraction * 100.0))
+}
+
+/// A value of a CSV metric, in the unit its name implies: `Forward TFLOPS` and
+/// `Combined Step TFLOPS` are TFLOP/s, `... GB/s` are GB/s, `... (ms)` are milliseconds;
+/// anything else is a plain number.
+pub fn metric(value: f64, name: &str) -> String {
+    if name.ends_with("TFLOPS") {
+        flop_rate(value * 1e12)
+    } else if name.ends_with("GB/s") {
+        byte_rate(value * 1e9)
+    } else if name.ends_with("(ms)") {
+        millis(value)
+    } else {
+        sig(value)
+    }
+}
+
+/// The optional form of [`metric`]: `-` for no value.
+pub fn metric_opt(value: Option<f64>, name: &str) -> String {
+    value.map_or_else(|| "-".to_owned(), |v| metric(v, name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn significant_digits() {
+        assert_eq!(sig(0.000123456), "0.000123");
+        assert_eq!(sig(12.44), "12.4");
+        assert_eq!(sig(1244.0), "1244");
+        assert_eq!(sig(9.996), "10.0");
+        assert_eq!(sig(0.0), "0");
+        assert_eq!(sig(-3.14159), "-3.14");
+        assert_eq!(sig(f64::NAN), "-");
+    }
+
+    #[test]
+    fn rates_take_si_prefixes_and_keep_their_unit() {
+        assert_eq!(flop_rate(0.87e9), "870 MFLOP/s");
+        assert_eq!(flop_rate(1.31e13), "13.1 TFLOP/s");
+        assert_eq!(byte_rate(945e9), "945 GB/s");
+        assert_eq!(byte_rate(4.19e12), "4.19 TB/s");
+        assert_eq!(metric(0.0007, "Forward TFLOPS"), "700 MFLOP/s");
+        assert_eq!(metric(0.00087, "Combined Step TFLOPS"), "870 MFLOP/s");
+        assert_eq!(metric(9.6, "Forward GB/s"), "9.60 GB/s");
+        assert_eq!(flop_rate(999.96e9), "1.00 TFLOP/s");
+    }
+
+    #[test]
+    fn durations_and_changes() {
+        assert_eq!(millis(1.4567), "1.46 ms");
+        assert_eq!(millis(0.01244), "12.4 µs");
+        assert_eq!(millis(2310.0), "2.31 s");
+        assert_eq!(metric(100.67, "Forward Time (ms)"), "101 ms");
+        assert_eq!(change(0.1), "+10.0%");
+        assert_eq!(change(-0.0042), "-0.420%");
+        assert_eq!(change(12.4), "+1240%");
+        assert_eq!(band(0.02), "±2.00%");
+        assert_eq!(metric_opt(None, "Forward TFLOPS"), "-");
+    }
+}
