@@ -225,6 +225,23 @@ fn axpy_passes_with_l2_flush() {
 }
 
 #[test]
+fn vec4_views_cover_odd_lengths() {
+    // Buffers are padded to 16 bytes, so the vec4 holding the last elements is in bounds (with
+    // 4-byte padding the fixture leaves element 1,000 of N = 1,001 NaN).
+    let ctx = ctx();
+    for n in [1_001, 1_002, 1_003, 1_004] {
+        let spec = case(
+            OpName::Axpy,
+            Dtype::F32,
+            shape("n", &[("N", n)]),
+            Some("axpy_vec4.wgsl"),
+        );
+        let (o, _) = run(&ctx, &spec);
+        assert_pass(&o);
+    }
+}
+
+#[test]
 fn wrong_kernels_fail_without_crashing() {
     let ctx = ctx();
     let small = gemm("bad", 1, 40, 40, 24);

@@ -458,7 +458,7 @@ fn check_limits(ctx: &GpuContext, spec: &CaseSpec, problem: &Problem) -> Result<
         .iter()
         .map(|(name, v)| (format!("input {name}"), v.len() as u64));
     for (name, len) in inputs.chain(outputs) {
-        let bytes = len * elem;
+        let bytes = crate::context::padded_size(len * elem);
         let too_big = |limit_name: &str, limit: u64| {
             Stop::Error(format!(
                 "shape '{}': buffer {name} needs {bytes} bytes ({len} {} elements), above the \

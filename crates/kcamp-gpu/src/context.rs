@@ -176,16 +176,17 @@ impl GpuContext {
         self.check_errors()
     }
 
+    /// A buffer of at least `size` bytes, padded to [`BUFFER_ALIGN`] (see [`padded_size`]).
     pub(crate) fn buffer(&self, label: &str, size: u64, usage: wgpu::BufferUsages) -> wgpu::Buffer {
         self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),
-            size: size.max(4).next_multiple_of(4),
+            size: padded_size(size),
             usage,
             mapped_at_creation: false,
         })
     }
 
-    /// A buffer holding `bytes` (padded to 4 bytes).
+    /// A buffer holding `bytes`, zero-padded to [`BUFFER_ALIGN`].
     pub(crate) fn buffer_with(
         &self,
         label: &str,
@@ -198,7 +199,7 @@ impl GpuContext {
             usage | wgpu::BufferUsages::COPY_DST,
         );
         let mut padded = bytes.to_vec();
-        padded.resize((bytes.len().max(4)).next_multiple_of(4), 0);
+        padded.resize(padded_size(bytes.len() as u64) as usize, 0);
         self.queue.write_buffer(&buffer, 0, &padded);
         buffer
     }
@@ -245,6 +246,35 @@ impl GpuContext {
     }
 }
 
+/// Every buffer kcamp creates is a multiple of this many bytes (and at least this long).
+pub(crate) const BUFFER_ALIGN: u64 = 16;
+
+/// The allocated size of a buffer asked for with `size` bytes: rounded up to [`BUFFER_ALIGN`],
+/// so a kernel may read and write `vec4<f32>` (or `vec4<u32>`, `vec2<f16>` pairs, ...) views of
+/// any binding for any shape; the pad lies past the data, holds zeros in inputs and is never
+/// compared in outputs. With 4-byte padding a vec4 view of an odd-length array loses its last
+/// element (NVIDIA's robust access drops a 16-byte store that is partly out of bounds).
+pub(crate) fn padded_size(size: u64) -> u64 {
+    size.max(BUFFER_ALIGN).next_multiple_of(BUFFER_ALIGN)
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffers_are_padded_to_16_bytes() {
+        assert_eq!(padded_size(0), 16);
+        assert_eq!(padded_size(4), 16);
+        assert_eq!(padded_size(16), 16);
+        assert_eq!(padded_size(17), 32);
+        // 191 x 143 f32 = 109,252 bytes: the vec4 view's last element must be in bounds.
+        assert_eq!(padded_size(191 * 143 * 4) % 16, 0);
+        assert!(padded_size(191 * 143 * 4) >= 191 * 143 * 4);
+        assert_eq!(padded_size(1 << 30), 1 << 30);
+    }
 }
