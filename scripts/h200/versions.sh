@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Writes every kernel version of the two H200 lineages (generated, byte for byte what was
+# measured) into OUT/sgemm-f32/<NN-name>/ and OUT/hgemm-f16/<NN-name>/: gemm.wgsl, kernel.yaml
+# and hypothesis.txt each. The round plans (sgemm.rounds, hgemm.rounds) pick from them.
+#   scripts/h200/versions.sh OUT
+set -eu
+HERE="$(cd "$(dirname "$0")" && pwd)"
+SHADERS="$HERE/../../shaders"
+OUT="$(mkdir -p "$1" && cd "$1" && pwd)"
+cd "$OUT"
+
+D=sgemm-f32
+ver() { # ver NAME BM BN BK TM TN VEC DBUF TRUSTED "hypothesis"
+  local d=$D/$1; mkdir -p $d
+  python3 "$HERE/gen_sgemm.py" $d/gemm.wgsl $2 $3 $4 $5 $6 $7 $8
+  cat > $d/kernel.yaml <<Y
+file: gemm.wgsl
+entry_points: {forward: forward, backward_da: backward_da, backward_db: backward_db}
+workgroups: {x: ceil(N/$3), y: ceil(M/$2), z: B}
+trusted: $9
+Y
+  echo "${10}" > $d/hypothesis.txt
+}
+mkdir -p $D/01-naive $D/02-tiled64
+cp "$SHADERS"/gemm_naive.wgsl $D/01-naive/gemm.wgsl
+cat > $D/01-naive/kernel.yaml <<Y
+file: gemm.wgsl
+entry_points: {forward: main}
+workgroups: {x: ceil(N/16), y: ceil(M/16), z: B}
+trusted: false
+Y
+echo "BASELINE: the bundled naive kernel, one invocation per output, operands read straight from storage." > $D/01-naive/hypothesis.txt
+cp "$SHADERS"/gemm_tiled.wgsl $D/02-tiled64/gemm.wgsl
+cat > $D/02-tiled64/kernel.yaml <<Y
+file: gemm.wgsl
+entry_points: {forward: main}
+workgroups: {x: ceil(N/64), y: ceil(M/64), z: B}
+trusted: false
+Y
+echo "Stage 64x64 tiles (k-depth 16) in workgroup memory, 4x4 outputs per invocation: 16x fewer global reads per FMA." > $D/02-tiled64/hypothesis.txt
+ver 03-rb128 128 128 8 8 8 0 0 false "128x128 block tile, 8x8 outputs per invocation held in registers (vec4 accumulators, unrolled by construction), A stored k-major in workgroup memory: 2x the FMAs per shared-memory read of 02."
+ver 04-vec4smem 128 128 8 8 8 1 0 false "Read shared memory as vec4 in split chunks (rows ty*4 and 64+ty*4, columns tx*4 and 64+tx*4): 4 LDS.128 instead of 16 LDS.32 per k step, conflict-free."
+ver 05-dbuf 128 128 8 8 8 1 1 false "Double-buffer shared memory and prefetch the next k-tile into registers during the FMAs: one barrier per k-tile and global latency hidden."
+ver 06-bk16 128 128 16 8 8 1 1 false "k-tile 16 instead of 8: half the barriers and loop overhead per FMA (32 KiB of shared memory, still 2 workgroups per SM)."
+ver 07-tile128x256 128 256 8 8 16 1 1 false "128x256 block tile, 8x16 per invocation: 1.33x the FMAs per shared-memory byte; risk: ~170 registers, 1 workgroup per SM."
+ver 08-tile256x128 256 128 8 16 8 1 1 false "256x128 block tile, 16x8 per invocation (the transpose of 07): A reads broadcast, B reads conflict-free."
+ver 09-trusted 128 128 8 8 8 1 1 true "05 without runtime bounds checks (trusted): measures what the checks still cost once loop bounding is off."
+ver 10-bk16-trusted 128 128 16 8 8 1 1 true "06 trusted."
+# run 2
+unr() { # like ver, with the unrolled k steps (fragment read-ahead, branch-free k-tile loop)
+  local d=$D/$1; mkdir -p $d
+  python3 "$HERE/gen_sgemm.py" $d/gemm.wgsl $2 $3 $4 $5 $6 $7 $8 1
+  cat > $d/kernel.yaml <<Y
+file: gemm.wgsl
+entry_points: {forward: forward, backward_da: backward_da, backward_db: backward_db}
+workgroups: {x: ceil(N/$3), y: ceil(M/$2), z: B}
+trusted: $9
+Y
+  echo "${10}" > $d/hypothesis.txt
+}
+unr 11-unroll 128 128 8 8 8 1 1 false "05 with the 8 k steps written out, the next step's vec4 fragments read before this step's FMAs, and a branch-free k-tile loop (guarded loads as select of a clamped index): shared-memory latency hidden inside each subgroup instead of by other subgroups."
+unr 12-unroll-128x256 128 256 8 8 16 1 1 false "The same on 07's 128x256 tile (8x16 per invocation), the best tile of run 1."
+unr 13-unroll-bk16 128 128 16 8 8 1 1 false "k-tile 16 with every step written out: if 06 lost because its 16-step loop was not unrolled, this recovers and halves the barriers of 11."
+unr 14-unroll-trusted 128 128 8 8 8 1 1 true "11 trusted (no runtime bounds checks)."
+unr 15-unroll-128x256-trusted 128 256 8 8 16 1 1 true "12 trusted."
+
+# v NAME 'JSON config' TRUSTED(0|1) "hypothesis"
+v() { python3 "$HERE/gen_sgemm2.py" "$D/$1" "$2" "$3" "$4"; }
+v 16-vec4g '{"cse": false}' 0 "13 with vec4 global loads and vec4 C stores where the leading dimension is a multiple of 4 (buffers are now padded to 16 bytes): 4 LDG.128 instead of 16 LDG.32 per k-tile and a quarter of the index/clamp arithmetic; unaligned operands keep scalar loads."
+v 17-cse '{}' 0 "16 with shared memory as [stage][k][m/4] arrays indexed by loop-invariant lets: naga's bounds clamp becomes the same expression at every LDS (one clamp, folded offsets) instead of a min() per LDS on a different sum."
+v 18-warp32x64 '{"warp": [32, 64]}' 0 "17 with a warp-tile mapping: 8 warps as 4x2 tiles of 32x64, lanes 4x8: per k step a warp reads 4 distinct A and 8 distinct B vec4 (one wavefront each) instead of 2 and 16 (1 + 2)."
+v 19-swz8 '{"warp": [32, 64], "swz": 8}' 0 "18 with grouped block order (8 block rows per group): co-resident workgroups share A and B panels in L2."
+v 20-16x8 '{"TM": 16, "TN": 8, "warp": [64, 64]}' 0 "128 invocations of 16x8 (4 warps of 64x64, lanes 4x8): 128 FMAs per 6 LDS.128 instead of 64 per 4, half the invocations per tile for the same global loads; risk ~220 registers, 2 workgroups per SM."
+v 21-16x8-noahead '{"TM": 16, "TN": 8, "warp": [64, 64], "ahead": false}' 0 "20 without the fragment read-ahead: 24 fewer live registers; the 128 independent FMAs per k step may hide the LDS latency alone."
+v 22-16x8-sbuf '{"TM": 16, "TN": 8, "warp": [64, 64], "dbuf": false}' 0 "20 single-buffered without the register prefetch: 32 fewer live registers and 16 KiB of shared memory, at one more barrier per k-tile."
+v 23-16x8-bk8 '{"TM": 16, "TN": 8, "warp": [64, 64], "BK": 8}' 0 "20 with k-tile 8: half the prefetch registers (4 vec4 instead of 8), twice the barriers."
+v 24-8x16 '{"TM": 8, "TN": 16, "warp": [64, 64]}' 0 "20 transposed: 8x16 per invocation (lanes 8x4): 2 A and 4 B vec4 per k step."
+v 25-16x8-swz8 '{"TM": 16, "TN": 8, "warp": [64, 64], "swz": 8}' 0 "20 with grouped block order (8 block rows)."
+v 26-warp-amapcol '{"warp": [32, 64], "amap": "col"}' 0 "18 with consecutive lanes loading consecutive rows of the k-contiguous operand: the transposing stores to shared memory hit 32 banks instead of 8 (4-way conflicts), at 16-byte rather than 64-byte runs per row in each load."
+v 27-16x8-amapcol '{"TM": 16, "TN": 8, "warp": [64, 64], "amap": "col"}' 0 "20 with the conflict-free transposing stores of 26."
+v 28-128x256-16x8 '{"BN": 256, "TM": 16, "TN": 8, "warp": [64, 64]}' 0 "128x256 block with 8 warps of 64x64 (16x8 per invocation): twice the FMAs per global byte of 20 at the same per-invocation tile; half the workgroups (bad for 8x512^3)."
+v 29-warp32x64-trusted '{"warp": [32, 64]}' 1 "18 trusted: what the remaining runtime bounds checks cost once the clamps are shared."
+v 30-16x8-trusted '{"TM": 16, "TN": 8, "warp": [64, 64]}' 1 "20 trusted."
+v 31-warp64x32 '{"warp": [64, 32]}' 0 "17 with 8 warps as 2x4 tiles of 64x32 (lanes 8x4): the other warp-tile orientation of 18."
+v 32-64x128 '{"BM": 64, "warp": [32, 64]}' 0 "64x128 block of 4 warps of 32x64 (8x8 per invocation, 128 invocations): twice the workgroups of 18, for shapes with few 128x128 tiles (8x512^3 fills only 128 of 132 SMs with one workgroup each)."
+v 33-16x8-amapcol-swz8 '{"TM": 16, "TN": 8, "warp": [64, 64], "amap": "col", "swz": 8}' 0 "20 with both 25's grouped block order and 27's conflict-free transposing stores."
+v 34-warp-amapcol-swz8 '{"warp": [32, 64], "amap": "col", "swz": 8}' 0 "18 with both 19's grouped block order and 26's conflict-free transposing stores."
+# Prepared after run 3, rehearsed on lavapipe only (no device time left for this helper): NOT MEASURED.
+v 35-split '{"split": true}' 0 "17 with the vec4 and scalar load paths as two copies of the k-loop behind one uniform branch: run 3 read 16-19 as register-bound (+5-7% where one workgroup per SM runs anyway, 8x512^3; -17% at 4096^3 where 13 keeps two), so a vec4-only loop with fewer live addresses than 13 should keep two workgroups per SM and the vec4 gain."
+v 36-warp64x32-split '{"warp": [64, 32], "split": true}' 0 "31 (the fastest at 8x512^3 in run 3) with 35's split loops."
+v 37-16x8-sbuf-split '{"TM": 16, "TN": 8, "warp": [64, 64], "dbuf": false, "split": true}' 0 "22 (33.2 at 4096^3 with 128 invocations, single buffered) with 35's split loops: fewer live addresses for the register-heaviest tile that did not spill."
+
+D=hgemm-f16
+ver() { # ver NAME MODE BM BN BK WM WN DBUF PAD "hypothesis"
+  local d=$D/$1; mkdir -p $d
+  python3 "$HERE/gen_hgemm.py" $d/gemm.wgsl $2 $3 $4 $5 $6 $7 $8 $9 0
+  cat > $d/kernel.yaml <<Y
+file: gemm.wgsl
+entry_points: {forward: forward, backward_da: backward_da, backward_db: backward_db}
+workgroups: {x: ceil(N/$4), y: ceil(M/$3), z: B}
+trusted: false
+Y
+  echo "${10}" > $d/hypothesis.txt
+}
+mkdir -p $D/01-naive
+cp "$SHADERS"/gemm_naive_f16.wgsl $D/01-naive/gemm.wgsl
+cat > $D/01-naive/kernel.yaml <<Y
+file: gemm.wgsl
+entry_points: {forward: main}
+workgroups: {x: ceil(N/16), y: ceil(M/16), z: B}
+trusted: false
+Y
+echo "BASELINE: the bundled naive f16 kernel (one invocation per output, f32 sum, no tensor cores)." > $D/01-naive/hypothesis.txt
+ver 02-coop-direct direct 64 64 32 2 2 0 8 "Tensor cores through cooperative matrices: each subgroup owns 2x2 16x16 f32 accumulators and reads its f16 fragments straight from storage (edge tiles staged)."
+ver 03-staged128 staged 128 128 32 2 4 0 8 "Stage 128x32 / 32x128 k-tiles in workgroup memory (rows padded by 8 halves) and load fragments from there: each element is read from global once per workgroup instead of once per subgroup; 4x2 fragments per subgroup."
+ver 04-dbuf staged 128 128 32 2 4 1 8 "Double-buffer the staged tiles with a register prefetch of the next k-tile: one barrier per k-tile, global latency behind the MMAs."
+ver 05-warp64x64 staged 128 128 32 2 2 1 8 "4 subgroups of 64x64 (4x4 fragments) instead of 8 of 64x32: 8 fragment loads per 16 MMAs instead of 6 per 8."
+ver 06-tile128x256 staged 128 256 16 2 4 1 8 "128x256 workgroup tile, 8 subgroups of 64x64, k-tile 16 (fits 48 KiB double-buffered): half the global bytes per FLOP of 128x128."
+ver 07-tile256x128 staged 256 128 16 4 2 1 8 "256x128 workgroup tile (transpose of 06)."
+ver 08-nopad staged 128 128 32 2 4 1 0 "04 without row padding: checks that the padding pays (expected slower: bank conflicts on fragment loads)."
+ver 09-bk64 staged 128 128 64 2 4 0 8 "k-tile 64 single-buffered (36 KiB): a quarter of the barriers per MMA of k-tile 16 without a second buffer."
+# run 2: ver2 NAME MODE BM BN BK WM WN DBUF(0 single, 1 two stages, 2 prefetch) PAD EXTRA "hypothesis"
+ver2() {
+  local d=$D/$1; mkdir -p $d
+  python3 "$HERE/gen_hgemm.py" $d/gemm.wgsl $2 $3 $4 $5 $6 $7 $8 $9 0 ${10}
+  cat > $d/kernel.yaml <<Y
+file: gemm.wgsl
+entry_points: {forward: forward, backward_da: backward_da, backward_db: backward_db}
+workgroups: {x: ceil(N/$4), y: ceil(M/$3), z: B}
+trusted: false
+Y
+  echo "${11}" > $d/hypothesis.txt
+}
+ver2 10-bk64-prefetch staged 128 128 64 2 4 2 8 - "09 plus a register prefetch of the next 128x64/64x128 k-tile issued before the MMAs (one shared buffer, two barriers): global latency hidden without a second 35 KiB buffer."
+ver2 11-bk64-warp64 staged 128 128 64 2 2 0 8 - "09 with 4 subgroups of 64x64 (4x4 fragments): 8 fragment loads per 16 MMAs instead of 6 per 8."
+ver2 12-bk64-warp64-prefetch staged 128 128 64 2 2 2 8 - "11 plus the register prefetch of 10."
+ver2 13-bk64-f16smem staged 128 128 64 2 4 0 8 f16smem "09 with workgroup arrays of f16 instead of vec2<f16>: does the driver's cooperative load from a reinterpreted vec2 array cost extra?"
+ver2 14-tile256x128-bk32 staged 256 128 32 4 2 0 8 - "256x128 tile, 8 subgroups of 64x64, k-tile 32 single-buffered (38 KiB): more MMAs per barrier and per global byte than 09."
+ver2 15-tile128x256-bk32-prefetch staged 128 256 32 2 4 2 8 - "128x256 tile, 8 subgroups of 64x64, k-tile 32, register prefetch."
+ver2 16-bk64-prefetch-f16smem staged 128 128 64 2 4 2 8 f16smem "10 and 13 together: register prefetch with f16 workgroup arrays."
+ver2 17-tile128x256-bk32 staged 128 256 32 2 4 0 8 - "15 without the prefetch (control for 15)."
+
