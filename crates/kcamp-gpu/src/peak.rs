@@ -139,7 +139,7 @@ fn grid_within(groups: u64, max: u64) -> Result<[u32; 3]> {
         )));
     }
     let (x, y) = (y_min..=max)
-        .find(|y| groups % y == 0)
+        .find(|y| groups.is_multiple_of(*y))
         .map(|y| (groups / y, y))
         .unwrap_or((groups.div_ceil(y_min), y_min));
     Ok([x as u32, y as u32, 1])
