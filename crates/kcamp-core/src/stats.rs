@@ -69,6 +69,20 @@ pub fn welch_p_value(a: &[f64], b: &[f64]) -> Option<f64> {
     Some((2.0 * dist.cdf(-t.abs())).min(1.0))
 }
 
+/// Two-sided one-sample t-test of `xs` against a mean of 0 (the paired t-test when `xs` are
+/// the per-pair log ratios); None with fewer than 2 values or zero variance.
+pub fn one_sample_t_p_value(xs: &[f64]) -> Option<f64> {
+    let var = sample_variance(xs)?;
+    let n = xs.len() as f64;
+    let se2 = var / n;
+    if !(se2.is_finite() && se2 > 0.0) {
+        return None;
+    }
+    let t = mean(xs)? / se2.sqrt();
+    let dist = StudentsT::new(0.0, 1.0, n - 1.0).ok()?;
+    Some((2.0 * dist.cdf(-t.abs())).min(1.0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -121,6 +135,21 @@ mod tests {
         let p = welch_p_value(&[1.0, 1.0, 1.0], &[2.0, 3.0, 4.0]).unwrap();
         let t = 2.0 * 3f64.sqrt();
         assert!(close(p, 1.0 - t / (2.0 + t * t).sqrt(), 1e-9), "p = {p}");
+    }
+
+    #[test]
+    fn one_sample_t_test_matches_the_closed_form() {
+        // n = 3, mean 2, sample sd 1: t = 2·sqrt(3), df = 2.
+        let p = one_sample_t_p_value(&[1.0, 2.0, 3.0]).unwrap();
+        let t = 2.0 * 3f64.sqrt();
+        assert!(close(p, 1.0 - t / (2.0 + t * t).sqrt(), 1e-9), "p = {p}");
+        assert!(close(
+            one_sample_t_p_value(&[-1.0, 1.0]).unwrap(),
+            1.0,
+            1e-12
+        ));
+        assert_eq!(one_sample_t_p_value(&[0.5]), None);
+        assert_eq!(one_sample_t_p_value(&[0.5, 0.5]), None);
     }
 
     #[test]
