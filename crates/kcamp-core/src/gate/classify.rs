@@ -5,7 +5,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{GateInput, ShapeClass, ShapeVerdict};
 use crate::schema::{BenchTable, MetricRef, Row, Schema, describe_shape, header_difference};
-use crate::stats::{mean, one_sample_t_p_value, pop_stddev, welch_p_value};
+use crate::stats::{median, robust_stddev, welch_p_value, wilcoxon_p_value};
 use crate::types::Check;
 use crate::{Error, Result};
 
@@ -109,10 +109,12 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
         // significant. Two constant sample sets that differ are a certain change.
         let (delta, band, significant) = match &logs {
             Some(logs) => {
+                // Median and median deviation: one preempted sample on a busy machine moves
+                // neither the change nor its band.
                 let values: Vec<f64> = logs.iter().map(|(_, l)| *l).collect();
-                let m = mean(&values).unwrap_or(0.0);
-                let sd = pop_stddev(&values).unwrap_or(0.0);
-                verdict.p_value = one_sample_t_p_value(&values);
+                let m = median(&values).unwrap_or(0.0);
+                let sd = robust_stddev(&values).unwrap_or(0.0);
+                verdict.p_value = wilcoxon_p_value(&values);
                 verdict.pairs = Some(values.len() as u32);
                 (
                     m.exp() - 1.0,

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::classify::Classified;
 use super::{Aggregate, GateConfig, ShapeClass, ShapeVerdict, Verdict};
-use crate::stats::{geomean, mean, one_sample_t_p_value, pop_stddev};
+use crate::stats::{geomean, mean, median, pop_stddev, robust_stddev, wilcoxon_p_value};
 
 /// The verdict and what it rests on.
 pub(super) struct Decision {
@@ -46,7 +46,7 @@ pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
     let verdict = match (aggregate.delta, &paired) {
         _ if blocked => Verdict::Reject,
         // Paired: a gain counts only when it clears the spread of the paired aggregate
-        // ratios and their t-test; small but real gains are re-measured.
+        // ratios and their signed-rank test; small but real gains are re-measured.
         (Some(d), Some(p)) if p.clears(d, config) && d >= floor => accept(),
         (Some(d), Some(p)) if p.clears(d, config) && d > 0.0 => Verdict::NeedsRemeasure,
         (_, Some(_)) => Verdict::Reject,
@@ -62,11 +62,12 @@ pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
     }
 }
 
-/// The aggregate of a paired judgement: per repeat, the mean log ratio over the shapes;
-/// its mean is the gain, its spread the band, its t-test the significance.
+/// The aggregate of a paired judgement: per repeat, the mean log ratio over the shapes; their
+/// median is the gain, their robust spread the band, their signed-rank test the
+/// significance.
 pub(super) struct PairedAggregate {
     pub delta: f64,
-    /// `stddev_multiplier ·` the spread of the per-repeat aggregate ratios (no floor).
+    /// `stddev_multiplier ·` the robust spread of the per-repeat aggregate ratios (no floor).
     pub band: f64,
     pub p_value: Option<f64>,
     pub pairs: u32,
@@ -104,9 +105,9 @@ fn paired_aggregate(c: &Classified, config: &GateConfig) -> Option<PairedAggrega
         return None;
     }
     Some(PairedAggregate {
-        delta: mean(&means)?.exp() - 1.0,
-        band: config.stddev_multiplier * pop_stddev(&means)?,
-        p_value: one_sample_t_p_value(&means),
+        delta: median(&means)?.exp() - 1.0,
+        band: config.stddev_multiplier * robust_stddev(&means)?,
+        p_value: wilcoxon_p_value(&means),
         pairs: means.len() as u32,
     })
 }

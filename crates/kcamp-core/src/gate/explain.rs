@@ -80,7 +80,7 @@ pub(super) fn reasons(
     }
     if !classified.not_significant.is_empty() {
         let test = if classified.paired_logs.iter().any(Option::is_some) {
-            "the paired t-test"
+            "the paired signed-rank test"
         } else {
             "Welch's t-test"
         };

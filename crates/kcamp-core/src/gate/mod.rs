@@ -28,7 +28,8 @@ pub struct GateConfig {
     pub stddev_multiplier: f64,
     /// A shape below -max(regression_threshold, band) is a REGRESSION (5%).
     pub regression_threshold: f64,
-    /// Welch's t-test significance when raw samples exist on both sides (0.05).
+    /// Significance of Welch's t-test (or, paired, the signed-rank test) when raw samples
+    /// exist on both sides (0.05).
     pub p_value: f64,
     /// A quick-validation ACCEPT whose aggregate gain is below this needs a full run (5%).
     pub quick_confirm_below: f64,
@@ -117,8 +118,8 @@ pub struct ShapeVerdict {
     pub delta: Option<f64>,
     /// Noise band (fraction).
     pub band: f64,
-    /// Welch's p-value when samples exist on both sides; the paired t-test's when the
-    /// shape was judged on paired ratios.
+    /// Welch's p-value when samples exist on both sides; the Wilcoxon signed-rank test's
+    /// when the shape was judged on paired ratios.
     pub p_value: Option<f64>,
     /// Paired repeats the shape was judged on (None: judged unpaired).
     #[serde(default)]
@@ -133,13 +134,14 @@ pub struct Aggregate {
     /// Geometric mean over shapes that PASS on both sides.
     pub incumbent: Option<f64>,
     pub candidate: Option<f64>,
-    /// Fraction: 0.10 is +10%. Paired: the geomean of every shape's paired ratios − 1.
+    /// Fraction: 0.10 is +10%. Paired: the median over repeats of the per-repeat aggregate
+    /// ratio (the geomean over shapes of each repeat's paired ratios) − 1.
     pub delta: Option<f64>,
-    /// Paired only: 2·(spread of the per-repeat aggregate ratios), without the noise
-    /// floor; a gain must clear it (and the paired t-test) to count.
+    /// Paired only: `stddev_multiplier ·` the robust spread of the per-repeat aggregate
+    /// ratios, without the noise floor; a gain must clear it (and the signed-rank test).
     #[serde(default)]
     pub band: Option<f64>,
-    /// Paired only: the paired t-test of the per-repeat aggregate ratios.
+    /// Paired only: the signed-rank test of the per-repeat aggregate ratios.
     #[serde(default)]
     pub p_value: Option<f64>,
     /// Paired only: the repeats the aggregate was paired over.
@@ -182,11 +184,12 @@ pub struct GateInput<'a> {
 /// the same shapes (an error names the missing or extra shape); a campaign passes the
 /// incumbent's rows for the candidate's shapes.
 ///
-/// Paired (`input.paired` with samples on both sides): per shape, Δ is the geometric mean
-/// of the per-repeat ratios minus one, the band `max(noise_floor, stddev_multiplier · sd)`
-/// of their logarithms, and the paired t-test replaces Welch's. The aggregate gain must
-/// also clear `stddev_multiplier ·` the spread of the per-repeat aggregate ratios and their
-/// t-test: drift between runs cannot pass for a change, and noise cannot pass for a gain.
+/// Paired (`input.paired` with samples on both sides): per shape, Δ is the median of the
+/// per-repeat ratios minus one, the band `max(noise_floor, stddev_multiplier · sd)` with sd
+/// the robust spread (1.4826 · MAD) of their logarithms, and the Wilcoxon signed-rank test
+/// replaces Welch's. The aggregate gain must also clear `stddev_multiplier ·` the robust
+/// spread of the per-repeat aggregate ratios and their signed-rank test: drift between runs
+/// cannot pass for a change, and noise cannot pass for a gain.
 pub fn judge(input: &GateInput<'_>) -> Result<GateReport> {
     let classified = classify::classify(input)?;
     let decision = decide::decide(&classified, input.config);

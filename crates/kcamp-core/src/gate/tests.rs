@@ -508,14 +508,15 @@ fn a_real_gain_under_noise_is_accepted_when_paired() {
     assert!(r.aggregate.band.unwrap() < 0.1);
     for s in &r.shapes {
         assert_eq!(s.class, ShapeClass::Improved, "{s:?}");
-        assert!(s.p_value.unwrap() < 1e-6);
+        // All ten pairs up (some tied: the normal approximation).
+        assert!(s.p_value.unwrap() < 0.01, "{s:?}");
     }
 }
 
 #[test]
 fn a_gain_inside_the_paired_band_is_not_accepted() {
-    // +2.5% on average, but the pairs scatter by ±10%: not distinguishable from noise.
-    let scatter = [1.15, 0.92, 1.12, 0.95, 1.1, 0.93, 1.05, 1.0, 1.02, 1.01];
+    // +3.5% in the median, but the pairs scatter by ±10%: not distinguishable from noise.
+    let scatter = [1.15, 0.92, 1.12, 0.95, 1.1, 0.93, 1.05, 1.0, 1.03, 1.04];
     let inc = vec![10.0; 10];
     let cand: Vec<f64> = scatter.iter().map(|s| 10.0 * s).collect();
     let r = judge_streams(&[("a", inc)], &[("a", cand)], true);
