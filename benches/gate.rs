@@ -63,6 +63,7 @@ fn bench_gate(c: &mut Criterion) {
             candidate_samples: samples.as_ref().map(|s| &s.1),
             metric: "Forward TFLOPS",
             config: &config,
+            paired: false,
         })
         .unwrap()
     };

@@ -405,25 +405,21 @@ fn consistent_small_gain_is_accepted_after_three_measurements() {
 fn quick_accept_under_five_percent_is_confirmed_by_a_full_run() {
     let (tmp, dir) = baselined();
     let reps = representative(&dir);
-    // The external harness of this campaign: copy a prepared full CSV.
-    let manifest = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
-    let full_src = tmp.path().join("full-run.csv");
-    std::fs::write(
-        dir.join("manifest.yaml"),
-        format!(
-            "{manifest}full_command: \"cp '{}' {{csv}}\"\n",
-            full_src.display()
-        ),
-    )
-    .unwrap();
     run(&dir, &["round", "new", "--hypothesis", "small gain"], 0);
     let quick = subset_csv("gain3.csv", &reps, tmp.path());
     let v = run(&dir, &["validate", "--csv", quick.to_str().unwrap()], 0);
     assert_eq!(v["validation"], "quick");
     assert_eq!(v["needs_full_confirmation"], true, "{v}");
+    // This campaign's harness is the user's: the confirming full run is their CSV too.
+    let refused = run(&dir, &["accept"], 2);
+    assert!(
+        error_message(&refused).contains("imported CSVs")
+            && error_message(&refused).contains("kcamp accept --csv"),
+        "{refused}"
+    );
     // The full run overturns it: the round is rolled back.
-    std::fs::copy(fixture("hidden_regression.csv"), &full_src).unwrap();
-    let a = run(&dir, &["accept"], 1);
+    let full = fixture("hidden_regression.csv");
+    let a = run(&dir, &["accept", "--csv", full.to_str().unwrap()], 1);
     assert_eq!(a["decision"]["decision"], "ROLLED_BACK", "{a}");
     assert_eq!(a["confirmation"]["validation"], "full");
     // Next round: the full run confirms.
@@ -433,8 +429,8 @@ fn quick_accept_under_five_percent_is_confirmed_by_a_full_run() {
         0,
     );
     run(&dir, &["validate", "--csv", quick.to_str().unwrap()], 0);
-    std::fs::copy(fixture("better.csv"), &full_src).unwrap();
-    let a = run(&dir, &["accept"], 0);
+    let better = fixture("better.csv");
+    let a = run(&dir, &["accept", "--csv", better.to_str().unwrap()], 0);
     assert_eq!(a["decision"]["decision"], "ACCEPTED");
     assert_eq!(a["decision"]["validation"], "full");
 }

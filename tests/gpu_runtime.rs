@@ -35,6 +35,7 @@ fn timing() -> TimingConfig {
         warmup: 1,
         repeats: 3,
         min_sample_ms: 1.0,
+        ..TimingConfig::default()
     }
 }
 
@@ -62,6 +63,8 @@ fn case(op: OpName, dtype: Dtype, shape: ShapeSpec, fixture: Option<&str>) -> Ca
         adapter: lavapipe(),
         timing: timing(),
         seed: 42,
+        paired: None,
+        check_only: false,
     }
 }
 

@@ -43,6 +43,8 @@ fn spec(label: &str, seed: u64) -> CaseSpec {
         adapter: AdapterSelector::default(),
         timing: TimingConfig::default(),
         seed,
+        paired: None,
+        check_only: false,
     }
 }
 

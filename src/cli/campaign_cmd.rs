@@ -70,6 +70,10 @@ pub struct AcceptArgs {
     pub force: bool,
     #[arg(long)]
     pub reason: Option<String>,
+    /// The confirming full validation's CSV, when a small quick gain needs one (campaigns
+    /// whose measurements are imported CSVs).
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -83,6 +87,10 @@ pub struct ReportArgs {
     /// Skip the final full validation and report on the recorded rounds only.
     #[arg(long)]
     pub no_run: bool,
+    /// The final full validation's CSV, from your harness (campaigns whose measurements are
+    /// imported CSVs).
+    #[arg(long, conflicts_with = "no_run")]
+    pub csv: Option<PathBuf>,
     #[command(flatten)]
     pub adapter: AdapterArgs,
 }
@@ -272,7 +280,7 @@ pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
     let opts = AcceptOptions {
         force: a.force,
         reason: a.reason.clone(),
-        confirm_source: MeasureSource::Run(m.as_ref()),
+        confirm_source: source(&a.csv, m.as_ref()),
     };
     let out = campaign::accept(&c, &opts, &mut progress)?;
     let d = &out.decision;
@@ -433,12 +441,18 @@ pub fn log(ctx: &Ctx) -> Result<CmdOutput> {
 pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
     let m = measurer(&c, &a.adapter);
-    let source = (!a.no_run).then(|| MeasureSource::Run(m.as_ref()));
+    let source = (!a.no_run).then(|| source(&a.csv, m.as_ref()));
     let mut progress = progress_printer(ctx);
-    let files = campaign::final_report(&c, source, &mut progress, |fm| {
+    let (files, acceptance) = campaign::final_report(&c, source, &mut progress, |fm| {
         // Derived from round 1 alone: rewritten so that it follows the current code.
         kcamp_report::campaign::write_baseline_report(&c)?;
-        kcamp_report::campaign::write_final_report(&c, fm.incumbent, &fm.table)
+        let files = kcamp_report::campaign::write_final_report(
+            &c,
+            fm.incumbent,
+            &fm.table,
+            Some(&fm.acceptance.report),
+        )?;
+        Ok((files, fm.acceptance.clone()))
     })?;
     let report = &files.report;
     let metric = &report.primary_metric;
@@ -452,7 +466,17 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
         .iter()
         .flat_map(|c| [c.svg.as_path(), c.png.as_path()])
         .collect();
+    let gate = &acceptance.report;
     let human = format!(
+        "final acceptance of round {incumbent} against the BASELINE ({}): {}\n{}",
+        if a.no_run {
+            "recorded numbers"
+        } else {
+            "final full validation"
+        },
+        render_verdict(gate),
+        render_table(gate),
+    ) + &format!(
         "report.md written: incumbent round {incumbent}, {metric} {} vs BASELINE {} ({}), {} rounds accepted\ncharts: {}",
         fmt_opt(report.incumbent_aggregate),
         fmt_opt(report.baseline_aggregate),
@@ -465,8 +489,18 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    Ok(CmdOutput::ok(
+    let exit = if gate.verdict.allows_accept() {
+        exit::OK
+    } else {
+        exit::GATE_REJECTED
+    };
+    Ok(CmdOutput::with_exit(
         json!({
+            "verdict": gate.verdict,
+            "reasons": gate.reasons,
+            "shapes": gate.shapes,
+            "aggregate": gate.aggregate,
+            "like_for_like": acceptance.like_for_like,
             "report": c.dir.join(kcamp_report::campaign::FINAL_REPORT),
             "incumbent": incumbent,
             "metric": metric,
@@ -477,11 +511,17 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
             "charts": chart_paths,
         }),
         human,
+        exit,
     ))
 }
 
 /// The gate verdict as a table plus reasons.
 pub fn render_gate(r: &GateReport) -> String {
+    render_table(r) + &render_verdict(r)
+}
+
+/// The per-shape table and the aggregate line.
+fn render_table(r: &GateReport) -> String {
     let mut s = format!(
         "{:<16} {:<22} {:<12} {:>12} {:>12} {:>8} {:>6}  {}\n",
         "shape", "dims", "check", "incumbent", "candidate", "delta", "band", "class"
@@ -509,13 +549,18 @@ pub fn render_gate(r: &GateReport) -> String {
         ));
     }
     s.push_str(&format!(
-        "aggregate ({}): {} -> {} ({})\nverdict: {}\n",
+        "aggregate ({}): {} -> {} ({})\n",
         r.metric,
         fmt_opt(r.aggregate.incumbent),
         fmt_opt(r.aggregate.candidate),
         fmt_pct(r.aggregate.delta),
-        r.verdict.as_str()
     ));
+    s
+}
+
+/// `verdict: X` and its reasons, one a line.
+fn render_verdict(r: &GateReport) -> String {
+    let mut s = format!("verdict: {}\n", r.verdict.as_str());
     for reason in &r.reasons {
         s.push_str(&format!("  - {reason}\n"));
     }

@@ -6,9 +6,12 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 
 use super::{CmdOutput, Ctx};
+use kcamp_core::artifacts::fingerprint::{Fingerprint, describe_differences};
 use kcamp_core::error::exit;
 use kcamp_core::files::MANIFEST_FILE;
-use kcamp_core::gate::{GateConfig, GateInput, GateReport, judge, percent, write_value};
+use kcamp_core::gate::{
+    GateConfig, GateInput, GateReport, ShapeClass, Verdict, judge, percent, write_value,
+};
 use kcamp_core::manifest::Manifest;
 use kcamp_core::schema::{BenchTable, Samples, Schema};
 use kcamp_core::{Error, Result};
@@ -69,6 +72,7 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         candidate_samples: samples.candidate.as_ref(),
         metric: &metric,
         config: &config,
+        paired: false,
     })
     .map_err(|e| match e {
         // The gate is pure and knows no paths: name the two files here.
@@ -79,6 +83,8 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         )),
         other => other,
     })?;
+    let mut report = report;
+    like_for_like(&mut report, &a.base, &a.candidate);
     // Only the form that is printed is made: 10,000-shape reports are common.
     let mut human = if ctx.json {
         String::new()
@@ -165,6 +171,38 @@ impl SamplesBeside {
             note: None,
         })
     }
+}
+
+/// Two kcamp runs (a `fingerprint.json` or `result.json` beside each CSV) are judged only
+/// when they were measured alike; otherwise NEEDS_REMEASURE says what differs. CSVs without
+/// a fingerprint (or with one kcamp cannot read) are judged as they are.
+fn like_for_like(report: &mut GateReport, base: &Path, candidate: &Path) {
+    let (base_dir, cand_dir) = (directory_of(base), directory_of(candidate));
+    if base_dir == cand_dir {
+        return;
+    }
+    let read = |d: &Path| Fingerprint::read(d).ok().flatten();
+    let (Some(inc), Some(cand)) = (read(&base_dir), read(&cand_dir)) else {
+        return;
+    };
+    let differ = inc.differences(&cand);
+    if differ.is_empty() {
+        return;
+    }
+    if !report.shapes.iter().any(|s| s.class == ShapeClass::Failed) {
+        report.verdict = Verdict::NeedsRemeasure;
+    }
+    report.reasons.insert(
+        0,
+        format!(
+            "not like for like: {} was measured as {}, {} as {}; they differ in {}. Measure both alike (or both in one `kcamp validate`, which pairs them).",
+            base.display(),
+            inc.summary(),
+            candidate.display(),
+            cand.summary(),
+            describe_differences(&differ)
+        ),
+    );
 }
 
 fn directory_of(path: &Path) -> PathBuf {

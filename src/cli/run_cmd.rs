@@ -111,6 +111,9 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
         }
     };
     let manifest = Manifest::load(&ctx.campaign)?;
+    kcamp_core::campaign::refuse_builtin_if_imported(&kcamp_core::campaign::Campaign::open(
+        &ctx.campaign,
+    )?)?;
     let mut opts = CampaignRunOptions::new(validation);
     opts.adapter = selector(&a.adapter);
     opts.cancel = cancel_on_sigint();

@@ -27,6 +27,38 @@ pub struct CaseSpec {
     pub timing: TimingConfig,
     /// Seed of the random inputs (recorded with the result).
     pub seed: u64,
+    /// A second kernel measured in the same case (the incumbent's snapshot): the problem is
+    /// built once, both outputs are checked, and their timed samples alternate A B B A over
+    /// the repeats after a common warm-up, so each repeat gives a paired ratio.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paired: Option<PairedKernel>,
+    /// Check the output of every pass (one dispatch each) and time nothing: how a quick
+    /// validation covers the shapes it does not time.
+    #[serde(default)]
+    pub check_only: bool,
+}
+
+/// The other kernel of a paired case, with its own settings (its snapshot's `kernel.yaml`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairedKernel {
+    pub kernel_path: PathBuf,
+    pub kernel_source: String,
+    pub kernel: KernelSpec,
+}
+
+/// The warm-up a timed step got before its samples: dispatched until `min_ms` of wall time
+/// had passed and the last samples agreed within the tolerance (`settled`), or until the
+/// cap (`settled: false`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WarmupRecord {
+    /// `Forward`, `Backward`.
+    pub step: String,
+    pub dispatches: u64,
+    /// Wall time of the warm-up.
+    pub ms: f64,
+    pub settled: bool,
+    /// Time of one dispatch over the last warm-up samples.
+    pub last_dispatch_ms: Vec<f64>,
 }
 
 /// The outcome of one case. `metrics` is keyed by CSV column name (e.g. `Forward TFLOPS`,
@@ -53,6 +85,12 @@ pub struct CaseOutcome {
     /// Static metrics of the kernel's forward entry point, from the compiler's front end.
     #[serde(default)]
     pub kernel_metrics: Option<EntryMetrics>,
+    /// The warm-up each timed step actually got.
+    #[serde(default)]
+    pub warmup: Vec<WarmupRecord>,
+    /// The paired kernel's outcome, when the case was paired.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paired: Option<Box<CaseOutcome>>,
 }
 
 /// Progress of a run, streamed to the dashboard or a terminal progress bar.
@@ -114,6 +152,8 @@ impl CaseOutcome {
             seed: spec.seed,
             trusted: spec.kernel.trusted,
             kernel_metrics: None,
+            warmup: Vec::new(),
+            paired: None,
         }
     }
 }

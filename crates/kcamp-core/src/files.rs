@@ -27,3 +27,19 @@ pub const SAMPLES_CSV: &str = "samples.csv";
 pub const RESULT_JSON: &str = "result.json";
 /// The gate report of the round's latest validation.
 pub const GATE_JSON: &str = "gate.json";
+/// How a measurement was made (adapter, backend, driver, checks, timing, harness), written
+/// beside every CSV a campaign measures or imports.
+pub const FINGERPRINT_JSON: &str = "fingerprint.json";
+/// A paired measurement's other side, measured in the same run and interleaved with the
+/// scored kernel: the incumbent's snapshot during `validate`, the BASELINE's during
+/// `report`. Frozen schema, like `benchmark.csv`; never scored by itself.
+pub const PAIRED_CSV: &str = "paired.csv";
+/// The per-repeat samples of [`PAIRED_CSV`]; repeat `r` was measured next to repeat `r` of
+/// `samples.csv` (ABBA order), which is what makes the ratios paired.
+pub const PAIRED_SAMPLES_CSV: &str = "paired_samples.csv";
+/// The final acceptance of `kcamp report`: the incumbent's final numbers judged against the
+/// BASELINE (a `gate.json`-shaped record).
+pub const FINAL_ACCEPTANCE_JSON: &str = "report/acceptance.json";
+/// A kernel directory's own settings file (see [`KERNEL_OVERRIDE_FILE`]); every round's
+/// snapshot carries the one it was measured with.
+pub const KERNEL_SETTINGS_FILE: &str = "kernel.yaml";

@@ -16,6 +16,7 @@ pub mod isa;
 pub mod manifest;
 pub mod memory;
 pub mod ops;
+pub mod plausibility;
 pub mod schema;
 pub mod specs;
 pub mod stats;

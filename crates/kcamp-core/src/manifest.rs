@@ -58,8 +58,16 @@ pub struct KernelSpec {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct TimingConfig {
-    /// Warm-up dispatches before sampling.
+    /// The least number of warm-up dispatches before each timed step. The warm-up also
+    /// lasts `warmup_ms` and until consecutive samples agree within `warmup_tolerance`,
+    /// so this count only matters for kernels slow enough to reach both after fewer.
     pub warmup: u32,
+    /// Least wall time of each warm-up, in ms (default: 200 on a GPU, which must leave its
+    /// idle clocks; 20 on a software adapter). The warm-up gives up settling at ten times it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub warmup_ms: Option<f64>,
+    /// The warm-up has settled when its last three samples agree within this fraction.
+    pub warmup_tolerance: f64,
     /// Samples (repeats) per shape.
     pub repeats: u32,
     /// Each sample batches dispatches until it lasts at least this long.
@@ -70,6 +78,8 @@ impl Default for TimingConfig {
     fn default() -> Self {
         TimingConfig {
             warmup: 3,
+            warmup_ms: None,
+            warmup_tolerance: 0.02,
             repeats: 10,
             min_sample_ms: 1.0,
         }
@@ -120,6 +130,14 @@ pub struct Manifest {
     /// Seed of the first correctness run; each run records the seed it used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// The GPU the campaign targets, by id of `assets/gpu_specs.yaml` (`h200`): its cited
+    /// peaks bound what an imported or harness CSV may claim when no measured peaks exist.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target_gpu: Option<String>,
+    /// Files the harness commands read (scripts, configs), relative to the campaign; their
+    /// SHA-256 is part of every measurement's fingerprint.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub harness_files: Vec<String>,
 }
 
 fn default_timeout() -> f64 {
@@ -158,6 +176,8 @@ impl Manifest {
             max_iterations: None,
             git_commit: true,
             seed: None,
+            target_gpu: None,
+            harness_files: Vec::new(),
         }
     }
 
@@ -182,20 +202,25 @@ impl Manifest {
 
     /// The manifest with `kernel/kernel.yaml` applied, if present.
     pub fn load(dir: &Path) -> Result<Manifest> {
-        let mut manifest = Manifest::load_base(dir)?;
-        let kernel_path = dir.join(KERNEL_OVERRIDE_FILE);
-        match std::fs::read_to_string(&kernel_path) {
+        Manifest::load_base(dir)?.with_kernel_settings_of(&dir.join(KERNEL_OVERRIDE_FILE))
+    }
+
+    /// This manifest with the kernel settings file `kernel_path` (a `kernel.yaml`, in the
+    /// working `kernel/` or a round's snapshot) applied when it exists.
+    pub fn with_kernel_settings_of(self, kernel_path: &Path) -> Result<Manifest> {
+        let mut manifest = self;
+        match std::fs::read_to_string(kernel_path) {
             Ok(text) => {
                 manifest.kernel = serde_yaml_ng::from_str(&text).map_err(|e| {
                     let line = e.location().map(|l| l.line() as u64);
                     Error::in_file(
-                        &kernel_path,
+                        kernel_path,
                         line,
                         None,
                         format!("invalid kernel settings: {e}"),
                     )
                 })?;
-                manifest.validate(&kernel_path)?;
+                manifest.validate(kernel_path)?;
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(Error::io(format!("reading {}", kernel_path.display()), e)),
@@ -306,6 +331,42 @@ impl Manifest {
                 "timing.repeats",
                 "needs at least 2 repeats for a stddev".into(),
             ));
+        }
+        if let Some(ms) = self.timing.warmup_ms
+            && !(ms.is_finite() && ms >= 0.0)
+        {
+            return Err(field(
+                "timing.warmup_ms",
+                format!("must be a non-negative number of ms, got {ms}"),
+            ));
+        }
+        let tol = self.timing.warmup_tolerance;
+        if !(tol.is_finite() && tol > 0.0) {
+            return Err(field(
+                "timing.warmup_tolerance",
+                format!("must be a positive fraction (0.02 is 2%), got {tol}"),
+            ));
+        }
+        if let Some(gpu) = &self.target_gpu {
+            let registry = crate::specs::Registry::builtin()?;
+            if !registry.gpus.iter().any(|g| &g.id == gpu) {
+                let ids: Vec<&str> = registry.gpus.iter().map(|g| g.id.as_str()).collect();
+                return Err(field(
+                    "target_gpu",
+                    format!(
+                        "'{gpu}' is not an id of assets/gpu_specs.yaml (one of: {})",
+                        ids.join(", ")
+                    ),
+                ));
+            }
+        }
+        for (i, f) in self.harness_files.iter().enumerate() {
+            if f.trim().is_empty() {
+                return Err(field(
+                    &format!("harness_files[{i}]"),
+                    "must name a file".into(),
+                ));
+            }
         }
         if !(self.timing.min_sample_ms.is_finite() && self.timing.min_sample_ms > 0.0) {
             return Err(field(

@@ -233,12 +233,22 @@ impl Registry {
     }
 }
 
-/// The peak key of a campaign dtype for the roofline floor: the fastest path a WGSL kernel
+/// The peak keys utilization is stated against, best first: the fastest path a WGSL kernel
 /// of that dtype could take (f16 may use cooperative-matrix tensor cores).
-fn floor_keys(dtype: Dtype) -> &'static [&'static str] {
+fn util_keys(dtype: Dtype) -> &'static [&'static str] {
     match dtype {
         Dtype::F32 => &["f32"],
         Dtype::F16 => &["f16-tensor", "f16", "f32"],
+    }
+}
+
+/// Every rate the hardware has for a dtype, tensor units included: the roofline floor takes
+/// the highest, so a harness that runs an f32 GEMM through TF32 (legitimately six times
+/// the H200's vector f32 peak) is never called impossible.
+fn floor_keys(dtype: Dtype) -> &'static [&'static str] {
+    match dtype {
+        Dtype::F32 => &["f32", "tf32-tensor"],
+        Dtype::F16 => &["f32", "f16", "f16-tensor", "f16-tensor-f16acc"],
     }
 }
 
@@ -259,7 +269,7 @@ pub fn adapter_peaks(
     .filter_map(|p| PeakStore::load(&p).ok())
     .find_map(|store| store.for_adapter(adapter).cloned());
     if let Some(m) = measured {
-        let flops = floor_keys(dtype)
+        let flops = util_keys(dtype)
             .iter()
             .find_map(|k| m.flops.get(*k))
             .copied();
@@ -268,10 +278,12 @@ pub fn adapter_peaks(
                 flops: PeakValue {
                     value: flops,
                     source: m.source.clone(),
+                    key: None,
                 },
                 bandwidth: PeakValue {
                     value: bw,
                     source: m.source.clone(),
+                    key: None,
                 },
                 units: None,
             });
@@ -279,9 +291,7 @@ pub fn adapter_peaks(
     }
     let registry = Registry::builtin().ok()?;
     let gpu = registry.for_adapter(adapter)?;
-    floor_keys(dtype)
-        .iter()
-        .find_map(|k| gpu.util_peaks(k).ok())
+    util_keys(dtype).iter().find_map(|k| gpu.util_peaks(k).ok())
 }
 
 /// Utilization (percent of the compute peak, percent of the bandwidth peak) of a run's
@@ -321,6 +331,9 @@ pub fn record_utilization(
 pub struct PeakValue {
     pub value: f64,
     pub source: String,
+    /// Which rate it is (`f32`, `tf32-tensor`, ...), where that is known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 impl From<&Cited> for PeakValue {
@@ -328,7 +341,28 @@ impl From<&Cited> for PeakValue {
         PeakValue {
             value: c.value,
             source: c.source.clone(),
+            key: None,
         }
+    }
+}
+
+impl PeakValue {
+    fn keyed(mut self, key: &str) -> Self {
+        self.key = Some(key.to_owned());
+        self
+    }
+
+    /// `13.4 TFLOP/s (tf32-tensor) [nvidia-h200-datasheet]`.
+    pub fn describe(&self, unit: &str) -> String {
+        format!(
+            "{}{} [{}]",
+            crate::units::si(self.value, unit),
+            self.key
+                .as_deref()
+                .map(|k| format!(" ({k})"))
+                .unwrap_or_default(),
+            self.source
+        )
     }
 }
 
@@ -559,44 +593,132 @@ impl FloorPeaks {
         adapter: &AdapterDescription,
         dtype: Dtype,
     ) -> FloorPeaks {
-        let mut flops: Vec<PeakValue> = Vec::new();
-        let mut bandwidth: Vec<PeakValue> = Vec::new();
+        let mut peaks = FloorPeaks::default();
         if let Some(gpu) = registry.for_adapter(adapter) {
-            flops.extend(
-                floor_keys(dtype)
-                    .iter()
-                    .filter_map(|k| gpu.peak_flops.get(*k))
-                    .map(PeakValue::from),
-            );
-            bandwidth.extend(gpu.memory_bandwidth.iter().map(PeakValue::from));
+            peaks.add_cited(gpu, dtype);
         }
         if let Some(m) = store.for_adapter(adapter) {
-            let headroom = if adapter.software {
-                MEASURED_SOFTWARE_PEAK_HEADROOM
-            } else {
-                MEASURED_PEAK_HEADROOM
-            };
-            let measured = |value: f64| PeakValue {
-                value: value * headroom,
-                source: m.source.clone(),
-            };
-            flops.extend(
-                floor_keys(dtype)
-                    .iter()
-                    .filter_map(|k| m.flops.get(*k))
-                    .map(|v| measured(*v)),
-            );
-            bandwidth.extend(m.bandwidth.map(measured));
+            peaks.add_measured(m, adapter.software, dtype);
         }
-        let highest = |v: Vec<PeakValue>| {
-            v.into_iter()
-                .filter(|p| p.value.is_finite() && p.value > 0.0)
-                .max_by(|a, b| a.value.total_cmp(&b.value))
+        peaks
+    }
+
+    /// The floor of a measurement whose adapter kcamp does not know (an imported CSV or a
+    /// harness): the highest of the campaign's measured peaks (`kcamp peak`; only the
+    /// adapters the manifest's `adapter.name` selects, when it names one) and the cited peaks
+    /// of its `target_gpu`. Empty when neither exists: then nothing can be checked.
+    pub fn for_target(
+        registry: &Registry,
+        store: &PeakStore,
+        manifest: &crate::manifest::Manifest,
+    ) -> Result<FloorPeaks> {
+        let mut peaks = FloorPeaks::default();
+        let wanted = manifest.adapter.name.as_deref().map(str::to_lowercase);
+        for m in store.adapters.values() {
+            if wanted
+                .as_deref()
+                .is_some_and(|w| !m.adapter.to_lowercase().contains(w))
+            {
+                continue;
+            }
+            let software = registry
+                .gpus
+                .iter()
+                .any(|g| g.software && g.matches_adapter(&m.adapter));
+            peaks.add_measured(m, software, manifest.dtype);
+        }
+        if let Some(id) = &manifest.target_gpu {
+            peaks.add_cited(registry.find(id)?, manifest.dtype);
+        }
+        Ok(peaks)
+    }
+
+    /// Whether any peak is known (else no time can be called impossible).
+    pub fn is_known(&self) -> bool {
+        self.flops.is_some() || self.bandwidth.is_some()
+    }
+
+    fn add_cited(&mut self, gpu: &GpuSpec, dtype: Dtype) {
+        for k in floor_keys(dtype) {
+            if let Some(c) = gpu.peak_flops.get(*k) {
+                self.offer_flops(PeakValue::from(c).keyed(k));
+            }
+        }
+        if let Some(bw) = &gpu.memory_bandwidth {
+            self.offer_bandwidth(PeakValue::from(bw));
+        }
+    }
+
+    /// Measured ceilings with headroom: [`MEASURED_PEAK_HEADROOM`], or
+    /// [`MEASURED_SOFTWARE_PEAK_HEADROOM`] on a software adapter.
+    fn add_measured(&mut self, m: &MeasuredPeaks, software: bool, dtype: Dtype) {
+        let headroom = if software {
+            MEASURED_SOFTWARE_PEAK_HEADROOM
+        } else {
+            MEASURED_PEAK_HEADROOM
         };
-        FloorPeaks {
-            flops: highest(flops),
-            bandwidth: highest(bandwidth),
+        let measured = |value: f64| PeakValue {
+            value: value * headroom,
+            source: m.source.clone(),
+            key: None,
+        };
+        for k in floor_keys(dtype) {
+            if let Some(v) = m.flops.get(*k) {
+                self.offer_flops(measured(*v).keyed(&format!("{k} measured ×{headroom}")));
+            }
         }
+        if let Some(bw) = m.bandwidth {
+            self.offer_bandwidth(measured(bw));
+        }
+    }
+
+    fn offer_flops(&mut self, p: PeakValue) {
+        if p.value.is_finite()
+            && p.value > 0.0
+            && self.flops.as_ref().is_none_or(|f| p.value > f.value)
+        {
+            self.flops = Some(p);
+        }
+    }
+
+    fn offer_bandwidth(&mut self, p: PeakValue) {
+        if p.value.is_finite()
+            && p.value > 0.0
+            && self.bandwidth.as_ref().is_none_or(|b| p.value > b.value)
+        {
+            self.bandwidth = Some(p);
+        }
+    }
+
+    /// Why a step that took `ms` for `flops` FLOPs and `bytes` bytes is faster than this
+    /// hardware can be, naming the floor, the peaks and their sources; None when possible
+    /// (or when no peak is known).
+    pub fn impossible(&self, what: &str, ms: f64, flops: f64, bytes: f64) -> Option<String> {
+        let (floor, _) = self.floor_ms(flops, bytes)?;
+        if ms >= floor {
+            return None;
+        }
+        let mut limits = Vec::new();
+        if let Some(p) = &self.flops {
+            limits.push(format!(
+                "{} at {}",
+                crate::units::si(flops, "FLOP"),
+                p.describe("FLOP/s")
+            ));
+        }
+        if let Some(p) = &self.bandwidth {
+            limits.push(format!(
+                "{} at {}",
+                crate::units::si(bytes, "B"),
+                p.describe("B/s")
+            ));
+        }
+        Some(format!(
+            "impossible: {what} {} is below the roofline floor {} ({})",
+            crate::units::si(ms * 1e-3, "s"),
+            crate::units::si(floor * 1e-3, "s"),
+            limits.join("; ")
+        ))
     }
 
     /// `max(flops/peak_flops, bytes/peak_bw)` in ms and the source ids used; None when
@@ -778,15 +900,28 @@ mod tests {
             bandwidth: Some(4.2e12),
         });
         let floor = FloorPeaks::for_adapter(&r, &store, &h200, Dtype::F32);
-        // 4.2e12 · 1.25 = 5.25e12 beats the cited 4.8e12; 60e12 · 1.25 = 75e12 beats 67e12.
+        // 4.2e12 · 1.25 = 5.25e12 beats the cited 4.8e12; 60e12 · 1.25 = 75e12 beats the
+        // vector f32 67e12, but an f32 GEMM may run through TF32: 494.7e12 is the highest.
         assert_eq!(
             floor.bandwidth.as_ref().unwrap().source,
             "measured:NVIDIA H200:2026-11-29"
         );
-        assert_eq!(floor.flops.as_ref().unwrap().value, 75e12);
-        let (ms, ids) = floor.floor_ms(75e9, 5.25e9).unwrap();
+        let flops = floor.flops.as_ref().unwrap();
+        assert_eq!(
+            (flops.value, flops.key.as_deref()),
+            (494.7e12, Some("tf32-tensor"))
+        );
+        let (ms, ids) = floor.floor_ms(494.7e9, 5.25e9).unwrap();
         assert!(close(ms, 1.0, 1e-12), "{ms}");
-        assert_eq!(ids, vec!["measured:NVIDIA H200:2026-11-29".to_owned()]);
+        assert_eq!(
+            ids,
+            vec![
+                "nvidia-h200-datasheet".to_owned(),
+                "measured:NVIDIA H200:2026-11-29".to_owned()
+            ]
+        );
+        let f16 = FloorPeaks::for_adapter(&r, &store, &h200, Dtype::F16);
+        assert_eq!(f16.flops.unwrap().key.as_deref(), Some("f16-tensor"));
         let llvmpipe = AdapterDescription {
             name: "llvmpipe (LLVM 15.0.6, 256 bits)".into(),
             driver: "llvmpipe".into(),
@@ -803,7 +938,9 @@ mod tests {
         });
         let soft = FloorPeaks::for_adapter(&r, &store, &llvmpipe, Dtype::F32);
         assert_eq!(soft.bandwidth.unwrap().value, 9e9, "3x headroom on a CPU");
-        assert_eq!(soft.flops.unwrap().value, 150e9);
+        let soft_flops = soft.flops.unwrap();
+        assert_eq!(soft_flops.value, 150e9);
+        assert_eq!(soft_flops.key.as_deref(), Some("f32 measured ×3"));
         let nothing = FloorPeaks::default();
         assert!(nothing.floor_ms(1.0, 1.0).is_none());
     }

@@ -164,6 +164,36 @@ impl TimingMethod {
     }
 }
 
+/// Which runtime checks the shader compiler put into a kernel: a measurement condition,
+/// part of every fingerprint (checked and unchecked code of one kernel differ by up to 20×).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RuntimeChecks {
+    /// Every buffer access bounds-checked (no forced loop bounding): the default.
+    BoundsChecks,
+    /// No runtime checks at all (`kernel.trusted: true`).
+    None,
+}
+
+impl RuntimeChecks {
+    /// The mode a kernel's `trusted` flag selects.
+    pub fn of_trusted(trusted: bool) -> RuntimeChecks {
+        if trusted {
+            RuntimeChecks::None
+        } else {
+            RuntimeChecks::BoundsChecks
+        }
+    }
+
+    /// The serialized name (`bounds_checks`, `none`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuntimeChecks::BoundsChecks => "bounds_checks",
+            RuntimeChecks::None => "none",
+        }
+    }
+}
+
 /// The adapter a case ran on, as recorded in result.json, CSV provenance and screens.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AdapterDescription {

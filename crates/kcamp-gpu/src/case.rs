@@ -3,8 +3,11 @@
 use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+use std::time::Instant;
 
-use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent};
+use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent, WarmupRecord};
+use kcamp_core::manifest::KernelSpec;
 use kcamp_core::ops::verify::{self, Comparison};
 use kcamp_core::ops::{self, PassPlan, Problem};
 use kcamp_core::schema::{COMBINED_STEP_TFLOPS, SampleRow};
@@ -13,6 +16,7 @@ use kcamp_core::types::{Check, Dtype};
 use crate::GpuContext;
 use crate::compile::{self, Access, Kernel};
 use crate::timing::{L2Flush, MAX_CHUNK, Slot, Summary, TimedPass, Timer};
+use crate::warmup::{self, Next, Settle, WarmupPlan};
 
 /// Rotating output buffers of one pass share this many bytes (at least two buffers).
 const ROTATION_BUDGET_BYTES: u64 = 256 << 20;
@@ -37,28 +41,24 @@ impl From<kcamp_core::Error> for Stop {
 
 /// Runs one case. Never panics: every failure becomes `FAIL` or `ERROR` with a reason. A
 /// kernel that never returns blocks here; the runner's worker timeout handles that.
+///
+/// A paired case (`spec.paired`) also measures the paired kernel on the same inputs, in the
+/// same process and passes, and returns its outcome in `paired`; a failure of the paired
+/// kernel is its own outcome's FAIL/ERROR and leaves the scored kernel's measurement whole.
 pub fn execute_case(
     ctx: &GpuContext,
     spec: &CaseSpec,
     progress: &mut dyn FnMut(ProgressEvent),
 ) -> CaseOutcome {
-    let mut outcome = CaseOutcome {
-        label: spec.shape.label.clone(),
-        dims: Vec::new(),
-        check: Check::Error,
-        reason: None,
-        metrics: BTreeMap::new(),
-        samples: Vec::new(),
-        rel_err: None,
-        latency_us: None,
-        timing_method: None,
-        adapter: Some(ctx.description()),
-        seed: spec.seed,
-        trusted: spec.kernel.trusted,
-        kernel_metrics: None,
-    };
+    let mut outcome = empty_outcome(ctx, spec, spec.kernel.trusted);
+    let mut paired = spec
+        .paired
+        .as_ref()
+        .map(|p| empty_outcome(ctx, spec, p.kernel.trusted));
     ctx.clear_errors();
-    let result = catch_unwind(AssertUnwindSafe(|| run(ctx, spec, progress, &mut outcome)));
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        run(ctx, spec, progress, &mut outcome, paired.as_mut())
+    }));
     let stop = match result {
         Ok(Ok(())) => None,
         Ok(Err(stop)) => Some(stop),
@@ -73,21 +73,58 @@ pub fn execute_case(
             )))
         }
     };
+    finish(&mut outcome, stop);
+    if let Some(mut p) = paired {
+        if outcome.check != Check::Pass && p.check != Check::Fail {
+            // Timed only alongside the scored kernel: without it there is no pair.
+            p.check = Check::Error;
+            p.reason = Some("not timed: the scored kernel of the pair did not pass".into());
+            drop_performance(&mut p);
+        }
+        outcome.paired = Some(Box::new(p));
+    }
+    ctx.clear_errors();
+    outcome
+}
+
+fn empty_outcome(ctx: &GpuContext, spec: &CaseSpec, trusted: bool) -> CaseOutcome {
+    CaseOutcome {
+        label: spec.shape.label.clone(),
+        dims: Vec::new(),
+        check: Check::Error,
+        reason: Some("not measured".into()),
+        metrics: BTreeMap::new(),
+        samples: Vec::new(),
+        rel_err: None,
+        latency_us: None,
+        timing_method: None,
+        adapter: Some(ctx.description()),
+        seed: spec.seed,
+        trusted,
+        kernel_metrics: None,
+        warmup: Vec::new(),
+        paired: None,
+    }
+}
+
+/// Sets the outcome's Check from how its kernel stopped.
+fn finish(outcome: &mut CaseOutcome, stop: Option<Stop>) {
     match stop {
-        None => outcome.check = Check::Pass,
+        None => {
+            outcome.check = Check::Pass;
+            outcome.reason = None;
+        }
         Some(Stop::Fail(reason)) => {
             outcome.check = Check::Fail;
             outcome.reason = Some(reason);
-            drop_performance(&mut outcome);
+            drop_performance(outcome);
         }
         Some(Stop::Error(reason)) => {
             outcome.check = Check::Error;
             outcome.reason = Some(reason);
-            drop_performance(&mut outcome);
+            drop_performance(outcome);
         }
     }
-    ctx.clear_errors();
-    outcome
 }
 
 /// A failed case keeps its SNR columns but no performance numbers.
@@ -99,46 +136,44 @@ fn drop_performance(outcome: &mut CaseOutcome) {
     outcome.latency_us = None;
 }
 
-fn run(
+/// One kernel of a case, compiled and bound to the shared inputs: its pipelines and
+/// rotating outputs per pass.
+struct Side {
+    workgroups: Vec<[u32; 3]>,
+    pipelines: Vec<wgpu::ComputePipeline>,
+    slots: Vec<Vec<Slot>>,
+}
+
+/// Compiles `source` with `kernel`'s settings and binds it to the problem's inputs.
+#[allow(clippy::too_many_arguments)]
+fn prepare_side(
     ctx: &GpuContext,
     spec: &CaseSpec,
-    progress: &mut dyn FnMut(ProgressEvent),
+    kernel: &KernelSpec,
+    path: &Path,
+    source: &str,
+    problem: &Problem,
+    inputs: &[wgpu::Buffer],
     outcome: &mut CaseOutcome,
-) -> Result<(), Stop> {
-    let dims = shape_dims(spec)?;
-    outcome.dims = dims.clone();
-    if spec.dtype == Dtype::F16 && !ctx.has_f16() {
-        return Err(Stop::Error(format!(
-            "adapter {} has no SHADER_F16; f16 cases cannot run there",
-            ctx.report().summary()
-        )));
-    }
-    ops::validate_bindings(spec.op, &spec.kernel)?;
-    let problem = ops::op(spec.op).problem(spec.dtype, &dims, spec.seed);
-    check_limits(ctx, spec, &problem)?;
+) -> Result<Side, Stop> {
+    ops::validate_bindings(spec.op, kernel)?;
     let workgroups = problem
         .passes
         .iter()
         .map(|p| {
-            let wg = ops::eval_workgroups(&spec.kernel.workgroups, &p.vars)?;
+            let wg = ops::eval_workgroups(&kernel.workgroups, &p.vars)?;
             check_dispatch(ctx, p.key, wg)?;
             Ok(wg)
         })
         .collect::<Result<Vec<_>, Stop>>()?;
-
-    let kernel = compile::compile(
-        ctx,
-        &spec.kernel_path,
-        &spec.kernel_source,
-        spec.kernel.trusted,
-    )
-    .map_err(Stop::Fail)?;
+    let compiled = compile::compile(ctx, path, source, kernel.trusted).map_err(Stop::Fail)?;
     // The kernel compiled, so its static metrics are known; records hold them against the
     // adapter's limits later without reopening the GPU.
-    outcome.kernel_metrics = spec.kernel.entry_points.get("forward").and_then(|entry| {
-        crate::shader_metrics::entry_metrics(&spec.kernel_path, &spec.kernel_source, entry).ok()
-    });
-    let binding = |name: &str| ops::binding_of(spec.op, &spec.kernel, name);
+    outcome.kernel_metrics = kernel
+        .entry_points
+        .get("forward")
+        .and_then(|entry| crate::shader_metrics::entry_metrics(path, source, entry).ok());
+    let binding = |name: &str| ops::binding_of(spec.op, kernel, name);
     let names = ops::op(spec.op).buffers();
     let layout = compile::layout(
         ctx,
@@ -152,9 +187,92 @@ fn run(
     let pipelines = problem
         .passes
         .iter()
-        .map(|p| pipeline_for(ctx, &kernel, &layout, spec, p.key))
+        .map(|p| pipeline_for(ctx, &compiled, &layout, kernel, p.key))
         .collect::<Result<Vec<_>, Stop>>()?;
+    let slots = problem
+        .passes
+        .iter()
+        .map(|plan| rotation_slots(ctx, spec, kernel, &layout, plan, inputs))
+        .collect::<Result<Vec<_>, Stop>>()?;
+    Ok(Side {
+        workgroups,
+        pipelines,
+        slots,
+    })
+}
 
+/// The timed passes of a prepared side.
+fn timed_passes<'a>(
+    side: &'a Side,
+    problem: &Problem,
+    elem: u64,
+    poison: &'a wgpu::Buffer,
+    flush: Option<&'a L2Flush>,
+) -> Vec<TimedPass<'a>> {
+    problem
+        .passes
+        .iter()
+        .enumerate()
+        .map(|(i, plan)| TimedPass {
+            pipeline: &side.pipelines[i],
+            slots: &side.slots[i],
+            workgroups: side.workgroups[i],
+            poison,
+            output_bytes: plan.output_len * elem,
+            flush,
+            cursor: Cell::new(0),
+        })
+        .collect()
+}
+
+/// Correctness of a first dispatch into a freshly poisoned output, for every pass: the
+/// failures as `pass (column): why`.
+fn check_first_dispatches(
+    ctx: &GpuContext,
+    timer: &Timer,
+    problem: &Problem,
+    passes: &[TimedPass],
+    dtype: Dtype,
+    outcome: &mut CaseOutcome,
+) -> Result<Vec<String>, Stop> {
+    let mut failures = Vec::new();
+    for (i, (plan, pass)) in problem.passes.iter().zip(passes).enumerate() {
+        let (_, written) = timer.run(ctx, pass, 1)?;
+        let cmp = check_output(ctx, pass, written[0], plan, dtype)?;
+        record_error(outcome, i == 0, &cmp);
+        // NaN/Inf outputs have no SNR: the cell stays empty (JSON has no infinities).
+        if cmp.snr_db.is_finite() {
+            outcome
+                .metrics
+                .insert(plan.snr_column.to_owned(), cmp.snr_db);
+        }
+        if let Some(why) = cmp.failure(dtype) {
+            failures.push(format!("{} ({}): {why}", plan.key, plan.snr_column));
+        }
+    }
+    Ok(failures)
+}
+
+fn run(
+    ctx: &GpuContext,
+    spec: &CaseSpec,
+    progress: &mut dyn FnMut(ProgressEvent),
+    outcome: &mut CaseOutcome,
+    mut paired: Option<&mut CaseOutcome>,
+) -> Result<(), Stop> {
+    let dims = shape_dims(spec)?;
+    outcome.dims = dims.clone();
+    if let Some(p) = paired.as_deref_mut() {
+        p.dims = dims.clone();
+    }
+    if spec.dtype == Dtype::F16 && !ctx.has_f16() {
+        return Err(Stop::Error(format!(
+            "adapter {} has no SHADER_F16; f16 cases cannot run there",
+            ctx.report().summary()
+        )));
+    }
+    let problem = ops::op(spec.op).problem(spec.dtype, &dims, spec.seed);
+    check_limits(ctx, spec, &problem)?;
     let inputs: Vec<wgpu::Buffer> = problem
         .inputs
         .iter()
@@ -163,6 +281,33 @@ fn run(
             ctx.buffer_with(name, &bytes, wgpu::BufferUsages::STORAGE)
         })
         .collect();
+    let side = prepare_side(
+        ctx,
+        spec,
+        &spec.kernel,
+        &spec.kernel_path,
+        &spec.kernel_source,
+        &problem,
+        &inputs,
+        outcome,
+    )?;
+    // The paired kernel's own failures are its outcome's; the scored kernel goes on alone.
+    let mut paired_side = None;
+    if let (Some(p), Some(out)) = (&spec.paired, paired.as_deref_mut()) {
+        match prepare_side(
+            ctx,
+            spec,
+            &p.kernel,
+            &p.kernel_path,
+            &p.kernel_source,
+            &problem,
+            &inputs,
+            out,
+        ) {
+            Ok(s) => paired_side = Some(s),
+            Err(stop) => finish(out, Some(stop)),
+        }
+    }
     let elem = ops::dtype_size(spec.dtype);
     let max_output_bytes = problem
         .passes
@@ -181,66 +326,94 @@ fn run(
             .metrics
             .insert("l2_flush_bytes".to_owned(), f.bytes as f64);
     }
-    let all_slots = problem
-        .passes
-        .iter()
-        .map(|plan| rotation_slots(ctx, spec, &layout, plan, &inputs))
-        .collect::<Result<Vec<_>, Stop>>()?;
     ctx.check_errors()?;
-    let passes: Vec<TimedPass> = problem
-        .passes
-        .iter()
-        .enumerate()
-        .map(|(i, plan)| TimedPass {
-            pipeline: &pipelines[i],
-            slots: &all_slots[i],
-            workgroups: workgroups[i],
-            poison: &poison,
-            output_bytes: plan.output_len * elem,
-            flush: flush.as_ref(),
-            cursor: Cell::new(0),
-        })
-        .collect();
+    let passes = timed_passes(&side, &problem, elem, &poison, flush.as_ref());
+    let paired_passes = paired_side
+        .as_ref()
+        .map(|s| timed_passes(s, &problem, elem, &poison, flush.as_ref()));
     let timer = Timer::new(ctx);
     outcome.timing_method = Some(timer.method);
 
-    // Correctness of a first dispatch into a freshly poisoned output, for every pass.
-    let mut failures = Vec::new();
-    for (i, (plan, pass)) in problem.passes.iter().zip(&passes).enumerate() {
-        let (_, written) = timer.run(ctx, pass, 1)?;
-        let cmp = check_output(ctx, pass, written[0], plan, spec.dtype)?;
-        record_error(outcome, i == 0, &cmp);
-        // NaN/Inf outputs have no SNR: the cell stays empty (JSON has no infinities).
-        if cmp.snr_db.is_finite() {
-            outcome
-                .metrics
-                .insert(plan.snr_column.to_owned(), cmp.snr_db);
-        }
-        if let Some(why) = cmp.failure(spec.dtype) {
-            failures.push(format!("{} ({}): {why}", plan.key, plan.snr_column));
-        }
-    }
+    let failures = check_first_dispatches(ctx, &timer, &problem, &passes, spec.dtype, outcome)?;
     if !failures.is_empty() {
         return Err(Stop::Fail(failures.join("; ")));
     }
+    // Both kernels of a pair are timed only when both compute the right numbers.
+    let (mut paired_out, paired_passes) = match (paired, paired_passes) {
+        (Some(out), Some(pp)) => {
+            out.timing_method = Some(timer.method);
+            if let Some(f) = &flush {
+                out.metrics
+                    .insert("l2_flush_bytes".to_owned(), f.bytes as f64);
+            }
+            let failures = check_first_dispatches(ctx, &timer, &problem, &pp, spec.dtype, out)?;
+            if failures.is_empty() {
+                (Some(out), Some(pp))
+            } else {
+                finish(out, Some(Stop::Fail(failures.join("; "))));
+                (None, None)
+            }
+        }
+        _ => (None, None),
+    };
+    if spec.check_only {
+        // Checked, not timed: no warm-up, no samples.
+        if let Some(out) = paired_out {
+            finish(out, None);
+        }
+        return Ok(());
+    }
 
+    let plan = WarmupPlan::new(&spec.timing, ctx.report().software);
     let repeats = spec.timing.repeats.max(1);
     let mut step_ms: Vec<Vec<f64>> = Vec::new();
+    let mut paired_step_ms: Vec<Vec<f64>> = Vec::new();
     for step in &problem.steps {
-        let step_passes: Vec<&TimedPass> = step.passes.iter().map(|i| &passes[*i]).collect();
-        for pass in &step_passes {
-            timer.run(ctx, pass, spec.timing.warmup.max(1) as usize)?;
+        let ours: Vec<&TimedPass> = step.passes.iter().map(|i| &passes[*i]).collect();
+        let theirs: Option<Vec<&TimedPass>> = match (&paired_out, &paired_passes) {
+            (Some(_), Some(pp)) => Some(step.passes.iter().map(|i| &pp[*i]).collect()),
+            _ => None,
+        };
+        // One warm-up for the step, both kernels alternating: after the host-side pauses
+        // (references, output checks) the device must be back at its steady state.
+        let mut kernels: Vec<&[&TimedPass]> = vec![&ours];
+        if let Some(t) = &theirs {
+            kernels.insert(0, t);
         }
-        let batch = calibrate(ctx, &timer, &step_passes, spec.timing.min_sample_ms)?;
+        let mut records = warm_up(ctx, &timer, &kernels, &plan, step.prefix)?;
+        // Records come in `kernels` order: ours is the last.
+        if let Some(r) = records.pop() {
+            outcome.warmup.push(r);
+        }
+        if let (Some(out), Some(r)) = (paired_out.as_deref_mut(), records.pop()) {
+            out.warmup.push(r);
+        }
+        let batch = calibrate(ctx, &timer, &ours, spec.timing.min_sample_ms)?;
+        let paired_batch = match &theirs {
+            Some(t) => Some(calibrate(ctx, &timer, t, spec.timing.min_sample_ms)?),
+            None => None,
+        };
         let mut per_repeat = Vec::with_capacity(repeats as usize);
-        let mut last_written = vec![Vec::new(); step_passes.len()];
+        let mut paired_per_repeat = Vec::with_capacity(repeats as usize);
+        let mut last_written = vec![Vec::new(); ours.len()];
+        let mut paired_written = vec![Vec::new(); ours.len()];
         for repeat in 1..=repeats {
-            let mut ms = 0.0;
-            for (pass, written) in step_passes.iter().zip(&mut last_written) {
-                let (pass_ms, slots) = timer.run(ctx, pass, batch)?;
-                ms += pass_ms / batch as f64;
-                *written = slots;
+            // A B, B A, A B, ...: each repeat's pair is measured back to back, and which
+            // kernel goes first alternates, so neither profits from the order.
+            match (&theirs, paired_batch) {
+                (Some(t), Some(b)) => {
+                    let mut theirs_sample = || sample(ctx, &timer, t, b, &mut paired_written);
+                    if repeat % 2 == 1 {
+                        paired_per_repeat.push(theirs_sample()?);
+                        per_repeat.push(sample(ctx, &timer, &ours, batch, &mut last_written)?);
+                    } else {
+                        per_repeat.push(sample(ctx, &timer, &ours, batch, &mut last_written)?);
+                        paired_per_repeat.push(theirs_sample()?);
+                    }
+                }
+                _ => per_repeat.push(sample(ctx, &timer, &ours, batch, &mut last_written)?),
             }
+            let ms = per_repeat.last().copied().unwrap_or(f64::NAN);
             progress(ProgressEvent::Sample {
                 label: spec.shape.label.clone(),
                 pass: step.prefix.to_lowercase(),
@@ -248,31 +421,135 @@ fn run(
                 repeats,
                 ms,
             });
-            per_repeat.push(ms);
         }
         // The outputs of the last timed command buffer are checked like the first one.
-        for ((index, pass), written) in step.passes.iter().zip(&step_passes).zip(last_written) {
-            let plan = &problem.passes[*index];
-            for slot in written {
-                let cmp = check_output(ctx, pass, slot, plan, spec.dtype)?;
-                record_error(outcome, false, &cmp);
-                if let Some(why) = cmp.failure(spec.dtype) {
-                    return Err(Stop::Fail(format!(
-                        "{}: output of a timed dispatch (rotation buffer {slot}): {why}",
-                        plan.key
-                    )));
-                }
-            }
-        }
+        verify_written(
+            ctx,
+            &problem,
+            step,
+            &ours,
+            last_written,
+            spec.dtype,
+            outcome,
+        )?;
         outcome.metrics.insert(
             format!("{} dispatches per sample", step.prefix),
             batch as f64,
         );
         step_ms.push(per_repeat);
+        let mut paired_failed = false;
+        if let (Some(t), Some(b), Some(out)) = (&theirs, paired_batch, paired_out.as_deref_mut()) {
+            match verify_written(ctx, &problem, step, t, paired_written, spec.dtype, out) {
+                Ok(()) => {
+                    out.metrics
+                        .insert(format!("{} dispatches per sample", step.prefix), b as f64);
+                    paired_step_ms.push(paired_per_repeat);
+                }
+                Err(stop) => {
+                    finish(out, Some(stop));
+                    paired_failed = true;
+                }
+            }
+        }
+        if paired_failed {
+            paired_out = None;
+        }
     }
     record_metrics(spec, &problem, &step_ms, outcome);
+    if let Some(out) = paired_out {
+        record_metrics(spec, &problem, &paired_step_ms, out);
+        finish(out, None);
+    }
     ctx.check_errors()?;
     Ok(())
+}
+
+/// One timed sample of a step: `batch` dispatches of each of its passes; the time of one
+/// step in ms. `written` receives the slots of each pass's last command buffer.
+fn sample(
+    ctx: &GpuContext,
+    timer: &Timer,
+    passes: &[&TimedPass],
+    batch: usize,
+    written: &mut [Vec<usize>],
+) -> Result<f64, Stop> {
+    let mut ms = 0.0;
+    for (pass, w) in passes.iter().zip(written) {
+        let (pass_ms, slots) = timer.run(ctx, pass, batch)?;
+        ms += pass_ms / batch as f64;
+        *w = slots;
+    }
+    Ok(ms)
+}
+
+/// Checks the outputs of a step's last timed command buffers; a wrong one fails the kernel.
+#[allow(clippy::too_many_arguments)]
+fn verify_written(
+    ctx: &GpuContext,
+    problem: &Problem,
+    step: &kcamp_core::ops::Step,
+    passes: &[&TimedPass],
+    written: Vec<Vec<usize>>,
+    dtype: Dtype,
+    outcome: &mut CaseOutcome,
+) -> Result<(), Stop> {
+    for ((index, pass), written) in step.passes.iter().zip(passes).zip(written) {
+        let plan = &problem.passes[*index];
+        for slot in written {
+            let cmp = check_output(ctx, pass, slot, plan, dtype)?;
+            record_error(outcome, false, &cmp);
+            if let Some(why) = cmp.failure(dtype) {
+                return Err(Stop::Fail(format!(
+                    "{}: output of a timed dispatch (rotation buffer {slot}): {why}",
+                    plan.key
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Dispatches every kernel's passes of one step, alternating, until [`warmup::next`] says
+/// the device has settled (or gave up): one record per kernel, in `kernels` order.
+fn warm_up(
+    ctx: &GpuContext,
+    timer: &Timer,
+    kernels: &[&[&TimedPass]],
+    plan: &WarmupPlan,
+    step: &str,
+) -> Result<Vec<WarmupRecord>, Stop> {
+    let started = Instant::now();
+    let target_ms = plan.sample_ms();
+    let mut batches = vec![1usize; kernels.len()];
+    let mut settle = vec![Settle::default(); kernels.len()];
+    let outcome = loop {
+        for ((passes, batch), s) in kernels.iter().zip(&mut batches).zip(&mut settle) {
+            let mut ms = 0.0;
+            for pass in passes.iter() {
+                ms += timer.run(ctx, pass, *batch)?.0;
+            }
+            s.push(ms, *batch as u64);
+            if ms < target_ms && *batch < MAX_BATCH {
+                let scale = (target_ms / ms.max(1e-6)).clamp(1.0, 8.0);
+                *batch = ((*batch as f64 * scale).ceil() as usize).min(MAX_BATCH);
+            }
+        }
+        match warmup::next(plan, &settle, started.elapsed()) {
+            Next::Continue => {}
+            done => break done,
+        }
+    };
+    let ms = started.elapsed().as_secs_f64() * 1e3;
+    Ok(settle
+        .iter()
+        .map(|s| WarmupRecord {
+            step: step.to_owned(),
+            dispatches: s.dispatches,
+            ms,
+            settled: outcome == Next::Settled,
+            last_dispatch_ms: s.last(),
+        })
+        .collect())
 }
 
 /// Buffers whose copy before each memory-bound dispatch evicts the L2.
@@ -295,11 +572,12 @@ fn l2_flush(ctx: &GpuContext) -> L2Flush {
 fn rotation_slots(
     ctx: &GpuContext,
     spec: &CaseSpec,
+    kernel: &KernelSpec,
     layout: &compile::Layout,
     plan: &PassPlan,
     inputs: &[wgpu::Buffer],
 ) -> Result<Vec<Slot>, Stop> {
-    let binding = |name: &str| ops::binding_of(spec.op, &spec.kernel, name);
+    let binding = |name: &str| ops::binding_of(spec.op, kernel, name);
     let output_bytes = plan.output_len * ops::dtype_size(spec.dtype);
     let rotation = (ROTATION_BUDGET_BYTES / output_bytes.max(1)).clamp(2, MAX_CHUNK as u64);
     let params = ctx.buffer_with(plan.key, &plan.params, wgpu::BufferUsages::UNIFORM);
@@ -499,15 +777,15 @@ fn check_dispatch(ctx: &GpuContext, key: &str, wg: [u32; 3]) -> Result<(), Stop>
 
 fn pipeline_for(
     ctx: &GpuContext,
-    kernel: &Kernel,
+    compiled: &Kernel,
     layout: &compile::Layout,
-    spec: &CaseSpec,
+    kernel: &KernelSpec,
     key: &str,
 ) -> Result<wgpu::ComputePipeline, Stop> {
     // A backward pass without its own entry point runs `forward` with the ABI's flags.
-    let (key, entry) = match spec.kernel.entry_points.get(key) {
+    let (key, entry) = match kernel.entry_points.get(key) {
         Some(e) => (key, e),
-        None => match spec.kernel.entry_points.get("forward") {
+        None => match kernel.entry_points.get("forward") {
             Some(e) => ("forward", e),
             None => {
                 return Err(Stop::Error(
@@ -516,7 +794,9 @@ fn pipeline_for(
             }
         },
     };
-    kernel.pipeline(ctx, layout, key, entry).map_err(Stop::Fail)
+    compiled
+        .pipeline(ctx, layout, key, entry)
+        .map_err(Stop::Fail)
 }
 
 fn check_output(

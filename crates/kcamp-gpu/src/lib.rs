@@ -36,6 +36,7 @@ mod executor;
 pub mod peak;
 pub mod shader_metrics;
 mod timing;
+mod warmup;
 
 pub use adapters::{AdapterFeatures, AdapterReport, ComputeLimits, CooperativeMatrixConfig};
 pub use case::execute_case;

@@ -142,6 +142,7 @@ pub fn write_final_report(
     c: &Campaign,
     incumbent: u32,
     final_table: &BenchTable,
+    acceptance: Option<&kcamp_core::gate::GateReport>,
 ) -> Result<FinalReportFiles> {
     let report_dir = c.dir.join(REPORT_DIR);
     let frozen = c.frozen_header()?;
@@ -189,6 +190,10 @@ pub fn write_final_report(
         shapes,
         charts: vec![rel(&charts_over.svg), rel(&charts_shapes.svg)],
         rounds,
+        acceptance: acceptance.map(|g| crate::Acceptance {
+            verdict: g.verdict.as_str().to_owned(),
+            reasons: g.reasons.clone(),
+        }),
     };
     write_atomic(
         &c.dir.join(FINAL_REPORT),

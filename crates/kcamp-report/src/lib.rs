@@ -105,6 +105,15 @@ pub struct FinalReport {
     pub incumbent_aggregate: Option<f64>,
     /// Chart files to embed, relative to the report.
     pub charts: Vec<String>,
+    /// The final acceptance (the incumbent judged against the BASELINE): leads the report.
+    pub acceptance: Option<Acceptance>,
+}
+
+/// The verdict of the final acceptance and its reasons.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Acceptance {
+    pub verdict: String,
+    pub reasons: Vec<String>,
 }
 
 fn num(v: Option<f64>, digits: usize) -> String {
@@ -277,6 +286,17 @@ pub fn baseline_report_md(r: &BaselineReport) -> String {
 pub fn final_report_md(r: &FinalReport) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "# Campaign report: {}\n", r.campaign);
+    if let Some(a) = &r.acceptance {
+        let _ = writeln!(
+            md,
+            "**Final acceptance: {}** (round {} against the BASELINE)\n",
+            a.verdict, r.incumbent_round
+        );
+        for reason in &a.reasons {
+            let _ = writeln!(md, "- {}", cell(reason));
+        }
+        md.push('\n');
+    }
     let gain = match (r.incumbent_aggregate, r.baseline_aggregate) {
         (Some(i), Some(b)) if b > 0.0 => Some((i / b - 1.0) * 100.0),
         _ => None,
@@ -741,7 +761,17 @@ mod tests {
             baseline_aggregate: Some(2.0),
             incumbent_aggregate: Some(3.0),
             charts: vec!["report/metric_over_rounds.svg".into()],
+            acceptance: Some(Acceptance {
+                verdict: "REJECT".into(),
+                reasons: vec!["1 of 2 shapes do not PASS in the candidate: s1 (FAIL).".into()],
+            }),
         });
+        assert!(
+            md.starts_with(
+                "# Campaign report: demo-gemm\n\n**Final acceptance: REJECT** (round 4 against the BASELINE)\n\n- 1 of 2 shapes do not PASS"
+            ),
+            "the verdict leads: {md}"
+        );
         assert!(
             md.contains("baseline 2.000 → incumbent 3.000 (+50.0%)"),
             "{md}"

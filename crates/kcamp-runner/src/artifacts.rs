@@ -9,7 +9,7 @@ use kcamp_core::artifacts::result::{RunResult, RunSummary};
 use kcamp_core::case::CaseOutcome;
 use kcamp_core::files::{BENCHMARK_CSV, RESULT_JSON, SAMPLES_CSV};
 use kcamp_core::fsutil::{write_atomic, write_json_atomic};
-use kcamp_core::ops::pass_work;
+use kcamp_core::plausibility::impossible;
 use kcamp_core::schema::{BenchTable, ColumnRole, Row, Samples, Schema};
 use kcamp_core::specs::FloorPeaks;
 use kcamp_core::types::{Check, Dtype, OpName};
@@ -122,23 +122,9 @@ pub fn apply_roofline_floor(
 ) -> usize {
     let mut rejected = 0;
     for o in outcomes.iter_mut().filter(|o| o.check == Check::Pass) {
-        let work = pass_work(op, dtype, &o.dims);
-        let impossible = [FORWARD_TIME, BACKWARD_TIME]
-            .into_iter()
-            .zip(work)
-            .find_map(|(column, work)| {
-                let time = *o.metrics.get(column)?;
-                let (flops, bytes) = work?;
-                let (floor, ids) = peaks.floor_ms(flops, bytes)?;
-                (time < floor).then(|| {
-                    format!(
-                        "impossible: {time:.6} ms ({column}) is below the roofline floor \
-                         {floor:.6} ms (source id {})",
-                        ids.join(", ")
-                    )
-                })
-            });
-        if let Some(reason) = impossible {
+        let times = [FORWARD_TIME, BACKWARD_TIME]
+            .map(|column| o.metrics.get(column).map(|ms| (column.to_owned(), *ms)));
+        if let Some(reason) = impossible(op, dtype, &o.dims, times, peaks) {
             o.check = Check::Error;
             o.reason = Some(reason);
             rejected += 1;
@@ -169,6 +155,8 @@ mod tests {
             seed: 1,
             trusted: false,
             kernel_metrics: None,
+            warmup: Vec::new(),
+            paired: None,
         }
     }
 
@@ -177,10 +165,12 @@ mod tests {
             flops: Some(PeakValue {
                 value: 67e12,
                 source: "nvidia-h200-datasheet".into(),
+                key: None,
             }),
             bandwidth: Some(PeakValue {
                 value: 4.8e12,
                 source: "nvidia-h200-datasheet".into(),
+                key: None,
             }),
         }
     }
@@ -197,9 +187,13 @@ mod tests {
         assert_eq!(n, 1);
         assert_eq!(outcomes[0].check, Check::Error);
         let reason = outcomes[0].reason.as_deref().unwrap();
-        assert!(reason.starts_with("impossible: 1.000000 ms"), "{reason}");
         assert!(
-            reason.contains("2.051") && reason.contains("nvidia-h200-datasheet"),
+            reason.starts_with("impossible: Forward Time (ms) 1.00 ms"),
+            "{reason}"
+        );
+        assert!(
+            reason.contains("floor 2.05 ms")
+                && reason.contains("67.0 TFLOP/s [nvidia-h200-datasheet]"),
             "{reason}"
         );
         assert_eq!(outcomes[1].check, Check::Pass);

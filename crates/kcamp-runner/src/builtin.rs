@@ -4,11 +4,16 @@ use std::ffi::OsString;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use kcamp_core::Result;
-use kcamp_core::campaign::{MeasureRequest, Measurer};
+use std::path::Path;
+
+use kcamp_core::artifacts::fingerprint::Fingerprint;
+use kcamp_core::artifacts::result::RunResult;
+use kcamp_core::campaign::{Campaign, MeasureRequest, Measurer, PairingSupport};
 use kcamp_core::case::ProgressEvent;
+use kcamp_core::files::RESULT_JSON;
 use kcamp_core::manifest::AdapterSelector;
 use kcamp_core::types::Validation;
+use kcamp_core::{Error, Result};
 
 use crate::campaign_run::{CampaignRunOptions, run_campaign_cases};
 
@@ -36,6 +41,8 @@ impl Measurer for Builtin {
         opts.worker_command = self.worker_command.clone();
         opts.shapes = Some(req.shapes.clone());
         opts.kernel_dir = Some(req.kernel_dir.clone());
+        opts.paired_kernel_dir = req.paired_kernel_dir.clone();
+        opts.check_shapes = req.check_shapes.clone();
         opts.cancel = Arc::clone(&self.cancel);
         let report =
             run_campaign_cases(&req.campaign.dir, &req.campaign.manifest, &opts, on_event)?;
@@ -46,5 +53,24 @@ impl Measurer for Builtin {
 
     fn origin(&self, _validation: Validation) -> String {
         "builtin".to_owned()
+    }
+
+    fn pairing(&self, _validation: Validation) -> PairingSupport {
+        PairingSupport::Interleaved
+    }
+
+    fn checks_untimed_shapes(&self) -> bool {
+        true
+    }
+
+    fn is_builtin(&self) -> bool {
+        true
+    }
+
+    fn fingerprint(&self, _campaign: &Campaign, out_dir: &Path) -> Result<Fingerprint> {
+        let path = out_dir.join(RESULT_JSON);
+        RunResult::read(&path)?
+            .map(|r| Fingerprint::of_result(&r))
+            .ok_or_else(|| Error::Internal(format!("the run wrote no {}", path.display())))
     }
 }

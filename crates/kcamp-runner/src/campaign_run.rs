@@ -11,15 +11,21 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 
+use kcamp_core::artifacts::paired::PairedSide;
 use kcamp_core::artifacts::progress::Progress;
-use kcamp_core::artifacts::result::{RunResult, RunSummary, result_json_line};
-use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent};
-use kcamp_core::files::{KERNEL_DIR, PROGRESS_FILE};
+use kcamp_core::artifacts::result::{
+    PairedRun, RunResult, RunSummary, ShapeRecord, kernel_sha256, result_json_line,
+};
+use kcamp_core::case::{CaseOutcome, CaseSpec, PairedKernel, ProgressEvent};
+use kcamp_core::files::{
+    ARTIFACTS_DIR, KERNEL_DIR, KERNEL_SETTINGS_FILE, PROGRESS_FILE, RESULT_JSON,
+};
 use kcamp_core::fsutil::write_json_atomic;
 use kcamp_core::manifest::{AdapterSelector, Manifest};
 use kcamp_core::ops::{op as op_spec, pass_work, shape_dims};
 use kcamp_core::schema::{BenchTable, Samples};
 use kcamp_core::specs::{FloorPeaks, PeakStore, Registry, peak_store_path};
+use kcamp_core::types::Check;
 use kcamp_core::types::{Dtype, OpName, ShapeSpec, Validation};
 use kcamp_core::{Error, Result};
 
@@ -47,6 +53,11 @@ pub struct CampaignRunOptions {
     pub shapes: Option<Vec<ShapeSpec>>,
     /// The kernel directory (default: the campaign's `kernel/`).
     pub kernel_dir: Option<PathBuf>,
+    /// Measure this kernel directory (a round's snapshot, with its own `kernel.yaml`) in
+    /// the same cases, interleaved; its numbers go to `paired.csv`.
+    pub paired_kernel_dir: Option<PathBuf>,
+    /// Shapes whose outputs are checked, untimed, after the timed ones.
+    pub check_shapes: Vec<ShapeSpec>,
     pub cancel: Arc<AtomicBool>,
 }
 
@@ -60,6 +71,8 @@ impl CampaignRunOptions {
             worker_command: None,
             shapes: None,
             kernel_dir: None,
+            paired_kernel_dir: None,
+            check_shapes: Vec::new(),
             cancel: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -116,19 +129,28 @@ pub fn run_campaign_cases(
         .adapter
         .clone()
         .unwrap_or_else(|| manifest.adapter.clone());
+    let paired = match &opts.paired_kernel_dir {
+        Some(dir) => Some(paired_kernel(campaign_dir, manifest, dir)?),
+        None => None,
+    };
+    let timed = shapes.len();
     let specs: Vec<CaseSpec> = shapes
         .iter()
+        .copied()
+        .chain(&opts.check_shapes)
         .enumerate()
         .map(|(i, shape)| CaseSpec {
             op: manifest.op,
             dtype: manifest.dtype,
-            shape: (*shape).clone(),
+            shape: shape.clone(),
             kernel_path: kernel_path.clone(),
             kernel_source: kernel_source.clone(),
             kernel: manifest.kernel.clone(),
             adapter: adapter.clone(),
             timing: manifest.timing.clone(),
             seed: base_seed.wrapping_add(i as u64),
+            paired: if i < timed { paired.clone() } else { None },
+            check_only: i >= timed,
         })
         .collect();
 
@@ -147,19 +169,49 @@ pub fn run_campaign_cases(
         started_at,
         &specs,
     );
+    let mut checks_started: Option<Instant> = None;
+    let mut checks_ms = None;
     let mut outcomes = run_cases(&specs, &run_opts, &mut |event| {
+        match &event {
+            ProgressEvent::ShapeStarted { index, .. } if *index == timed => {
+                checks_started = Some(Instant::now());
+            }
+            ProgressEvent::RunFinished { .. } => {
+                checks_ms = checks_started.map(|t| t.elapsed().as_secs_f64() * 1e3);
+            }
+            _ => {}
+        }
         live.observe(&event);
         on_event(event);
     });
     live.finish();
 
+    let checked = outcomes.split_off(timed.min(outcomes.len()));
+    let mut paired_outcomes: Vec<CaseOutcome> = outcomes
+        .iter_mut()
+        .zip(&specs)
+        .map(|(o, spec)| match o.paired.take() {
+            Some(p) => *p,
+            None => CaseOutcome::without_measurement(
+                spec,
+                Check::Error,
+                format!(
+                    "not measured: the case ended before the pair ({})",
+                    o.reason.as_deref().unwrap_or("no reason given")
+                ),
+            ),
+        })
+        .collect();
+
     let peaks = floor_peaks(campaign_dir, &outcomes, manifest)?;
     apply_roofline_floor(&mut outcomes, manifest.op, manifest.dtype, &peaks);
+    apply_roofline_floor(&mut paired_outcomes, manifest.op, manifest.dtype, &peaks);
 
     let (table, samples) = outcomes_to_table(manifest.op, &outcomes)?;
-    let summary = summarize(&table, &outcomes, &manifest.primary_metric);
+    let everything: Vec<CaseOutcome> = outcomes.iter().chain(&checked).cloned().collect();
+    let summary = summarize(&table, &everything, &manifest.primary_metric);
     let result_line = result_json_line(&summary);
-    let result = RunResult::new(
+    let mut result = RunResult::new(
         manifest.op,
         manifest.dtype,
         opts.validation,
@@ -170,11 +222,33 @@ pub fn run_campaign_cases(
         &outcomes,
         summary,
     );
+    result.checked_shapes = checked.iter().map(ShapeRecord::of).collect();
+    result.checked_shapes_ms = checks_ms;
+    result.kernel_settings = Some(manifest.kernel.clone());
     let artifacts_dir = opts.artifacts_dir.clone().unwrap_or_else(|| {
         campaign_dir
             .join(RUNS_DIR)
             .join(started_at.format("%Y%m%dT%H%M%S%.3fZ").to_string())
     });
+    if let (Some(p), Some(dir)) = (&paired, &opts.paired_kernel_dir) {
+        let (paired_table, paired_samples) = outcomes_to_table(manifest.op, &paired_outcomes)?;
+        PairedSide {
+            table: paired_table,
+            samples: Some(paired_samples),
+        }
+        .write(&artifacts_dir)?;
+        result.paired = Some(PairedRun {
+            kernel_dir: dir
+                .strip_prefix(campaign_dir)
+                .unwrap_or(dir)
+                .display()
+                .to_string(),
+            kernel_file: p.kernel.file.clone(),
+            kernel_sha256: kernel_sha256(&p.kernel_source),
+            interleaved: true,
+            shapes: paired_outcomes.iter().map(ShapeRecord::of).collect(),
+        });
+    }
     write_run_artifacts(&artifacts_dir, &table, &samples, &result)?;
     Ok(RunReport {
         artifacts_dir,
@@ -183,6 +257,37 @@ pub fn run_campaign_cases(
         samples,
         result,
         result_line,
+    })
+}
+
+/// The paired kernel of a run: the snapshot's file with the snapshot's own settings (its
+/// `kernel.yaml`, else the ones its round recorded in `result.json`, else the manifest's),
+/// and the scored kernel's runtime-checks mode, so that both sides are compiled alike.
+fn paired_kernel(campaign_dir: &Path, manifest: &Manifest, dir: &Path) -> Result<PairedKernel> {
+    let base = Manifest::load_base(campaign_dir)?;
+    let recorded = match dir.parent() {
+        Some(round) => RunResult::read(&round.join(ARTIFACTS_DIR).join(RESULT_JSON))?
+            .and_then(|r| r.kernel_settings),
+        None => None,
+    };
+    let mut kernel = Manifest {
+        kernel: recorded.unwrap_or_else(|| base.kernel.clone()),
+        ..base
+    }
+    .with_kernel_settings_of(&dir.join(KERNEL_SETTINGS_FILE))?
+    .kernel;
+    kernel.trusted = manifest.kernel.trusted;
+    let kernel_path = dir.join(&kernel.file);
+    let kernel_source = std::fs::read_to_string(&kernel_path).map_err(|e| {
+        Error::io(
+            format!("reading the paired kernel {}", kernel_path.display()),
+            e,
+        )
+    })?;
+    Ok(PairedKernel {
+        kernel_path,
+        kernel_source,
+        kernel,
     })
 }
 

@@ -1,15 +1,20 @@
 //! An external harness: the campaign's own `quick_command`/`full_command`, run through
-//! `sh -c` in the campaign directory with `{csv}` replaced by the output path. The gate
-//! judges its CSV exactly like the built-in runner's.
+//! `sh -c` in the campaign directory with `{csv}` replaced by the output path and
+//! `{kernel_dir}` (also `$KCAMP_KERNEL_DIR`) by the kernel directory to measure. The gate
+//! judges its CSV exactly like the built-in runner's. A harness that takes a kernel
+//! directory also measures the incumbent's snapshot in the same sitting, so the verdict
+//! compares two numbers of one run; one that does not is judged against recorded numbers,
+//! fingerprint-checked, and the verdict says so.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use kcamp_core::campaign::{MeasureRequest, Measurer};
+use kcamp_core::artifacts::fingerprint::{Fingerprint, HarnessIdentity};
+use kcamp_core::campaign::{Campaign, MeasureRequest, Measurer, PairingSupport};
 use kcamp_core::case::ProgressEvent;
 use kcamp_core::error::IoContext;
-use kcamp_core::files::BENCHMARK_CSV;
+use kcamp_core::files::{BENCHMARK_CSV, PAIRED_CSV, PAIRED_SAMPLES_CSV, SAMPLES_CSV};
 use kcamp_core::manifest::Manifest;
 use kcamp_core::types::Validation;
 use kcamp_core::{Error, Result};
@@ -39,7 +44,18 @@ impl Harness {
             Validation::Full => &self.full_command,
         }
     }
+
+    /// Whether the command can be pointed at another kernel directory.
+    fn takes_kernel_dir(&self, validation: Validation) -> bool {
+        let cmd = self.command(validation);
+        cmd.contains(KERNEL_DIR_PLACEHOLDER) || cmd.contains("KCAMP_KERNEL_DIR")
+    }
 }
+
+/// Replaced by the kernel directory to measure (also in `$KCAMP_KERNEL_DIR`).
+pub const KERNEL_DIR_PLACEHOLDER: &str = "{kernel_dir}";
+/// Where the paired run's own files go before they are renamed beside the scored CSV.
+const PAIRED_RUN_DIR: &str = "paired-run";
 
 impl Measurer for Harness {
     fn measure(
@@ -48,23 +64,71 @@ impl Measurer for Harness {
         _on_event: &mut dyn FnMut(ProgressEvent),
     ) -> Result<()> {
         let cmd = self.command(req.validation);
-        run_external(req, cmd, &req.out_dir.join(BENCHMARK_CSV))
+        if let Some(dir) = &req.paired_kernel_dir {
+            // The incumbent first, then the candidate, in one sitting; each run gets its own
+            // directory so that a `samples.csv` written beside `{csv}` stays its own.
+            let run_dir = req.out_dir.join(PAIRED_RUN_DIR);
+            std::fs::create_dir_all(&run_dir).ctx(|| format!("creating {}", run_dir.display()))?;
+            run_external(req, cmd, &run_dir.join(BENCHMARK_CSV), dir)?;
+            for (from, to) in [
+                (BENCHMARK_CSV, PAIRED_CSV),
+                (SAMPLES_CSV, PAIRED_SAMPLES_CSV),
+            ] {
+                let from = run_dir.join(from);
+                if from.is_file() {
+                    let to = req.out_dir.join(to);
+                    std::fs::rename(&from, &to)
+                        .ctx(|| format!("renaming {} to {}", from.display(), to.display()))?;
+                }
+            }
+        }
+        run_external(req, cmd, &req.out_dir.join(BENCHMARK_CSV), &req.kernel_dir)
     }
 
     fn origin(&self, validation: Validation) -> String {
         format!("command:{}", self.command(validation))
     }
+
+    fn pairing(&self, validation: Validation) -> PairingSupport {
+        if self.takes_kernel_dir(validation) {
+            PairingSupport::SameRun
+        } else {
+            PairingSupport::Unsupported(format!(
+                "the harness command `{}` takes no kernel directory (put {KERNEL_DIR_PLACEHOLDER} or $KCAMP_KERNEL_DIR in it), so it cannot re-measure the incumbent's snapshot",
+                self.command(validation)
+            ))
+        }
+    }
+
+    fn fingerprint(&self, campaign: &Campaign, _out_dir: &Path) -> Result<Fingerprint> {
+        let harness = HarnessIdentity::of_commands(&campaign.manifest, &campaign.dir)?
+            .ok_or_else(|| Error::Internal("a harness without commands".into()))?;
+        Ok(Fingerprint::external(harness))
+    }
 }
 
 /// Run the manifest's harness command through `sh -c` in the campaign directory with
-/// `{csv}` replaced by the (shell-quoted) output path. The shapes of this validation are
-/// passed as `KCAMP_SHAPES` (comma-separated labels) and `KCAMP_VALIDATION`.
-fn run_external(req: &MeasureRequest<'_>, cmd: &str, csv_out: &Path) -> Result<()> {
+/// `{csv}` replaced by the (shell-quoted) output path and `{kernel_dir}` by the (quoted)
+/// kernel directory. The shapes of this validation are passed as `KCAMP_SHAPES`
+/// (comma-separated labels), the level as `KCAMP_VALIDATION`, the kernel directory as
+/// `KCAMP_KERNEL_DIR`.
+fn run_external(
+    req: &MeasureRequest<'_>,
+    cmd: &str,
+    csv_out: &Path,
+    kernel_dir: &Path,
+) -> Result<()> {
     let campaign = req.campaign;
     let validation = req.validation;
     let labels: Vec<&str> = req.shapes.iter().map(|s| s.label.as_str()).collect();
-    let quoted = shell_quote(&csv_out.to_string_lossy());
-    let line = cmd.replace("{csv}", &quoted);
+    let kernel_dir =
+        std::path::absolute(kernel_dir).ctx(|| format!("resolving {}", kernel_dir.display()))?;
+    let line = cmd
+        .replace("{csv}", &shell_quote(&csv_out.to_string_lossy()))
+        .replace(
+            KERNEL_DIR_PLACEHOLDER,
+            &shell_quote(&kernel_dir.to_string_lossy()),
+        );
     let log_path = csv_out.with_file_name("harness.log");
     let log =
         std::fs::File::create(&log_path).ctx(|| format!("creating {}", log_path.display()))?;
@@ -76,6 +140,7 @@ fn run_external(req: &MeasureRequest<'_>, cmd: &str, csv_out: &Path) -> Result<(
         .arg(&line)
         .current_dir(&campaign.dir)
         .env("KCAMP_SHAPES", labels.join(","))
+        .env("KCAMP_KERNEL_DIR", &kernel_dir)
         .env(
             "KCAMP_VALIDATION",
             match validation {

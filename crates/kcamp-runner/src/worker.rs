@@ -99,6 +99,8 @@ mod tests {
             adapter: AdapterSelector::default(),
             timing: TimingConfig::default(),
             seed: 7,
+            paired: None,
+            check_only: false,
         }
     }
 

@@ -114,6 +114,8 @@ pub fn manifest(shapes: &[FixtureShape], representative: &[&str]) -> Manifest {
         max_iterations: None,
         git_commit: true,
         seed: None,
+        target_gpu: None,
+        harness_files: Vec::new(),
     }
 }
 
@@ -206,6 +208,7 @@ pub fn gate_report(
                 delta,
                 band,
                 p_value: None,
+                pairs: None,
                 class,
                 hard_regression: delta.is_some_and(|d| d < -0.05),
             }
@@ -224,6 +227,9 @@ pub fn gate_report(
             incumbent: agg_inc,
             candidate: agg_cand,
             delta: agg_inc.zip(agg_cand).map(|(i, c)| c / i - 1.0),
+            band: None,
+            p_value: None,
+            pairs: None,
         },
         reasons: reasons.iter().map(|r| (*r).to_owned()).collect(),
         noted_regressions: verdicts
@@ -233,6 +239,7 @@ pub fn gate_report(
             .collect(),
         shapes: verdicts,
         config: GateConfig::default(),
+        paired: false,
     }
 }
 
@@ -314,6 +321,11 @@ impl CampaignBuilder {
                 aggregate: None,
             },
             kernel_metrics: None,
+            fingerprint: None,
+            checked_shapes: Vec::new(),
+            checked_shapes_ms: None,
+            paired: None,
+            kernel_settings: None,
         }
     }
 

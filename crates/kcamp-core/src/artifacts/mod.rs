@@ -2,10 +2,15 @@
 //! every reader goes through these types (no file is read back as untyped JSON).
 //!
 //! - [`result`]: `artifacts/result.json` and the `RESULT_JSON` line;
+//! - [`fingerprint`]: `artifacts/fingerprint.json`, how a measurement was made;
+//! - [`paired`]: `artifacts/paired.csv` and `paired_samples.csv`, the other side of a
+//!   paired measurement;
 //! - [`progress`]: `live/progress.json`, the live state of a run for the dashboard;
 //! - the campaign's own formats (`decision.json`, `gate.json`, `journal.jsonl`) live in
 //!   [`crate::campaign`], the iteration records in [`crate::memory`].
 
+pub mod fingerprint;
+pub mod paired;
 pub mod progress;
 pub mod result;
 

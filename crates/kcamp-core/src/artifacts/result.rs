@@ -5,14 +5,16 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use super::fingerprint::{Fingerprint, sha256_hex};
+use crate::Result;
+use crate::case::{CaseOutcome, WarmupRecord};
+use crate::isa::EntryMetrics;
+use crate::manifest::KernelSpec;
+use crate::types::{
+    AdapterDescription, Check, Dtype, OpName, RuntimeChecks, TimingMethod, Validation,
+};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
-
-use crate::Result;
-use crate::case::CaseOutcome;
-use crate::isa::EntryMetrics;
-use crate::types::{AdapterDescription, Check, Dtype, OpName, TimingMethod, Validation};
 
 /// Per-shape provenance in result.json.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -25,6 +27,39 @@ pub struct ShapeRecord {
     pub latency_us: Option<f64>,
     pub rel_err: Option<f64>,
     pub timing_method: Option<TimingMethod>,
+    /// The warm-up each timed step actually got (dispatches, time, whether it settled).
+    #[serde(default)]
+    pub warmup: Vec<WarmupRecord>,
+}
+
+impl ShapeRecord {
+    pub fn of(o: &CaseOutcome) -> ShapeRecord {
+        ShapeRecord {
+            label: o.label.clone(),
+            dims: o.dims.clone(),
+            check: o.check,
+            reason: o.reason.clone(),
+            seed: o.seed,
+            latency_us: o.latency_us,
+            rel_err: o.rel_err,
+            timing_method: o.timing_method,
+            warmup: o.warmup.clone(),
+        }
+    }
+}
+
+/// The other kernel of a paired run, measured in the same worker and interleaved with the
+/// scored one (its numbers are in `paired.csv`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PairedRun {
+    /// The snapshot it came from, e.g. `rounds/round-3/kernel`.
+    pub kernel_dir: String,
+    pub kernel_file: String,
+    pub kernel_sha256: String,
+    /// Samples alternated A B B A over the repeats (the built-in runner); false when the
+    /// two sides were measured one after the other (a harness).
+    pub interleaved: bool,
+    pub shapes: Vec<ShapeRecord>,
 }
 
 /// The RESULT_JSON summary (SPEC §6).
@@ -69,6 +104,23 @@ pub struct RunResult {
     /// Static metrics of the kernel's forward entry point (naga), for `isa_metric_progress`.
     #[serde(default)]
     pub kernel_metrics: Option<EntryMetrics>,
+    /// How the run was made; absent in runs recorded before fingerprints existed.
+    #[serde(default)]
+    pub fingerprint: Option<Fingerprint>,
+    /// Shapes whose output was checked but not timed (a quick validation checks every target
+    /// shape): one dispatch per pass against the f64 reference.
+    #[serde(default)]
+    pub checked_shapes: Vec<ShapeRecord>,
+    /// Wall time of those checks (what checking every shape adds to a quick validation).
+    #[serde(default)]
+    pub checked_shapes_ms: Option<f64>,
+    /// The kernel measured beside this one, when the run was paired.
+    #[serde(default)]
+    pub paired: Option<PairedRun>,
+    /// The kernel settings it was measured with (the manifest's `kernel:` section or the
+    /// snapshot's `kernel.yaml`), so that a later run can re-measure the snapshot alike.
+    #[serde(default)]
+    pub kernel_settings: Option<KernelSpec>,
 }
 
 impl RunResult {
@@ -91,11 +143,17 @@ impl RunResult {
                 timing_methods.push(m);
             }
         }
+        let adapter = outcomes.iter().find_map(|o| o.adapter.clone());
+        let fingerprint = Fingerprint::builtin(
+            adapter.as_ref(),
+            RuntimeChecks::of_trusted(trusted),
+            timing_methods.first().copied(),
+        );
         RunResult {
             op,
             dtype,
             validation,
-            adapter: outcomes.iter().find_map(|o| o.adapter.clone()),
+            adapter,
             wgpu_version: outcomes
                 .iter()
                 .find_map(|o| o.adapter.as_ref())
@@ -107,31 +165,21 @@ impl RunResult {
             kernel_sha256: kernel_sha256(kernel_source),
             started_at,
             finished_at: Utc::now(),
-            shapes: outcomes
-                .iter()
-                .map(|o| ShapeRecord {
-                    label: o.label.clone(),
-                    dims: o.dims.clone(),
-                    check: o.check,
-                    reason: o.reason.clone(),
-                    seed: o.seed,
-                    latency_us: o.latency_us,
-                    rel_err: o.rel_err,
-                    timing_method: o.timing_method,
-                })
-                .collect(),
+            shapes: outcomes.iter().map(ShapeRecord::of).collect(),
             summary,
             kernel_metrics: outcomes.iter().find_map(|o| o.kernel_metrics.clone()),
+            fingerprint: Some(fingerprint),
+            checked_shapes: Vec::new(),
+            checked_shapes_ms: None,
+            paired: None,
+            kernel_settings: None,
         }
     }
 }
 
 /// Lower-case hex SHA-256 of the kernel text.
 pub fn kernel_sha256(source: &str) -> String {
-    Sha256::digest(source.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    sha256_hex(source.as_bytes())
 }
 
 impl RunResult {

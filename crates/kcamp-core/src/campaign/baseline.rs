@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::Decision;
 use super::layout::{Campaign, copy_tree};
-use super::measure::{MeasureSource, measure};
+use super::measure::{MeasureSource, Plan, measure};
 use super::recover::recover;
 use crate::case::ProgressEvent;
 use crate::error::IoContext;
@@ -55,15 +55,17 @@ pub fn baseline(
     let staging = c.rounds_dir().join(".round-1.tmp");
     remove_dir_if_exists(&staging)?;
     copy_tree(&c.kernel_dir(), &staging.join(KERNEL_DIR))?;
-    let measured = match measure(
-        c,
-        source,
-        Validation::Full,
-        1,
-        None,
-        &staging.join(ARTIFACTS_DIR),
-        on_event,
-    ) {
+    let artifacts = staging.join(ARTIFACTS_DIR);
+    let plan = Plan {
+        validation: Validation::Full,
+        round: 1,
+        frozen: None,
+        out_dir: &artifacts,
+        kernel_dir: c.kernel_dir(),
+        pair_with: None,
+        check_shapes: Vec::new(),
+    };
+    let measured = match measure(c, source, &plan, on_event) {
         Ok(m) => m,
         Err(e) => {
             let _ = std::fs::remove_dir_all(&staging);
@@ -77,7 +79,12 @@ pub fn baseline(
     }
     let metric = c.manifest.primary_metric.clone();
     let aggregate = measured.table.aggregate(&metric);
-    let mut warnings = Vec::new();
+    let mut warnings: Vec<String> = measured
+        .impossible
+        .iter()
+        .map(|i| format!("{} is ERROR: {}", i.label, i.reason))
+        .chain(measured.notes.iter().cloned())
+        .collect();
     let representative = choose_representatives(c, &measured.table, &mut warnings);
     let not_passing: Vec<(String, Check)> = measured
         .table

@@ -1,17 +1,24 @@
 //! Producing a round's measurement. The engine does not measure by itself: a [`Measurer`]
 //! (the built-in runner or the campaign's harness command, both in kcamp-runner) writes the
-//! artifacts into a directory, or a CSV written by anything else is imported.
+//! artifacts into a directory, or a CSV written by anything else is imported. Either way the
+//! measurement leaves with its fingerprint, and every row kcamp did not measure itself is
+//! held to the roofline floor of the campaign's target.
 
 use std::path::{Path, PathBuf};
 
 use super::layout::Campaign;
-use crate::Result;
+use crate::artifacts::fingerprint::{Fingerprint, HarnessIdentity};
+use crate::artifacts::paired::PairedSide;
+use crate::artifacts::result::{RunResult, ShapeRecord};
 use crate::case::ProgressEvent;
 use crate::error::IoContext;
-use crate::files::{BENCHMARK_CSV, SAMPLES_CSV};
+use crate::files::{BENCHMARK_CSV, RESULT_JSON, SAMPLES_CSV};
 use crate::fsutil::write_atomic;
+use crate::plausibility::{Impossible, check_table};
 use crate::schema::{BenchTable, Samples};
+use crate::specs::{FloorPeaks, PeakStore, Registry, peak_store_path};
 use crate::types::{ShapeSpec, Validation};
+use crate::{Error, Result};
 
 /// One measurement to make: which kernel, which shapes, where the artifacts go.
 #[derive(Debug, Clone)]
@@ -26,6 +33,24 @@ pub struct MeasureRequest<'a> {
     pub kernel_dir: PathBuf,
     /// Where `benchmark.csv` (required), `samples.csv` and `result.json` are written.
     pub out_dir: PathBuf,
+    /// A second kernel directory (a round's snapshot) to measure in the same run, on the
+    /// same shapes, into `paired.csv` and `paired_samples.csv`; asked only of a measurer
+    /// whose [`Measurer::pairing`] supports it.
+    pub paired_kernel_dir: Option<PathBuf>,
+    /// Shapes whose outputs are checked without being timed (a quick validation's other
+    /// target shapes); asked only of a measurer that [`Measurer::checks_untimed_shapes`].
+    pub check_shapes: Vec<ShapeSpec>,
+}
+
+/// How a measurer can measure a second kernel beside the scored one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PairingSupport {
+    /// In the same cases, samples alternating A B B A over the repeats (built-in runner).
+    Interleaved,
+    /// In the same sitting, one kernel after the other (a harness that takes a kernel dir).
+    SameRun,
+    /// Not at all, and why.
+    Unsupported(String),
 }
 
 /// Something that measures kernels: the built-in runner or an external harness.
@@ -40,6 +65,23 @@ pub trait Measurer {
 
     /// How the journal and the gate record name this measurer: `builtin`, `command:<cmd>`.
     fn origin(&self, validation: Validation) -> String;
+
+    /// Whether it can measure a paired kernel in the same run.
+    fn pairing(&self, validation: Validation) -> PairingSupport;
+
+    /// Whether it checks [`MeasureRequest::check_shapes`].
+    fn checks_untimed_shapes(&self) -> bool {
+        false
+    }
+
+    /// Whether this is kcamp's built-in runner (which a campaign of imported CSVs must
+    /// never fall back to).
+    fn is_builtin(&self) -> bool {
+        false
+    }
+
+    /// The fingerprint of the measurement it just wrote into `out_dir`.
+    fn fingerprint(&self, campaign: &Campaign, out_dir: &Path) -> Result<Fingerprint>;
 }
 
 /// Where a measurement comes from.
@@ -60,6 +102,13 @@ impl std::fmt::Debug for MeasureSource<'_> {
     }
 }
 
+/// How the paired side of a measurement was measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PairedHow {
+    Interleaved,
+    SameRun,
+}
+
 /// A measurement, already written into `out_dir`.
 #[derive(Debug, Clone)]
 pub struct Measured {
@@ -67,6 +116,33 @@ pub struct Measured {
     pub samples: Option<Samples>,
     /// How it was produced, for the journal: `import:<path>`, `command:<cmd>`, `builtin`.
     pub origin: String,
+    pub fingerprint: Fingerprint,
+    /// The paired kernel's numbers from the same run, when it was paired.
+    pub paired: Option<(PairedSide, PairedHow)>,
+    /// Why the measurement is not paired although pairing was asked for.
+    pub unpaired_because: Option<String>,
+    /// Untimed shapes whose outputs were checked, with their Check.
+    pub checked: Vec<ShapeRecord>,
+    /// Rows the roofline floor turned into ERROR.
+    pub impossible: Vec<Impossible>,
+    /// What the verdict should also say about how this was measured.
+    pub notes: Vec<String>,
+}
+
+/// What to measure, beyond the source.
+#[derive(Debug, Clone)]
+pub(crate) struct Plan<'a> {
+    pub validation: Validation,
+    pub round: u32,
+    /// Hold the CSV to this header.
+    pub frozen: Option<&'a str>,
+    pub out_dir: &'a Path,
+    /// The kernel to measure (the working `kernel/`, or the incumbent's snapshot).
+    pub kernel_dir: PathBuf,
+    /// Measure this snapshot beside it when the measurer can.
+    pub pair_with: Option<PathBuf>,
+    /// Check the outputs of these shapes too, untimed, when the measurer can.
+    pub check_shapes: Vec<ShapeSpec>,
 }
 
 /// The shapes a validation covers: the representative ones (quick) or all (full).
@@ -82,22 +158,34 @@ pub fn shapes_of(campaign: &Campaign, validation: Validation) -> Vec<ShapeSpec> 
     }
 }
 
-/// Measure the working kernel into `out_dir` (the round's staged `artifacts/`). The CSV is
-/// held to `frozen` when given.
+/// The target shapes a quick validation does not time.
+pub(crate) fn untimed_shapes(campaign: &Campaign, validation: Validation) -> Vec<ShapeSpec> {
+    match validation {
+        Validation::Quick => campaign
+            .manifest
+            .target_shapes
+            .iter()
+            .filter(|s| !campaign.manifest.representative_shapes.contains(&s.label))
+            .cloned()
+            .collect(),
+        Validation::Full => Vec::new(),
+    }
+}
+
+/// Measure into `plan.out_dir` (a round's staged `artifacts/`), then write its fingerprint
+/// and hold every row kcamp did not time itself to the target's roofline floor.
 pub(crate) fn measure(
     campaign: &Campaign,
     source: MeasureSource<'_>,
-    validation: Validation,
-    round: u32,
-    frozen: Option<&str>,
-    out_dir: &Path,
+    plan: &Plan<'_>,
     on_event: &mut dyn FnMut(ProgressEvent),
 ) -> Result<Measured> {
+    let out_dir = plan.out_dir;
     std::fs::create_dir_all(out_dir).ctx(|| format!("creating {}", out_dir.display()))?;
     let csv_out = out_dir.join(BENCHMARK_CSV);
-    match source {
+    let mut measured = match source {
         MeasureSource::Csv(path) => {
-            let table = BenchTable::read_held_to(path, frozen)?;
+            let table = BenchTable::read_held_to(path, plan.frozen)?;
             let samples_in = path.with_file_name(SAMPLES_CSV);
             let samples = if samples_in.is_file() {
                 Some(Samples::read(&samples_in)?)
@@ -110,39 +198,160 @@ pub(crate) fn measure(
             if let Some(s) = &samples {
                 write_atomic(&out_dir.join(SAMPLES_CSV), s.to_csv().as_bytes())?;
             }
-            Ok(Measured {
+            Measured {
                 table,
                 samples,
                 origin: format!("import:{}", path.display()),
-            })
+                fingerprint: Fingerprint::external(HarnessIdentity::Imported),
+                paired: None,
+                unpaired_because: plan.pair_with.as_ref().map(|_| {
+                    "an imported CSV has no re-measurement of the incumbent in the same run"
+                        .to_owned()
+                }),
+                checked: Vec::new(),
+                impossible: Vec::new(),
+                notes: Vec::new(),
+            }
         }
         MeasureSource::Run(measurer) => {
+            refuse_builtin_on_imported(campaign, measurer)?;
+            let support = measurer.pairing(plan.validation);
+            let (paired_kernel_dir, unpaired_because) = match (&plan.pair_with, &support) {
+                (None, _) => (None, None),
+                (Some(_), PairingSupport::Unsupported(why)) => (None, Some(why.clone())),
+                (Some(dir), _) => (Some(dir.clone()), None),
+            };
+            let checks = measurer.checks_untimed_shapes();
             let request = MeasureRequest {
                 campaign,
-                validation,
-                round: Some(round),
-                shapes: shapes_of(campaign, validation),
-                kernel_dir: campaign.kernel_dir(),
+                validation: plan.validation,
+                round: Some(plan.round),
+                shapes: shapes_of(campaign, plan.validation),
+                kernel_dir: plan.kernel_dir.clone(),
                 out_dir: out_dir.to_path_buf(),
+                paired_kernel_dir: paired_kernel_dir.clone(),
+                check_shapes: if checks {
+                    plan.check_shapes.clone()
+                } else {
+                    Vec::new()
+                },
             };
             measurer.measure(&request, on_event)?;
-            read_measured(out_dir, frozen, measurer.origin(validation))
+            let table = BenchTable::read_held_to(&csv_out, plan.frozen)?;
+            let samples_path = out_dir.join(SAMPLES_CSV);
+            let samples = if samples_path.is_file() {
+                Some(Samples::read(&samples_path)?)
+            } else {
+                None
+            };
+            let paired = match paired_kernel_dir {
+                Some(dir) => Some((
+                    PairedSide::read(out_dir, plan.frozen)?.ok_or_else(|| {
+                        Error::Internal(format!(
+                            "the measurer was asked to measure {} beside the kernel and wrote no paired CSV",
+                            dir.display()
+                        ))
+                    })?,
+                    match support {
+                        PairingSupport::Interleaved => PairedHow::Interleaved,
+                        _ => PairedHow::SameRun,
+                    },
+                )),
+                None => None,
+            };
+            let result = RunResult::read(&out_dir.join(RESULT_JSON))?;
+            let mut notes = Vec::new();
+            if !checks && !plan.check_shapes.is_empty() {
+                notes.push(format!(
+                    "the outputs of the {} target shape(s) this quick validation does not time were not checked: the harness measures only the shapes in $KCAMP_SHAPES",
+                    plan.check_shapes.len()
+                ));
+            }
+            Measured {
+                table,
+                samples,
+                origin: measurer.origin(plan.validation),
+                fingerprint: measurer.fingerprint(campaign, out_dir)?,
+                paired,
+                unpaired_because,
+                checked: result.map(|r| r.checked_shapes).unwrap_or_default(),
+                impossible: Vec::new(),
+                notes,
+            }
         }
-    }
+    };
+    measured.fingerprint.write(out_dir)?;
+    hold_to_target_floor(campaign, &mut measured, out_dir)?;
+    Ok(measured)
 }
 
-/// The CSV (held to the frozen header) and the samples a measurer left in `out_dir`.
-fn read_measured(out_dir: &Path, frozen: Option<&str>, origin: String) -> Result<Measured> {
-    let table = BenchTable::read_held_to(&out_dir.join(BENCHMARK_CSV), frozen)?;
-    let samples_path = out_dir.join(SAMPLES_CSV);
-    let samples = if samples_path.is_file() {
-        Some(Samples::read(&samples_path)?)
-    } else {
-        None
-    };
-    Ok(Measured {
-        table,
-        samples,
-        origin,
-    })
+/// A campaign whose BASELINE was imported and whose manifest names no harness command has
+/// no harness kcamp can run: measuring `kernel/` with the built-in runner would judge a
+/// placeholder kernel against someone else's numbers.
+fn refuse_builtin_on_imported(campaign: &Campaign, measurer: &dyn Measurer) -> Result<()> {
+    if !measurer.is_builtin() {
+        return Ok(());
+    }
+    refuse_builtin_if_imported(campaign)
+}
+
+/// An error when the campaign's measurements are imported CSVs, so that the built-in runner
+/// (`kcamp run`, a `validate` without `--csv`) never benchmarks the placeholder kernel.
+pub fn refuse_builtin_if_imported(campaign: &Campaign) -> Result<()> {
+    if campaign.manifest.quick_command.is_some()
+        || campaign.manifest.full_command.is_some()
+        || campaign.round_numbers()?.is_empty()
+    {
+        return Ok(());
+    }
+    // A round 1 with neither fingerprint.json nor result.json was imported by an older kcamp.
+    let baseline = Fingerprint::read(&campaign.artifacts_dir(1))?;
+    if baseline.is_none_or(|f| f.harness == HarnessIdentity::Imported) {
+        return Err(Error::State(
+            "this campaign's measurements are imported CSVs (BASELINE came from `kcamp baseline --csv` and manifest.yaml names no quick_command/full_command), so kcamp will not measure kernel/ with its built-in runner: that would judge a different harness's numbers. Pass this measurement's CSV with --csv FILE (`kcamp validate --csv`, `kcamp accept --csv`, `kcamp report --csv`), or name your harness in manifest.yaml as quick_command/full_command".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Rows kcamp did not time itself (no adapter in the fingerprint) are held to the roofline
+/// floor of the campaign's target; rows that beat it become ERROR on disk too.
+fn hold_to_target_floor(
+    campaign: &Campaign,
+    measured: &mut Measured,
+    out_dir: &Path,
+) -> Result<()> {
+    if measured.fingerprint.adapter.is_some() {
+        // The built-in runner knows its adapter and applied that adapter's floor.
+        return Ok(());
+    }
+    let m = &campaign.manifest;
+    let store = PeakStore::load(&peak_store_path(&campaign.dir)?)?;
+    let peaks = FloorPeaks::for_target(&Registry::builtin()?, &store, m)?;
+    if !peaks.is_known() {
+        measured.notes.push(
+            "rows not checked against a roofline floor: no measured peaks in this campaign (run `kcamp peak` on the target) and no target_gpu in manifest.yaml".into(),
+        );
+        return Ok(());
+    }
+    let found = check_table(&mut measured.table, m.op, m.dtype, &peaks);
+    if !found.is_empty() {
+        write_atomic(
+            &out_dir.join(BENCHMARK_CSV),
+            measured.table.to_csv().as_bytes(),
+        )?;
+    }
+    measured.impossible = found;
+    if let Some((side, _)) = &mut measured.paired {
+        let found = check_table(&mut side.table, m.op, m.dtype, &peaks);
+        if !found.is_empty() {
+            side.write(out_dir)?;
+            measured.notes.extend(
+                found
+                    .into_iter()
+                    .map(|i| format!("paired side: {} ERROR, {}", i.label, i.reason)),
+            );
+        }
+    }
+    Ok(())
 }

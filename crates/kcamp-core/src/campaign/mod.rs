@@ -20,6 +20,7 @@ mod baseline;
 mod decide;
 mod init;
 mod layout;
+mod like;
 mod measure;
 mod records;
 mod recover;
@@ -44,7 +45,11 @@ pub use baseline::{BaselineOutcome, baseline};
 pub use decide::{AcceptOptions, DecisionOutcome, accept, rollback};
 pub use init::{InitOptions, init};
 pub use layout::{Campaign, copy_tree, tree_hash};
-pub use measure::{MeasureRequest, MeasureSource, Measured, Measurer, shapes_of};
+pub use like::{LikeForLike, Pairing, RoundFingerprint};
+pub use measure::{
+    MeasureRequest, MeasureSource, Measured, Measurer, PairedHow, PairingSupport,
+    refuse_builtin_if_imported, shapes_of,
+};
 pub use recover::recover;
 pub use report::{FINAL_VALIDATION_DIR, FinalMeasurement, final_report};
 pub use round::new_round;

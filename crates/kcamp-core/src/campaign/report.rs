@@ -1,14 +1,24 @@
-//! REPORT: the final full validation of the incumbent. Rendering the report is the
-//! caller's (kcamp-report); it runs under the campaign lock through a callback, so the
-//! report describes exactly the measurement just made.
+//! REPORT: the final full validation of the incumbent and the final acceptance: those
+//! numbers judged against the BASELINE round by the gate's rules, like for like (the
+//! BASELINE's snapshot is re-measured beside the incumbent when the measurer can pair).
+//! Rendering the report is the caller's (kcamp-report); it runs under the campaign lock
+//! through a callback, so the report describes exactly the measurement just made.
 
+use std::collections::BTreeSet;
+
+use chrono::Utc;
 use serde_json::json;
 
+use super::baseline::check_shape_set;
 use super::layout::{Campaign, tree_hash};
-use super::measure::{MeasureSource, measure};
+use super::like::{Against, judge_like_for_like, remeasure_command};
+use super::measure::{MeasureSource, Measured, Plan, measure};
+use super::validate::{GateRecord, add_measurement_reasons};
+use crate::artifacts::fingerprint::{Fingerprint, HarnessIdentity};
 use crate::case::ProgressEvent;
-use crate::files::{BENCHMARK_CSV, KERNEL_DIR};
-use crate::schema::BenchTable;
+use crate::files::{BENCHMARK_CSV, FINAL_ACCEPTANCE_JSON, KERNEL_DIR, SAMPLES_CSV};
+use crate::fsutil::write_json_atomic;
+use crate::schema::{BenchTable, Samples, ShapeKey};
 use crate::types::Validation;
 use crate::{Error, Result};
 
@@ -23,11 +33,14 @@ pub struct FinalMeasurement {
     pub table: BenchTable,
     /// How the final validation was measured; None when no run was made.
     pub origin: Option<String>,
+    /// The final acceptance: the incumbent judged against the BASELINE (also written to
+    /// `report/acceptance.json`). Its verdict leads the report and sets the exit code.
+    pub acceptance: GateRecord,
 }
 
 /// With a `source`, a final full validation of the incumbent (the working kernel must equal
-/// its snapshot and no round may be open); without, the incumbent's recorded CSV. Then
-/// `write` renders the report, still under the lock.
+/// its snapshot and no round may be open); without, the incumbent's recorded CSV. Either is
+/// judged against the BASELINE; then `write` renders the report, still under the lock.
 pub fn final_report<T>(
     c: &Campaign,
     source: Option<MeasureSource<'_>>,
@@ -39,8 +52,10 @@ pub fn final_report<T>(
     let incumbent = c
         .incumbent()?
         .ok_or_else(|| Error::State("no BASELINE yet: run `kcamp baseline` first".into()))?;
-    let frozen = c.frozen_header()?;
-    let measurement = match source {
+    let frozen = c
+        .frozen_header()?
+        .ok_or_else(|| Error::State("the schema was never frozen: run `kcamp baseline`".into()))?;
+    let (measured, ran) = match source {
         Some(source) => {
             if let Some(open) = c.open_round()? {
                 return Err(Error::State(format!(
@@ -53,40 +68,115 @@ pub fn final_report<T>(
                 )));
             }
             let out = c.dir.join(FINAL_VALIDATION_DIR);
-            let measured = measure(
-                c,
-                source,
-                Validation::Full,
-                incumbent,
-                frozen.as_deref(),
-                &out,
-                on_event,
-            )?;
+            let plan = Plan {
+                validation: Validation::Full,
+                round: incumbent,
+                frozen: Some(&frozen),
+                out_dir: &out,
+                kernel_dir: c.kernel_dir(),
+                // Re-measure the BASELINE beside the incumbent; nothing to pair with itself.
+                pair_with: (c.manifest.gate.paired && incumbent != 1)
+                    .then(|| c.round_dir(1).join(KERNEL_DIR)),
+                check_shapes: Vec::new(),
+            };
+            let measured = measure(c, source, &plan, on_event)?;
+            let keys: BTreeSet<ShapeKey> = c
+                .manifest
+                .target_shapes
+                .iter()
+                .map(|s| ShapeKey {
+                    label: s.label.clone(),
+                    dims: c.manifest.shape_dims(s),
+                })
+                .collect();
+            check_shape_set(&measured.table, &keys, "the manifest's target_shapes")?;
             c.journal(
                 "final_validation",
                 Some(incumbent),
                 json!({"origin": measured.origin}),
             )?;
-            FinalMeasurement {
-                incumbent,
-                table: measured.table,
-                origin: Some(measured.origin),
-            }
+            (measured, true)
         }
-        None => FinalMeasurement {
-            incumbent,
-            table: BenchTable::read_held_to(
-                &c.artifacts_dir(incumbent).join(BENCHMARK_CSV),
-                frozen.as_deref(),
-            )?,
-            origin: None,
+        None => (recorded(c, incumbent, &frozen)?, false),
+    };
+    let keys: BTreeSet<ShapeKey> = measured.table.rows.iter().map(|r| r.shape_key()).collect();
+    let baseline_fp = Fingerprint::read(&c.artifacts_dir(1))?;
+    let judged = judge_like_for_like(
+        c,
+        &measured,
+        &Against {
+            round: 1,
+            older: &[],
+            keys: &keys,
+            frozen: &frozen,
+            remeasure: remeasure_command(
+                c,
+                "kcamp report",
+                baseline_fp.as_ref(),
+                measured.fingerprint.harness == HarnessIdentity::Imported,
+            ),
         },
+    )?;
+    let mut report = judged.report;
+    add_measurement_reasons(&mut report, &measured);
+    if incumbent == 1 {
+        report.reasons.insert(
+            0,
+            "the incumbent is the BASELINE itself: no round was accepted.".into(),
+        );
+    }
+    let acceptance = GateRecord {
+        round: incumbent,
+        validation: Validation::Full,
+        incumbent: 1,
+        kernel_hash: tree_hash(&c.round_dir(incumbent).join(KERNEL_DIR))?,
+        needs_full_confirmation: false,
+        time: Utc::now(),
+        origin: measured.origin.clone(),
+        reference_notes: judged.reference_notes,
+        report,
+        like_for_like: Some(judged.like),
+        checked_shapes: measured.checked.clone(),
+    };
+    write_json_atomic(&c.dir.join(FINAL_ACCEPTANCE_JSON), &acceptance)?;
+    let measurement = FinalMeasurement {
+        incumbent,
+        table: measured.table,
+        origin: ran.then_some(measured.origin),
+        acceptance,
     };
     let out = write(&measurement)?;
     c.journal(
         "report",
         Some(incumbent),
-        json!({"final_validation": measurement.origin.is_some()}),
+        json!({
+            "final_validation": ran,
+            "verdict": measurement.acceptance.report.verdict,
+        }),
     )?;
     Ok(out)
+}
+
+/// The incumbent's recorded measurement (`report --no-run`), judged unpaired.
+fn recorded(c: &Campaign, incumbent: u32, frozen: &str) -> Result<Measured> {
+    let adir = c.artifacts_dir(incumbent);
+    let samples_path = adir.join(SAMPLES_CSV);
+    Ok(Measured {
+        table: BenchTable::read_frozen(&adir.join(BENCHMARK_CSV), frozen)?,
+        samples: if samples_path.is_file() {
+            Some(Samples::read(&samples_path)?)
+        } else {
+            None
+        },
+        origin: format!("recorded:round-{incumbent}"),
+        fingerprint: Fingerprint::read(&adir)?
+            .unwrap_or_else(|| Fingerprint::external(HarnessIdentity::Imported)),
+        paired: None,
+        unpaired_because: Some(format!(
+            "--no-run: round {incumbent}'s recorded numbers, no final validation"
+        )),
+        checked: Vec::new(),
+        impossible: Vec::new(),
+        notes: Vec::new(),
+    })
 }

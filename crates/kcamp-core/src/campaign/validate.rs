@@ -10,17 +10,17 @@ use serde_json::json;
 
 use super::baseline::check_shape_set;
 use super::layout::{Campaign, copy_tree, tree_hash};
-use super::measure::{MeasureSource, Measured, measure};
+use super::like::{Against, LikeForLike, failed_checks, judge_like_for_like, remeasure_command};
+use super::measure::{MeasureSource, Measured, Plan, measure, untimed_shapes};
 use super::recover::recover;
+use crate::artifacts::fingerprint::Fingerprint;
+use crate::artifacts::result::ShapeRecord;
 use crate::case::ProgressEvent;
-use crate::files::{
-    ARTIFACTS_DIR, BENCHMARK_CSV, FROZEN_HEADER_FILE, GATE_JSON, KERNEL_DIR, SAMPLES_CSV,
-    VALIDATIONS_JSONL,
-};
+use crate::files::{ARTIFACTS_DIR, FROZEN_HEADER_FILE, GATE_JSON, KERNEL_DIR, VALIDATIONS_JSONL};
 use crate::fsutil::{remove_dir_if_exists, replace_dir, write_json_atomic};
-use crate::gate::{GateInput, GateReport, Verdict, judge, remeasure_holds};
+use crate::gate::{GateReport, Verdict, remeasure_holds};
 use crate::manifest::Manifest;
-use crate::schema::{BenchTable, Samples, ShapeKey};
+use crate::schema::ShapeKey;
 use crate::types::{DecisionKind, ShapeSpec, Validation};
 use crate::{Error, Result};
 
@@ -39,6 +39,12 @@ pub struct GateRecord {
     /// Shapes judged against an older round of the lineage (the incumbent lacked them).
     pub reference_notes: Vec<String>,
     pub report: GateReport,
+    /// How both sides were measured (fingerprints, pairing); absent in older records.
+    #[serde(default)]
+    pub like_for_like: Option<LikeForLike>,
+    /// Target shapes whose outputs were checked without timing (quick validation).
+    #[serde(default)]
+    pub checked_shapes: Vec<ShapeRecord>,
 }
 
 /// One line of `validations.jsonl`.
@@ -49,6 +55,14 @@ struct ValidationLog {
     kernel_hash: String,
     raw_verdict: Verdict,
     aggregate_delta: Option<f64>,
+    /// Both sides were measured alike; a NEEDS_REMEASURE for a fingerprint mismatch is not
+    /// a re-measurement of a small gain.
+    #[serde(default = "yes")]
+    comparable: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -125,24 +139,28 @@ pub(super) fn validate_locked(
     remove_dir_if_exists(&stage_artifacts)?;
     copy_tree(&c.kernel_dir(), &stage_kernel)?;
     let kernel_hash = tree_hash(&stage_kernel)?;
-    let staged = measure(
-        c,
-        source,
+    let plan = Plan {
         validation,
         round,
-        Some(&frozen),
-        &stage_artifacts,
-        on_event,
-    )
-    .and_then(|m| {
-        check_shape_set(
-            &m.table,
-            &expected,
-            match validation {
-                Validation::Quick => "the representative shapes (use --full for all target shapes)",
-                Validation::Full => "the manifest's target_shapes",
-            },
-        )?;
+        frozen: Some(&frozen),
+        out_dir: &stage_artifacts,
+        kernel_dir: c.kernel_dir(),
+        pair_with: c
+            .manifest
+            .gate
+            .paired
+            .then(|| c.round_dir(incumbent).join(KERNEL_DIR)),
+        check_shapes: untimed_shapes(c, validation),
+    };
+    let staged = measure(c, source, &plan, on_event).and_then(|m| {
+        let what = match validation {
+            Validation::Quick => "the representative shapes (use --full for all target shapes)",
+            Validation::Full => "the manifest's target_shapes",
+        };
+        check_shape_set(&m.table, &expected, what)?;
+        if let Some((side, _)) = &m.paired {
+            check_shape_set(&side.table, &expected, what)?;
+        }
         Ok(m)
     });
     let measured: Measured = match staged {
@@ -153,23 +171,33 @@ pub(super) fn validate_locked(
             return Err(e);
         }
     };
-    let (reference, reference_samples, reference_notes) =
-        reference_rows(c, incumbent, &expected, &frozen)?;
-    let mut report = judge(&GateInput {
-        incumbent: &reference,
-        candidate: &measured.table,
-        incumbent_samples: reference_samples.as_ref(),
-        candidate_samples: measured.samples.as_ref(),
-        metric: &c.manifest.primary_metric,
-        config: &c.manifest.gate,
-    })?;
-    for note in &reference_notes {
+    let older = accepted_before(c, incumbent)?;
+    let incumbent_fp = Fingerprint::read(&c.artifacts_dir(incumbent))?;
+    let judged = judge_like_for_like(
+        c,
+        &measured,
+        &Against {
+            round: incumbent,
+            older: &older,
+            keys: &expected,
+            frozen: &frozen,
+            remeasure: remeasure_command(
+                c,
+                "kcamp validate",
+                incumbent_fp.as_ref(),
+                matches!(source, MeasureSource::Csv(_)),
+            ),
+        },
+    )?;
+    let mut report = judged.report;
+    for note in &judged.reference_notes {
         report.reasons.push(note.clone());
     }
+    let comparable = judged.like.comparable();
     let raw_verdict = report.verdict;
     // SPEC §7 rule 5: a gain inside the noise is re-measured; the history decides.
     let history = read_validation_log(&rdir)?;
-    if raw_verdict == Verdict::NeedsRemeasure {
+    if comparable && raw_verdict == Verdict::NeedsRemeasure {
         apply_remeasure(
             &mut report,
             &history,
@@ -178,6 +206,7 @@ pub(super) fn validate_locked(
             &c.manifest.gate,
         );
     }
+    add_measurement_reasons(&mut report, &measured);
     let needs_full_confirmation = validation == Validation::Quick
         && report.verdict.allows_accept()
         && report
@@ -198,8 +227,10 @@ pub(super) fn validate_locked(
         needs_full_confirmation,
         time: Utc::now(),
         origin: measured.origin.clone(),
-        reference_notes,
+        reference_notes: judged.reference_notes,
         report,
+        like_for_like: Some(judged.like),
+        checked_shapes: measured.checked.clone(),
     };
     write_json_atomic(&stage_artifacts.join(GATE_JSON), &record)?;
     // Swap the staged snapshot and artifacts in; an undecided round may be re-validated.
@@ -211,6 +242,7 @@ pub(super) fn validate_locked(
         kernel_hash,
         raw_verdict,
         aggregate_delta: record.report.aggregate.delta,
+        comparable,
     };
     crate::fsutil::append_line(
         &rdir.join(VALIDATIONS_JSONL),
@@ -227,6 +259,51 @@ pub(super) fn validate_locked(
         }),
     )?;
     Ok(ValidateOutcome { record })
+}
+
+/// What the measurement itself says about the verdict: untimed shapes that fail (a FAIL
+/// of the round), rows faster than the hardware (now ERROR), and notes on how it was made.
+pub(super) fn add_measurement_reasons(report: &mut GateReport, measured: &Measured) {
+    let failed = failed_checks(measured);
+    if !failed.is_empty() {
+        report.verdict = Verdict::Reject;
+        report.reasons.insert(
+            0,
+            format!(
+                "{} of the {} untimed target shape(s) checked by this validation do not PASS: {}.",
+                failed.len(),
+                measured.checked.len(),
+                failed.join("; ")
+            ),
+        );
+    } else if !measured.checked.is_empty() {
+        report.reasons.push(format!(
+            "the outputs of the other {} target shape(s) were checked (one dispatch per pass, untimed): all PASS.",
+            measured.checked.len()
+        ));
+    }
+    for i in &measured.impossible {
+        report
+            .reasons
+            .push(format!("{} is ERROR: {}.", i.label, i.reason));
+    }
+    report.reasons.extend(measured.notes.iter().cloned());
+}
+
+/// Accepted rounds (and the BASELINE) before `incumbent`, newest first.
+pub(super) fn accepted_before(c: &Campaign, incumbent: u32) -> Result<Vec<u32>> {
+    Ok(c.decisions()?
+        .into_iter()
+        .filter(|(n, d)| {
+            *n < incumbent
+                && matches!(
+                    d.as_ref().map(|d| d.decision),
+                    Some(DecisionKind::Baseline | DecisionKind::Accepted)
+                )
+        })
+        .map(|(n, _)| n)
+        .rev()
+        .collect())
 }
 
 fn key_of(m: &Manifest, s: &ShapeSpec) -> ShapeKey {
@@ -248,6 +325,7 @@ fn apply_remeasure(
         .iter()
         .rev()
         .take_while(|h| h.kernel_hash == kernel_hash && h.validation == validation)
+        .filter(|h| h.comparable)
         .filter(|h| {
             matches!(
                 h.raw_verdict,
@@ -302,76 +380,6 @@ fn read_validation_log(rdir: &Path) -> Result<Vec<ValidationLog>> {
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect())
-}
-
-/// Reference rows for the candidate's shapes: the incumbent's row where it measured the
-/// shape, else the newest accepted ancestor that did (an incumbent accepted on a quick
-/// validation has only the representative shapes).
-fn reference_rows(
-    c: &Campaign,
-    incumbent: u32,
-    keys: &BTreeSet<ShapeKey>,
-    frozen: &str,
-) -> Result<(BenchTable, Option<Samples>, Vec<String>)> {
-    let lineage: Vec<u32> = c
-        .decisions()?
-        .into_iter()
-        .filter(|(n, d)| {
-            *n <= incumbent
-                && matches!(
-                    d.as_ref().map(|d| d.decision),
-                    Some(DecisionKind::Baseline | DecisionKind::Accepted)
-                )
-        })
-        .map(|(n, _)| n)
-        .rev()
-        .collect();
-    let mut rows = Vec::new();
-    let mut samples = Samples::default();
-    let mut any_samples = true;
-    let mut notes = Vec::new();
-    let mut schema = None;
-    let mut remaining: BTreeSet<ShapeKey> = keys.clone();
-    for n in lineage {
-        if remaining.is_empty() {
-            break;
-        }
-        let adir = c.artifacts_dir(n);
-        let table = BenchTable::read_frozen(&adir.join(BENCHMARK_CSV), frozen)?;
-        let round_samples = if adir.join(SAMPLES_CSV).is_file() {
-            Some(Samples::read(&adir.join(SAMPLES_CSV))?)
-        } else {
-            None
-        };
-        for row in &table.rows {
-            let key = row.shape_key();
-            if remaining.remove(&key) {
-                if n != incumbent {
-                    notes.push(format!("shape '{}' judged against round {n}, the newest accepted round that measured it", row.label));
-                }
-                match &round_samples {
-                    Some(s) => samples
-                        .rows
-                        .extend(s.rows.iter().filter(|r| r.label == row.label).cloned()),
-                    None => any_samples = false,
-                }
-                rows.push(row.clone());
-            }
-        }
-        schema.get_or_insert(table.schema);
-    }
-    if let Some(missing) = remaining.iter().next() {
-        return Err(Error::State(format!(
-            "no accepted round measured shape '{}'",
-            missing.label
-        )));
-    }
-    let schema = schema.ok_or_else(|| Error::State("the lineage holds no measurement".into()))?;
-    Ok((
-        BenchTable { schema, rows },
-        any_samples.then_some(samples),
-        notes,
-    ))
 }
 
 pub fn read_gate_record(c: &Campaign, round: u32) -> Result<Option<GateRecord>> {

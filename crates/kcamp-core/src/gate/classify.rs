@@ -5,16 +5,19 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{GateInput, ShapeClass, ShapeVerdict};
 use crate::schema::{BenchTable, MetricRef, Row, Schema, describe_shape, header_difference};
-use crate::stats::welch_p_value;
+use crate::stats::{median, robust_stddev, welch_p_value, wilcoxon_p_value};
 use crate::types::Check;
 use crate::{Error, Result};
 
 /// Every shape judged, in the candidate's order.
 pub(super) struct Classified {
     pub shapes: Vec<ShapeVerdict>,
-    /// Shapes outside their band whose change Welch's t-test does not confirm (counted
+    /// Shapes outside their band whose change the t-test does not confirm (counted
     /// neutral), as `label +x% (p = …)`.
     pub not_significant: Vec<String>,
+    /// Per shape (same order), the `(repeat, ln(cand/inc))` pairs it was judged on, when
+    /// it was judged paired.
+    pub paired_logs: Vec<Option<Vec<(u32, f64)>>>,
 }
 
 pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
@@ -49,13 +52,14 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
     let pairs = match_shapes(incumbent, candidate)?;
 
     let no_samples = HashMap::default();
-    let inc_samples = input.incumbent_samples.map(|s| s.values_by_label(metric));
-    let cand_samples = input.candidate_samples.map(|s| s.values_by_label(metric));
+    let inc_samples = input.incumbent_samples.map(|s| s.repeats_by_label(metric));
+    let cand_samples = input.candidate_samples.map(|s| s.repeats_by_label(metric));
     let inc_samples = inc_samples.as_ref().unwrap_or(&no_samples);
     let cand_samples = cand_samples.as_ref().unwrap_or(&no_samples);
 
     let mut shapes = Vec::with_capacity(pairs.len());
     let mut not_significant = Vec::new();
+    let mut paired_logs = Vec::with_capacity(pairs.len());
     for (inc_row, cand_row) in pairs {
         let mut verdict = ShapeVerdict {
             label: cand_row.label.clone(),
@@ -67,6 +71,7 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
             delta: None,
             band: config.noise_floor,
             p_value: None,
+            pairs: None,
             class: ShapeClass::Failed,
             hard_regression: false,
         };
@@ -77,6 +82,7 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
         verdict.incumbent = inc_measured.map(|(mu, _)| mu);
         if cand_row.check != Check::Pass {
             shapes.push(verdict);
+            paired_logs.push(None);
             continue;
         }
         let (mu_c, sd_c) = measured(&accessor, cand_row, schema, metric, "candidate")?;
@@ -85,23 +91,54 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
             // Newly passing: better than a failure, but there is no ratio to judge.
             verdict.class = ShapeClass::Improved;
             shapes.push(verdict);
+            paired_logs.push(None);
             continue;
         };
-        let delta = mu_c / mu_i - 1.0;
-        let r = ((sd_i / mu_i).powi(2) + (sd_c / mu_c).powi(2)).sqrt();
-        let band = config.noise_floor.max(config.stddev_multiplier * r);
         let (a, b) = (
             inc_samples.get(cand_row.label.as_str()),
             cand_samples.get(cand_row.label.as_str()),
         );
+        let logs = if input.paired {
+            a.zip(b)
+                .map(|(a, b)| log_ratios(a, b))
+                .filter(|l| l.len() >= 2)
+        } else {
+            None
+        };
         // Without samples the band alone decides; with them a change must also be
         // significant. Two constant sample sets that differ are a certain change.
-        let significant = match (a, b) {
-            (Some(a), Some(b)) if a.len() >= 2 && b.len() >= 2 => {
-                verdict.p_value = welch_p_value(a, b);
-                verdict.p_value.is_none_or(|p| p < config.p_value)
+        let (delta, band, significant) = match &logs {
+            Some(logs) => {
+                // Median and median deviation: one preempted sample on a busy machine moves
+                // neither the change nor its band.
+                let values: Vec<f64> = logs.iter().map(|(_, l)| *l).collect();
+                let m = median(&values).unwrap_or(0.0);
+                let sd = robust_stddev(&values).unwrap_or(0.0);
+                verdict.p_value = wilcoxon_p_value(&values);
+                verdict.pairs = Some(values.len() as u32);
+                (
+                    m.exp() - 1.0,
+                    config.noise_floor.max(config.stddev_multiplier * sd),
+                    verdict.p_value.is_none_or(|p| p < config.p_value),
+                )
             }
-            _ => true,
+            None => {
+                let r = ((sd_i / mu_i).powi(2) + (sd_c / mu_c).powi(2)).sqrt();
+                let significant = match (a, b) {
+                    (Some(a), Some(b)) if a.len() >= 2 && b.len() >= 2 => {
+                        let values =
+                            |v: &[(u32, f64)]| v.iter().map(|(_, x)| *x).collect::<Vec<_>>();
+                        verdict.p_value = welch_p_value(&values(a), &values(b));
+                        verdict.p_value.is_none_or(|p| p < config.p_value)
+                    }
+                    _ => true,
+                };
+                (
+                    mu_c / mu_i - 1.0,
+                    config.noise_floor.max(config.stddev_multiplier * r),
+                    significant,
+                )
+            }
         };
         verdict.delta = Some(delta);
         verdict.band = band;
@@ -122,12 +159,35 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
             ));
         }
         shapes.push(verdict);
+        paired_logs.push(logs);
     }
 
     Ok(Classified {
         shapes,
         not_significant,
+        paired_logs,
     })
+}
+
+/// `(repeat, ln(cand/inc))` for every repeat both sides measured (inputs sorted by repeat).
+fn log_ratios(inc: &[(u32, f64)], cand: &[(u32, f64)]) -> Vec<(u32, f64)> {
+    let (mut i, mut j) = (0, 0);
+    let mut out = Vec::with_capacity(inc.len().min(cand.len()));
+    while i < inc.len() && j < cand.len() {
+        match inc[i].0.cmp(&cand[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                let (x, y) = (inc[i].1, cand[j].1);
+                if x > 0.0 && y > 0.0 && x.is_finite() && y.is_finite() {
+                    out.push((inc[i].0, (y / x).ln()));
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
 }
 
 /// Pair each candidate row with the incumbent's row of the same shape, in the

@@ -1,8 +1,11 @@
 //! Step 2 of the gate: the aggregate over shapes that PASS on both sides, and the verdict
 //! (SPEC §7 rules 1, 3–6).
 
+use std::collections::BTreeMap;
+
+use super::classify::Classified;
 use super::{Aggregate, GateConfig, ShapeClass, ShapeVerdict, Verdict};
-use crate::stats::{geomean, mean, pop_stddev};
+use crate::stats::{geomean, mean, median, pop_stddev, robust_stddev, wilcoxon_p_value};
 
 /// The verdict and what it rests on.
 pub(super) struct Decision {
@@ -14,8 +17,16 @@ pub(super) struct Decision {
     pub noted_regressions: Vec<String>,
 }
 
-pub(super) fn decide(shapes: &[ShapeVerdict], config: &GateConfig) -> Decision {
-    let aggregate = aggregate_of(shapes);
+pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
+    let shapes = &classified.shapes;
+    let mut aggregate = aggregate_of(shapes);
+    let paired = paired_aggregate(classified, config);
+    if let Some(p) = &paired {
+        aggregate.delta = Some(p.delta);
+        aggregate.band = Some(p.band);
+        aggregate.p_value = p.p_value;
+        aggregate.pairs = Some(p.pairs);
+    }
     let failed = shapes.iter().any(|s| s.class == ShapeClass::Failed);
     let hard = shapes.iter().any(|s| s.hard_regression);
     let noted_regressions: Vec<String> = shapes
@@ -24,11 +35,23 @@ pub(super) fn decide(shapes: &[ShapeVerdict], config: &GateConfig) -> Decision {
         .map(|s| s.label.clone())
         .collect();
     let blocked = failed || hard;
-    let verdict = match aggregate.delta {
+    let floor = config.noise_floor;
+    let accept = || {
+        if noted_regressions.is_empty() {
+            Verdict::Accept
+        } else {
+            Verdict::AcceptWithNote
+        }
+    };
+    let verdict = match (aggregate.delta, &paired) {
         _ if blocked => Verdict::Reject,
-        Some(d) if d >= config.noise_floor && noted_regressions.is_empty() => Verdict::Accept,
-        Some(d) if d >= config.noise_floor => Verdict::AcceptWithNote,
-        Some(d) if d > 0.0 => Verdict::NeedsRemeasure,
+        // Paired: a gain counts only when it clears the spread of the paired aggregate
+        // ratios and their signed-rank test; small but real gains are re-measured.
+        (Some(d), Some(p)) if p.clears(d, config) && d >= floor => accept(),
+        (Some(d), Some(p)) if p.clears(d, config) && d > 0.0 => Verdict::NeedsRemeasure,
+        (_, Some(_)) => Verdict::Reject,
+        (Some(d), None) if d >= floor => accept(),
+        (Some(d), None) if d > 0.0 => Verdict::NeedsRemeasure,
         _ => Verdict::Reject,
     };
     Decision {
@@ -37,6 +60,56 @@ pub(super) fn decide(shapes: &[ShapeVerdict], config: &GateConfig) -> Decision {
         blocked,
         noted_regressions,
     }
+}
+
+/// The aggregate of a paired judgement: per repeat, the mean log ratio over the shapes; their
+/// median is the gain, their robust spread the band, their signed-rank test the
+/// significance.
+pub(super) struct PairedAggregate {
+    pub delta: f64,
+    /// `stddev_multiplier ·` the robust spread of the per-repeat aggregate ratios (no floor).
+    pub band: f64,
+    pub p_value: Option<f64>,
+    pub pairs: u32,
+}
+
+impl PairedAggregate {
+    /// Whether a gain `d` is more than noise: beyond the band and significant.
+    fn clears(&self, d: f64, config: &GateConfig) -> bool {
+        d > self.band && self.p_value.is_none_or(|p| p < config.p_value)
+    }
+}
+
+/// None unless every shape that passes on both sides was judged paired over at least two
+/// repeats they all share.
+fn paired_aggregate(c: &Classified, config: &GateConfig) -> Option<PairedAggregate> {
+    let mut per_repeat: BTreeMap<u32, (f64, usize)> = BTreeMap::new();
+    let mut shapes = 0usize;
+    for (shape, logs) in c.shapes.iter().zip(&c.paired_logs) {
+        if shape.incumbent.is_none() || shape.candidate.is_none() {
+            continue;
+        }
+        shapes += 1;
+        for (repeat, log) in logs.as_ref()? {
+            let e = per_repeat.entry(*repeat).or_insert((0.0, 0));
+            e.0 += log;
+            e.1 += 1;
+        }
+    }
+    let means: Vec<f64> = per_repeat
+        .values()
+        .filter(|(_, n)| *n == shapes)
+        .map(|(sum, n)| sum / *n as f64)
+        .collect();
+    if shapes == 0 || means.len() < 2 {
+        return None;
+    }
+    Some(PairedAggregate {
+        delta: median(&means)?.exp() - 1.0,
+        band: config.stddev_multiplier * robust_stddev(&means)?,
+        p_value: wilcoxon_p_value(&means),
+        pairs: means.len() as u32,
+    })
 }
 
 /// Geometric means over shapes that PASS on both sides. Values are sorted first so the
@@ -57,6 +130,9 @@ fn aggregate_of(shapes: &[ShapeVerdict]) -> Aggregate {
         incumbent,
         candidate,
         delta,
+        band: None,
+        p_value: None,
+        pairs: None,
     }
 }
 

@@ -79,8 +79,13 @@ pub(super) fn reasons(
         ));
     }
     if !classified.not_significant.is_empty() {
+        let test = if classified.paired_logs.iter().any(Option::is_some) {
+            "the paired signed-rank test"
+        } else {
+            "Welch's t-test"
+        };
         reasons.push(format!(
-            "outside the band but not significant by Welch's t-test (p >= {}), counted neutral: {}.",
+            "outside the band but not significant by {test} (p >= {}), counted neutral: {}.",
             config.p_value,
             list(classified.not_significant.iter().cloned())
         ));
@@ -120,25 +125,63 @@ fn aggregate_sentence(
         .iter()
         .filter(|s| s.incumbent.is_some() && s.candidate.is_some())
         .count();
+    let floor = config.noise_floor * 100.0;
+    let Some(band) = aggregate.band else {
+        let head = format!(
+            "aggregate {metric} (geomean over {compared} shapes passing on both sides) {} ({} -> {})",
+            percent(delta),
+            format_value(inc),
+            format_value(cand)
+        );
+        return match verdict {
+            _ if blocked => format!("{head}."),
+            Verdict::Accept | Verdict::AcceptWithNote => {
+                format!("{head} reaches the {floor:.2}% noise floor.")
+            }
+            Verdict::NeedsRemeasure => format!(
+                "{head} is a gain inside the {floor:.2}% noise floor: {}",
+                remeasure_rule(config)
+            ),
+            Verdict::Reject => format!("{head} is not a gain."),
+        };
+    };
     let head = format!(
-        "aggregate {metric} (geomean over {compared} shapes passing on both sides) {} ({} -> {})",
+        "aggregate {metric} (geomean of the paired ratios over {compared} shapes × {} repeats) {} ({} -> {} in this run)",
+        aggregate.pairs.unwrap_or(0),
         percent(delta),
         format_value(inc),
         format_value(cand)
     );
-    let floor = config.noise_floor * 100.0;
+    let spread = format!(
+        "the paired band ±{:.2}%{}",
+        band * 100.0,
+        aggregate
+            .p_value
+            .map(|p| format!(", p = {p:.3}"))
+            .unwrap_or_default()
+    );
     match verdict {
         _ if blocked => format!("{head}."),
         Verdict::Accept | Verdict::AcceptWithNote => {
-            format!("{head} reaches the {floor:.2}% noise floor.")
+            format!("{head} clears {spread} and reaches the {floor:.2}% noise floor.")
         }
         Verdict::NeedsRemeasure => format!(
-            "{head} is a gain inside the {floor:.2}% noise floor: re-measure at least {} times; the gain holds only if their mean exceeds {:.2}% with a stddev under half of it.",
-            config.remeasure_min_runs,
-            config.remeasure_min_gain * 100.0
+            "{head} clears {spread} but is inside the {floor:.2}% noise floor: {}",
+            remeasure_rule(config)
         ),
+        Verdict::Reject if delta > 0.0 => {
+            format!("{head} does not clear {spread}: no gain distinguishable from noise.")
+        }
         Verdict::Reject => format!("{head} is not a gain."),
     }
+}
+
+fn remeasure_rule(config: &GateConfig) -> String {
+    format!(
+        "re-measure at least {} times; the gain holds only if their mean exceeds {:.2}% with a stddev under half of it.",
+        config.remeasure_min_runs,
+        config.remeasure_min_gain * 100.0
+    )
 }
 
 /// `label -10.00% (band ±2.00%)`.

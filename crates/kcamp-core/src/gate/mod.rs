@@ -28,7 +28,8 @@ pub struct GateConfig {
     pub stddev_multiplier: f64,
     /// A shape below -max(regression_threshold, band) is a REGRESSION (5%).
     pub regression_threshold: f64,
-    /// Welch's t-test significance when raw samples exist on both sides (0.05).
+    /// Significance of Welch's t-test (or, paired, the signed-rank test) when raw samples
+    /// exist on both sides (0.05).
     pub p_value: f64,
     /// A quick-validation ACCEPT whose aggregate gain is below this needs a full run (5%).
     pub quick_confirm_below: f64,
@@ -36,6 +37,10 @@ pub struct GateConfig {
     pub remeasure_min_runs: u32,
     /// ... whose mean gain exceeds this (1%) with stddev under half the gain.
     pub remeasure_min_gain: f64,
+    /// Re-measure the incumbent's snapshot in the same run as the candidate, interleaved,
+    /// and judge the paired ratios (the built-in runner, or a harness that takes
+    /// `{kernel_dir}`). `false` judges against the incumbent's recorded numbers.
+    pub paired: bool,
 }
 
 impl Default for GateConfig {
@@ -48,6 +53,7 @@ impl Default for GateConfig {
             quick_confirm_below: 0.05,
             remeasure_min_runs: 3,
             remeasure_min_gain: 0.01,
+            paired: true,
         }
     }
 }
@@ -112,8 +118,12 @@ pub struct ShapeVerdict {
     pub delta: Option<f64>,
     /// Noise band (fraction).
     pub band: f64,
-    /// Welch p-value when samples exist on both sides.
+    /// Welch's p-value when samples exist on both sides; the Wilcoxon signed-rank test's
+    /// when the shape was judged on paired ratios.
     pub p_value: Option<f64>,
+    /// Paired repeats the shape was judged on (None: judged unpaired).
+    #[serde(default)]
+    pub pairs: Option<u32>,
     pub class: ShapeClass,
     /// Regressed beyond -max(regression_threshold, band): blocks acceptance.
     pub hard_regression: bool,
@@ -124,8 +134,19 @@ pub struct Aggregate {
     /// Geometric mean over shapes that PASS on both sides.
     pub incumbent: Option<f64>,
     pub candidate: Option<f64>,
-    /// Fraction: 0.10 is +10%.
+    /// Fraction: 0.10 is +10%. Paired: the median over repeats of the per-repeat aggregate
+    /// ratio (the geomean over shapes of each repeat's paired ratios) − 1.
     pub delta: Option<f64>,
+    /// Paired only: `stddev_multiplier ·` the robust spread of the per-repeat aggregate
+    /// ratios, without the noise floor; a gain must clear it (and the signed-rank test).
+    #[serde(default)]
+    pub band: Option<f64>,
+    /// Paired only: the signed-rank test of the per-repeat aggregate ratios.
+    #[serde(default)]
+    pub p_value: Option<f64>,
+    /// Paired only: the repeats the aggregate was paired over.
+    #[serde(default)]
+    pub pairs: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -140,6 +161,9 @@ pub struct GateReport {
     /// Shapes regressed by less than the hard threshold (ACCEPT_WITH_NOTE lists them).
     pub noted_regressions: Vec<String>,
     pub config: GateConfig,
+    /// Judged on paired ratios: both sides measured in one run, interleaved.
+    #[serde(default)]
+    pub paired: bool,
 }
 
 /// Inputs to one judgement.
@@ -151,14 +175,24 @@ pub struct GateInput<'a> {
     /// Metric name: a metric column or a derived metric (`Combined Step TFLOPS`).
     pub metric: &'a str,
     pub config: &'a GateConfig,
+    /// The two sample sets were measured in one run, repeat `r` of each next to the other
+    /// (ABBA): judge each shape on its per-repeat ratios instead of two independent spreads.
+    pub paired: bool,
 }
 
 /// Judge the candidate against the incumbent. Both tables must have the same schema and
 /// the same shapes (an error names the missing or extra shape); a campaign passes the
 /// incumbent's rows for the candidate's shapes.
+///
+/// Paired (`input.paired` with samples on both sides): per shape, Δ is the median of the
+/// per-repeat ratios minus one, the band `max(noise_floor, stddev_multiplier · sd)` with sd
+/// the robust spread (1.4826 · MAD) of their logarithms, and the Wilcoxon signed-rank test
+/// replaces Welch's. The aggregate gain must also clear `stddev_multiplier ·` the robust
+/// spread of the per-repeat aggregate ratios and their signed-rank test: drift between runs
+/// cannot pass for a change, and noise cannot pass for a gain.
 pub fn judge(input: &GateInput<'_>) -> Result<GateReport> {
     let classified = classify::classify(input)?;
-    let decision = decide::decide(&classified.shapes, input.config);
+    let decision = decide::decide(&classified, input.config);
     let reasons = explain::reasons(&classified, &decision, input.metric, input.config);
     Ok(GateReport {
         verdict: decision.verdict,
@@ -166,6 +200,7 @@ pub fn judge(input: &GateInput<'_>) -> Result<GateReport> {
         aggregate: decision.aggregate,
         reasons,
         noted_regressions: decision.noted_regressions,
+        paired: classified.paired_logs.iter().any(Option::is_some),
         shapes: classified.shapes,
         config: input.config.clone(),
     })

@@ -63,6 +63,7 @@ fn run(inc: &BenchTable, cand: &BenchTable, metric: &str) -> Result<GateReport> 
         candidate_samples: None,
         metric,
         config: &GateConfig::default(),
+        paired: false,
     })
 }
 
@@ -220,6 +221,7 @@ fn run_with_samples(inc_s: &Samples, cand_s: &Samples) -> GateReport {
         candidate_samples: Some(cand_s),
         metric: FWD,
         config: &GateConfig::default(),
+        paired: false,
     })
     .unwrap()
 }
@@ -398,5 +400,183 @@ proptest! {
             let other = class_of(&shuffled, &s.label);
             prop_assert_eq!(s, other);
         }
+    }
+}
+
+/// A table and its samples from per-shape streams of per-repeat Forward TFLOPS values:
+/// the mean and population stddev of each stream, as the runner writes them.
+fn measured(streams: &[(&str, Vec<f64>)]) -> (BenchTable, Samples) {
+    let mut rows = Vec::new();
+    let mut sample_rows = Vec::new();
+    for (label, values) in streams {
+        let mean = crate::stats::mean(values).unwrap();
+        let sd = crate::stats::pop_stddev(values).unwrap();
+        rows.push(row(label, Check::Pass, mean, sd));
+        sample_rows.extend(
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| crate::schema::SampleRow {
+                    label: (*label).to_owned(),
+                    metric: FWD.to_owned(),
+                    repeat: i as u32 + 1,
+                    value: *v,
+                }),
+        );
+    }
+    (table(rows), Samples { rows: sample_rows })
+}
+
+fn judge_streams(inc: &[(&str, Vec<f64>)], cand: &[(&str, Vec<f64>)], paired: bool) -> GateReport {
+    let (inc_t, inc_s) = measured(inc);
+    let (cand_t, cand_s) = measured(cand);
+    judge(&GateInput {
+        incumbent: &inc_t,
+        candidate: &cand_t,
+        incumbent_samples: Some(&inc_s),
+        candidate_samples: Some(&cand_s),
+        metric: FWD,
+        config: &GateConfig::default(),
+        paired,
+    })
+    .unwrap()
+}
+
+/// The machine's load over ten repeats: a factor both kernels of a pair see alike.
+fn busy_machine() -> Vec<f64> {
+    vec![1.0, 0.55, 0.9, 0.6, 1.0, 0.5, 0.95, 0.7, 0.8, 0.52]
+}
+
+#[test]
+fn drift_within_a_run_is_no_change_when_paired() {
+    // The same kernel (10 TFLOPS idle), both sides measured under the same load: every
+    // paired ratio is 1 ± 1%. Unpaired, the spread is ±25% and any offset is noise.
+    let load = busy_machine();
+    let wobble = [1.01, 0.99, 1.0, 1.01, 0.99, 1.0, 1.01, 0.99, 1.0, 1.0];
+    let inc: Vec<f64> = load.iter().map(|l| 10.0 * l).collect();
+    let cand: Vec<f64> = load.iter().zip(wobble).map(|(l, w)| 10.0 * l * w).collect();
+    let r = judge_streams(&[("a", inc.clone())], &[("a", cand.clone())], true);
+    let a = class_of(&r, "a");
+    assert_eq!(a.pairs, Some(10));
+    assert!(a.delta.unwrap().abs() < 0.005, "{a:?}");
+    assert!(
+        a.band < 0.03,
+        "the paired band is the ratios' spread: {a:?}"
+    );
+    assert_eq!(a.class, ShapeClass::Neutral);
+    assert!(r.paired);
+    assert_ne!(r.verdict, Verdict::Accept);
+    assert!(
+        r.reasons
+            .iter()
+            .any(|x| x.contains("geomean of the paired ratios")),
+        "{:?}",
+        r.reasons
+    );
+}
+
+#[test]
+fn drift_between_runs_rejects_when_unpaired_but_not_when_paired() {
+    // Case 2 of the like-for-like issue: the incumbent measured idle days ago, the same
+    // kernel re-validated on a busy machine reads 40% slower. Unpaired, that is a
+    // regression; re-measured in the same run, both sides read the busy numbers.
+    let idle: Vec<f64> = vec![10.0, 10.1, 9.9, 10.0, 10.05, 9.95, 10.0, 10.1, 9.9, 10.0];
+    let busy: Vec<f64> = idle.iter().map(|v| v * 0.6).collect();
+    let unpaired = judge_streams(&[("a", idle)], &[("a", busy.clone())], false);
+    assert!(class_of(&unpaired, "a").hard_regression);
+    assert_eq!(unpaired.verdict, Verdict::Reject);
+    let paired = judge_streams(&[("a", busy.clone())], &[("a", busy)], true);
+    let a = class_of(&paired, "a");
+    assert!(
+        !a.hard_regression && a.class == ShapeClass::Neutral,
+        "{a:?}"
+    );
+}
+
+#[test]
+fn a_real_gain_under_noise_is_accepted_when_paired() {
+    // A kernel 1.3x faster, both sides under the same noisy load, each pair ±3%.
+    let load = busy_machine();
+    let noise = [1.03, 0.97, 1.0, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97, 1.0];
+    let inc: Vec<f64> = load.iter().map(|l| 10.0 * l).collect();
+    let cand: Vec<f64> = load.iter().zip(noise).map(|(l, n)| 13.0 * l * n).collect();
+    let shapes = |v: &Vec<f64>| vec![("a", v.clone()), ("b", v.iter().map(|x| x * 2.0).collect())];
+    let r = judge_streams(&shapes(&inc), &shapes(&cand), true);
+    assert_eq!(r.verdict, Verdict::Accept, "{:?}", r.reasons);
+    assert!((r.aggregate.delta.unwrap() - 0.3).abs() < 0.01);
+    assert_eq!(r.aggregate.pairs, Some(10));
+    assert!(r.aggregate.band.unwrap() < 0.1);
+    for s in &r.shapes {
+        assert_eq!(s.class, ShapeClass::Improved, "{s:?}");
+        // All ten pairs up (some tied: the normal approximation).
+        assert!(s.p_value.unwrap() < 0.01, "{s:?}");
+    }
+}
+
+#[test]
+fn a_gain_inside_the_paired_band_is_not_accepted() {
+    // +3.5% in the median, but the pairs scatter by ±10%: not distinguishable from noise.
+    let scatter = [1.15, 0.92, 1.12, 0.95, 1.1, 0.93, 1.05, 1.0, 1.03, 1.04];
+    let inc = vec![10.0; 10];
+    let cand: Vec<f64> = scatter.iter().map(|s| 10.0 * s).collect();
+    let r = judge_streams(&[("a", inc)], &[("a", cand)], true);
+    let d = r.aggregate.delta.unwrap();
+    assert!(d > 0.02, "{d}");
+    assert_eq!(r.verdict, Verdict::Reject);
+    assert!(
+        r.reasons
+            .iter()
+            .any(|x| x.contains("no gain distinguishable from noise")),
+        "{:?}",
+        r.reasons
+    );
+}
+
+#[test]
+fn a_small_significant_gain_needs_remeasure_when_paired() {
+    let inc = vec![10.0; 10];
+    let cand: Vec<f64> = (0..10).map(|i| 10.1 + 0.001 * i as f64).collect();
+    let r = judge_streams(&[("a", inc)], &[("a", cand)], true);
+    assert_eq!(r.verdict, Verdict::NeedsRemeasure, "{:?}", r.reasons);
+}
+
+proptest! {
+    #[test]
+    fn a_paired_judgement_of_identical_sample_streams_never_regresses(
+        streams in proptest::collection::vec(proptest::collection::vec(0.001..1000.0f64, 2..12), 1..6),
+        multiplier in 0.5..4.0f64,
+        threshold in 0.0..0.2f64,
+    ) {
+        // Whatever the values (drift, outliers, a busy machine), two identical streams
+        // judged paired are the same kernel: no shape regresses and nothing is accepted.
+        let named: Vec<(String, Vec<f64>)> = streams
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| (format!("s{i}"), v))
+            .collect();
+        let refs: Vec<(&str, Vec<f64>)> = named.iter().map(|(l, v)| (l.as_str(), v.clone())).collect();
+        let (t, s) = measured(&refs);
+        let config = GateConfig {
+            stddev_multiplier: multiplier,
+            regression_threshold: threshold,
+            ..GateConfig::default()
+        };
+        let r = judge(&GateInput {
+            incumbent: &t,
+            candidate: &t,
+            incumbent_samples: Some(&s),
+            candidate_samples: Some(&s),
+            metric: FWD,
+            config: &config,
+            paired: true,
+        })
+        .unwrap();
+        prop_assert!(r.paired);
+        for shape in &r.shapes {
+            prop_assert!(shape.class != ShapeClass::Regressed && !shape.hard_regression, "{:?}", shape);
+        }
+        prop_assert!(r.noted_regressions.is_empty());
+        prop_assert!(!r.verdict.allows_accept());
+        prop_assert_eq!(r.aggregate.delta, Some(0.0));
     }
 }

@@ -165,6 +165,15 @@ impl Samples {
     /// Every label's samples of one metric, in repeat order: one pass instead of one
     /// [`Samples::values`] scan per shape.
     pub fn values_by_label(&self, metric: &str) -> HashMap<&str, Vec<f64>> {
+        self.repeats_by_label(metric)
+            .into_iter()
+            .map(|(label, v)| (label, v.into_iter().map(|(_, x)| x).collect()))
+            .collect()
+    }
+
+    /// Every label's `(repeat, value)` samples of one metric, sorted by repeat: what pairs
+    /// two runs' samples repeat by repeat.
+    pub fn repeats_by_label(&self, metric: &str) -> HashMap<&str, Vec<(u32, f64)>> {
         let mut grouped: HashMap<&str, Vec<(u32, f64)>> = HashMap::default();
         for r in self.rows.iter().filter(|r| r.metric == metric) {
             grouped
@@ -172,12 +181,9 @@ impl Samples {
                 .or_default()
                 .push((r.repeat, r.value));
         }
+        for v in grouped.values_mut() {
+            v.sort_by_key(|(repeat, _)| *repeat);
+        }
         grouped
-            .into_iter()
-            .map(|(label, mut v)| {
-                v.sort_by_key(|(repeat, _)| *repeat);
-                (label, v.into_iter().map(|(_, x)| x).collect())
-            })
-            .collect()
     }
 }
