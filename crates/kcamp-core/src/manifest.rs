@@ -182,20 +182,26 @@ impl Manifest {
 
     /// The manifest with `kernel/kernel.yaml` applied, if present.
     pub fn load(dir: &Path) -> Result<Manifest> {
+        Manifest::load_for_kernel(dir, &dir.join(KERNEL_OVERRIDE_FILE))
+    }
+
+    /// The manifest with the kernel settings of one kernel directory (a round's snapshot
+    /// carries its own `kernel.yaml`): `kernel_yaml` applied when present.
+    pub fn load_for_kernel(dir: &Path, kernel_yaml: &Path) -> Result<Manifest> {
         let mut manifest = Manifest::load_base(dir)?;
-        let kernel_path = dir.join(KERNEL_OVERRIDE_FILE);
-        match std::fs::read_to_string(&kernel_path) {
+        let kernel_path = kernel_yaml;
+        match std::fs::read_to_string(kernel_path) {
             Ok(text) => {
                 manifest.kernel = serde_yaml_ng::from_str(&text).map_err(|e| {
                     let line = e.location().map(|l| l.line() as u64);
                     Error::in_file(
-                        &kernel_path,
+                        kernel_path,
                         line,
                         None,
                         format!("invalid kernel settings: {e}"),
                     )
                 })?;
-                manifest.validate(&kernel_path)?;
+                manifest.validate(kernel_path)?;
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(Error::io(format!("reading {}", kernel_path.display()), e)),

@@ -6,9 +6,10 @@ use std::path::{Path, PathBuf};
 
 use super::layout::Campaign;
 use crate::Result;
+use crate::artifacts::result::{RunResult, RunSummary, ShapeFailure, failures};
 use crate::case::ProgressEvent;
 use crate::error::IoContext;
-use crate::files::{BENCHMARK_CSV, SAMPLES_CSV};
+use crate::files::{BENCHMARK_CSV, RESULT_JSON, SAMPLES_CSV};
 use crate::fsutil::write_atomic;
 use crate::schema::{BenchTable, Samples};
 use crate::types::{ShapeSpec, Validation};
@@ -67,6 +68,31 @@ pub struct Measured {
     pub samples: Option<Samples>,
     /// How it was produced, for the journal: `import:<path>`, `command:<cmd>`, `builtin`.
     pub origin: String,
+    /// What the `RESULT_JSON` line carries: the run's own summary, or one made from the
+    /// CSV when the measurement came without a run record (harness, import).
+    pub summary: RunSummary,
+    /// Shapes that did not PASS, with the reasons the run recorded.
+    pub failures: Vec<ShapeFailure>,
+}
+
+impl Measured {
+    fn new(
+        table: BenchTable,
+        samples: Option<Samples>,
+        origin: String,
+        result: Option<&RunResult>,
+        metric: &str,
+    ) -> Measured {
+        Measured {
+            summary: result
+                .map(|r| r.summary.clone())
+                .unwrap_or_else(|| RunSummary::from_table(&table, metric)),
+            failures: failures(&table, result),
+            table,
+            samples,
+            origin,
+        }
+    }
 }
 
 /// The shapes a validation covers: the representative ones (quick) or all (full).
@@ -110,11 +136,13 @@ pub(crate) fn measure(
             if let Some(s) = &samples {
                 write_atomic(&out_dir.join(SAMPLES_CSV), s.to_csv().as_bytes())?;
             }
-            Ok(Measured {
+            Ok(Measured::new(
                 table,
                 samples,
-                origin: format!("import:{}", path.display()),
-            })
+                format!("import:{}", path.display()),
+                None,
+                &campaign.manifest.primary_metric,
+            ))
         }
         MeasureSource::Run(measurer) => {
             let request = MeasureRequest {
@@ -126,13 +154,23 @@ pub(crate) fn measure(
                 out_dir: out_dir.to_path_buf(),
             };
             measurer.measure(&request, on_event)?;
-            read_measured(out_dir, frozen, measurer.origin(validation))
+            read_measured(
+                out_dir,
+                frozen,
+                measurer.origin(validation),
+                &campaign.manifest.primary_metric,
+            )
         }
     }
 }
 
 /// The CSV (held to the frozen header) and the samples a measurer left in `out_dir`.
-fn read_measured(out_dir: &Path, frozen: Option<&str>, origin: String) -> Result<Measured> {
+fn read_measured(
+    out_dir: &Path,
+    frozen: Option<&str>,
+    origin: String,
+    metric: &str,
+) -> Result<Measured> {
     let table = BenchTable::read_held_to(&out_dir.join(BENCHMARK_CSV), frozen)?;
     let samples_path = out_dir.join(SAMPLES_CSV);
     let samples = if samples_path.is_file() {
@@ -140,9 +178,14 @@ fn read_measured(out_dir: &Path, frozen: Option<&str>, origin: String) -> Result
     } else {
         None
     };
-    Ok(Measured {
+    // A result.json that does not parse must not lose the measurement: the CSV is what is
+    // scored, the run record only adds reasons and provenance.
+    let result = RunResult::read(&out_dir.join(RESULT_JSON)).ok().flatten();
+    Ok(Measured::new(
         table,
         samples,
         origin,
-    })
+        result.as_ref(),
+        metric,
+    ))
 }
