@@ -6,6 +6,7 @@ use serde_json::json;
 
 use super::layout::{Campaign, tree_hash};
 use super::measure::{MeasureSource, measure};
+use crate::artifacts::result::RunSummary;
 use crate::case::ProgressEvent;
 use crate::files::{BENCHMARK_CSV, KERNEL_DIR};
 use crate::schema::BenchTable;
@@ -23,6 +24,8 @@ pub struct FinalMeasurement {
     pub table: BenchTable,
     /// How the final validation was measured; None when no run was made.
     pub origin: Option<String>,
+    /// The final validation's `RESULT_JSON` summary; None when no run was made.
+    pub summary: Option<RunSummary>,
 }
 
 /// With a `source`, a final full validation of the incumbent (the working kernel must equal
@@ -38,18 +41,18 @@ pub fn final_report<T>(
     super::recover(c)?;
     let incumbent = c
         .incumbent()?
-        .ok_or_else(|| Error::State("no BASELINE yet: run `kcamp baseline` first".into()))?;
+        .ok_or_else(|| Error::State("no BASELINE yet.\nnext: `kcamp baseline`".into()))?;
     let frozen = c.frozen_header()?;
     let measurement = match source {
         Some(source) => {
             if let Some(open) = c.open_round()? {
                 return Err(Error::State(format!(
-                    "round {open} is open: accept or roll it back before the final report"
+                    "round {open} is open: accept or roll it back before the final report.\nnext: `kcamp accept` or `kcamp rollback --reason TEXT` (dashboard: a, r); or `kcamp report --no-run` for a report on the recorded rounds"
                 )));
             }
             if tree_hash(&c.kernel_dir())? != tree_hash(&c.round_dir(incumbent).join(KERNEL_DIR))? {
                 return Err(Error::State(format!(
-                    "kernel/ differs from the incumbent's snapshot (round {incumbent}): roll back or validate first"
+                    "kernel/ differs from the incumbent's snapshot (round {incumbent}): the final validation measures the incumbent.\nnext: `kcamp round new --hypothesis TEXT` to validate the change, or restore kernel/ from rounds/round-{incumbent}/kernel; or `kcamp report --no-run`"
                 )));
             }
             let out = c.dir.join(FINAL_VALIDATION_DIR);
@@ -71,6 +74,7 @@ pub fn final_report<T>(
                 incumbent,
                 table: measured.table,
                 origin: Some(measured.origin),
+                summary: Some(measured.summary),
             }
         }
         None => FinalMeasurement {
@@ -80,6 +84,7 @@ pub fn final_report<T>(
                 frozen.as_deref(),
             )?,
             origin: None,
+            summary: None,
         },
     };
     let out = write(&measurement)?;
@@ -87,6 +92,18 @@ pub fn final_report<T>(
         "report",
         Some(incumbent),
         json!({"final_validation": measurement.origin.is_some()}),
+    )?;
+    super::git::commit_step(
+        c,
+        Some(incumbent),
+        &format!(
+            "report: incumbent round {incumbent}{}",
+            if measurement.origin.is_some() {
+                ", final full validation"
+            } else {
+                " (recorded numbers)"
+            }
+        ),
     )?;
     Ok(out)
 }

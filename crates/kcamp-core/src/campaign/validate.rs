@@ -12,6 +12,7 @@ use super::baseline::check_shape_set;
 use super::layout::{Campaign, copy_tree, tree_hash};
 use super::measure::{MeasureSource, Measured, measure};
 use super::recover::recover;
+use crate::artifacts::result::{RunSummary, ShapeFailure};
 use crate::case::ProgressEvent;
 use crate::files::{
     ARTIFACTS_DIR, BENCHMARK_CSV, FROZEN_HEADER_FILE, GATE_JSON, KERNEL_DIR, SAMPLES_CSV,
@@ -53,7 +54,12 @@ struct ValidationLog {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ValidateOutcome {
+    #[serde(flatten)]
     pub record: GateRecord,
+    /// What the run's `RESULT_JSON` line carries (totals, latencies, worst rel_err).
+    pub summary: RunSummary,
+    /// Shapes that did not PASS, with the reasons the run recorded.
+    pub failures: Vec<ShapeFailure>,
 }
 
 pub fn validate(
@@ -87,11 +93,11 @@ pub(super) fn validate_locked(
     on_event: &mut dyn FnMut(ProgressEvent),
 ) -> Result<ValidateOutcome> {
     let round = c.open_round()?.ok_or_else(|| {
-        Error::State("no open round: open one with `kcamp round new --hypothesis TEXT`".into())
+        Error::State("no open round to validate.\nnext: `kcamp round new --hypothesis TEXT` (dashboard: n); `kcamp run` measures kernel/ without a round".into())
     })?;
     let incumbent = c
         .incumbent()?
-        .ok_or_else(|| Error::State("no BASELINE yet: run `kcamp baseline` first".into()))?;
+        .ok_or_else(|| Error::State("no BASELINE yet.\nnext: `kcamp baseline`".into()))?;
     let frozen = c.frozen_header()?.ok_or_else(|| {
         Error::State(format!(
             "{} is missing: the schema was never frozen",
@@ -102,7 +108,7 @@ pub(super) fn validate_locked(
         Validation::Quick => {
             if c.manifest.representative_shapes.is_empty() {
                 return Err(Error::State(
-                    "no representative_shapes in manifest.yaml: run `kcamp validate --full`".into(),
+                    "no representative_shapes in manifest.yaml.\nnext: `kcamp validate --full` (all target shapes), or list 3-5 labels under representative_shapes".into(),
                 ));
             }
             c.manifest
@@ -226,7 +232,28 @@ pub(super) fn validate_locked(
             "origin": record.origin,
         }),
     )?;
-    Ok(ValidateOutcome { record })
+    super::git::commit_step(
+        c,
+        Some(round),
+        &super::git::subject(
+            round,
+            &format!(
+                "{} validation {} {}",
+                validation.as_str(),
+                record.report.verdict.as_str(),
+                record
+                    .report
+                    .aggregate
+                    .delta
+                    .map_or_else(|| "-".to_owned(), crate::units::change)
+            ),
+        ),
+    )?;
+    Ok(ValidateOutcome {
+        record,
+        summary: measured.summary,
+        failures: measured.failures,
+    })
 }
 
 fn key_of(m: &Manifest, s: &ShapeSpec) -> ShapeKey {
