@@ -37,10 +37,9 @@ impl Measurer for Builtin {
         opts.shapes = Some(req.shapes.clone());
         opts.kernel_dir = Some(req.kernel_dir.clone());
         opts.cancel = Arc::clone(&self.cancel);
-        let report =
-            run_campaign_cases(&req.campaign.dir, &req.campaign.manifest, &opts, on_event)?;
-        // The run's one-line summary for logs and agents (stderr keeps --json stdout clean).
-        eprintln!("{}", report.result_line);
+        // The CLI prints the run's RESULT_JSON line (from the measurement's summary), the
+        // same way for this runner and for harness commands.
+        run_campaign_cases(&req.campaign.dir, &req.campaign.manifest, &opts, on_event)?;
         Ok(())
     }
 
