@@ -294,9 +294,16 @@ fn ensure_peaks(c: &Campaign, a: &BaselineArgs, ctx: &Ctx) -> Result<Option<Stri
     )))
 }
 
-/// `[kcamp] RESULT_JSON={...}` for the text output (with --json the document carries it).
-fn result_line(summary: &RunSummary) -> String {
-    kcamp_core::artifacts::result::result_json_line(summary)
+/// `[kcamp] RESULT_JSON={...}`: the last line of a measuring command's text; with --json
+/// it goes to stderr, since stdout holds one JSON document (whose `summary` it repeats).
+fn result_line(ctx: &Ctx, summary: &RunSummary) -> Option<String> {
+    let line = kcamp_core::artifacts::result::result_json_line(summary);
+    if ctx.json {
+        eprintln!("{line}");
+        None
+    } else {
+        Some(line)
+    }
 }
 
 /// The shapes that did not PASS, with their reasons; shapes sharing one reason (a compile
@@ -368,8 +375,8 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
             .join(kcamp_report::campaign::BASELINE_REPORT)
             .display()
     ));
-    if !ctx.json {
-        human.push_str(&format!("\n{}", result_line(&out.summary)));
+    if let Some(line) = result_line(ctx, &out.summary) {
+        human.push_str(&format!("\n{line}"));
     }
     let k = prefix(ctx);
     let mut next = vec![
@@ -455,8 +462,8 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
         human.push_str(measured_on.trim_start());
         human.push('\n');
     }
-    if !ctx.json {
-        human.push_str(&result_line(&out.summary));
+    if let Some(line) = result_line(ctx, &out.summary) {
+        human.push_str(&line);
     }
     let next = next_after_verdict(ctx, r.report.verdict, !out.failures.is_empty());
     Ok(CmdOutput::with_exit(out, human, exit).with_next(next))
@@ -486,8 +493,8 @@ pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
             human.push_str("not PASS:\n");
             human.push_str(&render_failures(&conf.failures, None));
         }
-        if !ctx.json {
-            human.push_str(&format!("{}\n", result_line(&conf.summary)));
+        if let Some(line) = result_line(ctx, &conf.summary) {
+            human.push_str(&format!("{line}\n"));
         }
     }
     human.push_str(&match d.decision {
@@ -801,7 +808,13 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
         )],
     };
     let human = match a.format {
-        ReportFormat::Markdown => files.markdown.clone(),
+        ReportFormat::Markdown => {
+            // stdout is the markdown to paste; the run's line goes to stderr.
+            if let Some(s) = &summary {
+                eprintln!("{}", kcamp_core::artifacts::result::result_json_line(s));
+            }
+            files.markdown.clone()
+        }
         _ => {
             let mut h = format!(
                 "report.md written: incumbent round {}, {metric} {} vs BASELINE {} ({}) over {} shapes, incumbent from its {}; {} rounds accepted\ncharts: {}",
@@ -825,8 +838,8 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
                     t.describe()
                 ));
             }
-            if let Some(s) = summary.as_ref().filter(|_| !ctx.json) {
-                h.push_str(&format!("\n{}", result_line(s)));
+            if let Some(line) = summary.as_ref().and_then(|s| result_line(ctx, s)) {
+                h.push_str(&format!("\n{line}"));
             }
             h
         }

@@ -155,8 +155,11 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
         human.push_str("cancelled: the remaining shapes were not run\n");
     }
     let _ = writeln!(human, "artifacts: {}", report.artifacts_dir.display());
-    // With --json stdout carries exactly one JSON document: its `summary` is the line.
-    if !ctx.json {
+    // With --json stdout carries exactly one JSON document (its `summary` is the line),
+    // so the line goes to stderr.
+    if ctx.json {
+        eprintln!("{}", report.result_line);
+    } else {
         human.push_str(&report.result_line);
     }
     let doc = json!({

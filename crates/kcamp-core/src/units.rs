@@ -206,7 +206,7 @@ mod tests {
         assert_eq!(sig(1244.0), "1244");
         assert_eq!(sig(9.996), "10.0");
         assert_eq!(sig(0.0), "0");
-        assert_eq!(sig(-3.14159), "-3.14");
+        assert_eq!(sig(-1.23456), "-1.23");
         assert_eq!(sig(f64::NAN), "-");
     }
 
