@@ -18,6 +18,14 @@ fn fixture_str(name: &str) -> String {
     fixture(name).display().to_string()
 }
 
+/// A git identity for the commits kcamp makes in the git test (none is configured here).
+const GIT_IDENTITY: [(&str, &str); 4] = [
+    ("GIT_AUTHOR_NAME", "kcamp test"),
+    ("GIT_AUTHOR_EMAIL", "test@kcamp.invalid"),
+    ("GIT_COMMITTER_NAME", "kcamp test"),
+    ("GIT_COMMITTER_EMAIL", "test@kcamp.invalid"),
+];
+
 /// `kcamp -C dir args...`: (exit code, stdout, stderr).
 fn kcamp(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::cargo_bin("kcamp")
@@ -27,10 +35,7 @@ fn kcamp(dir: &Path, args: &[&str]) -> (i32, String, String) {
         .args(args)
         .env_remove("KCAMP_FAILPOINT")
         .env_remove("TEST_TIMEOUT_SEC")
-        .env("GIT_AUTHOR_NAME", "kcamp test")
-        .env("GIT_AUTHOR_EMAIL", "test@kcamp.invalid")
-        .env("GIT_COMMITTER_NAME", "kcamp test")
-        .env("GIT_COMMITTER_EMAIL", "test@kcamp.invalid")
+        .envs(GIT_IDENTITY)
         .output()
         .unwrap();
     (
@@ -304,43 +309,24 @@ fn a_met_performance_target_ends_the_campaign() {
 #[test]
 fn refusals_suggest_the_fix() {
     let tmp = tempfile::tempdir().unwrap();
-    let (code, _, stderr) = kcamp(
-        tmp.path(),
-        &[
-            "util",
-            "--gpu",
-            "h200",
-            "--dtype",
-            "f32",
-            "--flops-expr",
-            "2*M*N*K",
-            "--bytes-expr",
-            "4*(M*K+K*N+M*N)",
-            "--time-ms",
-            "10",
-        ],
-    );
+    let util = [
+        "util",
+        "--gpu",
+        "h200",
+        "--dtype",
+        "f32",
+        "--flops-expr",
+        "2*M*N*K",
+        "--bytes-expr",
+        "4*(M*K+K*N+M*N)",
+        "--time-ms",
+        "10",
+    ];
+    let (code, _, stderr) = kcamp(tmp.path(), &util);
     assert_eq!(code, 2);
     assert!(stderr.contains("--dims M=4096,N=4096,K=4096"), "{stderr}");
-    let util = text(
-        tmp.path(),
-        &[
-            "util",
-            "--gpu",
-            "h200",
-            "--dtype",
-            "f32",
-            "--flops-expr",
-            "2*M*N*K",
-            "--bytes-expr",
-            "4*(M*K+K*N+M*N)",
-            "--time-ms",
-            "10",
-            "--dims",
-            "M=4096,N=4096,K=4096",
-        ],
-        0,
-    );
+    let with_dims = [&util[..], &["--dims", "M=4096,N=4096,K=4096"]].concat();
+    let util = text(tmp.path(), &with_dims, 0);
     // 2·4096³ FLOP in 10 ms = 13.7 TFLOP/s = 20.5 % of 67 TFLOP/s.
     assert!(
         util.contains("achieved     13.7 TFLOP/s = 20.5% of 67.0 TFLOP/s [nvidia-h200-datasheet]"),
@@ -379,10 +365,7 @@ fn git(dir: &Path, args: &[&str]) -> String {
     let out = std::process::Command::new("git")
         .args(args)
         .current_dir(dir)
-        .env("GIT_AUTHOR_NAME", "kcamp test")
-        .env("GIT_AUTHOR_EMAIL", "test@kcamp.invalid")
-        .env("GIT_COMMITTER_NAME", "kcamp test")
-        .env("GIT_COMMITTER_EMAIL", "test@kcamp.invalid")
+        .envs(GIT_IDENTITY)
         .output()
         .unwrap();
     assert!(out.status.success(), "git {args:?}: {out:?}");

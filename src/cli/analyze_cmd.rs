@@ -87,15 +87,7 @@ fn render(e: &ProfileEvidence) -> String {
     );
     match &e.peaks {
         Some(p) => {
-            let _ = writeln!(
-                out,
-                "roofs: compute {} [{}], bandwidth {} [{}], ridge point {}",
-                units::flop_rate(p.flops.value),
-                p.flops.source,
-                units::byte_rate(p.bandwidth.value),
-                p.bandwidth.source,
-                units::intensity(p.flops.value / p.bandwidth.value)
-            );
+            let _ = writeln!(out, "roofs: {}", p.describe());
         }
         None => out.push_str("roofs: unknown\n"),
     }

@@ -261,14 +261,7 @@ fn ensure_peaks(c: &Campaign, a: &BaselineArgs, ctx: &Ctx) -> Result<Option<Stri
     drop(gpu);
     let roofs = kcamp_core::specs::Roofs::for_adapter(&c.dir, &desc, c.manifest.dtype);
     if let Some(p) = roofs.primary() {
-        return Ok(Some(format!(
-            "peaks of {}: compute {} [{}], bandwidth {} [{}]",
-            desc.name,
-            units::flop_rate(p.flops.value),
-            p.flops.source,
-            units::byte_rate(p.bandwidth.value),
-            p.bandwidth.source
-        )));
+        return Ok(Some(format!("peaks of {}: {}", desc.name, p.describe())));
     }
     if !ctx.json {
         eprintln!(
@@ -878,11 +871,7 @@ pub fn render_gate(r: &GateReport) -> String {
         s.push_str(&format!(
             "{:<16} {:<22} {:<12} {:>14} {:>14} {:>8} {:>7}  {}{}\n",
             sh.label,
-            sh.dims
-                .iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join("×"),
+            units::dims(&sh.dims),
             if sh.incumbent_check != sh.check {
                 format!("{}→{}", sh.incumbent_check.as_str(), sh.check.as_str())
             } else {

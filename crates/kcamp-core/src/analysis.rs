@@ -85,7 +85,7 @@ pub fn shape_roofs(
             let (mut bound, mut roof, mut compute_pct, mut bandwidth_pct) =
                 (None, None, None, None);
             if let Some(p) = peaks {
-                let ridge = p.flops.value / p.bandwidth.value;
+                let ridge = p.ridge_point();
                 bound = Some(if intensity < ridge {
                     Bound::Memory
                 } else {
@@ -210,7 +210,7 @@ pub fn findings(
             && let Some(p) = peaks
         {
             let ratio = steady.float_ops as f64 / steady.storage_load_bytes as f64;
-            let ridge = p.flops.value / p.bandwidth.value;
+            let ridge = p.ridge_point();
             if ratio < ridge {
                 out.push(format!(
                     "the main loop does {} FLOP per byte it loads from global memory, below the ridge point {}: reuse loaded data (tiles in workgroup memory, several outputs per invocation) before the compute roof is reachable",

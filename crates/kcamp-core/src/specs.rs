@@ -365,6 +365,25 @@ pub struct UtilPeaks {
     pub units: Option<Units>,
 }
 
+impl UtilPeaks {
+    /// FLOP per byte where the two roofs meet.
+    pub fn ridge_point(&self) -> f64 {
+        self.flops.value / self.bandwidth.value
+    }
+
+    /// `compute 36.1 GFLOP/s [source], bandwidth 1.31 GB/s [source], ridge point 27.5 FLOP/B`.
+    pub fn describe(&self) -> String {
+        format!(
+            "compute {} [{}], bandwidth {} [{}], ridge point {}",
+            crate::units::flop_rate(self.flops.value),
+            self.flops.source,
+            crate::units::byte_rate(self.bandwidth.value),
+            self.bandwidth.source,
+            crate::units::intensity(self.ridge_point())
+        )
+    }
+}
+
 /// Which roof limits a kernel at its arithmetic intensity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -412,7 +431,7 @@ pub fn utilization(
     let seconds = time_ms * 1e-3;
     let flop_rate = flops / seconds;
     let byte_rate = bytes / seconds;
-    let ridge_point = peaks.flops.value / peaks.bandwidth.value;
+    let ridge_point = peaks.ridge_point();
     let arithmetic_intensity = if bytes > 0.0 {
         flops / bytes
     } else {

@@ -190,6 +190,15 @@ pub fn sci(value: f64) -> String {
     format!("{value:.2e}")
 }
 
+/// A shape's dimensions: `1×128×128×128`.
+pub fn dims(values: &[u64]) -> String {
+    values
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join("×")
+}
+
 /// The optional form of [`metric`]: `-` for no value.
 pub fn metric_opt(value: Option<f64>, name: &str) -> String {
     value.map_or_else(|| "-".to_owned(), |v| metric(v, name))
@@ -250,5 +259,6 @@ mod tests {
         assert_eq!(out, "x=2.10 GFLOP/s");
         assert_eq!(sig(0.09996), "0.100");
         assert_eq!(sig(999.6), "1000");
+        assert_eq!(dims(&[1, 128, 64]), "1×128×64");
     }
 }

@@ -474,9 +474,7 @@ pub fn chart_roofline(
     .filter_map(|(name, p, dashed)| p.map(|p| (name, p, dashed)))
     .collect();
     let xs = base_pts.iter().chain(&inc_pts).map(|p| p.1);
-    let ridges = roof_list
-        .iter()
-        .map(|(_, p, _)| p.flops.value / p.bandwidth.value);
+    let ridges = roof_list.iter().map(|(_, p, _)| p.ridge_point());
     let (x_lo, x_hi) = xs
         .chain(ridges)
         .fold((f64::INFINITY, 0.0f64), |(lo, hi), x| {
@@ -557,7 +555,7 @@ fn draw_roofline<DB: DrawingBackend>(
             .draw()
             .map_err(|x| x.to_string())?;
         for (name, peaks, dashed) in roof_list {
-            let ridge = peaks.flops.value / peaks.bandwidth.value;
+            let ridge = peaks.ridge_point();
             let line = vec![
                 (x_lo, roof_at(peaks, x_lo)),
                 (ridge, peaks.flops.value),
@@ -698,6 +696,13 @@ mod tests {
         (texts, doc)
     }
 
+    /// Every label must be the whole text of some `<text>` element.
+    fn assert_labels(texts: &[String], labels: &[&str]) {
+        for label in labels {
+            assert!(texts.iter().any(|t| t == label), "{label} not in {texts:?}");
+        }
+    }
+
     fn count(doc: &roxmltree::Document<'_>, tag: &str) -> usize {
         doc.descendants().filter(|n| n.has_tag_name(tag)).count()
     }
@@ -726,18 +731,19 @@ mod tests {
         )
         .unwrap();
         let (texts, doc) = svg_texts(&files.svg);
-        for label in [
-            "representative shapes (2): ○, incumbent ─",
-            "all target shapes (3, full validations): ●, incumbent ─",
-            "baseline",
-            "accepted",
-            "rolled back",
-            "a shape FAILs",
-            "round",
-            "Forward TFLOPS",
-        ] {
-            assert!(texts.iter().any(|t| t == label), "{label} not in {texts:?}");
-        }
+        assert_labels(
+            &texts,
+            &[
+                "representative shapes (2): ○, incumbent ─",
+                "all target shapes (3, full validations): ●, incumbent ─",
+                "baseline",
+                "accepted",
+                "rolled back",
+                "a shape FAILs",
+                "round",
+                "Forward TFLOPS",
+            ],
+        );
         assert!(
             texts.iter().any(|t| t.ends_with("GFLOP/s")),
             "y labels carry their unit: {texts:?}"
@@ -775,16 +781,17 @@ mod tests {
         )
         .unwrap();
         let (texts, _) = svg_texts(&files.svg);
-        for label in [
-            "s128",
-            "s256",
-            "odd",
-            "FAIL",
-            "1× (no change)",
-            "speedup (×)",
-        ] {
-            assert!(texts.iter().any(|t| t == label), "{label} not in {texts:?}");
-        }
+        assert_labels(
+            &texts,
+            &[
+                "s128",
+                "s256",
+                "odd",
+                "FAIL",
+                "1× (no change)",
+                "speedup (×)",
+            ],
+        );
         assert!(texts.iter().any(|t| t == "2.00×"), "{texts:?}");
         assert_png(&files.png);
     }
@@ -807,17 +814,18 @@ mod tests {
         );
         let files = chart_roofline(&roofs, &base, &inc, &dir.path().join("roof")).unwrap();
         let (texts, doc) = svg_texts(&files.svg);
-        for label in [
-            "measured roof: 100 GFLOP/s, 10.0 GB/s",
-            "cited roof: 150 GFLOP/s, 20.0 GB/s",
-            "measured ridge 10.0 FLOP/B",
-            "cited ridge 7.50 FLOP/B",
-            "baseline shapes",
-            "incumbent shapes",
-            "arithmetic intensity (FLOP/B)",
-        ] {
-            assert!(texts.iter().any(|t| t == label), "{label} not in {texts:?}");
-        }
+        assert_labels(
+            &texts,
+            &[
+                "measured roof: 100 GFLOP/s, 10.0 GB/s",
+                "cited roof: 150 GFLOP/s, 20.0 GB/s",
+                "measured ridge 10.0 FLOP/B",
+                "cited ridge 7.50 FLOP/B",
+                "baseline shapes",
+                "incumbent shapes",
+                "arithmetic intensity (FLOP/B)",
+            ],
+        );
         // Two baseline points (odd FAILed) and three incumbent points, each labelled.
         assert_eq!(
             texts.iter().filter(|t| *t == "s128").count(),

@@ -12,7 +12,7 @@ use kcamp_core::units;
 use crate::{BaselineReport, ChartLink, FinalReport, Provenance, RoundPoint, ShapeResult};
 
 /// Markdown table cells may not contain `|` or line breaks.
-pub(crate) fn cell(text: &str) -> String {
+pub fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
@@ -48,14 +48,7 @@ pub(crate) fn provenance_text(p: &Provenance) -> String {
 }
 
 fn peaks_sentence(p: &UtilPeaks, kind: &str) -> String {
-    format!(
-        "{kind}: compute {} [`{}`], bandwidth {} [`{}`], ridge point {}",
-        units::flop_rate(p.flops.value),
-        p.flops.source,
-        units::byte_rate(p.bandwidth.value),
-        p.bandwidth.source,
-        units::intensity(p.flops.value / p.bandwidth.value)
-    )
+    format!("{kind}: {}", p.describe())
 }
 
 /// The roofs paragraph: both roofs where known, which one utilization uses, or how to get one.
@@ -332,11 +325,7 @@ pub fn final_report_md(r: &FinalReport) -> String {
             md,
             "| {} | {} | {} | {} | {} | {} → {} |",
             cell(&s.label),
-            s.dims
-                .iter()
-                .map(u64::to_string)
-                .collect::<Vec<_>>()
-                .join("×"),
+            units::dims(&s.dims),
             with_sd(s.baseline, s.baseline_stddev),
             with_sd(s.incumbent, s.incumbent_stddev),
             opt(s.speedup(), units::times),
@@ -414,8 +403,8 @@ mod tests {
             md.contains("- `odd`: FAIL — kernel/gemm.wgsl:33:5: expected ';'"),
             "{md}"
         );
-        assert!(md.contains("[`measured:cpu:2026-12-01`]"), "{md}");
-        assert!(md.contains("[`vendor-datasheet`]"), "{md}");
+        assert!(md.contains("[measured:cpu:2026-12-01]"), "{md}");
+        assert!(md.contains("[vendor-datasheet]"), "{md}");
         assert!(
             md.contains(
                 "[SVG](report/baseline_roofline.svg) · [PNG](report/baseline_roofline.png)"

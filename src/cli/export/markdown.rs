@@ -5,14 +5,11 @@ use std::fmt::Write as _;
 
 use kcamp_core::gate::GateReport;
 use kcamp_core::units;
+use kcamp_report::markdown::cell;
 
 use super::{Exporter, GateSides, LogRow};
 
 pub struct Markdown;
-
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace(['\n', '\r'], " ")
-}
 
 impl Exporter for Markdown {
     fn gate(&self, r: &GateReport, dim_names: &[&str], sides: &GateSides) -> String {
@@ -36,11 +33,7 @@ impl Exporter for Markdown {
                 md,
                 "| {} | {} | {} | {} | {} | {} | {} | {}{} |",
                 cell(&s.label),
-                s.dims
-                    .iter()
-                    .map(u64::to_string)
-                    .collect::<Vec<_>>()
-                    .join("×"),
+                units::dims(&s.dims),
                 check,
                 units::metric_opt(s.incumbent, metric),
                 units::metric_opt(s.candidate, metric),

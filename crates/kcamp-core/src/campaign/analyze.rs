@@ -122,7 +122,7 @@ pub fn gather(
                 max_workgroup_storage_bytes: a.limits.max_workgroup_storage_bytes,
                 max_invocations_per_workgroup: a.limits.max_invocations_per_workgroup,
                 subgroup_size: a.limits.subgroup_size.max(1),
-                ridge_point_flop_per_byte: p.flops.value / p.bandwidth.value,
+                ridge_point_flop_per_byte: p.ridge_point(),
             },
         ),
         _ => Vec::new(),
@@ -170,7 +170,7 @@ pub fn gather(
             .as_ref()
             .map(|r| r.validation)
             .or(c.decision(round)?.and_then(|d| d.validation)),
-        ridge_point: peaks.as_ref().map(|p| p.flops.value / p.bandwidth.value),
+        ridge_point: peaks.as_ref().map(|p| p.ridge_point()),
         peaks,
         shapes,
         static_metrics: metrics,

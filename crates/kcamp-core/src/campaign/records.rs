@@ -299,13 +299,7 @@ fn references(c: &Campaign, round: u32) -> Vec<Value> {
             refs.push(json!({
                 "source_type": kind,
                 "path_or_url": url,
-                "description": format!(
-                    "compute {} [{}], bandwidth {} [{}]",
-                    units::flop_rate(p.flops.value),
-                    p.flops.source,
-                    units::byte_rate(p.bandwidth.value),
-                    p.bandwidth.source
-                ),
+                "description": p.describe(),
             }));
         }
     }
@@ -427,8 +421,7 @@ fn isa_metrics(c: &Campaign, result: Option<&RunResult>) -> Option<Vec<IsaMetric
     let adapter = result.adapter.as_ref()?;
     let metrics = result.kernel_metrics.as_ref()?;
     let peaks = crate::specs::adapter_peaks(&c.dir, adapter, c.manifest.dtype)?;
-    let ridge =
-        Some(peaks.flops.value / peaks.bandwidth.value).filter(|r| r.is_finite() && *r > 0.0)?;
+    let ridge = Some(peaks.ridge_point()).filter(|r| r.is_finite() && *r > 0.0)?;
     let limits = IsaLimits {
         max_workgroup_storage_bytes: adapter.limits.max_workgroup_storage_bytes,
         max_invocations_per_workgroup: adapter.limits.max_invocations_per_workgroup,
