@@ -666,16 +666,20 @@ fn accept_commits_inside_a_git_work_tree() {
         .output()
         .unwrap();
     assert!(out.status.success());
+    let log = run(&dir, &["log"], 0);
+    let hash = log["rounds"][1]["git_commit"]
+        .as_str()
+        .filter(|h| h.len() == 40)
+        .unwrap_or_else(|| panic!("{log}"));
+    // The decision names the commit of the round as accepted; the record of the decision
+    // follows it.
+    assert_eq!(
+        git(&["log", "-1", "--format=%s", hash]).trim(),
+        "round 2: ACCEPTED Forward TFLOPS +12.0%: vectorize loads"
+    );
     assert_eq!(
         git(&["log", "-1", "--format=%s"]).trim(),
-        "round-2: vectorize loads"
-    );
-    let log = run(&dir, &["log"], 0);
-    assert!(
-        log["rounds"][1]["git_commit"]
-            .as_str()
-            .is_some_and(|h| h.len() == 40),
-        "{log}"
+        "round 2: ACCEPTED recorded (decision.json, memory record, journal)"
     );
 }
 

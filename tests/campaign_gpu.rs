@@ -130,7 +130,42 @@ fn baseline_measures_real_kernels_and_records_everything() {
     assert_eq!(v0["correctness"]["status"], "PASS");
     assert!(v0["correctness"]["rel_err"].as_f64().unwrap() < 1e-4);
     assert!(v0["performance"]["latency_us"].as_f64().unwrap() > 0.0);
-    assert!(dir.join("baseline_report.md").is_file());
+    // No peaks were stored or cited for the software adapter: BASELINE measured them
+    // first, so utilization is known from round 1 on.
+    assert!(dir.join("peaks.json").is_file());
+    assert!(
+        v0["performance"]["tflops_peak_utilization_pct"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
+    let report = std::fs::read_to_string(dir.join("baseline_report.md")).unwrap();
+    assert!(report.contains("Measured peaks (`kcamp peak`)"), "{report}");
+    let s16 = report
+        .lines()
+        .find(|l| l.starts_with("| s16 | ") && l.contains("FLOP/B"))
+        .unwrap_or_else(|| panic!("no performance row for s16: {report}"));
+    // time, FLOP/s, B/s, intensity, bound, % of both peaks, headroom: no cell unknown.
+    assert!(!s16.contains(" - |"), "{s16}");
+    assert!(s16.contains("memory") || s16.contains("compute"), "{s16}");
+    assert!(
+        report.contains("[PNG](report/baseline_roofline.png)"),
+        "{report}"
+    );
+    assert!(dir.join("report/baseline_roofline.png").is_file());
+    // `kcamp run --json`: exactly one JSON document on stdout.
+    let r = run(&dir, &["run", "--shapes", "quick"], 0, None);
+    assert_eq!(r["summary"]["all_pass"], true, "{r}");
+    // ANALYZE: the incumbent on the roofline, naga's metrics, stored as evidence.
+    let a = run(&dir, &["analyze"], 0, None);
+    let e = &a["profile_evidence"];
+    assert_eq!(e["static_metrics"]["entry_point"], "main", "{e}");
+    assert!(e["shapes"][0]["headroom"].as_f64().unwrap() > 1.0, "{e}");
+    assert!(!e["findings"].as_array().unwrap().is_empty(), "{e}");
+    let v0: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("memory/v0.json")).unwrap())
+            .unwrap();
+    assert_eq!(v0["profile_evidence"]["round"], 1);
 }
 
 /// A case that runs past the timeout is killed with its worker and recorded TIMEOUT_FAIL;
@@ -143,7 +178,7 @@ fn a_case_past_the_timeout_is_killed_and_the_other_shapes_go_on() {
         "- {label: s16, M: 16, N: 16, K: 16}\n- {label: slow1536, M: 1536, N: 1536, K: 1536}\n- {label: s32, M: 32, N: 32, K: 32}\n",
     );
     let started = std::time::Instant::now();
-    let b = run(&dir, &["baseline"], 0, Some("2"));
+    let b = run(&dir, &["baseline", "--no-peak"], 0, Some("2"));
     assert!(
         started.elapsed().as_secs() < 60,
         "the slow case was cut off"
@@ -181,7 +216,7 @@ fn a_kernel_that_does_not_compile_fails_the_round_not_the_campaign() {
     let (_tmp, dir) = campaign(
         "- {label: s16, M: 16, N: 16, K: 16}\n- {label: s32, M: 32, N: 32, K: 32}\n- {label: s48, M: 48, N: 48, K: 48}\n",
     );
-    run(&dir, &["baseline"], 0, None);
+    run(&dir, &["baseline", "--no-peak"], 0, None);
     run(&dir, &["round", "new", "--hypothesis", "typo"], 0, None);
     let kernel = dir.join("kernel/gemm.wgsl");
     let text = std::fs::read_to_string(&kernel).unwrap();
@@ -197,6 +232,30 @@ fn a_kernel_that_does_not_compile_fails_the_round_not_the_campaign() {
         result.contains("gemm.wgsl:"),
         "the reason names file:line:col: {result}"
     );
+    // The reason is where the verdict is shown: in the JSON and in the text output.
+    let failures = v["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 3, "{v}");
+    assert!(
+        failures[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("gemm.wgsl:"),
+        "{v}"
+    );
+    assert_eq!(v["summary"]["all_pass"], false, "{v}");
+    let printed = Command::cargo_bin("kcamp")
+        .unwrap()
+        .args(["-C", dir.to_str().unwrap(), "validate"])
+        .env("XDG_RUNTIME_DIR", "/tmp")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&printed.stdout);
+    assert!(
+        stdout.contains("s16, s32, s48: FAIL: ") && stdout.contains("gemm.wgsl:"),
+        "one line for the shared reason: {stdout}"
+    );
+    assert!(stdout.contains("[kcamp] RESULT_JSON={"), "{stdout}");
+    assert!(stdout.contains("next: "), "{stdout}");
     run(&dir, &["rollback", "--reason", "does not compile"], 0, None);
     assert_eq!(std::fs::read_to_string(&kernel).unwrap(), text);
 }

@@ -46,7 +46,7 @@ fn clear_gain_is_accepted() {
     let (code, out, _) = gate(&["base.csv", "accept.csv"]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("verdict: ACCEPT (Forward TFLOPS)"), "{out}");
-    assert!(out.contains("+10.00%"), "{out}");
+    assert!(out.contains("+10.0%"), "{out}");
     // The table lists every shape with dims and class.
     assert!(out.contains("B×M×N×K"), "{out}");
     assert!(out.contains("1×1024×1024×1024"), "{out}");
@@ -66,7 +66,7 @@ fn regression_hidden_by_better_geomean_is_rejected() {
     let (code, out, _) = gate(&["base.csv", "hidden.csv"]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("verdict: REJECT"), "{out}");
-    assert!(out.contains("mid -10.00%"), "{out}");
+    assert!(out.contains("mid -10.0%"), "{out}");
     assert!(out.contains("REGRESSION"), "{out}");
 }
 

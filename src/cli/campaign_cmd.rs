@@ -6,16 +6,18 @@ use clap::{Args, Subcommand};
 
 use serde_json::json;
 
+use super::export::{Format, LogRow, exporter};
 use super::{AdapterArgs, CmdOutput, Ctx};
+use kcamp_core::artifacts::result::{RunResult, RunSummary, ShapeFailure};
 use kcamp_core::campaign::{
     self, AcceptOptions, Campaign, CampaignState, InitOptions, MeasureSource, Measurer,
 };
 use kcamp_core::case::ProgressEvent;
 use kcamp_core::error::exit;
-use kcamp_core::gate::{GateReport, ShapeClass};
+use kcamp_core::gate::{GateReport, ShapeClass, Verdict};
 use kcamp_core::manifest::AdapterSelector;
-use kcamp_core::types::DecisionKind;
-use kcamp_core::types::{Dtype, OpName, Validation};
+use kcamp_core::types::{Check, DecisionKind, Dtype, OpName};
+use kcamp_core::units;
 use kcamp_core::{Error, Result};
 use kcamp_runner::Builtin;
 
@@ -40,6 +42,10 @@ pub struct BaselineArgs {
     /// Import this CSV (from your own harness) instead of running the kernel.
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    /// Do not measure the adapter's peaks first when none are stored or cited (utilization
+    /// and the roofline then stay unknown until `kcamp peak`).
+    #[arg(long)]
+    pub no_peak: bool,
     #[command(flatten)]
     pub adapter: AdapterArgs,
 }
@@ -91,8 +97,36 @@ pub struct ReportArgs {
     /// imported CSVs).
     #[arg(long, conflicts_with = "no_run")]
     pub csv: Option<PathBuf>,
+    /// text (a summary), markdown (report.md on stdout, for a pull request) or json.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    pub format: ReportFormat,
     #[command(flatten)]
     pub adapter: AdapterArgs,
+}
+
+/// `kcamp report --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    Text,
+    Markdown,
+    Json,
+}
+
+impl From<ReportFormat> for Format {
+    fn from(f: ReportFormat) -> Format {
+        match f {
+            ReportFormat::Text => Format::Text,
+            ReportFormat::Markdown => Format::Markdown,
+            ReportFormat::Json => Format::Json,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// text, markdown (a pull-request table), csv or json.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 impl AdapterArgs {
@@ -126,8 +160,9 @@ fn source<'a>(csv: &'a Option<PathBuf>, measurer: &'a dyn Measurer) -> MeasureSo
 }
 
 /// Progress on stderr for the plain commands (the dashboard follows live/progress.json).
-fn progress_printer(ctx: &Ctx) -> impl FnMut(ProgressEvent) + use<> {
+fn progress_printer(ctx: &Ctx, metric: &str) -> impl FnMut(ProgressEvent) + use<> {
     let quiet = ctx.json;
+    let metric = metric.to_owned();
     move |e| {
         if quiet {
             return;
@@ -143,13 +178,13 @@ fn progress_printer(ctx: &Ctx) -> impl FnMut(ProgressEvent) + use<> {
                 check,
                 primary,
                 ..
-            } => {
-                eprintln!(
-                    "      {label}: {}{}",
-                    check.as_str(),
-                    primary.map(|p| format!(" ({p:.4})")).unwrap_or_default()
-                )
-            }
+            } => eprintln!(
+                "      {label}: {}{}",
+                check.as_str(),
+                primary
+                    .map(|p| format!(" {}", units::metric(p, &metric)))
+                    .unwrap_or_default()
+            ),
             ProgressEvent::WorkerRestarted { label, reason } => {
                 eprintln!("      {label}: worker restarted: {reason}")
             }
@@ -172,6 +207,16 @@ fn parse_dtype(s: &str) -> Result<Dtype> {
     }
 }
 
+/// `kcamp -C DIR ` when the campaign is not the current directory, so a printed next step
+/// can be pasted as is.
+fn prefix(ctx: &Ctx) -> String {
+    if ctx.campaign == std::path::Path::new(".") {
+        "kcamp".to_owned()
+    } else {
+        format!("kcamp -C {}", ctx.campaign.display())
+    }
+}
+
 pub fn init(_ctx: &Ctx, a: &InitArgs) -> Result<CmdOutput> {
     let opts = InitOptions {
         op: parse_op(&a.op)?,
@@ -191,7 +236,7 @@ pub fn init(_ctx: &Ctx, a: &InitArgs) -> Result<CmdOutput> {
         "kernel": c.kernel_dir().join(&c.manifest.kernel.file),
     });
     let human = format!(
-        "created campaign '{}' in {} ({} {}, {} target shapes, primary metric {})\nkernel: {}\nnext: kcamp -C {} baseline",
+        "created campaign '{}' in {} ({} {}, {} target shapes, primary metric {})\nkernel: {}",
         c.manifest.name,
         c.dir.display(),
         c.manifest.op.as_str(),
@@ -199,59 +244,198 @@ pub fn init(_ctx: &Ctx, a: &InitArgs) -> Result<CmdOutput> {
         c.manifest.target_shapes.len(),
         c.manifest.primary_metric,
         c.kernel_dir().join(&c.manifest.kernel.file).display(),
-        c.dir.display()
     );
-    Ok(CmdOutput::ok(json, human))
+    Ok(CmdOutput::ok(json, human).with_next(vec![format!(
+        "kcamp -C {} baseline   (measures every target shape; the adapter's peaks first when none are known)",
+        c.dir.display()
+    )]))
+}
+
+/// BASELINE with the built-in runner on a GPU whose peaks are neither stored nor cited:
+/// measure them first, so utilization and the roofline are known from round 1 on.
+fn ensure_peaks(c: &Campaign, a: &BaselineArgs, ctx: &Ctx) -> Result<Option<String>> {
+    if a.no_peak || a.csv.is_some() || kcamp_runner::Harness::of(&c.manifest).is_some() {
+        return Ok(None);
+    }
+    let selector = a
+        .adapter
+        .selector()
+        .unwrap_or_else(|| c.manifest.adapter.clone());
+    // No adapter: the run will say so, shape by shape.
+    let Ok(gpu) = kcamp_gpu::GpuContext::open(&selector) else {
+        return Ok(None);
+    };
+    let desc = gpu.description();
+    drop(gpu);
+    let roofs = kcamp_core::specs::Roofs::for_adapter(&c.dir, &desc, c.manifest.dtype);
+    if let Some(p) = roofs.primary() {
+        return Ok(Some(format!("peaks of {}: {}", desc.name, p.describe())));
+    }
+    if !ctx.json {
+        eprintln!(
+            "no peaks stored or cited for {}: measuring them first (`kcamp peak`; skip with --no-peak)",
+            desc.name
+        );
+    }
+    let (measured, _) = super::run_cmd::measure_peaks(&selector)?;
+    let path = kcamp_core::specs::peak_store_path(&c.dir)?;
+    let source = kcamp_core::specs::record_measured(&path, measured.clone())?;
+    Ok(Some(format!(
+        "measured peaks of {}: compute {}, bandwidth {} [{source}, stored in {}]",
+        measured.adapter,
+        measured
+            .flops
+            .get(c.manifest.dtype.as_str())
+            .or(measured.flops.get("f32"))
+            .map_or_else(|| "-".to_owned(), |f| units::flop_rate(*f)),
+        measured
+            .bandwidth
+            .map_or_else(|| "-".to_owned(), units::byte_rate),
+        path.display()
+    )))
+}
+
+/// `[kcamp] RESULT_JSON={...}`: the last line of a measuring command's text; with --json
+/// it goes to stderr, since stdout holds one JSON document (whose `summary` it repeats).
+fn result_line(ctx: &Ctx, summary: &RunSummary) -> Option<String> {
+    let line = kcamp_core::artifacts::result::result_json_line(summary);
+    if ctx.json {
+        eprintln!("{line}");
+        None
+    } else {
+        Some(line)
+    }
+}
+
+/// The shapes that did not PASS, with their reasons; shapes sharing one reason (a compile
+/// error fails every shape) are listed together.
+fn render_failures(failures: &[ShapeFailure], harness_log: Option<&std::path::Path>) -> String {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for f in failures {
+        let reason = f.reason.clone().unwrap_or_else(|| match harness_log {
+            Some(log) => format!("no reason recorded: see the harness log {}", log.display()),
+            None => "no reason recorded (an imported CSV has no run record)".to_owned(),
+        });
+        let key = format!("{}: {reason}", f.check.as_str());
+        match groups.iter_mut().find(|g| g.0 == key) {
+            Some(g) => g.1.push(f.label.clone()),
+            None => groups.push((key, vec![f.label.clone()])),
+        }
+    }
+    let mut out = String::new();
+    for (reason, labels) in groups {
+        let mut lines = reason.lines();
+        out.push_str(&format!(
+            "  {}: {}\n",
+            labels.join(", "),
+            lines.next().unwrap_or_default()
+        ));
+        for l in lines {
+            out.push_str(&format!("    {l}\n"));
+        }
+    }
+    out
+}
+
+/// The harness log beside a round's artifacts, when a harness measured it.
+fn harness_log(c: &Campaign, round: u32) -> Option<PathBuf> {
+    let p = c.artifacts_dir(round).join("harness.log");
+    p.is_file().then_some(p)
 }
 
 pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
-    let mut progress = progress_printer(ctx);
+    let peaks_line = ensure_peaks(&c, a, ctx)?;
+    let mut progress = progress_printer(ctx, &c.manifest.primary_metric);
     let m = measurer(&c, &a.adapter);
-    let mut out = campaign::baseline(&c, source(&a.csv, m.as_ref()), &mut progress)?;
-    // The report is derived from round 1's artifacts; a failure here loses nothing that
-    // `kcamp report` does not write again.
-    let reopened = Campaign::open(&c.dir)?;
-    if let Err(e) = kcamp_report::campaign::write_baseline_report(&reopened) {
-        out.warnings
-            .push(format!("baseline_report.md not written: {e}"));
-    }
+    let out = campaign::baseline(&c, source(&a.csv, m.as_ref()), &mut progress, |c| {
+        kcamp_report::campaign::write_baseline_report(c)
+    })?;
+    let metric = &out.metric;
     let mut human = format!(
-        "BASELINE recorded as round 1: {}/{} shapes PASS, {} aggregate {}\nrepresentative shapes: {}",
+        "BASELINE recorded as round 1: {}/{} shapes PASS, {metric} aggregate {} (geomean over PASS shapes, full validation)\nrepresentative shapes: {}",
         out.passed,
         out.shapes,
-        out.metric,
-        fmt_opt(out.aggregate),
+        units::metric_opt(out.aggregate, metric),
         out.representative_shapes.join(", ")
     );
-    for (label, check) in &out.not_passing {
-        human.push_str(&format!("\n  {label}: {}", check.as_str()));
+    if !out.failures.is_empty() {
+        human.push_str("\nnot PASS (recorded as is; they stay out of every aggregate):\n");
+        human.push_str(render_failures(&out.failures, harness_log(&c, 1).as_deref()).trim_end());
+    }
+    if let Some(p) = peaks_line {
+        human.push_str(&format!("\n{p}"));
     }
     for w in &out.warnings {
         human.push_str(&format!("\nwarning: {w}"));
     }
     human.push_str(&adapter_line(&c, out.round));
-    Ok(CmdOutput::ok(out, human))
+    human.push_str(&format!(
+        "\nreport: {}",
+        c.dir
+            .join(kcamp_report::campaign::BASELINE_REPORT)
+            .display()
+    ));
+    if let Some(line) = result_line(ctx, &out.summary) {
+        human.push_str(&format!("\n{line}"));
+    }
+    let k = prefix(ctx);
+    let mut next = vec![
+        format!("{k} analyze   (where the kernel stands against the roofline)"),
+        format!("{k} round new --hypothesis TEXT   (dashboard: n)"),
+    ];
+    if !out.failures.is_empty() {
+        next.insert(
+            0,
+            format!(
+                "fix the failing shapes in {} if they should pass, then {k} round new",
+                c.kernel_dir().display()
+            ),
+        );
+    }
+    Ok(CmdOutput::ok(out, human).with_next(next))
 }
 
 pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
     let RoundCommand::New { hypothesis } = c;
     let camp = Campaign::open(&ctx.campaign)?;
     let n = campaign::new_round(&camp, hypothesis)?;
-    let human = format!(
-        "opened round {n}: {}\nedit {} then run `kcamp validate`",
-        hypothesis.trim(),
-        camp.kernel_dir().display()
-    );
-    Ok(CmdOutput::ok(
-        json!({"round": n, "hypothesis": hypothesis.trim()}),
-        human,
-    ))
+    let human = format!("opened round {n}: {}", hypothesis.trim());
+    Ok(
+        CmdOutput::ok(json!({"round": n, "hypothesis": hypothesis.trim()}), human).with_next(vec![
+            format!(
+                "edit {}, then {} validate   (dashboard: v quick, V full)",
+                camp.kernel_dir().join(&camp.manifest.kernel.file).display(),
+                prefix(ctx)
+            ),
+        ]),
+    )
+}
+
+/// What to do after a verdict.
+fn next_after_verdict(ctx: &Ctx, verdict: Verdict, failures: bool) -> Vec<String> {
+    let k = prefix(ctx);
+    if failures {
+        return vec![
+            format!("fix the kernel (the reasons above), then {k} validate   (dashboard: v)"),
+            format!("or: {k} rollback --reason TEXT   (dashboard: r)"),
+        ];
+    }
+    match verdict {
+        Verdict::Accept | Verdict::AcceptWithNote => vec![format!("{k} accept   (dashboard: a)")],
+        Verdict::NeedsRemeasure => vec![format!(
+            "{k} validate again without changing the kernel   (dashboard: v)"
+        )],
+        Verdict::Reject => vec![
+            format!("{k} rollback --reason TEXT   (dashboard: r)"),
+            format!("or: change the kernel, then {k} validate   (dashboard: v)"),
+        ],
+    }
 }
 
 pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
-    let mut progress = progress_printer(ctx);
+    let mut progress = progress_printer(ctx, &c.manifest.primary_metric);
     let m = measurer(&c, &a.adapter);
     let out = campaign::validate(&c, a.full, source(&a.csv, m.as_ref()), &mut progress)?;
     let r = &out.record;
@@ -260,22 +444,35 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
     } else {
         exit::GATE_REJECTED
     };
-    let human = format!(
+    let mut human = format!(
         "round {} ({} validation) against round {}:\n{}",
         r.round,
-        match r.validation {
-            Validation::Quick => "quick",
-            Validation::Full => "full",
-        },
+        r.validation.as_str(),
         r.incumbent,
         render_gate(&r.report)
-    ) + adapter_line(&c, r.round).trim_start();
-    Ok(CmdOutput::with_exit(out.record, human, exit))
+    );
+    if !out.failures.is_empty() {
+        human.push_str("not PASS:\n");
+        human.push_str(&render_failures(
+            &out.failures,
+            harness_log(&c, r.round).as_deref(),
+        ));
+    }
+    let measured_on = adapter_line(&c, r.round);
+    if !measured_on.is_empty() {
+        human.push_str(measured_on.trim_start());
+        human.push('\n');
+    }
+    if let Some(line) = result_line(ctx, &out.summary) {
+        human.push_str(&line);
+    }
+    let next = next_after_verdict(ctx, r.report.verdict, !out.failures.is_empty());
+    Ok(CmdOutput::with_exit(out, human, exit).with_next(next))
 }
 
 pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
-    let mut progress = progress_printer(ctx);
+    let mut progress = progress_printer(ctx, &c.manifest.primary_metric);
     let m = measurer(&c, &AdapterArgs::default());
     let opts = AcceptOptions {
         force: a.force,
@@ -284,35 +481,73 @@ pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
     };
     let out = campaign::accept(&c, &opts, &mut progress)?;
     let d = &out.decision;
-    let mut human = match d.decision {
+    let metric = &c.manifest.primary_metric;
+    let mut human = String::new();
+    if let Some(conf) = &out.confirmation {
+        human.push_str(&format!(
+            "confirming full validation of round {} against round {}:\n{}",
+            conf.record.round,
+            conf.record.incumbent,
+            render_gate(&conf.record.report)
+        ));
+        if !conf.failures.is_empty() {
+            human.push_str("not PASS:\n");
+            human.push_str(&render_failures(&conf.failures, None));
+        }
+        if let Some(line) = result_line(ctx, &conf.summary) {
+            human.push_str(&format!("{line}\n"));
+        }
+    }
+    human.push_str(&match d.decision {
         DecisionKind::Accepted => format!(
-            "round {} ACCEPTED{}: it is the incumbent now (aggregate {}, {})",
+            "round {} ACCEPTED{}: it is the incumbent now ({metric} aggregate {}, {} against round {}, {} validation)",
             d.round,
             if d.forced { " (forced)" } else { "" },
-            fmt_opt(d.aggregate),
-            fmt_pct(d.aggregate_delta)
+            units::metric_opt(d.aggregate, metric),
+            d.aggregate_delta.map_or_else(|| "-".to_owned(), units::change),
+            d.parent.unwrap_or(1),
+            d.validation.map_or("no", |v| v.as_str()),
         ),
         _ => format!(
-            "round {} ROLLED BACK: {}",
+            "round {} ROLLED BACK: {}\nkernel/ restored from round {}",
             d.round,
-            d.reason.clone().unwrap_or_default()
+            d.reason.clone().unwrap_or_default(),
+            d.parent.unwrap_or(1)
         ),
-    };
+    });
+    if let Some(hash) = &d.git_commit {
+        human.push_str(&format!("\ngit commit {hash}"));
+    }
     for w in &out.warnings {
         human.push_str(&format!("\nwarning: {w}"));
     }
+    let k = prefix(ctx);
+    let target = campaign::target_status(&c)?;
+    let next = match (&d.decision, &target) {
+        (DecisionKind::Accepted, Some(t)) if t.met => {
+            human.push_str(&format!("\nperformance target met: {}", t.describe()));
+            vec![format!(
+                "{k} report   (final full validation, report.md and charts)"
+            )]
+        }
+        _ => vec![
+            format!("{k} analyze   (where the incumbent stands against the roofline)"),
+            format!("{k} round new --hypothesis TEXT   (dashboard: n)"),
+        ],
+    };
     let exit = if d.decision == DecisionKind::Accepted {
         exit::OK
     } else {
         exit::GATE_REJECTED
     };
-    Ok(CmdOutput::with_exit(out, human, exit))
+    Ok(CmdOutput::with_exit(out, human, exit).with_next(next))
 }
 
 pub fn rollback(ctx: &Ctx, a: &RollbackArgs) -> Result<CmdOutput> {
     let c = Campaign::open_base(&ctx.campaign)?;
     let out = campaign::rollback(&c, &a.reason)?;
-    let human = format!(
+    let k = prefix(ctx);
+    let mut human = format!(
         "round {} ROLLED BACK; kernel/ restored from round {}",
         out.decision.round,
         out.decision
@@ -320,13 +555,59 @@ pub fn rollback(ctx: &Ctx, a: &RollbackArgs) -> Result<CmdOutput> {
             .map(|p| p.to_string())
             .unwrap_or_default()
     );
-    Ok(CmdOutput::ok(out, human))
+    if let Some(hash) = &out.decision.git_commit {
+        human.push_str(&format!("\ngit commit {hash}"));
+    }
+    for w in &out.warnings {
+        human.push_str(&format!("\nwarning: {w}"));
+    }
+    let next = vec![
+        format!("{k} round new --hypothesis TEXT   (dashboard: n)"),
+        // v<N-1> belongs to round N.
+        format!(
+            "{k} memory show v{}   (what was learned from this round)",
+            out.decision.round.saturating_sub(1)
+        ),
+    ];
+    Ok(CmdOutput::ok(out, human).with_next(next))
+}
+
+/// What to do next in a campaign, from its state (status and log end with it).
+fn next_from_state(ctx: &Ctx, st: &CampaignState) -> Vec<String> {
+    let k = prefix(ctx);
+    if st.incumbent.is_none() {
+        return vec![format!("{k} baseline")];
+    }
+    match st.open_round.and_then(|n| st.round(n)) {
+        Some(r) => match &r.gate {
+            None => vec![format!(
+                "edit {}, then {k} validate   (dashboard: v)",
+                st.dir
+                    .join("kernel")
+                    .join(&st.manifest.kernel.file)
+                    .display()
+            )],
+            Some(g) => next_after_verdict(
+                ctx,
+                g.verdict,
+                g.shapes.iter().any(|s| s.class == ShapeClass::Failed),
+            ),
+        },
+        None => vec![
+            format!("{k} round new --hypothesis TEXT   (dashboard: n)"),
+            format!("{k} report   (when the campaign is done)"),
+        ],
+    }
 }
 
 pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
     let st = CampaignState::load(&ctx.campaign)?;
     let open = st.open_round.and_then(|n| st.round(n));
     let incumbent = st.incumbent.and_then(|n| st.round(n));
+    let metric = &st.manifest.primary_metric;
+    let target = Campaign::open_base(&ctx.campaign)
+        .ok()
+        .and_then(|c| campaign::target_status(&c).ok().flatten());
     let json = json!({
         "campaign": st.dir,
         "name": st.manifest.name,
@@ -339,33 +620,44 @@ pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
             "round": r.number,
             "hypothesis": r.hypothesis,
             "aggregate": r.decision.as_ref().and_then(|d| d.aggregate),
+            "validation": r.decision.as_ref().and_then(|d| d.validation),
         })),
         "open_round": open.map(|r| json!({
             "round": r.number,
             "hypothesis": r.hypothesis,
             "validated": r.gate.is_some(),
+            "validation": r.gate_validation,
             "verdict": r.gate.as_ref().map(|g| g.verdict),
             "aggregate_delta": r.gate.as_ref().and_then(|g| g.aggregate.delta),
         })),
+        "target": target,
         "lock_holder": st.lock_holder,
         "representative_shapes": st.manifest.representative_shapes,
         "frozen_header": st.frozen_header,
     });
     let mut human = format!(
-        "campaign '{}' ({} {}, primary metric {})\n",
+        "campaign '{}' ({} {}, primary metric {metric})\n",
         st.manifest.name,
         st.manifest.op.as_str(),
         st.manifest.dtype.as_str(),
-        st.manifest.primary_metric
     );
     match incumbent {
-        Some(r) => human.push_str(&format!(
-            "incumbent: round {} ({}) aggregate {}\n",
-            r.number,
-            r.hypothesis,
-            fmt_opt(r.decision.as_ref().and_then(|d| d.aggregate))
-        )),
-        None => human.push_str("no BASELINE yet: run `kcamp baseline`\n"),
+        Some(r) => {
+            let d = r.decision.as_ref();
+            human.push_str(&format!(
+                "incumbent: round {} ({}) aggregate {} ({} validation, {} shapes)\n",
+                r.number,
+                r.hypothesis,
+                units::metric_opt(d.and_then(|d| d.aggregate), metric),
+                d.and_then(|d| d.validation).map_or("no", |v| v.as_str()),
+                r.table.as_ref().map_or(0, |t| t
+                    .rows
+                    .iter()
+                    .filter(|x| x.check == Check::Pass)
+                    .count())
+            ))
+        }
+        None => human.push_str("no BASELINE yet\n"),
     }
     match open {
         Some(r) => human.push_str(&format!(
@@ -373,128 +665,204 @@ pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
             r.number,
             r.hypothesis,
             match &r.gate {
-                Some(g) => format!("{} ({})", g.verdict.as_str(), fmt_pct(g.aggregate.delta)),
+                Some(g) => format!(
+                    "{} {} ({} validation)",
+                    g.verdict.as_str(),
+                    g.aggregate
+                        .delta
+                        .map_or_else(|| "-".to_owned(), units::change),
+                    r.gate_validation.map_or("?", |v| v.as_str())
+                ),
                 None => "not validated yet".to_owned(),
             }
         )),
         None => human.push_str("no open round\n"),
     }
+    if let Some(t) = &target {
+        human.push_str(&format!(
+            "performance target: {} — {}\n",
+            if t.met { "met" } else { "not met" },
+            t.describe()
+        ));
+    }
     if let Some(h) = &st.lock_holder {
         human.push_str(&format!("locked by {h}\n"));
     }
-    Ok(CmdOutput::ok(json, human))
+    let next = next_from_state(ctx, &st);
+    Ok(CmdOutput::ok(json, human).with_next(next))
 }
 
-pub fn log(ctx: &Ctx) -> Result<CmdOutput> {
-    let st = CampaignState::load(&ctx.campaign)?;
-    let rows: Vec<serde_json::Value> = st
-        .rounds
+/// The lineage as rows: each round's aggregate over the shapes it measured, its
+/// validation, and the gate's Δ (never a quick aggregate against a full one).
+fn log_rows(st: &CampaignState) -> Vec<LogRow> {
+    let metric = &st.manifest.primary_metric;
+    st.rounds
         .iter()
         .map(|r| {
-            json!({
-                "round": r.number,
-                "hypothesis": r.hypothesis,
-                "decision": r.decision.as_ref().map(|d| d.decision),
-                "parent": r.decision.as_ref().and_then(|d| d.parent),
-                "verdict": r.decision.as_ref().and_then(|d| d.verdict).or(r.gate.as_ref().map(|g| g.verdict)),
-                "aggregate": r.decision.as_ref().and_then(|d| d.aggregate).or(r.gate.as_ref().and_then(|g| g.aggregate.candidate)),
-                "aggregate_delta": r.decision.as_ref().and_then(|d| d.aggregate_delta),
-                "reason": r.decision.as_ref().and_then(|d| d.reason.clone()),
-                "forced": r.decision.as_ref().is_some_and(|d| d.forced),
-                "git_commit": r.decision.as_ref().and_then(|d| d.git_commit.clone()),
-                "incumbent": st.incumbent == Some(r.number),
-                "time": r.decision.as_ref().map(|d| d.time),
-            })
+            let d = r.decision.as_ref();
+            let table = r.table.as_ref();
+            LogRow {
+                round: r.number,
+                incumbent: st.incumbent == Some(r.number),
+                decision: d.map(|d| d.decision),
+                validation: d.and_then(|d| d.validation).or(r.gate_validation),
+                verdict: d
+                    .and_then(|d| d.verdict)
+                    .or(r.gate.as_ref().map(|g| g.verdict))
+                    .map(|v| v.as_str().to_owned()),
+                aggregate: table.and_then(|t| t.aggregate(metric)),
+                shapes: table.map_or(0, |t| {
+                    t.rows.iter().filter(|x| x.check == Check::Pass).count()
+                }),
+                delta: d
+                    .and_then(|d| d.aggregate_delta)
+                    .or(r.gate.as_ref().and_then(|g| g.aggregate.delta)),
+                parent: d
+                    .and_then(|d| d.parent)
+                    .or(r.gate.as_ref().map(|_| st.incumbent.unwrap_or(1))),
+                failed: table
+                    .iter()
+                    .flat_map(|t| t.rows.iter())
+                    .filter(|x| x.check != Check::Pass)
+                    .map(|x| format!("{} {}", x.label, x.check.as_str()))
+                    .collect(),
+                forced: d.is_some_and(|d| d.forced),
+                reason: d.and_then(|d| d.reason.clone()),
+                git_commit: d.and_then(|d| d.git_commit.clone()),
+                hypothesis: r.hypothesis.clone(),
+                time: d.map(|d| d.time),
+            }
         })
-        .collect();
+        .collect()
+}
+
+pub fn log(ctx: &Ctx, a: &LogArgs) -> Result<CmdOutput> {
+    let st = CampaignState::load(&ctx.campaign)?;
+    let metric = st.manifest.primary_metric.clone();
+    let rows = log_rows(&st);
+    if let Some(export) = exporter(a.format) {
+        let text = export.log(&metric, &rows);
+        return Ok(CmdOutput::ok(
+            json!({"rounds": rows, "incumbent": st.incumbent}),
+            text,
+        ));
+    }
     let mut human = String::new();
-    for r in &st.rounds {
-        let state = match r.decision.as_ref().map(|d| d.decision) {
-            Some(DecisionKind::Baseline) => "BASELINE",
-            Some(DecisionKind::Accepted) => "ACCEPTED",
-            Some(DecisionKind::RolledBack) => "ROLLED_BACK",
-            None => "open",
-        };
+    if !rows.is_empty() {
         human.push_str(&format!(
-            "{} round {:>3}  {:<11} {:>12}  {:>8}  {}\n",
-            if st.incumbent == Some(r.number) {
-                "*"
-            } else {
-                " "
-            },
-            r.number,
-            state,
-            fmt_opt(r.decision.as_ref().and_then(|d| d.aggregate)),
-            fmt_pct(r.decision.as_ref().and_then(|d| d.aggregate_delta)),
+            "  round  state        validation  {:>24}  {:>14}  hypothesis\n",
+            format!("{metric} (shapes)"),
+            "Δ (gate)"
+        ));
+    }
+    for r in &rows {
+        human.push_str(&format!(
+            "{} {:>5}  {:<11}  {:<10}  {:>24}  {:>14}  {}\n",
+            if r.incumbent { "*" } else { " " },
+            r.round,
+            r.state(),
+            r.validation.map_or("-", |v| v.as_str()),
+            r.aggregate.map_or_else(
+                || "-".to_owned(),
+                |v| format!("{} ({})", units::metric(v, &metric), r.shapes)
+            ),
+            r.delta_text(),
             r.hypothesis
         ));
     }
     if human.is_empty() {
         human.push_str("no rounds yet\n");
+    } else {
+        human.push_str("(* the incumbent; Δ is the gate's against the incumbent each round was judged against, over the same shapes)\n");
     }
-    Ok(CmdOutput::ok(
-        json!({"rounds": rows, "incumbent": st.incumbent}),
-        human,
-    ))
+    let next = next_from_state(ctx, &st);
+    Ok(CmdOutput::ok(json!({"rounds": rows, "incumbent": st.incumbent}), human).with_next(next))
 }
 
 pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
     let m = measurer(&c, &a.adapter);
     let source = (!a.no_run).then(|| source(&a.csv, m.as_ref()));
-    let mut progress = progress_printer(ctx);
+    let mut progress = progress_printer(ctx, &c.manifest.primary_metric);
+    let mut summary = None;
     let (files, acceptance) = campaign::final_report(&c, source, &mut progress, |fm| {
+        summary = fm.summary.clone();
         // Derived from round 1 alone: rewritten so that it follows the current code.
         kcamp_report::campaign::write_baseline_report(&c)?;
-        let files = kcamp_report::campaign::write_final_report(
-            &c,
-            fm.incumbent,
-            &fm.table,
-            Some(&fm.acceptance.report),
-        )?;
+        let files = kcamp_report::campaign::write_final_report(&c, fm)?;
         Ok((files, fm.acceptance.clone()))
     })?;
+    let gate = &acceptance.report;
     let report = &files.report;
     let metric = &report.primary_metric;
-    let incumbent = report.incumbent_round;
-    let gain = match (report.baseline_aggregate, report.incumbent_aggregate) {
-        (Some(b), Some(i)) if b > 0.0 => Some(i / b - 1.0),
-        _ => None,
-    };
+    let cmp = &report.comparison;
     let chart_paths: Vec<&std::path::Path> = files
         .charts
         .iter()
         .flat_map(|c| [c.svg.as_path(), c.png.as_path()])
         .collect();
-    let gate = &acceptance.report;
-    let human = format!(
-        "final acceptance of round {incumbent} against the BASELINE ({}): {}\n{}",
-        if a.no_run {
-            "recorded numbers"
-        } else {
-            "final full validation"
-        },
-        render_verdict(gate),
-        render_table(gate),
-    ) + &format!(
-        "report.md written: incumbent round {incumbent}, {metric} {} vs BASELINE {} ({}), {} rounds accepted\ncharts: {}",
-        fmt_opt(report.incumbent_aggregate),
-        fmt_opt(report.baseline_aggregate),
-        fmt_pct(gain),
-        files.accepted_rounds,
-        chart_paths
-            .iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "png"))
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    let k = prefix(ctx);
+    let next = match &report.target {
+        Some(t) if !t.met => vec![format!(
+            "{k} round new --hypothesis TEXT   (the performance target is not met yet)"
+        )],
+        _ => vec![format!(
+            "{k} report --no-run --format markdown   (paste into a pull request)"
+        )],
+    };
+    let human = match a.format {
+        ReportFormat::Markdown => {
+            // stdout is the markdown to paste; the run's line goes to stderr.
+            if let Some(s) = &summary {
+                eprintln!("{}", kcamp_core::artifacts::result::result_json_line(s));
+            }
+            files.markdown.clone()
+        }
+        _ => {
+            let mut h = format!(
+                "final acceptance of round {} against the BASELINE ({}):\n{}",
+                report.incumbent_round,
+                if a.no_run {
+                    "recorded numbers"
+                } else {
+                    "final full validation"
+                },
+                render_gate(gate)
+            );
+            h += &format!(
+                "report.md written: incumbent round {}, {metric} {} vs BASELINE {} ({}) over {} shapes, incumbent from its {}; {} rounds accepted\ncharts: {}",
+                report.incumbent_round,
+                units::metric_opt(cmp.incumbent, metric),
+                units::metric_opt(cmp.baseline, metric),
+                cmp.gain().map_or_else(|| "-".to_owned(), units::change),
+                cmp.shapes,
+                cmp.incumbent_source,
+                files.accepted_rounds,
+                chart_paths
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            if let Some(t) = &report.target {
+                h.push_str(&format!(
+                    "\nperformance target: {} — {}",
+                    if t.met { "target met" } else { "not met" },
+                    t.describe()
+                ));
+            }
+            if let Some(line) = summary.as_ref().and_then(|s| result_line(ctx, s)) {
+                h.push_str(&format!("\n{line}"));
+            }
+            h
+        }
+    };
     let exit = if gate.verdict.allows_accept() {
         exit::OK
     } else {
         exit::GATE_REJECTED
     };
-    Ok(CmdOutput::with_exit(
+    let out = CmdOutput::with_exit(
         json!({
             "verdict": gate.verdict,
             "reasons": gate.reasons,
@@ -502,65 +870,65 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
             "aggregate": gate.aggregate,
             "like_for_like": acceptance.like_for_like,
             "report": c.dir.join(kcamp_report::campaign::FINAL_REPORT),
-            "incumbent": incumbent,
+            "incumbent": report.incumbent_round,
             "metric": metric,
-            "baseline_aggregate": report.baseline_aggregate,
-            "incumbent_aggregate": report.incumbent_aggregate,
-            "gain": gain,
+            "baseline_aggregate": cmp.baseline,
+            "incumbent_aggregate": cmp.incumbent,
+            "gain": cmp.gain(),
             "final_validation": !a.no_run,
+            "summary": summary,
             "charts": chart_paths,
+            "data": report,
         }),
         human,
         exit,
-    ))
+    );
+    // Markdown on stdout is meant to be pasted: nothing after it.
+    Ok(if a.format == ReportFormat::Markdown {
+        out
+    } else {
+        out.with_next(next)
+    })
 }
 
 /// The gate verdict as a table plus reasons.
 pub fn render_gate(r: &GateReport) -> String {
-    render_table(r) + &render_verdict(r)
-}
-
-/// The per-shape table and the aggregate line.
-fn render_table(r: &GateReport) -> String {
+    let metric = &r.metric;
     let mut s = format!(
-        "{:<16} {:<22} {:<12} {:>12} {:>12} {:>8} {:>6}  {}\n",
-        "shape", "dims", "check", "incumbent", "candidate", "delta", "band", "class"
+        "{:<16} {:<22} {:<12} {:>14} {:>14} {:>8} {:>7}  {}\n",
+        "shape", "dims", "check", "incumbent", "candidate", "Δ", "band", "class"
     );
     for sh in &r.shapes {
         s.push_str(&format!(
-            "{:<16} {:<22} {:<12} {:>12} {:>12} {:>8} {:>5.1}%  {}\n",
+            "{:<16} {:<22} {:<12} {:>14} {:>14} {:>8} {:>7}  {}{}\n",
             sh.label,
-            sh.dims
-                .iter()
-                .map(|d| d.to_string())
-                .collect::<Vec<_>>()
-                .join("x"),
-            sh.check.as_str(),
-            fmt_opt(sh.incumbent),
-            fmt_opt(sh.candidate),
-            fmt_pct(sh.delta),
-            sh.band * 100.0,
-            match sh.class {
-                ShapeClass::Improved => "improved",
-                ShapeClass::Neutral => "neutral",
-                ShapeClass::Regressed => "regressed",
-                ShapeClass::Failed => "failed",
+            units::dims(&sh.dims),
+            if sh.incumbent_check != sh.check {
+                format!("{}→{}", sh.incumbent_check.as_str(), sh.check.as_str())
+            } else {
+                sh.check.as_str().to_owned()
+            },
+            units::metric_opt(sh.incumbent, metric),
+            units::metric_opt(sh.candidate, metric),
+            sh.delta.map_or_else(|| "-".to_owned(), units::change),
+            units::band(sh.band),
+            sh.class.as_str(),
+            if sh.hard_regression {
+                " (REGRESSION)"
+            } else {
+                ""
             }
         ));
     }
     s.push_str(&format!(
-        "aggregate ({}): {} -> {} ({})\n",
-        r.metric,
-        fmt_opt(r.aggregate.incumbent),
-        fmt_opt(r.aggregate.candidate),
-        fmt_pct(r.aggregate.delta),
+        "aggregate ({metric}, geomean over shapes passing on both sides): {} -> {} ({})\nverdict: {}\n",
+        units::metric_opt(r.aggregate.incumbent, metric),
+        units::metric_opt(r.aggregate.candidate, metric),
+        r.aggregate
+            .delta
+            .map_or_else(|| "-".to_owned(), units::change),
+        r.verdict.as_str()
     ));
-    s
-}
-
-/// `verdict: X` and its reasons, one a line.
-fn render_verdict(r: &GateReport) -> String {
-    let mut s = format!("verdict: {}\n", r.verdict.as_str());
     for reason in &r.reasons {
         s.push_str(&format!("  - {reason}\n"));
     }
@@ -571,48 +939,31 @@ fn render_verdict(r: &GateReport) -> String {
 /// number from the software adapter is never mistaken for a GPU's.
 fn adapter_line(c: &Campaign, round: u32) -> String {
     let path = c.artifacts_dir(round).join(kcamp_core::files::RESULT_JSON);
-    let Some(result) = std::fs::read_to_string(path)
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-    else {
+    let Ok(Some(result)) = RunResult::read(&path) else {
         return String::new();
     };
-    let adapter = &result["adapter"];
-    let name = adapter["name"].as_str().unwrap_or("unknown adapter");
-    let software = if adapter["software"].as_bool() == Some(true) {
+    let Some(adapter) = &result.adapter else {
+        return String::new();
+    };
+    let software = if adapter.software {
         " — SOFTWARE ADAPTER (CPU), not a GPU measurement"
     } else {
         ""
     };
-    let methods = result["timing_methods"]
-        .as_array()
-        .map(|m| {
-            m.iter()
-                .filter_map(|v| v.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-        .unwrap_or_default();
+    let methods = result
+        .timing_methods
+        .iter()
+        .map(|m| m.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
     format!(
-        "\nmeasured on {name} ({}){software}; timing: {methods}; bounds checks {}",
-        adapter["backend"].as_str().unwrap_or("?"),
-        if result["trusted"].as_bool() == Some(true) {
+        "\nmeasured on {} ({}){software}; timing: {methods}; bounds checks {}",
+        adapter.name,
+        adapter.backend,
+        if result.trusted {
             "off (trusted)"
         } else {
             "on"
         }
     )
-}
-
-fn fmt_opt(v: Option<f64>) -> String {
-    match v {
-        Some(x) if x.abs() >= 1000.0 => format!("{x:.1}"),
-        Some(x) => format!("{x:.4}"),
-        None => "-".to_owned(),
-    }
-}
-
-fn fmt_pct(v: Option<f64>) -> String {
-    v.map(kcamp_core::gate::percent)
-        .unwrap_or_else(|| "-".to_owned())
 }

@@ -5,10 +5,13 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 
+use super::export::{Format, GateSides, exporter};
 use super::{CmdOutput, Ctx};
 use kcamp_core::artifacts::fingerprint::{Fingerprint, describe_differences};
+use kcamp_core::artifacts::result::RunResult;
 use kcamp_core::error::exit;
 use kcamp_core::files::MANIFEST_FILE;
+use kcamp_core::files::RESULT_JSON;
 use kcamp_core::gate::{
     GateConfig, GateInput, GateReport, ShapeClass, Verdict, judge, percent, write_value,
 };
@@ -29,6 +32,9 @@ pub struct GateArgs {
     /// schema's first metric column). Derived metrics such as `Combined Step TFLOPS` work.
     #[arg(long)]
     pub metric: Option<String>,
+    /// text (aligned table), markdown (a pull-request comment), csv (raw numbers) or json.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
@@ -88,10 +94,21 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
     // Only the form that is printed is made: 10,000-shape reports are common.
     let mut human = if ctx.json {
         String::new()
+    } else if let Some(export) = exporter(a.format) {
+        let sides = GateSides {
+            base: a.base.display().to_string(),
+            candidate: a.candidate.display().to_string(),
+            base_measured: measured_on(&a.base),
+            candidate_measured: measured_on(&a.candidate),
+        };
+        export.gate(&report, &candidate.schema.dim_names(), &sides)
     } else {
         render(&report, &candidate.schema)
     };
-    if let Some(note) = samples.note.filter(|_| !ctx.json) {
+    if let Some(note) = samples
+        .note
+        .filter(|_| !ctx.json && a.format == Format::Text)
+    {
         human.push_str(&format!("note: {note}\n"));
     }
     let code = if report.verdict.allows_accept() {
@@ -205,6 +222,29 @@ fn like_for_like(report: &mut GateReport, base: &Path, candidate: &Path) {
     );
 }
 
+/// `adapter (backend), timing` from a run record beside a CSV; None when there is none
+/// (an imported CSV) or it does not parse (the gate never depends on it).
+fn measured_on(csv: &Path) -> Option<String> {
+    let result = RunResult::read(&directory_of(csv).join(RESULT_JSON)).ok()??;
+    let adapter = result.adapter.as_ref()?;
+    Some(format!(
+        "{} ({}{}), timing {}",
+        adapter.name,
+        adapter.backend,
+        if adapter.software {
+            ", software adapter"
+        } else {
+            ""
+        },
+        result
+            .timing_methods
+            .iter()
+            .map(|m| m.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
 fn directory_of(path: &Path) -> PathBuf {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -238,8 +278,8 @@ fn render(report: &GateReport, schema: &Schema) -> String {
         "check",
         "incumbent",
         "candidate",
-        "Δ%",
-        "band%",
+        "Δ",
+        "band",
         "class",
     ]
     .map(str::to_owned);
@@ -247,8 +287,9 @@ fn render(report: &GateReport, schema: &Schema) -> String {
         cell(&mut text, &mut row, i, |t| t.push_str(h));
     }
     cells.push(row);
+    let metric = report.metric.as_str();
     let value = |t: &mut String, v: Option<f64>| match v {
-        Some(v) => write_value(t, v),
+        Some(v) => write_value(t, v, metric),
         None => t.push('-'),
     };
     for s in &report.shapes {
@@ -275,7 +316,9 @@ fn render(report: &GateReport, schema: &Schema) -> String {
             None => t.push('-'),
         });
         cell(&mut text, &mut row, 6, |t| {
-            let _ = write!(t, "±{:.2}%", s.band * 100.0);
+            t.push('±');
+            kcamp_core::units::write_sig(t, s.band * 100.0);
+            t.push('%');
         });
         cell(&mut text, &mut row, 7, |t| {
             t.push_str(s.class.as_str());

@@ -30,8 +30,28 @@ pub enum MemoryCommand {
 #[derive(Debug, Args)]
 pub struct VersionArg {
     /// Record version: v3 or 3 (v0 is round 1, the BASELINE).
-    #[arg(long = "version", value_name = "vN", value_parser = parse_version)]
-    pub version: Version,
+    #[arg(value_name = "vN", value_parser = parse_version, required_unless_present = "flag")]
+    positional: Option<Version>,
+    /// The same, as a flag (`--version v3`).
+    #[arg(
+        id = "flag",
+        long = "version",
+        value_name = "vN",
+        value_parser = parse_version,
+        conflicts_with = "positional"
+    )]
+    flag: Option<Version>,
+}
+
+impl VersionArg {
+    /// The version given, positionally or with `--version`.
+    pub fn get(&self) -> Result<Version> {
+        self.positional.or(self.flag).ok_or_else(|| {
+            kcamp_core::Error::input(
+                "give a record version: `kcamp memory show v3` (v0 is round 1)",
+            )
+        })
+    }
 }
 
 #[derive(Debug, Args)]
@@ -63,7 +83,7 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
     match command {
         MemoryCommand::Create(a) => {
             let _lock = lock(ctx, "kcamp memory create")?;
-            written(store.create(a.version)?, "created")
+            written(store.create(a.get()?)?, "created")
         }
         MemoryCommand::Update(a) => {
             let ops: Vec<SetOp> = a.set.iter().chain(&a.append).cloned().collect();
@@ -73,10 +93,10 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
                 ));
             }
             let _lock = lock(ctx, "kcamp memory update")?;
-            written(store.update(a.version.version, &ops)?, "updated")
+            written(store.update(a.version.get()?, &ops)?, "updated")
         }
         MemoryCommand::Show(a) => {
-            let record = store.show(a.version)?;
+            let record = store.show(a.get()?)?;
             let human = serde_json::to_string_pretty(&record.value)
                 .map_err(|e| kcamp_core::Error::Internal(format!("printing a record: {e}")))?;
             Ok(CmdOutput::ok(record.value, human))
@@ -91,11 +111,11 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
         }
         MemoryCommand::Mask(a) => {
             let _lock = lock(ctx, "kcamp memory mask")?;
-            written(store.mask(a.version)?, "masked")
+            written(store.mask(a.get()?)?, "masked")
         }
         MemoryCommand::Unmask(a) => {
             let _lock = lock(ctx, "kcamp memory unmask")?;
-            written(store.unmask(a.version)?, "unmasked")
+            written(store.unmask(a.get()?)?, "unmasked")
         }
     }
 }
@@ -122,15 +142,23 @@ fn listing_output(listing: &Listing) -> CmdOutput {
                 .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
                 .unwrap_or_else(|| "-".to_owned())
         };
+        let number = |path: &str| field(path).and_then(Value::as_f64);
         let _ = writeln!(
             human,
-            "{:<5} round {:<3} {:<12} latency_us {:<10} tflops {:<8} GB/s {:<8} {}{}",
+            "{:<5} round {:<3} {:<12} latency {:>9}  {:>13}  {:>10}  {}{}",
             r.version.to_string(),
             r.version.round(),
             text("correctness.status"),
-            text("performance.latency_us"),
-            text("performance.tflops"),
-            text("performance.bandwidth_gbps"),
+            number("performance.latency_us").map_or_else(
+                || "-".to_owned(),
+                |us| kcamp_core::units::millis(us / 1000.0)
+            ),
+            number("performance.tflops").map_or_else(
+                || "-".to_owned(),
+                |t| kcamp_core::units::flop_rate(t * 1e12)
+            ),
+            number("performance.bandwidth_gbps")
+                .map_or_else(|| "-".to_owned(), |g| kcamp_core::units::byte_rate(g * 1e9)),
             text("optimization.action_category"),
             if r.masked() { " [masked]" } else { "" },
         );

@@ -11,7 +11,9 @@ use clap::{Args, Parser, Subcommand};
 use kcamp_core::error::exit;
 use kcamp_core::{Error, Result};
 
+pub mod analyze_cmd;
 pub mod campaign_cmd;
+pub mod export;
 pub mod gate_cmd;
 pub mod gpu_cmd;
 pub mod memory_cmd;
@@ -24,16 +26,31 @@ pub struct CmdOutput {
     doc: Box<dyn JsonDoc>,
     pub human: String,
     pub exit: i32,
+    /// What to run next (or which dashboard key), printed last and added to the JSON
+    /// document as `next`.
+    next: Vec<String>,
+}
+
+/// A document with the `next` steps added beside its own fields.
+#[derive(serde::Serialize)]
+struct WithNext<'a> {
+    #[serde(flatten)]
+    doc: &'a serde_json::Value,
+    next: &'a [String],
 }
 
 /// A document that can be written as JSON.
 trait JsonDoc {
     fn to_json(&self) -> serde_json::Result<String>;
+    fn to_value(&self) -> serde_json::Result<serde_json::Value>;
 }
 
 impl<T: serde::Serialize> JsonDoc for T {
     fn to_json(&self) -> serde_json::Result<String> {
         serde_json::to_string_pretty(self)
+    }
+    fn to_value(&self) -> serde_json::Result<serde_json::Value> {
+        serde_json::to_value(self)
     }
 }
 
@@ -51,13 +68,45 @@ impl CmdOutput {
             doc: Box::new(doc),
             human: human.into(),
             exit: code,
+            next: Vec::new(),
         }
+    }
+
+    /// The next steps: each a command to run or a dashboard key, most likely first.
+    pub fn with_next(mut self, next: Vec<String>) -> CmdOutput {
+        self.next = next;
+        self
+    }
+
+    /// The text for people: the command's own output, then its next steps.
+    fn text(&self) -> String {
+        let mut text = self.human.trim_end().to_owned();
+        for (i, step) in self.next.iter().enumerate() {
+            if !text.is_empty() || i > 0 {
+                text.push('\n');
+            }
+            text.push_str(if i == 0 { "next: " } else { "      " });
+            text.push_str(step);
+        }
+        text
     }
 
     /// The JSON document. One that cannot be serialized (a map with non-string keys: a
     /// bug) becomes an internal-error document with exit code 3 rather than a silent `{}`.
     fn json(&self) -> (String, i32) {
-        match self.doc.to_json() {
+        let doc = if self.next.is_empty() {
+            self.doc.to_json()
+        } else {
+            // Documents with next steps are small (never a 10,000-shape gate report).
+            self.doc.to_value().and_then(|value| match &value {
+                serde_json::Value::Object(_) => serde_json::to_string_pretty(&WithNext {
+                    doc: &value,
+                    next: &self.next,
+                }),
+                _ => serde_json::to_string_pretty(&value),
+            })
+        };
+        match doc {
             Ok(json) => (json, self.exit),
             Err(e) => {
                 let err = Error::Internal(format!("serializing the output: {e}"));
@@ -121,11 +170,14 @@ pub enum Command {
     /// The campaign's state: incumbent, open round, last verdict.
     Status,
     /// The lineage of rounds.
-    Log,
+    Log(campaign_cmd::LogArgs),
     /// Final full validation of the incumbent, report.md and charts.
     Report(campaign_cmd::ReportArgs),
-    /// Open the dashboard (default: the bundled demo campaign).
+    /// Open the dashboard (default: a scratch copy of the bundled demo campaign).
     Tui(TuiArgs),
+    /// ANALYZE: where the incumbent (or the working kernel) stands against the roofline,
+    /// its static metrics, the shapes furthest from their roof, the open directions.
+    Analyze(analyze_cmd::AnalyzeArgs),
     /// Run the benchmark of the campaign's working kernel without recording a round.
     Run(run_cmd::RunArgs),
     /// List the adapters wgpu sees, with the features that matter for kernels.
@@ -142,6 +194,18 @@ pub enum Command {
     /// Internal: benchmark worker process (reads cases on stdin).
     #[command(name = "__worker", hide = true)]
     Worker(run_cmd::WorkerArgs),
+}
+
+impl Command {
+    /// The `--format` a command was given, if it has one.
+    fn format(&self) -> Option<export::Format> {
+        match self {
+            Command::Gate(a) => Some(a.format),
+            Command::Report(a) => Some(a.format.into()),
+            Command::Log(a) => Some(a.format),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -171,7 +235,11 @@ pub fn run() -> i32 {
             return code;
         }
     };
-    let json = cli.json;
+    let json = cli.json
+        || matches!(
+            cli.command.as_ref().and_then(Command::format),
+            Some(export::Format::Json)
+        );
     let ctx = Ctx {
         json,
         campaign: cli.campaign.clone().unwrap_or_else(|| PathBuf::from(".")),
@@ -183,8 +251,9 @@ pub fn run() -> i32 {
                 println!("{doc}");
                 code
             } else {
-                if !out.human.is_empty() {
-                    println!("{}", out.human.trim_end());
+                let text = out.text();
+                if !text.is_empty() {
+                    println!("{text}");
                 }
                 out.exit
             }
@@ -212,7 +281,8 @@ fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
         Command::Accept(a) => campaign_cmd::accept(ctx, &a),
         Command::Rollback(a) => campaign_cmd::rollback(ctx, &a),
         Command::Status => campaign_cmd::status(ctx),
-        Command::Log => campaign_cmd::log(ctx),
+        Command::Log(a) => campaign_cmd::log(ctx, &a),
+        Command::Analyze(a) => analyze_cmd::analyze(ctx, &a),
         Command::Report(a) => campaign_cmd::report(ctx, &a),
         Command::Tui(a) => {
             let dir = match a.dir {
@@ -238,16 +308,37 @@ fn dashboard(dir: &std::path::Path) -> Result<CmdOutput> {
     Ok(CmdOutput::ok(summary, text))
 }
 
-/// `kcamp` with no arguments: the campaign given with -C, else the bundled demo campaign.
+/// `kcamp` with no arguments: the campaign given with -C, else a scratch copy of the
+/// bundled demo campaign (so its keys never change the repository's files).
 fn default_tui_dir(explicit: &Option<PathBuf>) -> Result<PathBuf> {
     if let Some(d) = explicit {
         return Ok(d.clone());
     }
-    demo_campaign_dir().ok_or_else(|| {
+    let demo = demo_campaign_dir().ok_or_else(|| {
         Error::input(
             "no campaign given and the bundled demo campaign was not found (campaigns/demo-gemm)",
         )
-    })
+    })?;
+    scratch_demo(&demo)
+}
+
+/// Copy the bundled demo into a fresh directory under the system's temp dir and say where.
+fn scratch_demo(demo: &std::path::Path) -> Result<PathBuf> {
+    let parent = tempfile::Builder::new()
+        .prefix("kcamp-demo-")
+        .tempdir()
+        .map_err(|e| Error::io("creating a scratch directory for the demo", e))?
+        .keep();
+    let dir = parent.join("demo-gemm");
+    kcamp_core::campaign::copy_tree(demo, &dir)?;
+    // A lock file copied along would name a process of another session.
+    let _ = std::fs::remove_file(dir.join(kcamp_core::files::LOCK_FILE));
+    eprintln!(
+        "kcamp: opening a scratch copy of the demo campaign in {} (the bundled {} stays untouched)",
+        dir.display(),
+        demo.display()
+    );
+    Ok(dir)
 }
 
 /// The bundled demo campaign (`campaigns/demo-gemm`): next to the executable's source tree

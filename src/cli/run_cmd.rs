@@ -137,14 +137,19 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     let cancelled = opts.cancel.load(Ordering::SeqCst);
     let summary = report.summary();
     let mut human = String::new();
+    let metric = &manifest.primary_metric;
     for o in &report.outcomes {
         let _ = write!(human, "{:<24} {:<12}", o.label, o.check.as_str());
-        match (&o.reason, o.metrics.get(&manifest.primary_metric)) {
+        match (&o.reason, o.metrics.get(metric)) {
             (Some(reason), _) => {
-                let _ = writeln!(human, " {reason}");
+                let mut lines = reason.lines();
+                let _ = writeln!(human, " {}", lines.next().unwrap_or_default());
+                for l in lines {
+                    let _ = writeln!(human, "    {l}");
+                }
             }
             (None, Some(v)) => {
-                let _ = writeln!(human, " {} = {v:.4}", manifest.primary_metric);
+                let _ = writeln!(human, " {metric} {}", kcamp_core::units::metric(*v, metric));
             }
             (None, None) => human.push('\n'),
         }
@@ -153,7 +158,8 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
         human.push_str("cancelled: the remaining shapes were not run\n");
     }
     let _ = writeln!(human, "artifacts: {}", report.artifacts_dir.display());
-    // With --json stdout carries one JSON document, so the RESULT_JSON line goes to stderr.
+    // With --json stdout carries exactly one JSON document (its `summary` is the line),
+    // so the line goes to stderr.
     if ctx.json {
         eprintln!("{}", report.result_line);
     } else {
@@ -165,11 +171,18 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
         "summary": summary,
         "result": report.result,
     });
-    Ok(CmdOutput::ok(doc, human))
+    let k = if ctx.campaign == std::path::Path::new(".") {
+        "kcamp".to_owned()
+    } else {
+        format!("kcamp -C {}", ctx.campaign.display())
+    };
+    Ok(CmdOutput::ok(doc, human).with_next(vec![format!(
+        "{k} validate   (record this kernel in the open round and judge it; dashboard: v)"
+    )]))
 }
 
 /// Measure the adapter's FMA (f32, and f16 where it has SHADER_F16) and copy ceilings.
-fn measure_peaks(
+pub(crate) fn measure_peaks(
     adapter: &AdapterSelector,
 ) -> Result<(MeasuredPeaks, kcamp_gpu::peak::PeakReport)> {
     let ctx = kcamp_gpu::GpuContext::open(adapter)?;
@@ -202,18 +215,46 @@ pub fn peak(ctx: &Ctx, a: &PeakArgs) -> Result<CmdOutput> {
     let (measured, report) = measure_peaks(&adapter)?;
     let path = specs::peak_store_path(&ctx.campaign)?;
     let source = specs::record_measured(&path, measured.clone())?;
-    let mut human = format!("{} ({})\n", measured.adapter, measured.driver);
+    let mut human = format!(
+        "{} ({}); timing {}\n",
+        measured.adapter,
+        measured.driver,
+        report.timing_method.as_str()
+    );
     for (key, flops) in &measured.flops {
-        let _ = writeln!(human, "  {key:<12} {:.3} TFLOP/s", flops / 1e12);
+        let _ = writeln!(
+            human,
+            "  {key:<12} {} (FMA chain)",
+            kcamp_core::units::flop_rate(*flops)
+        );
     }
     if let Some(bw) = measured.bandwidth {
-        let _ = writeln!(human, "  bandwidth    {:.1} GB/s", bw / 1e9);
+        let _ = writeln!(
+            human,
+            "  bandwidth    {} (vec4 copy, read + write)",
+            kcamp_core::units::byte_rate(bw)
+        );
     }
     let _ = write!(human, "stored as source '{source}' in {}", path.display());
+    let in_campaign = ctx
+        .campaign
+        .join(kcamp_core::files::MANIFEST_FILE)
+        .is_file();
+    let next = if in_campaign {
+        vec![
+            "kcamp baseline   (if not done yet; utilization is stated against these peaks)"
+                .to_owned(),
+            "kcamp report --no-run   (restate utilization and the roofline with these peaks)"
+                .to_owned(),
+        ]
+    } else {
+        Vec::new()
+    };
     Ok(CmdOutput::ok(
         json!({"source": source, "file": path, "peaks": measured, "measurement": report}),
         human,
-    ))
+    )
+    .with_next(next))
 }
 
 pub fn util(_ctx: &Ctx, a: &UtilArgs) -> Result<CmdOutput> {
@@ -231,28 +272,36 @@ pub fn util(_ctx: &Ctx, a: &UtilArgs) -> Result<CmdOutput> {
             .map(|s| format!("{id}: {} ({}, {})", s.title, s.url, s.date))
             .unwrap_or_else(|| id.to_owned())
     };
-    let mut human = format!("{} ({})\n", gpu.name, a.dtype);
+    use kcamp_core::units as fmt;
+    let mut human = format!(
+        "{} ({}), {} FLOP and {} per launch in {}\n",
+        gpu.name,
+        a.dtype,
+        fmt::sig(flops),
+        fmt::bytes(bytes),
+        fmt::millis(a.time_ms)
+    );
     let _ = writeln!(
         human,
-        "achieved     {:.3} TFLOP/s = {:.2} % of {:.1} TFLOP/s [{}]",
-        u.achieved_tflops,
-        u.flops_utilization_pct,
-        peaks.flops.value / 1e12,
+        "achieved     {} = {} of {} [{}]",
+        fmt::flop_rate(u.achieved_tflops * 1e12),
+        fmt::percent(u.flops_utilization_pct),
+        fmt::flop_rate(peaks.flops.value),
         peaks.flops.source
     );
     let _ = writeln!(
         human,
-        "             {:.2} GB/s = {:.2} % of {:.0} GB/s [{}]",
-        u.achieved_gbps,
-        u.bandwidth_utilization_pct,
-        peaks.bandwidth.value / 1e9,
+        "             {} = {} of {} [{}]",
+        fmt::byte_rate(u.achieved_gbps * 1e9),
+        fmt::percent(u.bandwidth_utilization_pct),
+        fmt::byte_rate(peaks.bandwidth.value),
         peaks.bandwidth.source
     );
     let _ = writeln!(
         human,
-        "intensity    {:.2} FLOP/B, ridge point {:.2} FLOP/B: {}-bound",
-        u.arithmetic_intensity,
-        u.ridge_point,
+        "intensity    {}, ridge point {}: {}-bound",
+        fmt::intensity(u.arithmetic_intensity),
+        fmt::intensity(u.ridge_point),
         match u.bound {
             specs::Bound::Memory => "memory",
             specs::Bound::Compute => "compute",
@@ -261,7 +310,8 @@ pub fn util(_ctx: &Ctx, a: &UtilArgs) -> Result<CmdOutput> {
     if let (Some(waves), Some(units)) = (u.waves, &peaks.units) {
         let _ = writeln!(
             human,
-            "waves        {waves:.2} ({} blocks over {} {}s) [{}]",
+            "waves        {} ({} blocks over {} {}s) [{}]",
+            fmt::sig(waves),
             a.grid_blocks.unwrap_or_default(),
             units.value,
             units.kind,

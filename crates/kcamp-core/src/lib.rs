@@ -5,6 +5,7 @@
 //! incumbent; the [`campaign`] records the decision; views (CLI, dashboard, reports) only
 //! read that state.
 
+pub mod analysis;
 pub mod artifacts;
 pub mod campaign;
 pub mod case;

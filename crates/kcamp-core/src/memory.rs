@@ -196,6 +196,23 @@ pub struct RunFill {
     pub failure_reason: Option<String>,
     /// Static shader metrics against their targets; `None` leaves the field alone.
     pub isa_metric_progress: Option<Vec<IsaMetric>>,
+    /// `comparison_with_previous`: against the incumbent the round was judged against, over
+    /// the shapes both measured (None: no comparison, e.g. for BASELINE).
+    pub comparison: Option<Comparison>,
+}
+
+/// A round against the incumbent it was judged against, over the same shapes: a quick
+/// round's geomean is never set against a full one. Changes in percent (latency: positive
+/// = slower).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Comparison {
+    pub previous_version: String,
+    pub previous_round: u32,
+    /// Shapes that PASS in both measurements; every change is over these.
+    pub shapes: Vec<String>,
+    pub latency_us_change_pct: Option<f64>,
+    pub tflops_change_pct: Option<f64>,
+    pub bandwidth_gbps_change_pct: Option<f64>,
 }
 
 /// The `memory/` directory of one campaign.
@@ -301,7 +318,7 @@ impl MemoryStore {
         let path = self.path_of(version);
         if !path.exists() {
             return Err(Error::State(format!(
-                "record {version} does not exist ({})",
+                "record {version} does not exist ({}); `kcamp memory list --all` lists the records (v0 is round 1)",
                 path.display()
             )));
         }
@@ -376,7 +393,7 @@ impl MemoryStore {
 
     /// Fill `performance`, `correctness`, `quality_gate` (and `isa_metric_progress` when
     /// given) from a run, creating the record if needed. `comparison_with_previous` is
-    /// computed against the highest non-masked record below `version`.
+    /// `run.comparison`.
     pub fn fill_from_run(&self, version: Version, run: &RunFill) -> Result<Record> {
         let path = self.path_of(version);
         let mut value = if path.exists() {
@@ -384,12 +401,8 @@ impl MemoryStore {
         } else {
             Self::default_record(version)
         };
-        let previous = self
-            .list()?
-            .records
-            .into_iter()
-            .rfind(|r| r.version < version);
-        let comparison = previous.map(|p| compare(&p, run));
+        let comparison = serde_json::to_value(&run.comparison)
+            .map_err(|e| Error::Internal(format!("serializing a comparison: {e}")))?;
         let by_shape: Map<String, Value> = run
             .latency_us_by_shape
             .iter()
@@ -578,25 +591,6 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
-/// Relative changes against the previous record, in percent (positive = faster / more).
-fn compare(previous: &Record, run: &RunFill) -> Value {
-    let prev = |field: &str| {
-        previous
-            .get(&format!("performance.{field}"))
-            .and_then(Value::as_f64)
-    };
-    let pct = |new: Option<f64>, old: Option<f64>| match (new, old) {
-        (Some(n), Some(o)) if o > 0.0 => Some((n / o - 1.0) * 100.0),
-        _ => None,
-    };
-    json!({
-        "previous_version": previous.version.to_string(),
-        "latency_us_change_pct": pct(run.latency_us, prev("latency_us")),
-        "tflops_change_pct": pct(run.tflops, prev("tflops")),
-        "bandwidth_gbps_change_pct": pct(run.bandwidth_gbps, prev("bandwidth_gbps")),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -777,11 +771,20 @@ mod tests {
                 current: Some(2.0),
                 met: Some(true),
             }]),
+            comparison: Some(Comparison {
+                previous_version: "v0".into(),
+                previous_round: 1,
+                shapes: vec!["s".into()],
+                tflops_change_pct: Some(100.0),
+                latency_us_change_pct: Some(-50.0),
+                bandwidth_gbps_change_pct: None,
+            }),
             ..base
         };
         let r1 = s.fill_from_run(Version(1), &next).unwrap();
         let cmp = r1.get("performance.comparison_with_previous").unwrap();
         assert_eq!(cmp["previous_version"], json!("v0"));
+        assert_eq!(cmp["shapes"], json!(["s"]));
         assert_eq!(cmp["tflops_change_pct"], json!(100.0));
         assert_eq!(cmp["latency_us_change_pct"], json!(-50.0));
         assert_eq!(r1.get("isa_metric_progress.0.met"), Some(&json!(true)));

@@ -252,6 +252,58 @@ fn floor_keys(dtype: Dtype) -> &'static [&'static str] {
     }
 }
 
+/// The roofs of one adapter and dtype: its own measured ceilings (`kcamp peak`) and the
+/// registry's cited figures, each naming its source id. Either may be unknown.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Roofs {
+    pub measured: Option<UtilPeaks>,
+    pub cited: Option<UtilPeaks>,
+}
+
+impl Roofs {
+    /// Measured peaks (the campaign's peaks.json, then the user-level store) and cited ones.
+    pub fn for_adapter(campaign_dir: &Path, adapter: &AdapterDescription, dtype: Dtype) -> Roofs {
+        let measured = [
+            Some(campaign_dir.join(PEAKS_FILE)),
+            peak_store_path(Path::new("")).ok(),
+        ]
+        .into_iter()
+        .flatten()
+        .filter_map(|p| PeakStore::load(&p).ok())
+        .find_map(|store| store.for_adapter(adapter).cloned())
+        .and_then(|m| {
+            let flops = util_keys(dtype)
+                .iter()
+                .find_map(|k| m.flops.get(*k))
+                .copied()?;
+            Some(UtilPeaks {
+                flops: PeakValue {
+                    value: flops,
+                    source: m.source.clone(),
+                    key: None,
+                },
+                bandwidth: PeakValue {
+                    value: m.bandwidth?,
+                    source: m.source.clone(),
+                    key: None,
+                },
+                units: None,
+            })
+        });
+        let cited = Registry::builtin().ok().and_then(|registry| {
+            let gpu = registry.for_adapter(adapter)?;
+            util_keys(dtype).iter().find_map(|k| gpu.util_peaks(k).ok())
+        });
+        Roofs { measured, cited }
+    }
+
+    /// The peaks utilization is stated against: the measured ones where they exist (they
+    /// are what this adapter reaches), else the cited ones.
+    pub fn primary(&self) -> Option<&UtilPeaks> {
+        self.measured.as_ref().or(self.cited.as_ref())
+    }
+}
+
 /// The peaks utilization is stated against for one adapter and dtype: the adapter's own
 /// measured ceilings (`kcamp peak`: the campaign's peaks.json, then the user-level store)
 /// where they exist, else the registry's cited figures. Each value names its source id.
@@ -260,38 +312,9 @@ pub fn adapter_peaks(
     adapter: &AdapterDescription,
     dtype: Dtype,
 ) -> Option<UtilPeaks> {
-    let measured = [
-        Some(campaign_dir.join(PEAKS_FILE)),
-        peak_store_path(Path::new("")).ok(),
-    ]
-    .into_iter()
-    .flatten()
-    .filter_map(|p| PeakStore::load(&p).ok())
-    .find_map(|store| store.for_adapter(adapter).cloned());
-    if let Some(m) = measured {
-        let flops = util_keys(dtype)
-            .iter()
-            .find_map(|k| m.flops.get(*k))
-            .copied();
-        if let (Some(flops), Some(bw)) = (flops, m.bandwidth) {
-            return Some(UtilPeaks {
-                flops: PeakValue {
-                    value: flops,
-                    source: m.source.clone(),
-                    key: None,
-                },
-                bandwidth: PeakValue {
-                    value: bw,
-                    source: m.source.clone(),
-                    key: None,
-                },
-                units: None,
-            });
-        }
-    }
-    let registry = Registry::builtin().ok()?;
-    let gpu = registry.for_adapter(adapter)?;
-    util_keys(dtype).iter().find_map(|k| gpu.util_peaks(k).ok())
+    Roofs::for_adapter(campaign_dir, adapter, dtype)
+        .primary()
+        .cloned()
 }
 
 /// Utilization (percent of the compute peak, percent of the bandwidth peak) of a run's
@@ -376,6 +399,25 @@ pub struct UtilPeaks {
     pub units: Option<Units>,
 }
 
+impl UtilPeaks {
+    /// FLOP per byte where the two roofs meet.
+    pub fn ridge_point(&self) -> f64 {
+        self.flops.value / self.bandwidth.value
+    }
+
+    /// `compute 36.1 GFLOP/s [source], bandwidth 1.31 GB/s [source], ridge point 27.5 FLOP/B`.
+    pub fn describe(&self) -> String {
+        format!(
+            "compute {} [{}], bandwidth {} [{}], ridge point {}",
+            crate::units::flop_rate(self.flops.value),
+            self.flops.source,
+            crate::units::byte_rate(self.bandwidth.value),
+            self.bandwidth.source,
+            crate::units::intensity(self.ridge_point())
+        )
+    }
+}
+
 /// Which roof limits a kernel at its arithmetic intensity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -423,7 +465,7 @@ pub fn utilization(
     let seconds = time_ms * 1e-3;
     let flop_rate = flops / seconds;
     let byte_rate = bytes / seconds;
-    let ridge_point = peaks.flops.value / peaks.bandwidth.value;
+    let ridge_point = peaks.ridge_point();
     let arithmetic_intensity = if bytes > 0.0 {
         flops / bytes
     } else {
@@ -459,8 +501,21 @@ pub fn eval_work_expr(flag: &str, expr: &str, dims: &BTreeMap<String, u64>) -> R
             .set_value(name.clone(), Value::from_float(*value as f64))
             .map_err(|e| Error::input(format!("{flag}: dimension '{name}': {e}")))?;
     }
-    let value: f64 = evalexpr::eval_number_with_context(expr, &context)
-        .map_err(|e| Error::input(format!("{flag} '{expr}': {e}")))?;
+    let value: f64 = evalexpr::eval_number_with_context(expr, &context).map_err(|e| {
+        let unbound = matches!(e, evalexpr::EvalexprError::VariableIdentifierNotFound(_));
+        let given = if dims.is_empty() {
+            "none".to_owned()
+        } else {
+            dims.keys().cloned().collect::<Vec<_>>().join(", ")
+        };
+        Error::input(if unbound {
+            format!(
+                "{flag} '{expr}': {e}\nGive every dimension the expression uses with --dims, e.g. --dims M=4096,N=4096,K=4096 (given: {given})"
+            )
+        } else {
+            format!("{flag} '{expr}': {e}")
+        })
+    })?;
     if value.is_finite() && value >= 0.0 {
         Ok(value)
     } else {

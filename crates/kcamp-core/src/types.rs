@@ -136,12 +136,33 @@ pub enum DecisionKind {
     RolledBack,
 }
 
+impl DecisionKind {
+    /// The serialized name (`BASELINE`, `ACCEPTED`, `ROLLED_BACK`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DecisionKind::Baseline => "BASELINE",
+            DecisionKind::Accepted => "ACCEPTED",
+            DecisionKind::RolledBack => "ROLLED_BACK",
+        }
+    }
+}
+
 /// Quick (representative shapes) or full (all target shapes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Validation {
     Quick,
     Full,
+}
+
+impl Validation {
+    /// The serialized name (`quick`, `full`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Validation::Quick => "quick",
+            Validation::Full => "full",
+        }
+    }
 }
 
 /// Which timing method produced a case's numbers.

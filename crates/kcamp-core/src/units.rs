@@ -12,21 +12,32 @@ pub const DIGITS: usize = 3;
 /// `value` with [`DIGITS`] significant digits (no exponent, no prefix): `0.000123`, `12.4`,
 /// `1240`.
 pub fn sig(value: f64) -> String {
+    let mut out = String::new();
+    write_sig(&mut out, value);
+    out
+}
+
+/// [`sig`], appended to `out` (no allocation: the gate writes 10,000-shape tables with it).
+pub fn write_sig(out: &mut String, value: f64) {
+    use std::fmt::Write as _;
     if !value.is_finite() {
-        return "-".to_owned();
+        out.push('-');
+        return;
     }
     if value == 0.0 {
-        return "0".to_owned();
+        out.push('0');
+        return;
     }
     let magnitude = value.abs().log10().floor() as i32;
     let decimals = (DIGITS as i32 - 1 - magnitude).max(0) as usize;
-    let text = format!("{value:.decimals$}");
-    // Rounding can carry into a new digit (9.996 -> "10.00"): drop the extra decimal.
-    let rounded: f64 = text.parse().unwrap_or(value);
-    if rounded != 0.0 && rounded.abs().log10().floor() as i32 > magnitude && decimals > 0 {
-        return format!("{value:.prec$}", prec = decimals - 1);
-    }
-    text
+    // Rounding can carry into a new digit (9.996 -> "10.00"): one decimal fewer then.
+    let carried = decimals > 0 && {
+        let scale = 10f64.powi(decimals as i32);
+        let rounded = (value.abs() * scale).round() / scale;
+        rounded.log10().floor() as i32 > magnitude
+    };
+    let decimals = if carried { decimals - 1 } else { decimals };
+    let _ = write!(out, "{value:.decimals$}");
 }
 
 /// SI prefixes from 1e-9 to 1e15.
@@ -45,11 +56,21 @@ const PREFIXES: [(f64, &str); 9] = [
 /// `value` in `unit` with the SI prefix that puts the mantissa in [1, 1000):
 /// `si(1.31e13, "FLOP/s")` is `13.1 TFLOP/s`.
 pub fn si(value: f64, unit: &str) -> String {
+    let mut out = String::new();
+    write_si(&mut out, value, unit);
+    out
+}
+
+/// [`si`], appended to `out`.
+pub fn write_si(out: &mut String, value: f64, unit: &str) {
     if !value.is_finite() {
-        return "-".to_owned();
+        out.push('-');
+        return;
     }
     if value == 0.0 {
-        return format!("0 {unit}");
+        out.push_str("0 ");
+        out.push_str(unit);
+        return;
     }
     let magnitude = value.abs();
     let (scale, prefix) = PREFIXES
@@ -57,7 +78,10 @@ pub fn si(value: f64, unit: &str) -> String {
         .find(|(scale, _)| magnitude >= scale * 0.9995)
         .copied()
         .unwrap_or(PREFIXES[PREFIXES.len() - 1]);
-    format!("{} {prefix}{unit}", sig(value / scale))
+    write_sig(out, value / scale);
+    out.push(' ');
+    out.push_str(prefix);
+    out.push_str(unit);
 }
 
 /// A compute rate given in FLOP/s: `13.1 TFLOP/s`, `870 MFLOP/s`.
@@ -110,15 +134,69 @@ pub fn band(fraction: f64) -> String {
 /// `Combined Step TFLOPS` are TFLOP/s, `... GB/s` are GB/s, `... (ms)` are milliseconds;
 /// anything else is a plain number.
 pub fn metric(value: f64, name: &str) -> String {
+    let mut out = String::new();
+    write_metric(&mut out, value, name);
+    out
+}
+
+/// [`metric`], appended to `out`.
+pub fn write_metric(out: &mut String, value: f64, name: &str) {
     if name.ends_with("TFLOPS") {
-        flop_rate(value * 1e12)
+        write_si(out, value * 1e12, "FLOP/s")
     } else if name.ends_with("GB/s") {
-        byte_rate(value * 1e9)
+        write_si(out, value * 1e9, "B/s")
     } else if name.ends_with("(ms)") {
-        millis(value)
+        out.push_str(&millis(value))
     } else {
-        sig(value)
+        write_sig(out, value)
     }
+}
+
+/// A share given in percent (utilization of a peak): `0.612%`, `94.0%`.
+pub fn percent(pct: f64) -> String {
+    if !pct.is_finite() {
+        return "-".to_owned();
+    }
+    format!("{}%", sig(pct))
+}
+
+/// A factor: `1.30×` (a speedup), `163×` (headroom to a roof).
+pub fn times(factor: f64) -> String {
+    if !factor.is_finite() {
+        return "-".to_owned();
+    }
+    format!("{}×", sig(factor))
+}
+
+/// Arithmetic intensity: `0.250 FLOP/B`, `683 FLOP/B`.
+pub fn intensity(flop_per_byte: f64) -> String {
+    if !flop_per_byte.is_finite() {
+        return "-".to_owned();
+    }
+    format!("{} FLOP/B", sig(flop_per_byte))
+}
+
+/// A byte count: `16.4 kB`, `128 B`.
+pub fn bytes(count: f64) -> String {
+    si(count, "B")
+}
+
+/// A small error or ratio in scientific notation with three significant digits:
+/// `2.10e-7`.
+pub fn sci(value: f64) -> String {
+    if !value.is_finite() {
+        return "-".to_owned();
+    }
+    format!("{value:.2e}")
+}
+
+/// A shape's dimensions: `1×128×128×128`.
+pub fn dims(values: &[u64]) -> String {
+    values
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join("×")
 }
 
 /// The optional form of [`metric`]: `-` for no value.
@@ -137,7 +215,7 @@ mod tests {
         assert_eq!(sig(1244.0), "1244");
         assert_eq!(sig(9.996), "10.0");
         assert_eq!(sig(0.0), "0");
-        assert_eq!(sig(-3.14159), "-3.14");
+        assert_eq!(sig(-1.23456), "-1.23");
         assert_eq!(sig(f64::NAN), "-");
     }
 
@@ -164,5 +242,23 @@ mod tests {
         assert_eq!(change(12.4), "+1240%");
         assert_eq!(band(0.02), "±2.00%");
         assert_eq!(metric_opt(None, "Forward TFLOPS"), "-");
+    }
+
+    #[test]
+    fn shares_factors_and_counts() {
+        assert_eq!(percent(0.6123), "0.612%");
+        assert_eq!(percent(94.0), "94.0%");
+        assert_eq!(times(1.3), "1.30×");
+        assert_eq!(times(163.2), "163×");
+        assert_eq!(intensity(0.25), "0.250 FLOP/B");
+        assert_eq!(bytes(16384.0), "16.4 kB");
+        assert_eq!(sci(2.1e-7), "2.10e-7");
+        assert_eq!(sci(f64::NAN), "-");
+        let mut out = String::from("x=");
+        write_metric(&mut out, 0.0021, "Forward TFLOPS");
+        assert_eq!(out, "x=2.10 GFLOP/s");
+        assert_eq!(sig(0.09996), "0.100");
+        assert_eq!(sig(999.6), "1000");
+        assert_eq!(dims(&[1, 128, 64]), "1×128×64");
     }
 }

@@ -44,10 +44,9 @@ impl Measurer for Builtin {
         opts.paired_kernel_dir = req.paired_kernel_dir.clone();
         opts.check_shapes = req.check_shapes.clone();
         opts.cancel = Arc::clone(&self.cancel);
-        let report =
-            run_campaign_cases(&req.campaign.dir, &req.campaign.manifest, &opts, on_event)?;
-        // The run's one-line summary for logs and agents (stderr keeps --json stdout clean).
-        eprintln!("{}", report.result_line);
+        // The CLI prints the run's RESULT_JSON line (from the measurement's summary), the
+        // same way for this runner and for harness commands.
+        run_campaign_cases(&req.campaign.dir, &req.campaign.manifest, &opts, on_event)?;
         Ok(())
     }
 

@@ -10,6 +10,7 @@ use crate::Result;
 use crate::case::{CaseOutcome, WarmupRecord};
 use crate::isa::EntryMetrics;
 use crate::manifest::KernelSpec;
+use crate::schema::{BenchTable, FORWARD_TIME};
 use crate::types::{
     AdapterDescription, Check, Dtype, OpName, RuntimeChecks, TimingMethod, Validation,
 };
@@ -63,7 +64,7 @@ pub struct PairedRun {
 }
 
 /// The RESULT_JSON summary (SPEC §6).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunSummary {
     pub total: usize,
     pub passed: usize,
@@ -75,6 +76,88 @@ pub struct RunSummary {
     pub metric: String,
     /// Geometric mean of the primary metric over PASS shapes.
     pub aggregate: Option<f64>,
+}
+
+impl RunSummary {
+    /// The summary of a CSV without a run record (an imported CSV, a harness's output):
+    /// latencies from `Forward Time (ms)`, the worst relative error from the worst SNR
+    /// column (`snr = 20·log10(1/rel_err)`).
+    pub fn from_table(table: &BenchTable, metric: &str) -> RunSummary {
+        let pass: Vec<&crate::schema::Row> = table
+            .rows
+            .iter()
+            .filter(|r| r.check == Check::Pass)
+            .collect();
+        let latency_us_by_shape: BTreeMap<String, f64> = pass
+            .iter()
+            .filter_map(|r| {
+                r.metric(&table.schema, FORWARD_TIME)
+                    .map(|ms| (r.label.clone(), ms * 1000.0))
+            })
+            .collect();
+        let latencies: Vec<f64> = latency_us_by_shape.values().copied().collect();
+        RunSummary {
+            total: table.rows.len(),
+            passed: pass.len(),
+            all_pass: !table.rows.is_empty() && pass.len() == table.rows.len(),
+            latency_us_geomean: crate::stats::geomean(&latencies),
+            latency_us_by_shape,
+            max_rel_err: max_rel_err_from_snr(table),
+            metric: metric.to_owned(),
+            aggregate: table.aggregate(metric),
+        }
+    }
+}
+
+/// The worst relative error of the PASS rows, from their worst SNR column.
+pub fn max_rel_err_from_snr(table: &BenchTable) -> Option<f64> {
+    let snr_cols: Vec<&str> = table
+        .schema
+        .columns
+        .iter()
+        .map(|c| c.name.as_str())
+        .filter(|n| n.ends_with("_snr"))
+        .collect();
+    table
+        .rows
+        .iter()
+        .filter(|r| r.check == Check::Pass)
+        .flat_map(|r| {
+            snr_cols
+                .iter()
+                .filter_map(|col| r.metric(&table.schema, col))
+        })
+        .filter(|s| s.is_finite())
+        .map(|snr| 10f64.powf(-snr / 20.0))
+        .fold(None, |acc: Option<f64>, v| {
+            Some(acc.map_or(v, |a| a.max(v)))
+        })
+}
+
+/// A shape that did not PASS, with the reason the run recorded for it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShapeFailure {
+    pub label: String,
+    pub check: Check,
+    /// The compile error, mismatch, timeout... (None when the CSV came without a run
+    /// record, e.g. from a harness: its log says why).
+    pub reason: Option<String>,
+}
+
+/// The shapes of `table` that did not PASS, with their reasons from `result` if any.
+pub fn failures(table: &BenchTable, result: Option<&RunResult>) -> Vec<ShapeFailure> {
+    table
+        .rows
+        .iter()
+        .filter(|r| r.check != Check::Pass)
+        .map(|r| ShapeFailure {
+            label: r.label.clone(),
+            check: r.check,
+            reason: result
+                .and_then(|res| res.shape(&r.label))
+                .and_then(|s| s.reason.clone()),
+        })
+        .collect()
 }
 
 /// `[kcamp] RESULT_JSON={...}` (one line).

@@ -9,9 +9,11 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::Decision;
+use super::git;
 use super::layout::{Campaign, copy_tree};
 use super::measure::{MeasureSource, Plan, measure};
 use super::recover::recover;
+use crate::artifacts::result::{RunSummary, ShapeFailure};
 use crate::case::ProgressEvent;
 use crate::error::IoContext;
 use crate::files::{
@@ -33,16 +35,21 @@ pub struct BaselineOutcome {
     pub metric: String,
     pub aggregate: Option<f64>,
     pub representative_shapes: Vec<String>,
-    /// Shapes that did not PASS, with their Check.
-    pub not_passing: Vec<(String, Check)>,
+    /// Shapes that did not PASS, with their Check and the reason the run recorded.
+    pub failures: Vec<ShapeFailure>,
+    /// What the run's `RESULT_JSON` line carries.
+    pub summary: RunSummary,
     pub warnings: Vec<String>,
     pub origin: String,
 }
 
+/// `render` writes what a person reads about the baseline (`baseline_report.md`) under the
+/// lock, before the step is committed; its failure is a warning, never a lost baseline.
 pub fn baseline(
     c: &Campaign,
     source: MeasureSource<'_>,
     on_event: &mut dyn FnMut(ProgressEvent),
+    render: impl FnOnce(&Campaign) -> Result<()>,
 ) -> Result<BaselineOutcome> {
     let _lock = c.lock("kcamp baseline")?;
     recover(c)?;
@@ -86,29 +93,7 @@ pub fn baseline(
         .chain(measured.notes.iter().cloned())
         .collect();
     let representative = choose_representatives(c, &measured.table, &mut warnings);
-    let not_passing: Vec<(String, Check)> = measured
-        .table
-        .rows
-        .iter()
-        .filter(|r| r.check != Check::Pass)
-        .map(|r| (r.label.clone(), r.check))
-        .collect();
     write_atomic(&staging.join(HYPOTHESIS_FILE), b"BASELINE\n")?;
-    let decision = Decision {
-        round: 1,
-        decision: DecisionKind::Baseline,
-        parent: None,
-        verdict: None,
-        validation: Some(Validation::Full),
-        aggregate,
-        aggregate_delta: None,
-        reason: None,
-        forced: false,
-        time: Utc::now(),
-        git_commit: None,
-        gate: None,
-    };
-    write_json_atomic(&staging.join(DECISION_FILE), &decision)?;
     c.journal(
         "baseline_begin",
         Some(1),
@@ -120,6 +105,44 @@ pub fn baseline(
         &c.dir.join(FROZEN_HEADER_FILE),
         format!("{header}\n").as_bytes(),
     )?;
+    // The campaign as measured (manifest, kernel/, frozen header), committed before the
+    // decision that names the commit (see git.rs).
+    let git_commit = match git::commit_all(
+        c,
+        &git::subject(
+            1,
+            &format!(
+                "BASELINE of kernel/{} ({} {})",
+                c.manifest.kernel.file,
+                c.manifest.op.as_str(),
+                c.manifest.dtype.as_str()
+            ),
+        ),
+        true,
+    ) {
+        git::Committed::Hash(h) => Some(h),
+        git::Committed::Off => None,
+        git::Committed::Failed(msg) => {
+            c.journal("git_commit_failed", Some(1), json!({"error": msg}))?;
+            warnings.push(format!("git commit skipped: {msg}"));
+            None
+        }
+    };
+    let decision = Decision {
+        round: 1,
+        decision: DecisionKind::Baseline,
+        parent: None,
+        verdict: None,
+        validation: Some(Validation::Full),
+        aggregate,
+        aggregate_delta: None,
+        reason: None,
+        forced: false,
+        time: Utc::now(),
+        git_commit,
+        gate: None,
+    };
+    write_json_atomic(&staging.join(DECISION_FILE), &decision)?;
     super::fail_point("baseline:before_commit");
     std::fs::rename(&staging, c.round_dir(1)).ctx(|| {
         format!(
@@ -131,6 +154,15 @@ pub fn baseline(
     sync_dir(&c.rounds_dir());
     super::fail_point("baseline:after_commit");
     finish_baseline(c, &representative)?;
+    let reopened = Campaign::open(&c.dir)?;
+    if let Err(e) = render(&reopened) {
+        warnings.push(format!("baseline_report.md not written: {e}"));
+    }
+    if let git::Committed::Failed(msg) =
+        git::commit_all(&reopened, &git::subject(1, "BASELINE recorded"), false)
+    {
+        warnings.push(format!("git commit of the baseline record skipped: {msg}"));
+    }
     let passed = measured
         .table
         .rows
@@ -146,7 +178,8 @@ pub fn baseline(
         metric,
         aggregate,
         representative_shapes: representative,
-        not_passing,
+        failures: measured.failures,
+        summary: measured.summary,
         warnings,
         origin: measured.origin,
     })
@@ -159,6 +192,15 @@ pub(super) fn finish_baseline(c: &Campaign, representative: &[String]) -> Result
     }
     let reopened = Campaign::open(&c.dir)?;
     super::records::on_baseline(&reopened)?;
+    if let Some(hash) = reopened.decision(1)?.and_then(|d| d.git_commit) {
+        let journaled = reopened
+            .read_journal()?
+            .iter()
+            .any(|e| e.event == "git_commit" && e.round == Some(1));
+        if !journaled {
+            reopened.journal("git_commit", Some(1), json!({"commit": hash}))?;
+        }
+    }
     reopened.journal(
         "baseline_done",
         Some(1),

@@ -6,10 +6,11 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::Decision;
+use super::git;
 use super::layout::{Campaign, copy_tree, tree_hash};
 use super::measure::MeasureSource;
 use super::recover::recover;
-use super::validate::{GateRecord, read_gate_record, validate_locked};
+use super::validate::{ValidateOutcome, read_gate_record, validate_locked};
 use crate::case::ProgressEvent;
 use crate::files::{DECISION_FILE, KERNEL_DIR};
 use crate::fsutil::{remove_dir_if_exists, replace_dir, write_json_atomic};
@@ -28,7 +29,7 @@ pub struct AcceptOptions<'a> {
 pub struct DecisionOutcome {
     pub decision: Decision,
     /// The full validation that confirmed (or overturned) a quick ACCEPT.
-    pub confirmation: Option<GateRecord>,
+    pub confirmation: Option<ValidateOutcome>,
     pub warnings: Vec<String>,
 }
 
@@ -41,16 +42,16 @@ pub fn accept(
     recover(c)?;
     let round = c
         .open_round()?
-        .ok_or_else(|| Error::State("no open round to accept".into()))?;
+        .ok_or_else(|| Error::State("no open round to accept.\nnext: `kcamp round new --hypothesis TEXT` (dashboard: n), or `kcamp status`".into()))?;
     let mut record = read_gate_record(c, round)?.ok_or_else(|| {
         Error::State(format!(
-            "round {round} has not been validated: run `kcamp validate` first"
+            "round {round} has not been validated.\nnext: `kcamp validate` (dashboard: v)"
         ))
     })?;
     let now_hash = tree_hash(&c.kernel_dir())?;
     if now_hash != record.kernel_hash {
         return Err(Error::State(format!(
-            "kernel/ changed since round {round} was validated: validate again before accepting"
+            "kernel/ changed since round {round} was validated: what would be accepted is not what was measured.\nnext: `kcamp validate` again (dashboard: v)"
         )));
     }
     if opts.force {
@@ -65,7 +66,7 @@ pub fn accept(
     if record.needs_full_confirmation && !opts.force {
         let full = validate_locked(c, Validation::Full, opts.confirm_source, on_event)?;
         record = full.record.clone();
-        confirmation = Some(full.record);
+        confirmation = Some(full);
         if !record.report.verdict.allows_accept() {
             let reason = format!(
                 "the full validation overturned the quick ACCEPT: {} ({})",
@@ -78,12 +79,40 @@ pub fn accept(
         }
     }
     if !record.report.verdict.allows_accept() && !opts.force {
+        let reasons: Vec<&str> = record
+            .report
+            .reasons
+            .iter()
+            .map(|r| r.trim_end_matches('.'))
+            .collect();
         return Err(Error::State(format!(
-            "the gate says {} for round {round}, which does not allow accepting: {}. Use --force --reason TEXT to override",
+            "the gate says {} for round {round}, which does not allow accepting: {}.\nnext: `kcamp rollback --reason TEXT` (dashboard: r), change the kernel and `kcamp validate` again, or override with `kcamp accept --force --reason TEXT`",
             record.report.verdict.as_str(),
-            record.report.reasons.join("; ")
+            reasons.join("; ")
         )));
     }
+    c.journal(
+        "accept_begin",
+        Some(round),
+        json!({"parent": record.incumbent, "forced": opts.force && !record.report.verdict.allows_accept()}),
+    )?;
+    super::fail_point("accept:after_begin");
+    let mut warnings = Vec::new();
+    let hypothesis = c.hypothesis(round).unwrap_or_default();
+    let git_commit = decision_commit(
+        c,
+        round,
+        &format!(
+            "ACCEPTED {} {}: {hypothesis}",
+            c.manifest.primary_metric,
+            record
+                .report
+                .aggregate
+                .delta
+                .map_or_else(|| "-".to_owned(), crate::units::change)
+        ),
+        &mut warnings,
+    )?;
     let decision = Decision {
         round,
         decision: DecisionKind::Accepted,
@@ -95,18 +124,12 @@ pub fn accept(
         reason: opts.reason.clone(),
         forced: opts.force && !record.report.verdict.allows_accept(),
         time: Utc::now(),
-        git_commit: None,
+        git_commit,
         gate: Some(record.report.clone()),
     };
-    c.journal(
-        "accept_begin",
-        Some(round),
-        json!({"parent": record.incumbent, "forced": decision.forced}),
-    )?;
-    super::fail_point("accept:after_begin");
     write_json_atomic(&c.round_dir(round).join(DECISION_FILE), &decision)?;
     super::fail_point("accept:after_decision");
-    let warnings = finish_decision(c, round, "accept")?;
+    warnings.extend(finish_decision(c, round, "accept")?);
     Ok(DecisionOutcome {
         decision,
         confirmation,
@@ -114,12 +137,34 @@ pub fn accept(
     })
 }
 
+/// The first of a decision's two commits (see `git.rs`): the round's kernel and
+/// measurements as decided. Its hash is what the decision, the journal and the record name.
+fn decision_commit(
+    c: &Campaign,
+    round: u32,
+    what: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Option<String>> {
+    match git::commit_all(c, &git::subject(round, what), true) {
+        git::Committed::Off => Ok(None),
+        git::Committed::Hash(h) => Ok(Some(h)),
+        git::Committed::Failed(msg) => {
+            c.journal("git_commit_failed", Some(round), json!({"error": msg}))?;
+            warnings.push(format!("git commit skipped: {msg}"));
+            Ok(None)
+        }
+    }
+}
+
 pub fn rollback(c: &Campaign, reason: &str) -> Result<DecisionOutcome> {
     let _lock = c.lock("kcamp rollback")?;
     recover(c)?;
-    let round = c
-        .open_round()?
-        .ok_or_else(|| Error::State("no open round to roll back".into()))?;
+    let round = c.open_round()?.ok_or_else(|| {
+        Error::State(
+            "no open round to roll back.\nnext: `kcamp status` (a decided round is never reopened)"
+                .into(),
+        )
+    })?;
     if reason.trim().is_empty() {
         return Err(Error::input(
             "--reason must say why the round is rolled back",
@@ -159,6 +204,18 @@ pub(super) fn write_rollback_decision(
         return Ok(existing);
     }
     let record = read_gate_record(c, round)?;
+    // The restored kernel/ and the round's measurements, committed before the decision
+    // that names the commit.
+    let mut ignored = Vec::new();
+    let git_commit = decision_commit(
+        c,
+        round,
+        &format!(
+            "ROLLED_BACK to round {incumbent} ({reason}): {}",
+            c.hypothesis(round).unwrap_or_default()
+        ),
+        &mut ignored,
+    )?;
     let decision = Decision {
         round,
         decision: DecisionKind::RolledBack,
@@ -170,33 +227,41 @@ pub(super) fn write_rollback_decision(
         reason: Some(reason.to_owned()),
         forced: false,
         time: Utc::now(),
-        git_commit: None,
+        git_commit,
         gate: record.map(|r| r.report),
     };
     write_json_atomic(&c.round_dir(round).join(DECISION_FILE), &decision)?;
     Ok(decision)
 }
 
-/// After the decision file: the iteration record, the optional git commit, the journal.
-/// Idempotent, so recovery can redo it.
+/// After the decision file: the iteration record, the journal, and the commit of both
+/// (the decision's second commit). Idempotent, so recovery can redo it.
 pub(super) fn finish_decision(c: &Campaign, round: u32, kind: &str) -> Result<Vec<String>> {
     let mut warnings = Vec::new();
     super::records::on_decision(c, round)?;
     super::fail_point(&format!("{kind}:before_done"));
-    if kind == "accept" && c.manifest.git_commit {
-        match git_commit(c, round) {
-            Ok(Some(hash)) => {
-                c.journal("git_commit", Some(round), json!({"commit": hash}))?;
-                super::records::on_git_commit(c, round, &hash)?;
-            }
-            Ok(None) => {}
-            Err(msg) => {
-                warnings.push(format!("git commit skipped: {msg}"));
-                c.journal("git_commit_failed", Some(round), json!({"error": msg}))?;
-            }
+    let decision = c.decision(round)?;
+    if let Some(hash) = decision.as_ref().and_then(|d| d.git_commit.as_deref()) {
+        let journaled = c.read_journal()?.iter().any(|e| {
+            e.event == "git_commit"
+                && e.round == Some(round)
+                && e.detail.get("commit").and_then(|v| v.as_str()) == Some(hash)
+        });
+        if !journaled {
+            c.journal("git_commit", Some(round), json!({"commit": hash}))?;
         }
     }
     c.journal(&format!("{kind}_done"), Some(round), json!({}))?;
+    if let Some(d) = decision.filter(|d| d.git_commit.is_some()) {
+        let what = format!(
+            "{} recorded (decision.json, memory record, journal)",
+            d.decision.as_str()
+        );
+        if let git::Committed::Failed(msg) = git::commit_all(c, &git::subject(round, &what), false)
+        {
+            warnings.push(format!("git commit of the decision record skipped: {msg}"));
+        }
+    }
     Ok(warnings)
 }
 
@@ -214,34 +279,4 @@ pub(super) fn restore_kernel(c: &Campaign, incumbent: u32) -> Result<()> {
     remove_dir_if_exists(&staging)?;
     copy_tree(&snapshot, &staging)?;
     replace_dir(&staging, &c.kernel_dir())
-}
-
-/// Commit the campaign directory when it lives in a git work tree. Ok(None): not a work
-/// tree. Err: git refused (no identity, hooks...), reported as a warning.
-fn git_commit(c: &Campaign, round: u32) -> std::result::Result<Option<String>, String> {
-    let git = |args: &[&str]| {
-        std::process::Command::new("git")
-            .args(args)
-            .current_dir(&c.dir)
-            .output()
-            .map_err(|e| format!("running git: {e}"))
-    };
-    let inside = git(&["rev-parse", "--is-inside-work-tree"])?;
-    if !inside.status.success() || String::from_utf8_lossy(&inside.stdout).trim() != "true" {
-        return Ok(None);
-    }
-    let hypothesis = c.hypothesis(round).unwrap_or_default();
-    let message = format!("round-{round}: {hypothesis}\n");
-    let add = git(&["add", "-A", "--", "."])?;
-    if !add.status.success() {
-        return Err(String::from_utf8_lossy(&add.stderr).trim().to_owned());
-    }
-    let commit = git(&["commit", "-q", "-m", &message, "--", "."])?;
-    if !commit.status.success() {
-        return Err(String::from_utf8_lossy(&commit.stderr).trim().to_owned());
-    }
-    let head = git(&["rev-parse", "HEAD"])?;
-    Ok(Some(
-        String::from_utf8_lossy(&head.stdout).trim().to_owned(),
-    ))
 }

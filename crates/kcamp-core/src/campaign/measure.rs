@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use super::layout::Campaign;
 use crate::artifacts::fingerprint::{Fingerprint, HarnessIdentity};
 use crate::artifacts::paired::PairedSide;
-use crate::artifacts::result::{RunResult, ShapeRecord};
+use crate::artifacts::result::{RunResult, RunSummary, ShapeFailure, ShapeRecord, failures};
 use crate::case::ProgressEvent;
 use crate::error::IoContext;
 use crate::files::{BENCHMARK_CSV, RESULT_JSON, SAMPLES_CSV};
@@ -127,6 +127,11 @@ pub struct Measured {
     pub impossible: Vec<Impossible>,
     /// What the verdict should also say about how this was measured.
     pub notes: Vec<String>,
+    /// What the `RESULT_JSON` line carries: the run's own summary, or one made from the
+    /// CSV when the measurement came without a run record (harness, import).
+    pub summary: RunSummary,
+    /// Shapes that did not PASS, with the reasons the run recorded.
+    pub failures: Vec<ShapeFailure>,
 }
 
 /// What to measure, beyond the source.
@@ -211,6 +216,8 @@ pub(crate) fn measure(
                 checked: Vec::new(),
                 impossible: Vec::new(),
                 notes: Vec::new(),
+                summary: RunSummary::default(),
+                failures: Vec::new(),
             }
         }
         MeasureSource::Run(measurer) => {
@@ -277,11 +284,21 @@ pub(crate) fn measure(
                 checked: result.map(|r| r.checked_shapes).unwrap_or_default(),
                 impossible: Vec::new(),
                 notes,
+                summary: RunSummary::default(),
+                failures: Vec::new(),
             }
         }
     };
     measured.fingerprint.write(out_dir)?;
     hold_to_target_floor(campaign, &mut measured, out_dir)?;
+    // After the floor check, so rows it turned into ERROR are counted as failures. A run
+    // record that does not parse must not lose the measurement: the CSV is what is scored.
+    let result = RunResult::read(&out_dir.join(RESULT_JSON)).ok().flatten();
+    measured.summary = result.as_ref().map_or_else(
+        || RunSummary::from_table(&measured.table, &campaign.manifest.primary_metric),
+        |r| r.summary.clone(),
+    );
+    measured.failures = failures(&measured.table, result.as_ref());
     Ok(measured)
 }
 

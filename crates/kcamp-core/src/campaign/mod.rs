@@ -7,17 +7,21 @@
 //! | BASELINE | `baseline.rs` |
 //! | OPTIMIZE (`round new`) | `round.rs` |
 //! | VALIDATE | `validate.rs` |
+//! | ANALYZE (profile evidence) | `analyze.rs` |
 //! | ACCEPT / ROLLBACK | `decide.rs` |
 //! | REPORT (final validation) | `report.rs` |
 //! | recovery of interrupted steps | `recover.rs` |
+//! | commits of every step (`git_commit`) | `git.rs` |
 //!
 //! Every writing step holds the campaign lock, writes files atomically, and brackets
 //! multi-file changes with `*_begin`/`*_done` journal entries so that [`recover`] can
 //! complete or undo them on the next command. [`CampaignState`] is the read-only snapshot
 //! that `status`, `log` and the dashboard read.
 
+mod analyze;
 mod baseline;
 mod decide;
+pub mod git;
 mod init;
 mod layout;
 mod like;
@@ -27,6 +31,7 @@ mod recover;
 mod report;
 mod round;
 mod state;
+mod target;
 mod validate;
 
 use std::path::PathBuf;
@@ -41,6 +46,7 @@ use crate::manifest::Manifest;
 use crate::schema::BenchTable;
 use crate::types::{DecisionKind, Validation};
 
+pub use analyze::{AnalyzeTarget, StaticMetrics, gather as gather_evidence, record_evidence};
 pub use baseline::{BaselineOutcome, baseline};
 pub use decide::{AcceptOptions, DecisionOutcome, accept, rollback};
 pub use init::{InitOptions, init};
@@ -53,6 +59,7 @@ pub use measure::{
 pub use recover::recover;
 pub use report::{FINAL_VALIDATION_DIR, FinalMeasurement, final_report};
 pub use round::new_round;
+pub use target::{TargetStatus, incumbent_status as target_status};
 pub use validate::{GateRecord, ValidateOutcome, read_gate_record, validate};
 
 /// Test hook: `KCAMP_FAILPOINT=<name>` makes the process exit abruptly at that step, as a

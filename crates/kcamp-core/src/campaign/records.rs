@@ -10,42 +10,52 @@ use crate::Result;
 use crate::artifacts::result::RunResult;
 use crate::files::{BENCHMARK_CSV, RESULT_JSON};
 use crate::isa::{IsaLimits, IsaMetric, isa_metric_progress};
-use crate::memory::{MemoryStore, RunFill, SetOp, Version};
-use crate::schema::BenchTable;
-use crate::types::{Check, DecisionKind};
+use crate::memory::{Comparison, MemoryStore, RunFill, SetOp, Version};
+use crate::schema::{BenchTable, FORWARD_TIME};
+use crate::types::{Check, DecisionKind, Validation};
+use crate::units;
 
 /// BASELINE: memory/v0.json.
 pub fn on_baseline(c: &Campaign) -> Result<()> {
     let fill = run_fill(c, 1)?;
     let store = MemoryStore::new(&c.dir)?;
     store.fill_from_run(Version(0), &fill)?;
-    store.update(
-        Version(0),
-        &[
-            set("optimization.action_category", json!("baseline")),
-            set(
-                "optimization.action_description",
-                json!(format!(
-                    "BASELINE of kernel/{} ({} {})",
-                    c.manifest.kernel.file,
-                    c.manifest.op.as_str(),
-                    c.manifest.dtype.as_str()
-                )),
-            ),
-            set(
-                "optimization.expected_impact",
-                json!("reference point for every later round"),
-            ),
-            set(
-                "optimization.risks_and_rollback",
-                json!("none: the baseline is the first incumbent"),
-            ),
-        ],
-    )?;
+    let decision = c.decision(1)?;
+    let mut ops = vec![
+        set("optimization.action_category", json!("baseline")),
+        set(
+            "optimization.action_description",
+            json!(format!(
+                "BASELINE of kernel/{} ({} {})",
+                c.manifest.kernel.file,
+                c.manifest.op.as_str(),
+                c.manifest.dtype.as_str()
+            )),
+        ),
+        set(
+            "optimization.expected_impact",
+            json!("reference point for every later round"),
+        ),
+        set(
+            "optimization.risks_and_rollback",
+            json!("none: the baseline is the first incumbent"),
+        ),
+        set("references", json!(references(c, 1))),
+        set(
+            "git_commit_hash",
+            json!(decision.and_then(|d| d.git_commit)),
+        ),
+    ];
+    if let Some(target) = target_direction(c, 1)? {
+        ops.push(set("open_directions", json!([target])));
+    }
+    store.update(Version(0), &ops)?;
     Ok(())
 }
 
-/// ACCEPT or ROLLBACK of round N: memory/v<N-1>.json.
+/// ACCEPT or ROLLBACK of round N: memory/v<N-1>.json, compared with the incumbent it was
+/// judged against. A rolled-back round adds what went wrong to `pitfalls_and_fixes`; an
+/// accepted one adds where to go next to `open_directions`.
 pub fn on_decision(c: &Campaign, round: u32) -> Result<()> {
     let Some(decision) = c.decision(round)? else {
         return Ok(());
@@ -57,6 +67,10 @@ pub fn on_decision(c: &Campaign, round: u32) -> Result<()> {
         run_fill(c, round)?
     } else {
         RunFill::default()
+    };
+    fill.comparison = match decision.parent {
+        Some(parent) if measured => compare_rounds(c, round, parent)?,
+        _ => None,
     };
     let verdict = decision
         .verdict
@@ -78,38 +92,229 @@ pub fn on_decision(c: &Campaign, round: u32) -> Result<()> {
     };
     store.fill_from_run(version, &fill)?;
     let hypothesis = c.hypothesis(round).unwrap_or_default();
+    let parent = decision.parent.unwrap_or(1);
+    let change = decision.aggregate_delta.map(|delta| {
+        format!(
+            "{} {} against round {parent} ({} validation)",
+            c.manifest.primary_metric,
+            units::change(delta),
+            decision.validation.map_or("no", Validation::as_str)
+        )
+    });
     let mut ops = vec![
         set("optimization.action_category", json!("optimization")),
         set("optimization.action_description", json!(hypothesis)),
         set(
             "optimization.risks_and_rollback",
-            json!(format!(
-                "rollback restores kernel/ from round {}",
-                decision.parent.unwrap_or(1)
-            )),
+            json!(format!("rollback restores kernel/ from round {parent}")),
         ),
+        set("references", json!(references(c, round))),
+        set("git_commit_hash", json!(decision.git_commit)),
     ];
-    if let Some(delta) = decision.aggregate_delta {
+    if let Some(change) = &change {
         ops.push(set(
             "optimization.expected_impact",
-            json!(format!(
-                "{} {:+.2}% (measured, aggregate)",
-                c.manifest.primary_metric,
-                delta * 100.0
-            )),
+            json!(format!("{change} (measured, aggregate)")),
         ));
+    }
+    match decision.decision {
+        DecisionKind::RolledBack => {
+            let failures = failing_shapes(c, round);
+            let gate_reasons = decision
+                .gate
+                .as_ref()
+                .map(|g| g.reasons.join(" "))
+                .unwrap_or_default();
+            let message = if failures.is_empty() {
+                gate_reasons
+            } else {
+                format!("{} {gate_reasons}", failures.join("; "))
+            };
+            ops.push(set(
+                "pitfalls_and_fixes",
+                json!([{
+                    "error_type": format!("ROLLED_BACK ({verdict})"),
+                    "error_message": message.trim(),
+                    "root_cause": decision.reason.clone().unwrap_or_default(),
+                    "fix_applied": format!("rolled back: kernel/ restored from round {parent}"),
+                    "lesson": format!(
+                        "\"{hypothesis}\" did not pay off{}",
+                        change.as_deref().map(|c| format!(": {c}")).unwrap_or_default()
+                    ),
+                }]),
+            ));
+        }
+        DecisionKind::Accepted => {
+            let mut directions = vec![format!(
+                "build on round {round} (\"{hypothesis}\"){}",
+                change
+                    .as_deref()
+                    .map(|c| format!(", which gained {c}"))
+                    .unwrap_or_default()
+            )];
+            let noted: Vec<String> = decision
+                .gate
+                .iter()
+                .flat_map(|g| g.shapes.iter())
+                .filter(|s| s.class == crate::gate::ShapeClass::Regressed)
+                .map(|s| {
+                    format!(
+                        "{} {}",
+                        s.label,
+                        s.delta.map_or_else(|| "-".to_owned(), units::change)
+                    )
+                })
+                .collect();
+            if !noted.is_empty() {
+                directions.push(format!(
+                    "recover the shapes this round regressed: {}",
+                    noted.join(", ")
+                ));
+            }
+            directions.extend(target_direction(c, round)?);
+            ops.push(set("open_directions", json!(directions)));
+        }
+        DecisionKind::Baseline => {}
     }
     store.update(version, &ops)?;
     Ok(())
 }
 
-/// Record the git commit of an accepted round.
-pub fn on_git_commit(c: &Campaign, round: u32, hash: &str) -> Result<()> {
-    MemoryStore::new(&c.dir)?.update(
-        Version::for_round(round)?,
-        &[set("git_commit_hash", json!(hash))],
-    )?;
-    Ok(())
+/// Round `round` against `parent` over the shapes both measured and passed: forward
+/// TFLOPS, latency and bytes per second, each a geomean over exactly those shapes.
+fn compare_rounds(c: &Campaign, round: u32, parent: u32) -> Result<Option<Comparison>> {
+    let frozen = c.frozen_header()?;
+    let read = |n: u32| -> Result<Option<BenchTable>> {
+        let p = c.artifacts_dir(n).join(BENCHMARK_CSV);
+        if p.is_file() {
+            BenchTable::read_held_to(&p, frozen.as_deref()).map(Some)
+        } else {
+            Ok(None)
+        }
+    };
+    let (Some(new), Some(old)) = (read(round)?, read(parent)?) else {
+        return Ok(None);
+    };
+    let pass = |r: &&crate::schema::Row| r.check == Check::Pass;
+    let pairs: Vec<(&crate::schema::Row, &crate::schema::Row)> = new
+        .rows
+        .iter()
+        .filter(pass)
+        .filter_map(|n| old.find(&n.shape_key()).filter(pass).map(|o| (n, o)))
+        .collect();
+    let (op, dtype) = (c.manifest.op, c.manifest.dtype);
+    let change = |value: &dyn Fn(&BenchTable, &crate::schema::Row) -> Option<f64>| {
+        let geo = |t: &BenchTable, rows: Vec<&crate::schema::Row>| {
+            crate::stats::geomean(
+                &rows
+                    .into_iter()
+                    .filter_map(|r| value(t, r))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let n = geo(&new, pairs.iter().map(|p| p.0).collect());
+        let o = geo(&old, pairs.iter().map(|p| p.1).collect());
+        match (n, o) {
+            (Some(n), Some(o)) if o > 0.0 => Some((n / o - 1.0) * 100.0),
+            _ => None,
+        }
+    };
+    let ms = |t: &BenchTable, r: &crate::schema::Row| r.metric(&t.schema, FORWARD_TIME);
+    Ok(Some(Comparison {
+        previous_version: Version::for_round(parent)?.to_string(),
+        previous_round: parent,
+        shapes: pairs.iter().map(|p| p.0.label.clone()).collect(),
+        latency_us_change_pct: change(&|t, r| ms(t, r).map(|ms| ms * 1000.0)),
+        tflops_change_pct: change(&|t, r| r.metric(&t.schema, "Forward TFLOPS")),
+        bandwidth_gbps_change_pct: change(&|t, r| {
+            let bytes = crate::ops::pass_work(op, dtype, &r.dims)[0]?.1;
+            ms(t, r)
+                .filter(|ms| *ms > 0.0)
+                .map(|ms| bytes / (ms * 1e-3) / 1e9)
+        }),
+    }))
+}
+
+/// `shape (CHECK): reason` for every shape of the round's run that did not PASS.
+fn failing_shapes(c: &Campaign, round: u32) -> Vec<String> {
+    let adir = c.artifacts_dir(round);
+    let Ok(table) = BenchTable::read(&adir.join(BENCHMARK_CSV)) else {
+        return Vec::new();
+    };
+    let result = RunResult::read(&adir.join(RESULT_JSON)).ok().flatten();
+    crate::artifacts::result::failures(&table, result.as_ref())
+        .into_iter()
+        .map(|f| {
+            format!(
+                "{} ({}){}",
+                f.label,
+                f.check.as_str(),
+                f.reason.map(|r| format!(": {r}")).unwrap_or_default()
+            )
+        })
+        .collect()
+}
+
+/// Where the numbers of a round's record come from: its measurement and the peaks its
+/// utilization is stated against.
+fn references(c: &Campaign, round: u32) -> Vec<Value> {
+    let adir = c.artifacts_dir(round);
+    let result = RunResult::read(&adir.join(RESULT_JSON)).ok().flatten();
+    let mut refs = Vec::new();
+    if adir.join(BENCHMARK_CSV).is_file() {
+        let how = match &result {
+            Some(r) => format!(
+                "{} validation on {} ({}), timing {}",
+                r.validation.as_str(),
+                r.adapter
+                    .as_ref()
+                    .map_or("an unrecorded adapter", |a| a.name.as_str()),
+                r.adapter.as_ref().map_or("-", |a| a.backend.as_str()),
+                r.timing_methods
+                    .iter()
+                    .map(|m| m.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None => "imported or harness CSV (no run record)".to_owned(),
+        };
+        refs.push(json!({
+            "source_type": "measurement",
+            "path_or_url": format!("rounds/round-{round}/artifacts/{BENCHMARK_CSV}"),
+            "description": format!("the round's frozen-schema CSV: {how}"),
+        }));
+    }
+    if let Some(adapter) = result.as_ref().and_then(|r| r.adapter.as_ref()) {
+        let roofs = crate::specs::Roofs::for_adapter(&c.dir, adapter, c.manifest.dtype);
+        let registry = crate::specs::Registry::builtin().ok();
+        for (kind, peaks) in [
+            ("measured peak", &roofs.measured),
+            ("cited peak", &roofs.cited),
+        ] {
+            let Some(p) = peaks else { continue };
+            let url = registry
+                .as_ref()
+                .and_then(|r| r.sources.get(&p.flops.source))
+                .map_or_else(|| crate::specs::PEAKS_FILE.to_owned(), |s| s.url.clone());
+            refs.push(json!({
+                "source_type": kind,
+                "path_or_url": url,
+                "description": p.describe(),
+            }));
+        }
+    }
+    refs
+}
+
+/// "performance target met ..." when the round's aggregate of the target metric reaches
+/// the manifest's `performance_target`.
+fn target_direction(c: &Campaign, round: u32) -> Result<Option<String>> {
+    Ok(super::target::status(c, round)?.filter(|t| t.met).map(|t| {
+        format!(
+            "performance target met ({}): the campaign can end with `kcamp report`",
+            t.describe()
+        )
+    }))
 }
 
 fn set(path: &str, value: Value) -> SetOp {
@@ -165,26 +370,7 @@ fn run_fill(c: &Campaign, round: u32) -> Result<RunFill> {
     let rel_err = result
         .as_ref()
         .map(RunResult::max_rel_err)
-        .unwrap_or_else(|| {
-            let snr_cols: Vec<&str> = table
-                .schema
-                .columns
-                .iter()
-                .map(|c| c.name.as_str())
-                .filter(|n| n.ends_with("_snr"))
-                .collect();
-            pass.iter()
-                .flat_map(|r| {
-                    snr_cols
-                        .iter()
-                        .filter_map(|col| r.metric(&table.schema, col))
-                })
-                .filter(|s| s.is_finite())
-                .map(|snr| 10f64.powf(-snr / 20.0))
-                .fold(None, |acc: Option<f64>, v| {
-                    Some(acc.map_or(v, |a| a.max(v)))
-                })
-        });
+        .unwrap_or_else(|| crate::artifacts::result::max_rel_err_from_snr(&table));
     let status = table
         .rows
         .iter()
@@ -222,6 +408,7 @@ fn run_fill(c: &Campaign, round: u32) -> Result<RunFill> {
             .find(|r| r.check != Check::Pass)
             .map(|r| format!("shape {} is {}", r.label, r.check.as_str())),
         isa_metric_progress: isa,
+        comparison: None,
     })
 }
 
@@ -234,8 +421,7 @@ fn isa_metrics(c: &Campaign, result: Option<&RunResult>) -> Option<Vec<IsaMetric
     let adapter = result.adapter.as_ref()?;
     let metrics = result.kernel_metrics.as_ref()?;
     let peaks = crate::specs::adapter_peaks(&c.dir, adapter, c.manifest.dtype)?;
-    let ridge =
-        Some(peaks.flops.value / peaks.bandwidth.value).filter(|r| r.is_finite() && *r > 0.0)?;
+    let ridge = Some(peaks.ridge_point()).filter(|r| r.is_finite() && *r > 0.0)?;
     let limits = IsaLimits {
         max_workgroup_storage_bytes: adapter.limits.max_workgroup_storage_bytes,
         max_invocations_per_workgroup: adapter.limits.max_invocations_per_workgroup,

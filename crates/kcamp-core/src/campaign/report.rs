@@ -15,6 +15,7 @@ use super::like::{Against, judge_like_for_like, remeasure_command};
 use super::measure::{MeasureSource, Measured, Plan, measure};
 use super::validate::{GateRecord, add_measurement_reasons};
 use crate::artifacts::fingerprint::{Fingerprint, HarnessIdentity};
+use crate::artifacts::result::RunSummary;
 use crate::case::ProgressEvent;
 use crate::files::{BENCHMARK_CSV, FINAL_ACCEPTANCE_JSON, KERNEL_DIR, SAMPLES_CSV};
 use crate::fsutil::write_json_atomic;
@@ -36,6 +37,8 @@ pub struct FinalMeasurement {
     /// The final acceptance: the incumbent judged against the BASELINE (also written to
     /// `report/acceptance.json`). Its verdict leads the report and sets the exit code.
     pub acceptance: GateRecord,
+    /// The final validation's `RESULT_JSON` summary; None when no run was made.
+    pub summary: Option<RunSummary>,
 }
 
 /// With a `source`, a final full validation of the incumbent (the working kernel must equal
@@ -51,20 +54,20 @@ pub fn final_report<T>(
     super::recover(c)?;
     let incumbent = c
         .incumbent()?
-        .ok_or_else(|| Error::State("no BASELINE yet: run `kcamp baseline` first".into()))?;
-    let frozen = c
-        .frozen_header()?
-        .ok_or_else(|| Error::State("the schema was never frozen: run `kcamp baseline`".into()))?;
+        .ok_or_else(|| Error::State("no BASELINE yet.\nnext: `kcamp baseline`".into()))?;
+    let frozen = c.frozen_header()?.ok_or_else(|| {
+        Error::State("the schema was never frozen.\nnext: `kcamp baseline`".into())
+    })?;
     let (measured, ran) = match source {
         Some(source) => {
             if let Some(open) = c.open_round()? {
                 return Err(Error::State(format!(
-                    "round {open} is open: accept or roll it back before the final report"
+                    "round {open} is open: accept or roll it back before the final report.\nnext: `kcamp accept` or `kcamp rollback --reason TEXT` (dashboard: a, r); or `kcamp report --no-run` for a report on the recorded rounds"
                 )));
             }
             if tree_hash(&c.kernel_dir())? != tree_hash(&c.round_dir(incumbent).join(KERNEL_DIR))? {
                 return Err(Error::State(format!(
-                    "kernel/ differs from the incumbent's snapshot (round {incumbent}): roll back or validate first"
+                    "kernel/ differs from the incumbent's snapshot (round {incumbent}): the final validation measures the incumbent.\nnext: `kcamp round new --hypothesis TEXT` to validate the change, or restore kernel/ from rounds/round-{incumbent}/kernel; or `kcamp report --no-run`"
                 )));
             }
             let out = c.dir.join(FINAL_VALIDATION_DIR);
@@ -143,6 +146,7 @@ pub fn final_report<T>(
         incumbent,
         table: measured.table,
         origin: ran.then_some(measured.origin),
+        summary: ran.then_some(measured.summary),
         acceptance,
     };
     let out = write(&measurement)?;
@@ -153,6 +157,18 @@ pub fn final_report<T>(
             "final_validation": ran,
             "verdict": measurement.acceptance.report.verdict,
         }),
+    )?;
+    super::git::commit_step(
+        c,
+        Some(incumbent),
+        &format!(
+            "report: incumbent round {incumbent}{}",
+            if measurement.origin.is_some() {
+                ", final full validation"
+            } else {
+                " (recorded numbers)"
+            }
+        ),
     )?;
     Ok(out)
 }
@@ -178,5 +194,7 @@ fn recorded(c: &Campaign, incumbent: u32, frozen: &str) -> Result<Measured> {
         checked: Vec::new(),
         impossible: Vec::new(),
         notes: Vec::new(),
+        summary: RunSummary::default(),
+        failures: Vec::new(),
     })
 }

@@ -20,12 +20,18 @@ pub fn new_round(c: &Campaign, hypothesis: &str) -> Result<u32> {
     }
     if c.incumbent()?.is_none() {
         return Err(Error::State(
-            "no BASELINE yet: run `kcamp baseline` first".into(),
+            "no BASELINE yet.\nnext: `kcamp baseline`".into(),
         ));
     }
     if let Some(open) = c.open_round()? {
         return Err(Error::State(format!(
-            "round {open} is still open; accept or roll it back before opening another"
+            "round {open} is still open; accept or roll it back before opening another.\nnext: `kcamp validate`, then `kcamp accept` or `kcamp rollback --reason TEXT` (dashboard: v, a, r)"
+        )));
+    }
+    if let Some(t) = super::target::incumbent_status(c)?.filter(|t| t.met) {
+        return Err(Error::State(format!(
+            "the performance target is met ({}): the campaign is done.\nnext: `kcamp report`; to go on, raise performance_target in manifest.yaml",
+            t.describe()
         )));
     }
     let numbers = c.round_numbers()?;
@@ -34,7 +40,7 @@ pub fn new_round(c: &Campaign, hypothesis: &str) -> Result<u32> {
         && n - 1 > max
     {
         return Err(Error::State(format!(
-            "max_iterations ({max}) reached: the campaign has {} optimization rounds",
+            "max_iterations ({max}) reached: the campaign has {} optimization rounds.\nnext: `kcamp report`; to go on, raise max_iterations in manifest.yaml",
             n - 2
         )));
     }
@@ -49,5 +55,10 @@ pub fn new_round(c: &Campaign, hypothesis: &str) -> Result<u32> {
         .ctx(|| format!("creating {}", c.round_dir(n).display()))?;
     sync_dir(&c.rounds_dir());
     c.journal("round_opened", Some(n), json!({"hypothesis": hypothesis}))?;
+    super::git::commit_step(
+        c,
+        Some(n),
+        &super::git::subject(n, &format!("opened: {hypothesis}")),
+    )?;
     Ok(n)
 }

@@ -15,6 +15,7 @@ use super::measure::{MeasureSource, Measured, Plan, measure, untimed_shapes};
 use super::recover::recover;
 use crate::artifacts::fingerprint::Fingerprint;
 use crate::artifacts::result::ShapeRecord;
+use crate::artifacts::result::{RunSummary, ShapeFailure};
 use crate::case::ProgressEvent;
 use crate::files::{ARTIFACTS_DIR, FROZEN_HEADER_FILE, GATE_JSON, KERNEL_DIR, VALIDATIONS_JSONL};
 use crate::fsutil::{remove_dir_if_exists, replace_dir, write_json_atomic};
@@ -67,7 +68,12 @@ fn yes() -> bool {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ValidateOutcome {
+    #[serde(flatten)]
     pub record: GateRecord,
+    /// What the run's `RESULT_JSON` line carries (totals, latencies, worst rel_err).
+    pub summary: RunSummary,
+    /// Shapes that did not PASS, with the reasons the run recorded.
+    pub failures: Vec<ShapeFailure>,
 }
 
 pub fn validate(
@@ -101,11 +107,11 @@ pub(super) fn validate_locked(
     on_event: &mut dyn FnMut(ProgressEvent),
 ) -> Result<ValidateOutcome> {
     let round = c.open_round()?.ok_or_else(|| {
-        Error::State("no open round: open one with `kcamp round new --hypothesis TEXT`".into())
+        Error::State("no open round to validate.\nnext: `kcamp round new --hypothesis TEXT` (dashboard: n); `kcamp run` measures kernel/ without a round".into())
     })?;
     let incumbent = c
         .incumbent()?
-        .ok_or_else(|| Error::State("no BASELINE yet: run `kcamp baseline` first".into()))?;
+        .ok_or_else(|| Error::State("no BASELINE yet.\nnext: `kcamp baseline`".into()))?;
     let frozen = c.frozen_header()?.ok_or_else(|| {
         Error::State(format!(
             "{} is missing: the schema was never frozen",
@@ -116,7 +122,7 @@ pub(super) fn validate_locked(
         Validation::Quick => {
             if c.manifest.representative_shapes.is_empty() {
                 return Err(Error::State(
-                    "no representative_shapes in manifest.yaml: run `kcamp validate --full`".into(),
+                    "no representative_shapes in manifest.yaml.\nnext: `kcamp validate --full` (all target shapes), or list 3-5 labels under representative_shapes".into(),
                 ));
             }
             c.manifest
@@ -258,7 +264,28 @@ pub(super) fn validate_locked(
             "origin": record.origin,
         }),
     )?;
-    Ok(ValidateOutcome { record })
+    super::git::commit_step(
+        c,
+        Some(round),
+        &super::git::subject(
+            round,
+            &format!(
+                "{} validation {} {}",
+                validation.as_str(),
+                record.report.verdict.as_str(),
+                record
+                    .report
+                    .aggregate
+                    .delta
+                    .map_or_else(|| "-".to_owned(), crate::units::change)
+            ),
+        ),
+    )?;
+    Ok(ValidateOutcome {
+        record,
+        summary: measured.summary,
+        failures: measured.failures,
+    })
 }
 
 /// What the measurement itself says about the verdict: untimed shapes that fail (a FAIL

@@ -5,6 +5,7 @@ use super::classify::Classified;
 use super::decide::Decision;
 use super::{Aggregate, GateConfig, ShapeClass, ShapeVerdict, Verdict};
 use crate::types::Check;
+use crate::units;
 
 /// Shapes named in one reason; the rest are counted (every shape is in the report's table).
 const LISTED_SHAPES: usize = 10;
@@ -52,8 +53,8 @@ pub(super) fn reasons(
     let hard_count = hard().count();
     if hard_count > 0 {
         reasons.push(format!(
-            "{hard_count} shape(s) regressed beyond -max({:.2}%, band): {}.",
-            config.regression_threshold * 100.0,
+            "{hard_count} shape(s) regressed beyond -max({}, band): {}.",
+            units::percent(config.regression_threshold * 100.0),
             list(hard().map(describe_change))
         ));
     }
@@ -73,8 +74,8 @@ pub(super) fn reasons(
     let noted_count = noted().count();
     if noted_count > 0 {
         reasons.push(format!(
-            "{noted_count} shape(s) regressed beyond their noise band but within {:.2}%: {}.",
-            config.regression_threshold * 100.0,
+            "{noted_count} shape(s) regressed beyond their noise band but within {}: {}.",
+            units::percent(config.regression_threshold * 100.0),
             list(noted().map(describe_change))
         ));
     }
@@ -125,21 +126,21 @@ fn aggregate_sentence(
         .iter()
         .filter(|s| s.incumbent.is_some() && s.candidate.is_some())
         .count();
-    let floor = config.noise_floor * 100.0;
+    let floor = units::percent(config.noise_floor * 100.0);
     let Some(band) = aggregate.band else {
         let head = format!(
             "aggregate {metric} (geomean over {compared} shapes passing on both sides) {} ({} -> {})",
             percent(delta),
-            format_value(inc),
-            format_value(cand)
+            units::metric(inc, metric),
+            units::metric(cand, metric)
         );
         return match verdict {
             _ if blocked => format!("{head}."),
             Verdict::Accept | Verdict::AcceptWithNote => {
-                format!("{head} reaches the {floor:.2}% noise floor.")
+                format!("{head} reaches the {floor} noise floor.")
             }
             Verdict::NeedsRemeasure => format!(
-                "{head} is a gain inside the {floor:.2}% noise floor: {}",
+                "{head} is a gain inside the {floor} noise floor: {}",
                 remeasure_rule(config)
             ),
             Verdict::Reject => format!("{head} is not a gain."),
@@ -149,12 +150,12 @@ fn aggregate_sentence(
         "aggregate {metric} (geomean of the paired ratios over {compared} shapes × {} repeats) {} ({} -> {} in this run)",
         aggregate.pairs.unwrap_or(0),
         percent(delta),
-        format_value(inc),
-        format_value(cand)
+        units::metric(inc, metric),
+        units::metric(cand, metric)
     );
     let spread = format!(
-        "the paired band ±{:.2}%{}",
-        band * 100.0,
+        "the paired band {}{}",
+        units::band(band),
         aggregate
             .p_value
             .map(|p| format!(", p = {p:.3}"))
@@ -163,10 +164,10 @@ fn aggregate_sentence(
     match verdict {
         _ if blocked => format!("{head}."),
         Verdict::Accept | Verdict::AcceptWithNote => {
-            format!("{head} clears {spread} and reaches the {floor:.2}% noise floor.")
+            format!("{head} clears {spread} and reaches the {floor} noise floor.")
         }
         Verdict::NeedsRemeasure => format!(
-            "{head} clears {spread} but is inside the {floor:.2}% noise floor: {}",
+            "{head} clears {spread} but is inside the {floor} noise floor: {}",
             remeasure_rule(config)
         ),
         Verdict::Reject if delta > 0.0 => {
@@ -178,45 +179,28 @@ fn aggregate_sentence(
 
 fn remeasure_rule(config: &GateConfig) -> String {
     format!(
-        "re-measure at least {} times; the gain holds only if their mean exceeds {:.2}% with a stddev under half of it.",
+        "re-measure at least {} times; the gain holds only if their mean exceeds {} with a stddev under half of it.",
         config.remeasure_min_runs,
-        config.remeasure_min_gain * 100.0
+        units::percent(config.remeasure_min_gain * 100.0)
     )
 }
 
-/// `label -10.00% (band ±2.00%)`.
+/// `label -10.0% (band ±2.00%)`.
 fn describe_change(shape: &ShapeVerdict) -> String {
     format!(
-        "{} {} (band ±{:.2}%)",
+        "{} {} (band {})",
         shape.label,
         shape.delta.map_or_else(|| "n/a".to_owned(), percent),
-        shape.band * 100.0
+        units::band(shape.band)
     )
 }
 
-/// A fraction as a signed percentage with 2 decimals: 0.1 -> `+10.00%`.
+/// A fraction as a signed percentage (three significant digits): 0.1 -> `+10.0%`.
 pub fn percent(fraction: f64) -> String {
-    format!("{:+.2}%", fraction * 100.0)
+    units::change(fraction)
 }
 
-/// A metric value with about four significant digits.
-pub fn format_value(v: f64) -> String {
-    let mut out = String::new();
-    write_value(&mut out, v);
-    out
-}
-
-/// [`format_value`], appended to `out`.
-pub fn write_value(out: &mut String, v: f64) {
-    use std::fmt::Write as _;
-    let magnitude = v.abs();
-    let _ = if magnitude >= 1000.0 || magnitude == 0.0 {
-        write!(out, "{v:.0}")
-    } else if magnitude >= 1.0 {
-        write!(out, "{v:.3}")
-    } else if magnitude >= 1e-3 {
-        write!(out, "{v:.5}")
-    } else {
-        write!(out, "{v:.3e}")
-    };
+/// A value of `metric` in its unit (`2.10 GFLOP/s`), appended to `out`.
+pub fn write_value(out: &mut String, v: f64, metric: &str) {
+    units::write_metric(out, v, metric)
 }

@@ -10,7 +10,7 @@ mod explain;
 mod tests;
 
 pub use decide::remeasure_holds;
-pub use explain::{format_value, percent, write_value};
+pub use explain::{percent, write_value};
 
 use serde::{Deserialize, Serialize};
 

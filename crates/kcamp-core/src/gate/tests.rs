@@ -83,11 +83,7 @@ fn clear_gain_is_accepted() {
             .iter()
             .all(|s| s.class == ShapeClass::Improved)
     );
-    assert!(
-        report.reasons[0].contains("+10.00%"),
-        "{:?}",
-        report.reasons
-    );
+    assert!(report.reasons[0].contains("+10.0%"), "{:?}", report.reasons);
 }
 
 #[test]
@@ -99,7 +95,7 @@ fn regression_hidden_by_better_geomean_is_rejected() {
     let s0 = class_of(&report, "s0");
     assert!(s0.hard_regression && s0.class == ShapeClass::Regressed);
     assert!(
-        report.reasons[0].contains("s0 -10.00% (band ±2.83%)"),
+        report.reasons[0].contains("s0 -10.0% (band ±2.83%)"),
         "{:?}",
         report.reasons
     );

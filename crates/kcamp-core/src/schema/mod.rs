@@ -36,7 +36,7 @@ pub const COMBINED_STEP_TFLOPS: &str = "Combined Step TFLOPS";
 /// Column names the derived `Combined Step TFLOPS` is computed from.
 pub(crate) const FORWARD_TFLOPS: &str = "Forward TFLOPS";
 pub(crate) const BACKWARD_TFLOPS: &str = "Backward TFLOPS";
-pub(crate) const FORWARD_TIME: &str = "Forward Time (ms)";
+pub const FORWARD_TIME: &str = "Forward Time (ms)";
 pub(crate) const BACKWARD_TIME: &str = "Backward Time (ms)";
 
 const STDDEV_SUFFIX: &str = "_stddev";

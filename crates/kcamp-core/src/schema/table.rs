@@ -363,6 +363,9 @@ impl BenchTable {
             }
             let label = record[0];
             validate_label(label).map_err(|m| bad("label", m))?;
+            // Past the label, an error names the shape too: a line number alone is hard to
+            // find in a 10,000-row file.
+            let bad = |column: &str, msg: String| bad(column, format!("shape '{label}': {msg}"));
             let dims = (1..check_at)
                 .map(|i| parse_dim(record[i]).map_err(|m| bad(&schema.columns[i].name, m)))
                 .collect::<Result<Vec<u64>>>()?;

@@ -1,0 +1,254 @@
+//! `kcamp analyze`: the ANALYZE step. Where a kernel stands against the roofline shape by
+//! shape, what naga sees in it, and the open directions of the records; stored as the
+//! round's `profile_evidence` so the next hypothesis (and the dashboard) start from it.
+
+use std::fmt::Write as _;
+
+use clap::Args;
+
+use super::{CmdOutput, Ctx};
+use kcamp_core::Result;
+use kcamp_core::analysis::ProfileEvidence;
+use kcamp_core::campaign::{self, AnalyzeTarget, Campaign};
+use kcamp_core::specs::Bound;
+use kcamp_core::units;
+
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// Analyze this round's kernel snapshot and measurement (default: the incumbent).
+    #[arg(long, value_name = "N", conflicts_with = "working")]
+    pub round: Option<u32>,
+    /// Analyze the working kernel/ (static metrics), with the open round's latest
+    /// validation when it has one, else the incumbent's numbers.
+    #[arg(long)]
+    pub working: bool,
+}
+
+pub fn analyze(ctx: &Ctx, a: &AnalyzeArgs) -> Result<CmdOutput> {
+    let c = Campaign::open_base(&ctx.campaign)?;
+    let target = match (a.round, a.working) {
+        (Some(n), _) => AnalyzeTarget::Round(n),
+        (None, true) => AnalyzeTarget::Working,
+        (None, false) => AnalyzeTarget::Incumbent,
+    };
+    let metrics = |path: &std::path::Path, source: &str, entry: &str| {
+        kcamp_gpu::shader_metrics::entry_metrics(path, source, entry)
+    };
+    let evidence = campaign::gather_evidence(&c, target, &metrics)?;
+    let record = campaign::record_evidence(&c, &evidence)?;
+    let mut human = render(&evidence);
+    let _ = writeln!(human, "profile_evidence written to {}", record.display());
+    let k = if ctx.campaign == std::path::Path::new(".") {
+        "kcamp".to_owned()
+    } else {
+        format!("kcamp -C {}", ctx.campaign.display())
+    };
+    let next = if c.open_round()?.is_some() {
+        vec![format!(
+            "edit {}, then {k} validate   (dashboard: v)",
+            c.kernel_dir().join(&c.manifest.kernel.file).display()
+        )]
+    } else {
+        vec![format!(
+            "{k} round new --hypothesis TEXT   (start from the findings above; dashboard: n)"
+        )]
+    };
+    Ok(CmdOutput::ok(
+        serde_json::json!({"record": record, "profile_evidence": evidence}),
+        human,
+    )
+    .with_next(next))
+}
+
+fn bound(b: Option<Bound>) -> &'static str {
+    match b {
+        Some(Bound::Memory) => "memory",
+        Some(Bound::Compute) => "compute",
+        None => "-",
+    }
+}
+
+fn render(e: &ProfileEvidence) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "ANALYZE round {}: kernel {}; numbers from its {} validation on {}, timing {}",
+        e.round,
+        e.kernel,
+        e.validation.map_or("recorded", |v| v.as_str()),
+        e.adapter
+            .as_deref()
+            .unwrap_or("an unrecorded adapter (harness CSV)"),
+        if e.timing_methods.is_empty() {
+            "as recorded by the harness".to_owned()
+        } else {
+            e.timing_methods.join(", ")
+        }
+    );
+    match &e.peaks {
+        Some(p) => {
+            let _ = writeln!(out, "roofs: {}", p.describe());
+        }
+        None => out.push_str("roofs: unknown\n"),
+    }
+    let _ = writeln!(
+        out,
+        "\nshapes, furthest from their roof first (forward pass):"
+    );
+    let rows: Vec<[String; 9]> = std::iter::once(
+        [
+            "shape",
+            "check",
+            "time",
+            "FLOP/s",
+            "B/s",
+            "intensity",
+            "bound",
+            "of peak",
+            "headroom",
+        ]
+        .map(str::to_owned),
+    )
+    .chain(e.shapes.iter().map(|s| {
+        let of_peak = match s.bound {
+            Some(Bound::Memory) => s.bandwidth_pct.map(|p| format!("{} BW", units::percent(p))),
+            Some(Bound::Compute) => s.compute_pct.map(|p| format!("{} FLOP", units::percent(p))),
+            None => None,
+        };
+        [
+            s.label.clone(),
+            s.check.as_str().to_owned(),
+            s.time_ms.map_or_else(|| "-".to_owned(), units::millis),
+            s.flop_rate.map_or_else(|| "-".to_owned(), units::flop_rate),
+            s.byte_rate.map_or_else(|| "-".to_owned(), units::byte_rate),
+            units::intensity(s.intensity),
+            bound(s.bound).to_owned(),
+            of_peak.unwrap_or_else(|| "-".to_owned()),
+            s.headroom.map_or_else(|| "-".to_owned(), units::times),
+        ]
+    }))
+    .collect();
+    let mut widths = [0usize; 9];
+    for r in &rows {
+        for (w, cell) in widths.iter_mut().zip(r) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    for r in &rows {
+        let mut line = String::from("  ");
+        for (i, (cell, w)) in r.iter().zip(widths).enumerate() {
+            let pad = w - cell.chars().count();
+            // Text left, numbers right.
+            if i < 2 || i == 6 {
+                line.push_str(cell);
+                line.extend(std::iter::repeat_n(' ', pad + 2));
+            } else {
+                line.extend(std::iter::repeat_n(' ', pad));
+                line.push_str(cell);
+                line.push_str("  ");
+            }
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    if let Some(m) = &e.static_metrics {
+        let _ = writeln!(
+            out,
+            "\nstatic metrics (naga, entry point {}):",
+            m.entry_point
+        );
+        let [x, y, z] = m.workgroup_size;
+        let _ = writeln!(
+            out,
+            "  workgroup {x}×{y}×{z} = {} invocations; workgroup memory {}",
+            m.invocations_per_workgroup,
+            units::bytes(m.workgroup_memory_bytes as f64)
+        );
+        let trips: Vec<String> = m
+            .loop_trip_counts
+            .iter()
+            .map(|t| t.map_or_else(|| "run-time".to_owned(), |n| n.to_string()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "  loops: {} (nesting depth {}; trip counts {}); at most {} barrier(s) per loop iteration",
+            m.loop_count,
+            m.max_loop_depth,
+            if trips.is_empty() {
+                "-".to_owned()
+            } else {
+                trips.join(", ")
+            },
+            m.max_barriers_per_loop_iteration
+        );
+        let steady = m.main_loop.unwrap_or(m.unrolled_counts);
+        let fma = steady.float_ops as f64 / 2.0;
+        let per_fma = |n: u64| {
+            if fma > 0.0 {
+                units::sig(n as f64 / fma)
+            } else {
+                "-".to_owned()
+            }
+        };
+        let _ = writeln!(
+            out,
+            "  {} per invocation: {} storage loads ({}), {} storage stores, {} workgroup loads, {} FLOP; loads per FMA {}, stores per FMA {}",
+            if m.main_loop.is_some() {
+                "one main-loop iteration"
+            } else {
+                "whole body"
+            },
+            steady.storage_loads,
+            units::bytes(steady.storage_load_bytes as f64),
+            steady.storage_stores,
+            steady.workgroup_loads,
+            steady.float_ops,
+            per_fma(steady.storage_loads + steady.workgroup_loads),
+            per_fma(steady.storage_stores)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  runtime bounds checks: {}",
+        if e.bounds_checks {
+            "on"
+        } else {
+            "off (trusted)"
+        }
+    );
+    if !e.isa_metric_progress.is_empty() {
+        out.push_str("\ntargets (isa_metric_progress):\n");
+        for m in &e.isa_metric_progress {
+            let _ = writeln!(
+                out,
+                "  [{}] {}: {} (target {})",
+                match m.met {
+                    Some(true) => "met",
+                    Some(false) => "NOT met",
+                    None => "?",
+                },
+                m.metric,
+                m.current.map_or_else(|| "-".to_owned(), units::sig),
+                m.target
+            );
+        }
+    }
+    if !e.findings.is_empty() {
+        out.push_str("\nfindings:\n");
+        for f in &e.findings {
+            let _ = writeln!(out, "  - {f}");
+        }
+    }
+    if !e.open_directions.is_empty() {
+        out.push_str("\nopen directions (from the records, newest first):\n");
+        for d in &e.open_directions {
+            let _ = writeln!(out, "  - {d}");
+        }
+    }
+    if !e.problems.is_empty() {
+        out.push_str("\nnot analyzed:\n");
+        for p in &e.problems {
+            let _ = writeln!(out, "  - {p}");
+        }
+    }
+    out
+}

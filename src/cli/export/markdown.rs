@@ -1,0 +1,103 @@
+//! Markdown exports: a verdict a reviewer reads first, then the table, then where the
+//! numbers come from. Numbers go through `kcamp_core::units`.
+
+use std::fmt::Write as _;
+
+use kcamp_core::gate::GateReport;
+use kcamp_core::units;
+use kcamp_report::markdown::cell;
+
+use super::{Exporter, GateSides, LogRow};
+
+pub struct Markdown;
+
+impl Exporter for Markdown {
+    fn gate(&self, r: &GateReport, dim_names: &[&str], sides: &GateSides) -> String {
+        let metric = &r.metric;
+        let mut md = format!("### kcamp gate: **{}** ({metric})\n\n", r.verdict.as_str());
+        for reason in &r.reasons {
+            let _ = writeln!(md, "- {}", cell(reason));
+        }
+        let _ = writeln!(
+            md,
+            "\n| label | {} | check | incumbent | candidate | Δ | band | class |\n|---|---|---|---:|---:|---:|---:|---|",
+            dim_names.join("×")
+        );
+        for s in &r.shapes {
+            let check = if s.incumbent_check != s.check {
+                format!("{}→{}", s.incumbent_check.as_str(), s.check.as_str())
+            } else {
+                s.check.as_str().to_owned()
+            };
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {} | {} | {}{} |",
+                cell(&s.label),
+                units::dims(&s.dims),
+                check,
+                units::metric_opt(s.incumbent, metric),
+                units::metric_opt(s.candidate, metric),
+                s.delta.map_or_else(|| "-".to_owned(), units::change),
+                units::band(s.band),
+                s.class.as_str(),
+                if s.hard_regression {
+                    " **REGRESSION**"
+                } else {
+                    ""
+                }
+            );
+        }
+        let _ = writeln!(
+            md,
+            "\nAggregate (geomean over shapes that PASS on both sides): {} → {} ({}).",
+            units::metric_opt(r.aggregate.incumbent, metric),
+            units::metric_opt(r.aggregate.candidate, metric),
+            r.aggregate
+                .delta
+                .map_or_else(|| "-".to_owned(), units::change)
+        );
+        let measured = |m: &Option<String>| {
+            m.as_deref().map_or_else(
+                || " (no run record beside it)".to_owned(),
+                |m| format!(", measured on {m}"),
+            )
+        };
+        let _ = writeln!(
+            md,
+            "\n<sub>incumbent `{}`{}; candidate `{}`{}. Band = max({}, {}·r), r the combined relative stddev of the two sides; a shape below -max({}, band) is a regression.</sub>",
+            sides.base,
+            measured(&sides.base_measured),
+            sides.candidate,
+            measured(&sides.candidate_measured),
+            units::percent(r.config.noise_floor * 100.0),
+            r.config.stddev_multiplier,
+            units::percent(r.config.regression_threshold * 100.0),
+        );
+        md
+    }
+
+    fn log(&self, metric: &str, rows: &[LogRow]) -> String {
+        let mut md = format!(
+            "| round | decision | validation | {metric} (geomean) | Δ (gate) | hypothesis |\n|---|---|---|---:|---:|---|\n"
+        );
+        for r in rows {
+            let _ = writeln!(
+                md,
+                "| {}{} | {}{} | {} | {} | {} | {} |",
+                r.round,
+                if r.incumbent { " ★" } else { "" },
+                r.state(),
+                if r.forced { " (forced)" } else { "" },
+                r.validation.map_or("-", |v| v.as_str()),
+                match r.aggregate {
+                    Some(a) => format!("{} ({} shapes)", units::metric(a, metric), r.shapes),
+                    None => "-".to_owned(),
+                },
+                r.delta_text(),
+                cell(&r.hypothesis)
+            );
+        }
+        md.push_str("\n<sub>★ the incumbent. Δ is the gate's, against the incumbent each round was judged against, over the same shapes; a round with failing shapes shows FAIL, not a gain.</sub>\n");
+        md
+    }
+}
