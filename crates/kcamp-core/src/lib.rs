@@ -19,6 +19,7 @@ pub mod ops;
 pub mod schema;
 pub mod specs;
 pub mod stats;
+pub mod text;
 pub mod types;
 pub mod units;
 
