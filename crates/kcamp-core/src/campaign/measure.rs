@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use super::layout::Campaign;
 use crate::Result;
 use crate::case::ProgressEvent;
-use crate::error::IoContext;
 use crate::files::{BENCHMARK_CSV, SAMPLES_CSV};
 use crate::fsutil::write_atomic;
 use crate::schema::{BenchTable, Samples};
@@ -93,20 +92,20 @@ pub(crate) fn measure(
     out_dir: &Path,
     on_event: &mut dyn FnMut(ProgressEvent),
 ) -> Result<Measured> {
-    std::fs::create_dir_all(out_dir).ctx(|| format!("creating {}", out_dir.display()))?;
+    crate::fsutil::create_dir_all(out_dir)?;
     let csv_out = out_dir.join(BENCHMARK_CSV);
     match source {
         MeasureSource::Csv(path) => {
             let table = BenchTable::read_held_to(path, frozen)?;
             let samples_in = path.with_file_name(SAMPLES_CSV);
             let samples = if samples_in.is_file() {
-                Some(Samples::read(&samples_in)?)
+                Some(Samples::read_for(&samples_in, &table)?)
             } else {
                 None
             };
             // Copy the exact bytes: the frozen header is a byte-level contract.
-            let bytes = std::fs::read(path).ctx(|| format!("reading {}", path.display()))?;
-            write_atomic(&csv_out, &bytes)?;
+            let bytes = crate::fsutil::read_input_text(path, crate::fsutil::MAX_INPUT_BYTES)?;
+            write_atomic(&csv_out, bytes.as_bytes())?;
             if let Some(s) = &samples {
                 write_atomic(&out_dir.join(SAMPLES_CSV), s.to_csv().as_bytes())?;
             }
@@ -136,7 +135,7 @@ fn read_measured(out_dir: &Path, frozen: Option<&str>, origin: String) -> Result
     let table = BenchTable::read_held_to(&out_dir.join(BENCHMARK_CSV), frozen)?;
     let samples_path = out_dir.join(SAMPLES_CSV);
     let samples = if samples_path.is_file() {
-        Some(Samples::read(&samples_path)?)
+        Some(Samples::read_for(&samples_path, &table)?)
     } else {
         None
     };

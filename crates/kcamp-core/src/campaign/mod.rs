@@ -43,9 +43,11 @@ use crate::types::{DecisionKind, Validation};
 pub use baseline::{BaselineOutcome, baseline};
 pub use decide::{AcceptOptions, DecisionOutcome, accept, rollback};
 pub use init::{InitOptions, init};
-pub use layout::{Campaign, copy_tree, tree_hash};
+pub use layout::{
+    Campaign, check_closed_world, check_writable, copy_tree, lock_campaign, tree_hash,
+};
 pub use measure::{MeasureRequest, MeasureSource, Measured, Measurer, shapes_of};
-pub use recover::recover;
+pub use recover::{Recovery, recover};
 pub use report::{FINAL_VALIDATION_DIR, FinalMeasurement, final_report};
 pub use round::new_round;
 pub use validate::{GateRecord, ValidateOutcome, read_gate_record, validate};
