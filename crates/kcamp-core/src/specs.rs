@@ -425,8 +425,11 @@ pub fn eval_work_expr(flag: &str, expr: &str, dims: &BTreeMap<String, u64>) -> R
             .set_value(name.clone(), Value::from_float(*value as f64))
             .map_err(|e| Error::input(format!("{flag}: dimension '{name}': {e}")))?;
     }
+    let shown = crate::text::quote(expr, crate::text::QUOTE_CHARS);
+    crate::ops::check_expression(expr)
+        .map_err(|e| Error::input(format!("{flag} '{shown}': {e}")))?;
     let value: f64 = evalexpr::eval_number_with_context(expr, &context)
-        .map_err(|e| Error::input(format!("{flag} '{expr}': {e}")))?;
+        .map_err(|e| Error::input(format!("{flag} '{shown}': {e}")))?;
     if value.is_finite() && value >= 0.0 {
         Ok(value)
     } else {
