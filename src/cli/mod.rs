@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use kcamp_core::error::exit;
+use kcamp_core::text::for_terminal;
 use kcamp_core::{Error, Result};
 
 pub mod campaign_cmd;
@@ -184,7 +185,7 @@ pub fn run() -> i32 {
                 code
             } else {
                 if !out.human.is_empty() {
-                    println!("{}", out.human.trim_end());
+                    println!("{}", for_terminal(out.human.trim_end()));
                 }
                 out.exit
             }
@@ -193,7 +194,7 @@ pub fn run() -> i32 {
             if json {
                 println!("{}", error_document(&err));
             } else {
-                eprintln!("error: {err}");
+                eprintln!("error: {}", for_terminal(&err.to_string()));
             }
             err.exit_code()
         }
