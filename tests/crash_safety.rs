@@ -10,101 +10,16 @@
 //!
 //! CSVs are imported (tests/fixtures/campaign), so no GPU is needed.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/campaign")
-        .join(name)
-}
-
-fn kcamp(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("kcamp").unwrap();
-    cmd.arg("--json")
-        .arg("-C")
-        .arg(dir)
-        .env_remove("KCAMP_FAILPOINT")
-        .env_remove("KCAMP_KILL_AT_FS_STEP")
-        .env_remove("KCAMP_FS_TRACE")
-        .env_remove("TEST_TIMEOUT_SEC")
-        // Commits would differ between runs (and need an identity): not what is tested.
-        .env("GIT_DIR", "/nonexistent");
-    cmd
-}
-
-fn output(dir: &Path, args: &[&str]) -> Output {
-    kcamp(dir).args(args).output().unwrap()
-}
-
-fn describe(args: &[&str], out: &Output) -> String {
-    format!(
-        "kcamp {args:?}: {:?}\nstdout {}\nstderr {}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn run(dir: &Path, args: &[&str], code: i32) -> Value {
-    let out = output(dir, args);
-    assert_eq!(out.status.code(), Some(code), "{}", describe(args, &out));
-    serde_json::from_slice(&out.stdout).unwrap_or(Value::Null)
-}
-
-fn csv(name: &str) -> String {
-    fixture(name).to_str().unwrap().to_owned()
-}
-
-/// A fresh campaign (not yet baselined) in `root/camp`, with git commits off.
-fn init(root: &Path) -> PathBuf {
-    let dir = root.join("camp");
-    run(
-        root,
-        &[
-            "init",
-            dir.to_str().unwrap(),
-            "--op",
-            "gemm",
-            "--dtype",
-            "f32",
-            "--shapes",
-            fixture("shapes.yaml").to_str().unwrap(),
-        ],
-        0,
-    );
-    let manifest = dir.join("manifest.yaml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(
-        &manifest,
-        text.replace("git_commit: true", "git_commit: false"),
-    )
-    .unwrap();
-    dir
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    let _ = std::fs::remove_dir_all(to);
-    let status = std::process::Command::new("cp")
-        .arg("-a")
-        .arg(from)
-        .arg(to)
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
-fn edit_kernel(dir: &Path, marker: &str) {
-    let kernel = dir.join("kernel/gemm.wgsl");
-    let mut text = std::fs::read_to_string(&kernel).unwrap();
-    text.push_str(&format!("// {marker}\n"));
-    std::fs::write(&kernel, text).unwrap();
-}
+use common::{append_to_manifest, copy_dir, csv, describe, edit_kernel, init, kcamp, output, run};
 
 /// Every file of the campaign that defines its state, with what legitimately differs
 /// between two runs (times, pids, the journal, the lock) left out, as path → content.
@@ -659,16 +574,10 @@ fn lock_error_names_the_holder_pid() {
     let dir = work.path().join("camp");
     copy_dir(&t.open, &dir);
     // A harness that holds the lock (through validate) for a while.
-    let manifest = dir.join("manifest.yaml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(
-        &manifest,
-        format!(
-            "{text}quick_command: sleep 3; cp {} {{csv}}\n",
-            csv("better.csv")
-        ),
-    )
-    .unwrap();
+    append_to_manifest(
+        &dir,
+        &format!("quick_command: sleep 3; cp {} {{csv}}", csv("better.csv")),
+    );
     let holder = std::process::Command::new(assert_cmd::cargo::cargo_bin("kcamp"))
         .args(["-C"])
         .arg(&dir)

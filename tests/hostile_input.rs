@@ -3,48 +3,15 @@
 //! problem that must be answered with exit 2, the path named and nothing changed (README
 //! "Reliability"). One test per finding of the hardening audit. No GPU needed.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use serde_json::Value;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
-
-fn csv(name: &str) -> String {
-    fixture(&format!("campaign/{name}"))
-        .to_str()
-        .unwrap()
-        .to_owned()
-}
-
-fn kcamp(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("kcamp").unwrap();
-    cmd.arg("-C")
-        .arg(dir)
-        .env_remove("KCAMP_FAILPOINT")
-        .env_remove("KCAMP_KILL_AT_FS_STEP")
-        .env_remove("TEST_TIMEOUT_SEC")
-        .env("GIT_DIR", "/nonexistent");
-    cmd
-}
-
-/// Run with `--json`, check the exit code, return the document.
-fn run(dir: &Path, args: &[&str], code: i32) -> Value {
-    let out = kcamp(dir).arg("--json").args(args).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "kcamp {args:?}: stdout {stdout}\nstderr {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
-}
+use common::{append_to_manifest, csv, edit_kernel, init, kcamp, run};
 
 /// Exit 2 whose message contains every one of `needles`; returns the message.
 fn refused(dir: &Path, args: &[&str], needles: &[&str]) -> String {
@@ -62,25 +29,6 @@ fn refused(dir: &Path, args: &[&str], needles: &[&str]) -> String {
     message
 }
 
-fn init(root: &Path) -> PathBuf {
-    let dir = root.join("camp");
-    run(
-        root,
-        &[
-            "init",
-            dir.to_str().unwrap(),
-            "--op",
-            "gemm",
-            "--dtype",
-            "f32",
-            "--shapes",
-            fixture("campaign/shapes.yaml").to_str().unwrap(),
-        ],
-        0,
-    );
-    dir
-}
-
 fn baselined() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = init(tmp.path());
@@ -92,9 +40,7 @@ fn baselined() -> (tempfile::TempDir, PathBuf) {
 fn validated() -> (tempfile::TempDir, PathBuf) {
     let (tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "tiles"], 0);
-    let k = dir.join("kernel/gemm.wgsl");
-    let text = std::fs::read_to_string(&k).unwrap() + "// tiles\n";
-    std::fs::write(&k, text).unwrap();
+    edit_kernel(&dir, "tiles");
     run(
         &dir,
         &["validate", "--full", "--csv", &csv("better.csv")],
@@ -451,39 +397,24 @@ fn unreadable_inputs_are_bad_input_naming_the_path() {
     let root = tmp.path();
     // Shapes files: missing, a directory, not UTF-8.
     let camp = root.join("c1");
-    let missing = root.join("missing.yaml");
-    refused(
-        root,
-        &[
-            "init",
-            camp.to_str().unwrap(),
-            "--shapes",
-            missing.to_str().unwrap(),
-        ],
-        &["missing.yaml", "no such file"],
-    );
-    refused(
-        root,
-        &[
-            "init",
-            camp.to_str().unwrap(),
-            "--shapes",
-            root.to_str().unwrap(),
-        ],
-        &["is a directory"],
-    );
     let latin = root.join("latin1.yaml");
     std::fs::write(&latin, b"- {label: caf\xe9, M: 1, N: 1, K: 1}\n").unwrap();
-    refused(
-        root,
-        &[
+    for (shapes, why) in [
+        (
+            root.join("missing.yaml"),
+            &["missing.yaml", "no such file"][..],
+        ),
+        (root.to_path_buf(), &["is a directory"][..]),
+        (latin, &["latin1.yaml:1", "UTF-8"][..]),
+    ] {
+        let args = [
             "init",
             camp.to_str().unwrap(),
             "--shapes",
-            latin.to_str().unwrap(),
-        ],
-        &["latin1.yaml:1", "UTF-8"],
-    );
+            shapes.to_str().unwrap(),
+        ];
+        refused(root, &args, why);
+    }
     assert!(!camp.exists());
 
     let (_t, dir) = validated();
@@ -609,20 +540,22 @@ fn deeply_nested_yaml_and_expressions_are_refused_quickly() {
 fn relative_campaign_path_works_with_a_harness() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = init(tmp.path());
-    let manifest = dir.join("manifest.yaml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(
-        &manifest,
-        format!("{text}quick_command: cp {} {{csv}}\n", csv("baseline.csv")),
-    )
-    .unwrap();
-    let out = Command::cargo_bin("kcamp")
-        .unwrap()
-        .current_dir(tmp.path())
-        .args(["--json", "-C", "camp", "baseline"])
-        .env("GIT_DIR", "/nonexistent")
-        .output()
-        .unwrap();
+    // Run from the campaign's parent with a relative -C, as a user in a shell would.
+    let relative = |args: &[&str]| {
+        Command::cargo_bin("kcamp")
+            .unwrap()
+            .current_dir(tmp.path())
+            .args(["--json", "-C", "camp"])
+            .args(args)
+            .env("GIT_DIR", "/nonexistent")
+            .output()
+            .unwrap()
+    };
+    let text = append_to_manifest(
+        &dir,
+        &format!("quick_command: cp {} {{csv}}", csv("baseline.csv")),
+    );
+    let out = relative(&["baseline"]);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -631,18 +564,13 @@ fn relative_campaign_path_works_with_a_harness() {
     );
     assert!(dir.join("rounds/round-1/artifacts/benchmark.csv").is_file());
     // A failing harness names a log that still exists, and quotes its tail.
-    std::fs::write(
-        &manifest,
-        format!("{text}quick_command: 'echo the harness broke >&2; exit 3 # {{csv}}'\n"),
-    )
-    .unwrap();
+    std::fs::write(dir.join("manifest.yaml"), &text).unwrap();
+    append_to_manifest(
+        &dir,
+        "quick_command: 'echo the harness broke >&2; exit 3 # {csv}'",
+    );
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
-    let out = Command::cargo_bin("kcamp")
-        .unwrap()
-        .current_dir(tmp.path())
-        .args(["--json", "-C", "camp", "validate", "--full"])
-        .output()
-        .unwrap();
+    let out = relative(&["validate", "--full"]);
     assert_eq!(out.status.code(), Some(2));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let m = v["error"]["message"].as_str().unwrap();

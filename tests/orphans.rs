@@ -3,46 +3,14 @@
 //! started) and its built-in `__worker` (mid-kernel, on the software adapter) die within
 //! a second, and the next command removes the staging directories of the dead run.
 
+mod common;
+
 use std::os::unix::process::ExitStatusExt;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-fn kcamp_bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("kcamp")
-}
-
-fn kcamp(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(kcamp_bin())
-        .arg("--json")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env("GIT_DIR", "/nonexistent")
-        .env_remove("KCAMP_FAILPOINT")
-        .output()
-        .unwrap()
-}
-
-fn expect(dir: &Path, args: &[&str], code: i32) {
-    let out = kcamp(dir, args);
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "kcamp {args:?}: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn fixture(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/campaign")
-        .join(name)
-        .to_str()
-        .unwrap()
-        .to_owned()
-}
+use common::{append_to_manifest, csv, init, kcamp_process, run};
 
 fn alive(pid: i32) -> bool {
     // A zombie has exited already; only a process that still runs counts.
@@ -90,28 +58,10 @@ fn children(ppid: u32) -> Vec<(i32, String)> {
     out
 }
 
-fn init(root: &Path) -> PathBuf {
-    let dir = root.join("camp");
-    let out = Command::new(kcamp_bin())
-        .args(["init"])
-        .arg(&dir)
-        .args(["--op", "gemm", "--shapes", &fixture("shapes.yaml")])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    dir
-}
-
+/// `kcamp -C dir ARGS` in the background.
 fn start(dir: &Path, args: &[&str]) -> Child {
-    Command::new(kcamp_bin())
-        .arg("-C")
-        .arg(dir)
+    kcamp_process(dir)
         .args(args)
-        .env("GIT_DIR", "/nonexistent")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -130,16 +80,13 @@ fn harness_and_its_children_die_with_kcamp() {
     for sig in [libc::SIGKILL, libc::SIGTERM] {
         let tmp = tempfile::tempdir().unwrap();
         let dir = init(tmp.path());
-        let manifest = dir.join("manifest.yaml");
-        let text = std::fs::read_to_string(&manifest).unwrap();
-        std::fs::write(
-            &manifest,
-            format!(
-                "{text}quick_command: \"echo $$ > harness.pid; sleep 300 & echo $! > child.pid; wait; cp {} {{csv}}\"\n",
-                fixture("baseline.csv")
+        let text = append_to_manifest(
+            &dir,
+            &format!(
+                "quick_command: \"echo $$ > harness.pid; sleep 300 & echo $! > child.pid; wait; cp {} {{csv}}\"",
+                csv("baseline.csv")
             ),
-        )
-        .unwrap();
+        );
         let mut owner = start(&dir, &["baseline"]);
         wait_until("the harness to start", Duration::from_secs(20), || {
             read_pid(&dir.join("child.pid")).is_some()
@@ -160,8 +107,8 @@ fn harness_and_its_children_die_with_kcamp() {
         );
         eprintln!("signal {sig}: harness gone {took:?} after the owner");
         // The next writing command clears what the dead run staged.
-        std::fs::write(&manifest, &text).unwrap();
-        expect(&dir, &["baseline", "--csv", &fixture("baseline.csv")], 0);
+        std::fs::write(dir.join("manifest.yaml"), &text).unwrap();
+        run(&dir, &["baseline", "--csv", &csv("baseline.csv")], 0);
         assert!(!dir.join("rounds/.round-1.tmp").exists());
     }
 }
@@ -206,6 +153,6 @@ fn builtin_worker_dies_with_kcamp_mid_kernel() {
         !alive(worker)
     });
     eprintln!("worker gone {took:?} after the owner's SIGKILL");
-    expect(&dir, &["baseline", "--csv", &fixture("baseline.csv")], 2);
+    run(&dir, &["baseline", "--csv", &csv("baseline.csv")], 2);
     assert!(!dir.join("rounds/.round-1.tmp").exists());
 }
