@@ -60,7 +60,7 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
             "candidate",
         )?,
     };
-    let samples = SamplesBeside::load(&a.base, &a.candidate)?;
+    let samples = SamplesBeside::load((&a.base, &incumbent), (&a.candidate, &candidate))?;
     let manifest = campaign_manifest(&ctx.campaign)?;
     let config = manifest
         .as_ref()
@@ -153,7 +153,10 @@ struct SamplesBeside {
 }
 
 impl SamplesBeside {
-    fn load(base: &Path, candidate: &Path) -> Result<SamplesBeside> {
+    fn load(
+        (base, base_table): (&Path, &BenchTable),
+        (candidate, cand_table): (&Path, &BenchTable),
+    ) -> Result<SamplesBeside> {
         let (base_dir, cand_dir) = (directory_of(base), directory_of(candidate));
         let same_dir = match (base_dir.canonicalize(), cand_dir.canonicalize()) {
             (Ok(x), Ok(y)) => x == y,
@@ -175,16 +178,16 @@ impl SamplesBeside {
                 note,
             });
         }
-        let read = |p: &Path| -> Result<Option<Samples>> {
+        let read = |p: &Path, table: &BenchTable| -> Result<Option<Samples>> {
             if p.is_file() {
-                Samples::read(p).map(Some)
+                Samples::read_for(p, table).map(Some)
             } else {
                 Ok(None)
             }
         };
         Ok(SamplesBeside {
-            incumbent: read(&base_samples)?,
-            candidate: read(&cand_samples)?,
+            incumbent: read(&base_samples, base_table)?,
+            candidate: read(&cand_samples, cand_table)?,
             note: None,
         })
     }

@@ -60,11 +60,13 @@ pub struct UpdateArgs {
     pub version: VersionArg,
     /// FIELD=VALUE with a dotted path (performance.tflops=12.5). VALUE is a number, bool or
     /// null when it reads as one, JSON when it starts with [ or {, else a string.
-    #[arg(long = "set", value_name = "FIELD=VALUE", value_parser = SetOp::parse_set)]
-    pub set: Vec<SetOp>,
+    /// (Parsed by the command, not by the argument parser, so that a refusal is one short
+    /// message, in JSON with --json, rather than an echo of the whole argument.)
+    #[arg(long = "set", value_name = "FIELD=VALUE")]
+    pub set: Vec<String>,
     /// FIELD=JSON: append one element to an array field (pitfalls_and_fixes='{...}').
-    #[arg(long = "append", value_name = "FIELD=JSON", value_parser = SetOp::parse_append)]
-    pub append: Vec<SetOp>,
+    #[arg(long = "append", value_name = "FIELD=JSON")]
+    pub append: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -86,7 +88,12 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
             written(store.create(a.get()?)?, "created")
         }
         MemoryCommand::Update(a) => {
-            let ops: Vec<SetOp> = a.set.iter().chain(&a.append).cloned().collect();
+            let ops: Vec<SetOp> = a
+                .set
+                .iter()
+                .map(|s| SetOp::parse_set(s))
+                .chain(a.append.iter().map(|s| SetOp::parse_append(s)))
+                .collect::<Result<_>>()?;
             if ops.is_empty() {
                 return Err(kcamp_core::Error::input(
                     "memory update: give at least one --set or --append",
@@ -122,7 +129,10 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
 
 /// Writers take the campaign lock so a record never changes under a running decision.
 fn lock(ctx: &Ctx, what: &str) -> Result<LockGuard> {
-    LockGuard::acquire(&ctx.campaign.join(kcamp_core::files::LOCK_FILE), what)
+    let guard = kcamp_core::campaign::lock_campaign(&ctx.campaign, what)?;
+    let memory = ctx.campaign.join(kcamp_core::files::MEMORY_DIR);
+    kcamp_core::campaign::check_writable(&[ctx.campaign.clone(), memory])?;
+    Ok(guard)
 }
 
 fn written(record: Record, verb: &str) -> Result<CmdOutput> {

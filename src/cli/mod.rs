@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use kcamp_core::error::exit;
+use kcamp_core::text::for_terminal;
 use kcamp_core::{Error, Result};
 
 pub mod analyze_cmd;
@@ -253,7 +254,7 @@ pub fn run() -> i32 {
             } else {
                 let text = out.text();
                 if !text.is_empty() {
-                    println!("{text}");
+                    println!("{}", for_terminal(&text));
                 }
                 out.exit
             }
@@ -262,7 +263,7 @@ pub fn run() -> i32 {
             if json {
                 println!("{}", error_document(&err));
             } else {
-                eprintln!("error: {err}");
+                eprintln!("error: {}", for_terminal(&err.to_string()));
             }
             err.exit_code()
         }

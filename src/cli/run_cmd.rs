@@ -111,6 +111,9 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
         }
     };
     let manifest = Manifest::load(&ctx.campaign)?;
+    // `run` takes no lock (it records no round) but writes runs/ and live/: never through
+    // a link.
+    kcamp_core::campaign::check_closed_world(&ctx.campaign)?;
     kcamp_core::campaign::refuse_builtin_if_imported(&kcamp_core::campaign::Campaign::open(
         &ctx.campaign,
     )?)?;
@@ -363,6 +366,8 @@ pub fn util(_ctx: &Ctx, a: &UtilArgs) -> Result<CmdOutput> {
 
 /// `kcamp __worker`: serve cases on stdin/stdout until EOF (see `runner::serve`).
 pub fn worker(_a: &WorkerArgs) -> Result<CmdOutput> {
+    // A worker never outlives the kcamp that started it, even mid-kernel.
+    kcamp_runner::exit_when_orphaned();
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     kcamp_runner::serve(stdin.lock(), stdout.lock(), &mut kcamp_gpu::executor)?;

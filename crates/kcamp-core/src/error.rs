@@ -15,13 +15,22 @@ pub mod exit {
     pub const INTERNAL: i32 = 3;
 }
 
+/// Messages quote user input (cells, labels, parser messages that echo a value); however
+/// large the input, a message stays readable: at most this many characters, control
+/// characters escaped.
+pub const MAX_MESSAGE_CHARS: usize = 2000;
+
+fn bounded(message: &str) -> std::borrow::Cow<'_, str> {
+    crate::text::bounded(message, MAX_MESSAGE_CHARS)
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// Malformed user input: CSV, YAML, JSON, arguments. Nothing was written.
-    #[error("{0}")]
+    #[error("{}", bounded(.0))]
     Input(String),
     /// Input read from a file, with the position of the fault.
-    #[error("{path}{}: {message}", location(*line, column.as_deref()))]
+    #[error("{path}{}: {}", location(*line, column.as_deref()), bounded(.message))]
     InFile {
         path: PathBuf,
         line: Option<u64>,
@@ -29,7 +38,7 @@ pub enum Error {
         message: String,
     },
     /// The campaign is in a state that does not allow the command (no open round, ...).
-    #[error("{0}")]
+    #[error("{}", bounded(.0))]
     State(String),
     /// Another process holds the campaign lock.
     #[error("campaign is locked by {holder} (lock file {path})")]
@@ -41,14 +50,15 @@ pub enum Error {
         source: std::io::Error,
     },
     /// GPU / wgpu failure that is not the kernel's fault.
-    #[error("gpu: {0}")]
+    #[error("gpu: {}", bounded(.0))]
     Gpu(String),
-    #[error("{0}")]
+    #[error("{}", bounded(.0))]
     Internal(String),
 }
 
 fn location(line: Option<u64>, column: Option<&str>) -> String {
-    match (line, column) {
+    let column = column.map(|c| crate::text::quote(c, crate::text::QUOTE_CHARS));
+    match (line, column.as_deref()) {
         (Some(l), Some(c)) => format!(":{l} (column '{c}')"),
         (Some(l), None) => format!(":{l}"),
         (None, Some(c)) => format!(" (column '{c}')"),

@@ -1,11 +1,88 @@
-//! Atomic file writes and the campaign lock.
+//! File-system primitives every writer goes through: atomic writes, whole-line appends,
+//! directory swaps, the campaign lock, and the reading of user-supplied input files.
+//!
+//! Every mutating call passes [`step`] first; a test build can kill the process at the
+//! N-th step (`KCAMP_KILL_AT_FS_STEP=N`) to prove that recovery finds the previous or the
+//! next state after a kill at any syscall.
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{Read, Write};
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use crate::error::IoContext;
 use crate::{Error, Result};
+
+/// Test hook: `KCAMP_KILL_AT_FS_STEP=N` SIGKILLs the process just before its N-th
+/// file-system mutation (a write, rename, append, removal or directory creation), as an
+/// `strace -e inject=...:signal=KILL` would; `KCAMP_FS_TRACE=1` prints every step on
+/// stderr. Compiled only with the `test-support` feature.
+#[cfg(feature = "test-support")]
+pub fn step(what: &str, path: &Path) {
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static COUNT: AtomicU32 = AtomicU32::new(0);
+    static TARGET: OnceLock<Option<u32>> = OnceLock::new();
+    let n = COUNT.fetch_add(1, Ordering::SeqCst) + 1;
+    if std::env::var_os("KCAMP_FS_TRACE").is_some() {
+        eprintln!("kcamp: fs step {n}: {what} {}", path.display());
+    }
+    let target = TARGET.get_or_init(|| {
+        std::env::var("KCAMP_KILL_AT_FS_STEP")
+            .ok()
+            .and_then(|v| v.parse().ok())
+    });
+    if *target == Some(n) {
+        eprintln!("kcamp: killed at fs step {n}: {what} {}", path.display());
+        // SAFETY: signalling our own process; SIGKILL cannot be caught, exactly like a kill.
+        unsafe {
+            libc::kill(libc::getpid(), libc::SIGKILL);
+        }
+    }
+}
+
+#[cfg(not(feature = "test-support"))]
+#[inline(always)]
+pub fn step(_what: &str, _path: &Path) {}
+
+/// Test hook: `KCAMP_FAILPOINT=append:enospc` makes the next append write half its line
+/// and then fail with ENOSPC, as a full disk does.
+#[cfg(feature = "test-support")]
+fn injected_enospc() -> bool {
+    std::env::var("KCAMP_FAILPOINT").is_ok_and(|v| v == "append:enospc")
+}
+
+#[cfg(not(feature = "test-support"))]
+#[inline(always)]
+fn injected_enospc() -> bool {
+    false
+}
+
+/// The error for a symbolic link where kcamp writes, deletes or restores.
+pub fn symlink_refused(path: &Path) -> Error {
+    let target = std::fs::read_link(path)
+        .map(|t| format!(" (pointing to {})", t.display()))
+        .unwrap_or_default();
+    Error::input(format!(
+        "{} is a symbolic link{target}: kcamp does not follow links inside a campaign; \
+         replace it with a real file or directory",
+        path.display()
+    ))
+}
+
+/// Open flags that refuse a symbolic link in the last path component.
+fn nofollow() -> i32 {
+    libc::O_NOFOLLOW | libc::O_CLOEXEC
+}
+
+/// Map the ELOOP of an `O_NOFOLLOW` open to the symlink refusal, anything else to I/O.
+fn open_error(path: &Path, what: &str, e: std::io::Error) -> Error {
+    if e.raw_os_error() == Some(libc::ELOOP) {
+        symlink_refused(path)
+    } else {
+        Error::io(format!("{what} {}", path.display()), e)
+    }
+}
 
 /// Write `bytes` to `path` atomically: a temp file in the same directory, fsync, rename,
 /// then fsync the directory so the rename itself survives a crash.
@@ -14,9 +91,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).ctx(|| format!("creating {}", dir.display()))?;
+    create_dir_all(dir)?;
+    step("write", path);
     let mut tmp = tempfile::Builder::new()
-        .prefix(".kcamp-tmp-")
+        .prefix(TMP_PREFIX)
         .tempfile_in(dir)
         .ctx(|| format!("creating a temp file in {}", dir.display()))?;
     tmp.write_all(bytes)
@@ -31,11 +109,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     tmp.as_file()
         .sync_all()
         .ctx(|| format!("syncing {}", path.display()))?;
+    step("rename", path);
+    // rename(2) replaces a symbolic link itself, never the file it points to.
     tmp.persist(path)
         .map_err(|e| Error::io(format!("renaming into {}", path.display()), e.error))?;
     sync_dir(dir);
     Ok(())
 }
+
+/// Prefix of the temp files of [`write_atomic`]; one left behind by a killed process is
+/// removed by the next writing command.
+pub const TMP_PREFIX: &str = ".kcamp-tmp-";
 
 /// Serialize `value` as pretty JSON (with a trailing newline) and write it atomically.
 pub fn write_json_atomic<T: serde::Serialize>(path: &Path, value: &T) -> Result<()> {
@@ -52,81 +136,241 @@ pub fn sync_dir(dir: &Path) {
     }
 }
 
-/// Append one line and fsync (the journal is append-only).
-pub fn append_line(path: &Path, line: &str) -> Result<()> {
+pub fn create_dir_all(dir: &Path) -> Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    step("mkdir", dir);
+    std::fs::create_dir_all(dir).ctx(|| format!("creating {}", dir.display()))
+}
+
+/// A torn last line that [`append_line`] moved out of the way before appending.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetAside {
+    /// Bytes of the fragment.
+    pub bytes: u64,
+    /// The file that received it (`<file>.torn`).
+    pub saved_to: PathBuf,
+}
+
+/// The file where [`append_line`] keeps torn fragments of `path`.
+pub fn torn_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".torn");
+    path.with_file_name(name)
+}
+
+/// Append one whole line and fsync, or append nothing: a write that fails part-way (a full
+/// disk) is cut back to the previous end. A torn last line that an earlier crash left (no
+/// newline) is first moved to `<file>.torn`, so the new line never fuses with a fragment;
+/// the returned [`SetAside`] says so, for the caller to report once.
+pub fn append_line(path: &Path, line: &str) -> Result<Option<SetAside>> {
+    step("append", path);
     let mut f = OpenOptions::new()
         .create(true)
         .append(true)
+        .read(true)
+        .custom_flags(nofollow())
         .open(path)
-        .ctx(|| format!("opening {}", path.display()))?;
+        .map_err(|e| open_error(path, "opening", e))?;
+    let len = f
+        .metadata()
+        .ctx(|| format!("reading {}", path.display()))?
+        .len();
+    let mut end = len;
+    let set_aside = match torn_tail(&f, len).ctx(|| format!("reading {}", path.display()))? {
+        Some(start) => {
+            let mut fragment = vec![0; (len - start) as usize];
+            f.read_exact_at(&mut fragment, start)
+                .ctx(|| format!("reading {}", path.display()))?;
+            let saved_to = torn_path(path);
+            fragment.push(b'\n');
+            let mut keep = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .custom_flags(nofollow())
+                .open(&saved_to)
+                .map_err(|e| open_error(&saved_to, "opening", e))?;
+            keep.write_all(&fragment)
+                .and_then(|()| keep.sync_all())
+                .ctx(|| format!("writing {}", saved_to.display()))?;
+            f.set_len(start)
+                .ctx(|| format!("cutting the torn last line of {}", path.display()))?;
+            end = start;
+            Some(SetAside {
+                bytes: len - start,
+                saved_to,
+            })
+        }
+        None => None,
+    };
     let mut buf = line.trim_end_matches('\n').to_owned();
     buf.push('\n');
-    f.write_all(buf.as_bytes())
-        .ctx(|| format!("appending to {}", path.display()))?;
-    f.sync_all().ctx(|| format!("syncing {}", path.display()))
+    let written = if injected_enospc() {
+        let half = buf.len() / 2;
+        f.write_all(&buf.as_bytes()[..half])
+            .and(Err(std::io::Error::from_raw_os_error(libc::ENOSPC)))
+    } else {
+        f.write_all(buf.as_bytes())
+    };
+    if let Err(e) = written {
+        // Whole lines or nothing: cutting a file back needs no free space.
+        let _ = f.set_len(end);
+        let _ = f.sync_all();
+        return Err(Error::io(format!("appending to {}", path.display()), e));
+    }
+    f.sync_all().ctx(|| format!("syncing {}", path.display()))?;
+    Ok(set_aside)
+}
+
+/// Where the unfinished last line of a file of `len` bytes starts, if it does not end
+/// with a newline.
+fn torn_tail(f: &File, len: u64) -> std::io::Result<Option<u64>> {
+    if len == 0 {
+        return Ok(None);
+    }
+    let mut last = [0u8; 1];
+    f.read_exact_at(&mut last, len - 1)?;
+    if last[0] == b'\n' {
+        return Ok(None);
+    }
+    let mut end = len;
+    let mut chunk = vec![0u8; 4096];
+    while end > 0 {
+        let start = end.saturating_sub(chunk.len() as u64);
+        let buf = &mut chunk[..(end - start) as usize];
+        f.read_exact_at(buf, start)?;
+        if let Some(i) = memchr::memrchr(b'\n', buf) {
+            return Ok(Some(start + i as u64 + 1));
+        }
+        end = start;
+    }
+    Ok(Some(0))
+}
+
+/// Split text into its complete lines (each ended by a newline) and a torn last line, if
+/// any. A line counts only once its newline is written.
+pub fn complete_lines(text: &str) -> (impl Iterator<Item = (usize, &str)>, Option<&str>) {
+    let (whole, torn) = match text.rfind('\n') {
+        Some(i) => (&text[..=i], &text[i + 1..]),
+        None => ("", text),
+    };
+    (
+        whole.lines().enumerate().map(|(i, l)| (i + 1, l)),
+        (!torn.is_empty()).then_some(torn),
+    )
 }
 
 /// An exclusive advisory lock on a file, held until dropped. The OS releases it when the
 /// process dies, so a crashed writer never leaves a stale lock; the file's text names
-/// the holder for the error message of the next writer.
+/// the holder for readers and for the error message of the next writer.
 #[derive(Debug)]
 pub struct LockGuard {
     file: File,
-    path: PathBuf,
 }
+
+/// How long a refused writer waits for the holder to finish writing its name.
+const HOLDER_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
 
 impl LockGuard {
     /// Try to take the lock; `what` describes this holder (e.g. the command line).
     pub fn acquire(path: &Path, what: &str) -> Result<LockGuard> {
-        let mut file = OpenOptions::new()
+        step("lock", path);
+        let file = OpenOptions::new()
             .create(true)
             .truncate(false)
             .read(true)
             .write(true)
+            .custom_flags(nofollow())
             .open(path)
-            .ctx(|| format!("opening lock file {}", path.display()))?;
+            .map_err(|e| open_error(path, "opening lock file", e))?;
+        let meta = file
+            .metadata()
+            .ctx(|| format!("reading lock file {}", path.display()))?;
+        if !meta.is_file() {
+            return Err(Error::input(format!(
+                "{} is not a regular file: the campaign lock must be one",
+                path.display()
+            )));
+        }
         match file.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
                 return Err(Error::Locked {
                     path: path.to_owned(),
-                    holder: read_holder(path).unwrap_or_else(|| "another process".to_owned()),
+                    holder: wait_for_holder(path),
                 });
             }
             Err(std::fs::TryLockError::Error(e)) => {
                 return Err(Error::io(format!("locking {}", path.display()), e));
             }
         }
-        file.set_len(0)
-            .ctx(|| format!("truncating {}", path.display()))?;
+        // Written in place and then cut to length, so a reader never sees an empty file
+        // while the lock is held (only, briefly, the name of a dead previous holder).
         let holder = format!("pid {} ({what})", std::process::id());
-        file.write_all(holder.as_bytes())
+        file.write_all_at(holder.as_bytes(), 0)
+            .and_then(|()| file.set_len(holder.len() as u64))
+            .and_then(|()| file.sync_all())
             .ctx(|| format!("writing {}", path.display()))?;
-        file.sync_all()
-            .ctx(|| format!("syncing {}", path.display()))?;
-        Ok(LockGuard {
-            file,
-            path: path.to_owned(),
-        })
+        Ok(LockGuard { file })
     }
 
-    /// Who holds the lock right now, or None if it is free. Never blocks.
+    /// Who holds the lock right now, or None if it is free. Reads the holder's text and
+    /// checks that its process lives; never takes the lock, so a reader can never make a
+    /// writer fail.
     pub fn holder(path: &Path) -> Option<String> {
-        let file = OpenOptions::new().read(true).write(true).open(path).ok()?;
-        match file.try_lock() {
-            Ok(()) => {
-                let _ = file.unlock();
-                None
-            }
-            Err(_) => Some(read_holder(path).unwrap_or_else(|| "another process".to_owned())),
+        let text = read_holder(path)?;
+        holder_pid(&text).filter(|pid| process_alive(*pid))?;
+        Some(text)
+    }
+}
+
+/// The holder named in the lock file, retried briefly: a writer that has just taken the
+/// lock may not have written its name yet.
+fn wait_for_holder(path: &Path) -> String {
+    let deadline = std::time::Instant::now() + HOLDER_WAIT;
+    loop {
+        if let Some(h) = LockGuard::holder(path) {
+            return h;
         }
+        if std::time::Instant::now() >= deadline {
+            return "another process (it has not written its pid yet)".to_owned();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
     }
 }
 
 fn read_holder(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(nofollow())
+        .open(path)
+        .ok()?;
+    let mut text = String::new();
+    file.take(4096).read_to_string(&mut text).ok()?;
     let t = text.trim();
     (!t.is_empty()).then(|| t.to_owned())
+}
+
+fn holder_pid(text: &str) -> Option<u32> {
+    text.strip_prefix("pid ")?
+        .split(|c: char| !c.is_ascii_digit())
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Whether a process with this pid exists (signal 0 checks without sending).
+pub fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    if pid <= 0 {
+        return false;
+    }
+    // SAFETY: signal 0 only checks that the process exists.
+    let rc = unsafe { libc::kill(pid, 0) };
+    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
 
 impl Drop for LockGuard {
@@ -134,35 +378,129 @@ impl Drop for LockGuard {
         // Clear the holder text first so a reader never names a process that has let go.
         let _ = self.file.set_len(0);
         let _ = self.file.unlock();
-        let _ = &self.path;
     }
 }
 
-/// Replace `dst` by `src` (both directories) with renames.
-pub fn replace_dir(src: &Path, dst: &Path) -> Result<()> {
-    let old = dst.with_file_name(format!(
-        ".{}.old",
-        dst.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    ));
-    remove_dir_if_exists(&old)?;
-    if dst.exists() {
-        std::fs::rename(dst, &old).ctx(|| format!("moving {} aside", dst.display()))?;
-    }
-    std::fs::rename(src, dst).ctx(|| format!("renaming {} to {}", src.display(), dst.display()))?;
-    if let Some(parent) = dst.parent() {
+/// Rename `from` to `to` (a step of a multi-rename change) and sync the directory.
+pub fn rename(from: &Path, to: &Path) -> Result<()> {
+    step("rename", to);
+    std::fs::rename(from, to).ctx(|| format!("renaming {} to {}", from.display(), to.display()))?;
+    if let Some(parent) = to.parent() {
         sync_dir(parent);
     }
-    remove_dir_if_exists(&old)
+    Ok(())
 }
 
 pub fn remove_dir_if_exists(p: &Path) -> Result<()> {
+    if std::fs::symlink_metadata(p).is_err() {
+        return Ok(());
+    }
+    step("remove", p);
+    // remove_dir_all removes a symbolic link itself, never what it points to.
     match std::fs::remove_dir_all(p) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
+            std::fs::remove_file(p).ctx(|| format!("removing {}", p.display()))
+        }
+        Err(e) => Err(Error::io(format!("removing {}", p.display()), e)),
+    }
+}
+
+pub fn remove_file_if_exists(p: &Path) -> Result<()> {
+    if std::fs::symlink_metadata(p).is_err() {
+        return Ok(());
+    }
+    step("remove", p);
+    match std::fs::remove_file(p) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(Error::io(format!("removing {}", p.display()), e)),
     }
+}
+
+/// Copy one regular file and fsync the copy.
+pub fn copy_file(from: &Path, to: &Path) -> Result<()> {
+    step("copy", to);
+    std::fs::copy(from, to).ctx(|| format!("copying {} to {}", from.display(), to.display()))?;
+    if let Ok(f) = File::open(to) {
+        let _ = f.sync_all();
+    }
+    Ok(())
+}
+
+/// Largest input file kcamp reads (a CSV of 10,000 shapes is about 1 MB; samples of
+/// 200,000 repeats about 10 MB).
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// Read a user-supplied text file (a CSV, a manifest, a shapes list). Every problem with
+/// the input itself is bad input (exit 2) naming the path: missing, a directory or a
+/// device instead of a regular file, larger than `max_bytes`, not UTF-8 (with the line).
+/// Only a failing read of a proper file is an I/O error.
+pub fn read_input_text(path: &Path, max_bytes: u64) -> Result<String> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Error::in_file(path, None, None, "no such file"));
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => {
+            return Err(Error::in_file(
+                path,
+                None,
+                None,
+                "no such file (a parent is not a directory)",
+            ));
+        }
+        Err(e) => return Err(Error::io(format!("reading {}", path.display()), e)),
+    };
+    if meta.is_dir() {
+        return Err(Error::in_file(
+            path,
+            None,
+            None,
+            "is a directory, not a file",
+        ));
+    }
+    if !meta.is_file() {
+        return Err(Error::in_file(
+            path,
+            None,
+            None,
+            "is not a regular file (a device, pipe or socket)",
+        ));
+    }
+    if meta.len() > max_bytes {
+        return Err(Error::in_file(
+            path,
+            None,
+            None,
+            format!(
+                "is {} bytes, more than the {max_bytes} bytes kcamp reads",
+                meta.len()
+            ),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    File::open(path)
+        .and_then(|f| f.take(max_bytes + 1).read_to_end(&mut bytes))
+        .ctx(|| format!("reading {}", path.display()))?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(Error::in_file(
+            path,
+            None,
+            None,
+            format!("grew past the {max_bytes} bytes kcamp reads while being read"),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..valid]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count() as u64
+            + 1;
+        Error::in_file(path, Some(line), None, "not valid UTF-8")
+    })
 }
 
 #[cfg(test)]
@@ -179,7 +517,7 @@ mod tests {
         let leftovers: Vec<_> = std::fs::read_dir(p.parent().unwrap())
             .unwrap()
             .filter_map(|e| e.ok())
-            .filter(|e| e.file_name().to_string_lossy().starts_with(".kcamp-tmp-"))
+            .filter(|e| e.file_name().to_string_lossy().starts_with(TMP_PREFIX))
             .collect();
         assert!(leftovers.is_empty());
     }
@@ -200,5 +538,142 @@ mod tests {
         drop(g);
         assert!(LockGuard::holder(&p).is_none());
         LockGuard::acquire(&p, "again").unwrap();
+    }
+
+    /// Finding 10: a writer refused right after another took the lock (before it wrote its
+    /// name) still names the holder's pid.
+    #[test]
+    fn refused_writer_waits_for_the_holder_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("lock");
+        let held = File::create(&p).unwrap();
+        held.try_lock().unwrap();
+        let late = p.clone();
+        let writer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            std::fs::write(&late, format!("pid {} (late writer)", std::process::id())).unwrap();
+        });
+        let err = LockGuard::acquire(&p, "second").unwrap_err().to_string();
+        writer.join().unwrap();
+        assert!(
+            err.contains(&format!("pid {} (late writer)", std::process::id())),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn holder_of_a_dead_process_is_no_holder() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("lock");
+        // A crashed writer leaves its text; the pid no longer runs.
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        std::fs::write(&p, format!("pid {dead} (kcamp accept)")).unwrap();
+        assert_eq!(LockGuard::holder(&p), None);
+        std::fs::write(&p, format!("pid {} (me)", std::process::id())).unwrap();
+        assert!(LockGuard::holder(&p).is_some());
+    }
+
+    /// Finding 3: a reader asking who holds the lock never makes a writer fail.
+    #[test]
+    fn readers_never_make_writers_fail() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("lock");
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let readers: Vec<_> = (0..4)
+            .map(|_| {
+                let (p, stop) = (p.clone(), stop.clone());
+                std::thread::spawn(move || {
+                    let mut seen = 0u64;
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        seen += u64::from(LockGuard::holder(&p).is_some());
+                    }
+                    seen
+                })
+            })
+            .collect();
+        for i in 0..2000 {
+            let g = LockGuard::acquire(&p, "writer")
+                .unwrap_or_else(|e| panic!("writer {i} refused while only readers ran: {e}"));
+            drop(g);
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for r in readers {
+            r.join().unwrap();
+        }
+    }
+
+    #[test]
+    fn lock_and_append_refuse_symlinks() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside.txt");
+        std::fs::write(&outside, "precious").unwrap();
+        let lock = dir.path().join("lock");
+        std::os::unix::fs::symlink(&outside, &lock).unwrap();
+        let err = LockGuard::acquire(&lock, "x").unwrap_err();
+        assert_eq!(err.exit_code(), crate::error::exit::BAD_INPUT, "{err}");
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+        let journal = dir.path().join("journal.jsonl");
+        std::os::unix::fs::symlink(&outside, &journal).unwrap();
+        assert!(append_line(&journal, "{}").is_err());
+        assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious");
+    }
+
+    #[test]
+    fn append_sets_a_torn_tail_aside_and_writes_whole_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("j.jsonl");
+        std::fs::write(&p, "{\"a\":1}\n{\"b\":").unwrap();
+        let aside = append_line(&p, "{\"c\":3}").unwrap().unwrap();
+        assert_eq!(aside.bytes, 5);
+        assert_eq!(
+            std::fs::read_to_string(&p).unwrap(),
+            "{\"a\":1}\n{\"c\":3}\n"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&aside.saved_to).unwrap(),
+            "{\"b\":\n"
+        );
+        assert_eq!(append_line(&p, "{\"d\":4}").unwrap(), None);
+        // A file that is one torn line.
+        std::fs::write(&p, "{\"x").unwrap();
+        append_line(&p, "{}").unwrap().unwrap();
+        assert_eq!(std::fs::read_to_string(&p).unwrap(), "{}\n");
+    }
+
+    #[test]
+    fn complete_lines_hold_back_the_torn_tail() {
+        let (lines, torn) = complete_lines("a\nb\nc");
+        assert_eq!(lines.collect::<Vec<_>>(), vec![(1, "a"), (2, "b")]);
+        assert_eq!(torn, Some("c"));
+        let (lines, torn) = complete_lines("a\n");
+        assert_eq!(lines.count(), 1);
+        assert_eq!(torn, None);
+    }
+
+    #[test]
+    fn input_problems_are_bad_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = |p: &Path| {
+            let e = read_input_text(p, 1 << 20).unwrap_err();
+            assert_eq!(e.exit_code(), crate::error::exit::BAD_INPUT, "{e}");
+            assert!(e.to_string().contains(&p.display().to_string()), "{e}");
+            e.to_string()
+        };
+        assert!(bad(&dir.path().join("missing.csv")).contains("no such file"));
+        assert!(bad(dir.path()).contains("is a directory"));
+        assert!(bad(Path::new("/dev/zero")).contains("not a regular file"));
+        let p = dir.path().join("latin1.yaml");
+        std::fs::write(&p, b"name: a\nop: caf\xe9\n").unwrap();
+        assert!(bad(&p).contains(":2: not valid UTF-8"));
+        let big = dir.path().join("big.csv");
+        std::fs::write(&big, vec![b'a'; 2048]).unwrap();
+        assert!(
+            read_input_text(&big, 1024)
+                .unwrap_err()
+                .to_string()
+                .contains("2048 bytes")
+        );
     }
 }

@@ -21,6 +21,7 @@ pub mod plausibility;
 pub mod schema;
 pub mod specs;
 pub mod stats;
+pub mod text;
 pub mod types;
 pub mod units;
 

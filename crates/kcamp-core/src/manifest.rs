@@ -6,6 +6,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::files::{KERNEL_OVERRIDE_FILE, MANIFEST_FILE};
+use crate::fsutil::read_input_text;
 use crate::gate::GateConfig;
 use crate::types::{Dtype, OpName, ShapeSpec, validate_label};
 use crate::{Error, Result};
@@ -144,8 +145,115 @@ fn default_timeout() -> f64 {
     30.0
 }
 
+/// Upper bounds of the timing settings: a typo must not make a run that never ends.
+const MAX_REPEATS: u32 = 10_000;
+const MAX_WARMUP: u32 = 100_000;
+const MAX_SAMPLE_MS: f64 = 60_000.0;
+
 fn default_true() -> bool {
     true
+}
+
+/// Largest `manifest.yaml` or `kernel.yaml` kcamp reads (a 10,000-shape manifest is about
+/// 500 KB).
+pub const MAX_MANIFEST_BYTES: u64 = 4 << 20;
+/// Deepest nesting of collections in a YAML file kcamp reads; a manifest needs 3. The YAML
+/// parser's time grows with the square of the depth, so the depth is checked first.
+pub const MAX_YAML_DEPTH: usize = 32;
+
+/// Deserialize YAML text after checking its nesting depth; errors name the file and line.
+pub fn parse_yaml<T: serde::de::DeserializeOwned>(
+    text: &str,
+    origin: &Path,
+    what: &str,
+) -> Result<T> {
+    if text.len() as u64 > MAX_MANIFEST_BYTES {
+        return Err(Error::in_file(
+            origin,
+            None,
+            None,
+            format!("{what}: larger than {MAX_MANIFEST_BYTES} bytes"),
+        ));
+    }
+    if let Some(line) = yaml_too_deep(text, MAX_YAML_DEPTH) {
+        return Err(Error::in_file(
+            origin,
+            Some(line),
+            None,
+            format!("{what}: collections nested deeper than {MAX_YAML_DEPTH} levels"),
+        ));
+    }
+    serde_yaml_ng::from_str(text).map_err(|e| {
+        let line = e.location().map(|l| l.line() as u64);
+        // The parser's message quotes the offending value, which may be huge.
+        Error::in_file(
+            origin,
+            line,
+            None,
+            format!("{what}: {}", crate::text::quote(&e.to_string(), 400)),
+        )
+    })
+}
+
+/// The line where the YAML text nests collections deeper than `max`, if it does: flow
+/// brackets outside quotes and comments, plus the block levels of indentation and of
+/// compact `- - -` sequences. An over-estimate is harmless (a manifest needs 3 levels);
+/// what matters is that no text reaches the parser with thousands.
+fn yaml_too_deep(text: &str, max: usize) -> Option<u64> {
+    let mut flow = 0usize;
+    let mut indents: Vec<usize> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let number = i as u64 + 1;
+        let trimmed = line.trim_start_matches(' ');
+        let indent = line.len() - trimmed.len();
+        let content = trimmed.trim_end();
+        if flow == 0 && !content.is_empty() && !content.starts_with('#') {
+            while indents.last().is_some_and(|&d| d >= indent) {
+                indents.pop();
+            }
+            indents.push(indent);
+            // `- - - x` opens one sequence per dash on a single line.
+            let mut rest = content;
+            let mut dashes = 0;
+            while let Some(r) = rest.strip_prefix("- ").or_else(|| rest.strip_prefix("? ")) {
+                dashes += 1;
+                rest = r.trim_start_matches(' ');
+            }
+            if indents.len() + dashes > max {
+                return Some(number);
+            }
+        }
+        let mut quote: Option<char> = None;
+        let mut prev = ' ';
+        for c in trimmed.chars() {
+            match quote {
+                Some(q) if c == q => quote = None,
+                Some(_) => {}
+                None => match c {
+                    '#' if prev == ' ' || prev == '\t' => break,
+                    '\'' | '"'
+                        if prev == ' '
+                            || prev == '['
+                            || prev == '{'
+                            || prev == ','
+                            || prev == ':' =>
+                    {
+                        quote = Some(c)
+                    }
+                    '[' | '{' => {
+                        flow += 1;
+                        if indents.len() + flow > max {
+                            return Some(number);
+                        }
+                    }
+                    ']' | '}' => flow = flow.saturating_sub(1),
+                    _ => {}
+                },
+            }
+            prev = c;
+        }
+    }
+    None
 }
 
 impl Manifest {
@@ -183,10 +291,7 @@ impl Manifest {
 
     /// Parse and validate; errors name the file, line and field.
     pub fn parse(text: &str, origin: &Path) -> Result<Manifest> {
-        let manifest: Manifest = serde_yaml_ng::from_str(text).map_err(|e| {
-            let line = e.location().map(|l| l.line() as u64);
-            Error::in_file(origin, line, None, format!("invalid manifest: {e}"))
-        })?;
+        let manifest: Manifest = parse_yaml(text, origin, "invalid manifest")?;
         manifest.validate(origin)?;
         Ok(manifest)
     }
@@ -195,8 +300,13 @@ impl Manifest {
     /// round left a broken kernel settings file behind.
     pub fn load_base(dir: &Path) -> Result<Manifest> {
         let path = dir.join(MANIFEST_FILE);
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
+        if std::fs::symlink_metadata(&path).is_err() {
+            return Err(Error::input(format!(
+                "{} is not a campaign: no manifest.yaml (create one with `kcamp init DIR`)",
+                dir.display()
+            )));
+        }
+        let text = read_input_text(&path, MAX_MANIFEST_BYTES)?;
         Manifest::parse(&text, &path)
     }
 
@@ -209,21 +319,10 @@ impl Manifest {
     /// working `kernel/` or a round's snapshot) applied when it exists.
     pub fn with_kernel_settings_of(self, kernel_path: &Path) -> Result<Manifest> {
         let mut manifest = self;
-        match std::fs::read_to_string(kernel_path) {
-            Ok(text) => {
-                manifest.kernel = serde_yaml_ng::from_str(&text).map_err(|e| {
-                    let line = e.location().map(|l| l.line() as u64);
-                    Error::in_file(
-                        kernel_path,
-                        line,
-                        None,
-                        format!("invalid kernel settings: {e}"),
-                    )
-                })?;
-                manifest.validate(kernel_path)?;
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Error::io(format!("reading {}", kernel_path.display()), e)),
+        if std::fs::symlink_metadata(kernel_path).is_ok() {
+            let text = read_input_text(kernel_path, MAX_MANIFEST_BYTES)?;
+            manifest.kernel = parse_yaml(&text, kernel_path, "invalid kernel settings")?;
+            manifest.validate(kernel_path)?;
         }
         Ok(manifest)
     }
@@ -270,6 +369,8 @@ impl Manifest {
         if self.name.trim().is_empty() {
             return Err(field("name", "must not be empty".into()));
         }
+        crate::text::check_one_line("name", &self.name, crate::text::MAX_LABEL_CHARS)
+            .map_err(|e| field("name", e.to_string()))?;
         if self.target_shapes.is_empty() {
             return Err(field("target_shapes", "needs at least one shape".into()));
         }
@@ -326,10 +427,13 @@ impl Manifest {
         if !(self.timeout_sec.is_finite() && self.timeout_sec > 0.0) {
             return Err(field("timeout_sec", "must be a positive number".into()));
         }
-        if self.timing.repeats < 2 {
+        if !(2..=MAX_REPEATS).contains(&self.timing.repeats) {
             return Err(field(
                 "timing.repeats",
-                "needs at least 2 repeats for a stddev".into(),
+                format!(
+                    "needs 2 to {MAX_REPEATS} repeats (2 for a stddev), got {}",
+                    self.timing.repeats
+                ),
             ));
         }
         if let Some(ms) = self.timing.warmup_ms
@@ -368,30 +472,48 @@ impl Manifest {
                 ));
             }
         }
-        if !(self.timing.min_sample_ms.is_finite() && self.timing.min_sample_ms > 0.0) {
+        if self.timing.warmup > MAX_WARMUP {
             return Err(field(
-                "timing.min_sample_ms",
-                "must be a positive number".into(),
+                "timing.warmup",
+                format!(
+                    "at most {MAX_WARMUP} warm-up dispatches, got {}",
+                    self.timing.warmup
+                ),
             ));
         }
-        let g = &self.gate;
-        for (name, v) in [
-            ("gate.noise_floor", g.noise_floor),
-            ("gate.stddev_multiplier", g.stddev_multiplier),
-            ("gate.regression_threshold", g.regression_threshold),
-            ("gate.p_value", g.p_value),
-            ("gate.quick_confirm_below", g.quick_confirm_below),
-            ("gate.remeasure_min_gain", g.remeasure_min_gain),
-        ] {
-            if !(v.is_finite() && v >= 0.0) {
-                return Err(field(
-                    name,
-                    format!("must be a non-negative number, got {v}"),
-                ));
-            }
+        if !(self.timing.min_sample_ms.is_finite()
+            && self.timing.min_sample_ms > 0.0
+            && self.timing.min_sample_ms <= MAX_SAMPLE_MS)
+        {
+            return Err(field(
+                "timing.min_sample_ms",
+                format!(
+                    "must be a positive number of milliseconds up to {MAX_SAMPLE_MS}, got {}",
+                    self.timing.min_sample_ms
+                ),
+            ));
         }
+        if let Some(t) = &self.performance_target
+            && !(t.value.is_finite() && t.value > 0.0)
+        {
+            return Err(field(
+                "performance_target.value",
+                format!("must be a positive number, got {}", t.value),
+            ));
+        }
+        self.gate
+            .check()
+            .map_err(|(name, msg)| field(&format!("gate.{name}"), msg))?;
         if self.kernel.file.contains("..") || Path::new(&self.kernel.file).is_absolute() {
             return Err(field("kernel.file", "must be a path inside kernel/".into()));
+        }
+        for (axis, expr) in [
+            ("x", &self.kernel.workgroups.x),
+            ("y", &self.kernel.workgroups.y),
+            ("z", &self.kernel.workgroups.z),
+        ] {
+            crate::ops::check_expression(expr)
+                .map_err(|m| field(&format!("kernel.workgroups.{axis}"), m))?;
         }
         if !self.kernel.entry_points.contains_key("forward") {
             return Err(field(

@@ -104,26 +104,61 @@ impl SetOp {
     }
 }
 
+/// Most segments of a `--set`/`--append` field path; the schema's deepest field has 3.
+pub const MAX_PATH_SEGMENTS: usize = 16;
+/// Deepest nesting of a record (objects and arrays). JSON readers stop at 128 levels; a
+/// record kcamp writes stays far below, so every reader can read it back.
+pub const MAX_RECORD_DEPTH: usize = 32;
+
 fn split_assignment<'a>(arg: &'a str, flag: &str) -> Result<(Vec<String>, &'a str)> {
+    let shown = || crate::text::quote(arg, crate::text::QUOTE_CHARS);
     let Some((path, raw)) = arg.split_once('=') else {
         return Err(Error::input(format!(
-            "{flag} '{arg}': expected FIELD=VALUE (e.g. performance.tflops=12.5)"
+            "{flag} '{}': expected FIELD=VALUE (e.g. performance.tflops=12.5)",
+            shown()
         )));
     };
+    let count = path.split('.').count();
+    if count > MAX_PATH_SEGMENTS {
+        return Err(Error::input(format!(
+            "{flag} '{}': the field path has {count} segments; records nest at most {MAX_PATH_SEGMENTS} deep",
+            shown()
+        )));
+    }
     let segments: Vec<String> = path.trim().split('.').map(str::to_owned).collect();
     if segments.iter().any(|s| s.is_empty()) {
         return Err(Error::input(format!(
-            "{flag} '{arg}': field path '{path}' has an empty segment"
+            "{flag} '{}': field path has an empty segment",
+            shown()
         )));
     }
     Ok((segments, raw))
 }
 
+/// Nesting depth of a JSON value (a scalar is 0), without recursion.
+fn depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(value, 0usize)];
+    while let Some((v, d)) = stack.pop() {
+        deepest = deepest.max(d);
+        match v {
+            Value::Array(items) => stack.extend(items.iter().map(|i| (i, d + 1))),
+            Value::Object(map) => stack.extend(map.values().map(|i| (i, d + 1))),
+            _ => {}
+        }
+    }
+    deepest
+}
+
 fn parse_value(raw: &str, arg: &str) -> Result<Value> {
     let trimmed = raw.trim();
     if trimmed.starts_with('[') || trimmed.starts_with('{') {
-        return serde_json::from_str(trimmed)
-            .map_err(|e| Error::input(format!("'{arg}': the value is not valid JSON: {e}")));
+        return serde_json::from_str(trimmed).map_err(|e| {
+            Error::input(format!(
+                "'{}': the value is not valid JSON: {e}",
+                crate::text::quote(arg, crate::text::QUOTE_CHARS)
+            ))
+        });
     }
     match serde_json::from_str::<Value>(trimmed) {
         Ok(v @ (Value::Number(_) | Value::Bool(_) | Value::Null | Value::String(_))) => Ok(v),
@@ -306,7 +341,10 @@ impl MemoryStore {
                     &record.path,
                     None,
                     None,
-                    format!("field {}: {msg}", pointer(op.path())),
+                    format!(
+                        "field {}: {msg}",
+                        crate::text::quote(&pointer(op.path()), crate::text::QUOTE_CHARS)
+                    ),
                 )
             })?;
         }
@@ -433,7 +471,7 @@ impl MemoryStore {
     }
 
     fn read(&self, version: Version, path: &Path) -> Result<Record> {
-        let text = std::fs::read_to_string(path).ctx(|| format!("reading {}", path.display()))?;
+        let text = crate::fsutil::read_input_text(path, crate::fsutil::MAX_INPUT_BYTES)?;
         let value: Value = serde_json::from_str(&text).map_err(|e| {
             Error::in_file(
                 path,
@@ -463,6 +501,30 @@ impl MemoryStore {
 
     fn write(&self, version: Version, value: Value) -> Result<Record> {
         let path = self.path_of(version);
+        // What is written must read back: never a record that breaks `show`, `status` or
+        // `log` with no way to repair it.
+        let nested = depth(&value);
+        if nested > MAX_RECORD_DEPTH {
+            return Err(Error::in_file(
+                &path,
+                None,
+                None,
+                format!(
+                    "not written: the change nests the record {nested} levels deep; at most {MAX_RECORD_DEPTH}"
+                ),
+            ));
+        }
+        if value["version"] != Value::String(version.to_string()) {
+            return Err(Error::in_file(
+                &path,
+                None,
+                None,
+                format!(
+                    "not written: field /version must stay \"{version}\" (the record's file name), got {}",
+                    crate::text::quote(&value["version"].to_string(), crate::text::QUOTE_CHARS)
+                ),
+            ));
+        }
         self.check(
             &path,
             &value,
@@ -484,7 +546,7 @@ impl MemoryStore {
             .map(|e| {
                 let at = e.instance_path().to_string();
                 let at = if at.is_empty() { "/".to_owned() } else { at };
-                format!("field {at}: {e}")
+                crate::text::quote(&format!("field {at}: {e}"), 300)
             })
             .collect();
         if problems.is_empty() {
@@ -494,7 +556,20 @@ impl MemoryStore {
             path,
             None,
             None,
-            format!("{what}: {}", problems.join("; ")),
+            format!(
+                "{what}: {}{}",
+                problems
+                    .iter()
+                    .take(5)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                if problems.len() > 5 {
+                    format!("; and {} more", problems.len() - 5)
+                } else {
+                    String::new()
+                }
+            ),
         ))
     }
 }

@@ -501,6 +501,9 @@ pub fn eval_work_expr(flag: &str, expr: &str, dims: &BTreeMap<String, u64>) -> R
             .set_value(name.clone(), Value::from_float(*value as f64))
             .map_err(|e| Error::input(format!("{flag}: dimension '{name}': {e}")))?;
     }
+    let shown = crate::text::quote(expr, crate::text::QUOTE_CHARS);
+    crate::ops::check_expression(expr)
+        .map_err(|e| Error::input(format!("{flag} '{shown}': {e}")))?;
     let value: f64 = evalexpr::eval_number_with_context(expr, &context).map_err(|e| {
         let unbound = matches!(e, evalexpr::EvalexprError::VariableIdentifierNotFound(_));
         let given = if dims.is_empty() {
@@ -510,10 +513,10 @@ pub fn eval_work_expr(flag: &str, expr: &str, dims: &BTreeMap<String, u64>) -> R
         };
         Error::input(if unbound {
             format!(
-                "{flag} '{expr}': {e}\nGive every dimension the expression uses with --dims, e.g. --dims M=4096,N=4096,K=4096 (given: {given})"
+                "{flag} '{shown}': {e}\nGive every dimension the expression uses with --dims, e.g. --dims M=4096,N=4096,K=4096 (given: {given})"
             )
         } else {
-            format!("{flag} '{expr}': {e}")
+            format!("{flag} '{shown}': {e}")
         })
     })?;
     if value.is_finite() && value >= 0.0 {

@@ -82,17 +82,25 @@ impl ShapeSpec {
 
 /// Labels become file names and CSV keys: no path separators or control characters.
 pub fn validate_label(label: &str) -> std::result::Result<(), String> {
+    use crate::text::{MAX_LABEL_CHARS, QUOTE_CHARS, quote};
     if label.is_empty() {
         return Err("label must not be empty".into());
     }
+    let shown = || quote(label, QUOTE_CHARS);
+    if label.chars().count() > MAX_LABEL_CHARS {
+        return Err(format!(
+            "label '{}' is longer than {MAX_LABEL_CHARS} characters",
+            shown()
+        ));
+    }
     if label.contains(['/', '\\']) {
-        return Err(format!("label '{label}' contains a path separator"));
+        return Err(format!("label '{}' contains a path separator", shown()));
     }
     if label.chars().any(char::is_control) {
-        return Err(format!("label {label:?} contains a control character"));
+        return Err(format!("label '{}' contains a control character", shown()));
     }
     if label.contains([',', '"']) {
-        return Err(format!("label '{label}' contains a comma or quote"));
+        return Err(format!("label '{}' contains a comma or quote", shown()));
     }
     Ok(())
 }

@@ -122,8 +122,9 @@ pub fn run_campaign_cases(
         .clone()
         .unwrap_or_else(|| campaign_dir.join(KERNEL_DIR));
     let kernel_path = kernel_dir.join(&manifest.kernel.file);
-    let kernel_source = std::fs::read_to_string(&kernel_path)
-        .map_err(|e| Error::io(format!("reading kernel {}", kernel_path.display()), e))?;
+    // A missing or unreadable kernel file is the user's to fix (exit 2), naming the path.
+    let kernel_source =
+        kcamp_core::fsutil::read_input_text(&kernel_path, kcamp_core::fsutil::MAX_INPUT_BYTES)?;
     let base_seed = manifest.seed.unwrap_or_else(time_seed);
     let adapter = opts
         .adapter

@@ -6,6 +6,7 @@
 //! compares two numbers of one run; one that does not is judged against recorded numbers,
 //! fingerprint-checked, and the verdict says so.
 
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -18,6 +19,8 @@ use kcamp_core::files::{BENCHMARK_CSV, PAIRED_CSV, PAIRED_SAMPLES_CSV, SAMPLES_C
 use kcamp_core::manifest::Manifest;
 use kcamp_core::types::Validation;
 use kcamp_core::{Error, Result};
+
+use crate::lifeline::{GroupGuard, die_with_parent, kill_group};
 
 /// The campaign's harness commands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,10 +111,13 @@ impl Measurer for Harness {
 }
 
 /// Run the manifest's harness command through `sh -c` in the campaign directory with
-/// `{csv}` replaced by the (shell-quoted) output path and `{kernel_dir}` by the (quoted)
-/// kernel directory. The shapes of this validation are passed as `KCAMP_SHAPES`
-/// (comma-separated labels), the level as `KCAMP_VALIDATION`, the kernel directory as
-/// `KCAMP_KERNEL_DIR`.
+/// `{csv}` replaced by the (shell-quoted, absolute) output path and `{kernel_dir}` by the
+/// (quoted, absolute) kernel directory. The shapes of this validation are passed as
+/// `KCAMP_SHAPES` (comma-separated labels), the level as `KCAMP_VALIDATION`, the kernel
+/// directory as `KCAMP_KERNEL_DIR`. The command runs in its own process group, which dies
+/// with this process and is killed when the command ends, so nothing it started outlives
+/// the measurement. Its output goes to `harness.log` beside the CSV; on failure a copy is
+/// kept at `live/harness.log` (the staging directory is removed) and its tail is quoted.
 fn run_external(
     req: &MeasureRequest<'_>,
     cmd: &str,
@@ -121,8 +127,12 @@ fn run_external(
     let campaign = req.campaign;
     let validation = req.validation;
     let labels: Vec<&str> = req.shapes.iter().map(|s| s.label.as_str()).collect();
-    let kernel_dir =
-        std::path::absolute(kernel_dir).ctx(|| format!("resolving {}", kernel_dir.display()))?;
+    // The command runs in the campaign directory: paths given relative to ours would
+    // point elsewhere there.
+    let absolute = |p: &Path| std::path::absolute(p).ctx(|| format!("resolving {}", p.display()));
+    let csv_out = absolute(csv_out)?;
+    let campaign_dir = absolute(&campaign.dir)?;
+    let kernel_dir = absolute(kernel_dir)?;
     let line = cmd
         .replace("{csv}", &shell_quote(&csv_out.to_string_lossy()))
         .replace(
@@ -135,10 +145,11 @@ fn run_external(
     let log_err = log
         .try_clone()
         .ctx(|| format!("opening {}", log_path.display()))?;
-    let mut child = Command::new("sh")
+    let mut command = Command::new("sh");
+    command
         .arg("-c")
         .arg(&line)
-        .current_dir(&campaign.dir)
+        .current_dir(&campaign_dir)
         .env("KCAMP_SHAPES", labels.join(","))
         .env("KCAMP_KERNEL_DIR", &kernel_dir)
         .env(
@@ -151,36 +162,51 @@ fn run_external(
         .stdin(Stdio::null())
         .stdout(log)
         .stderr(log_err)
+        .process_group(0);
+    die_with_parent(&mut command);
+    let mut child = command
         .spawn()
         .ctx(|| format!("starting harness command `{line}`"))?;
+    let pgid = child.id();
+    let guard = match GroupGuard::watch(pgid) {
+        Ok(g) => g,
+        Err(e) => {
+            kill_group(pgid);
+            let _ = child.wait();
+            return Err(e);
+        }
+    };
     // The harness runs every shape: allow the per-case timeout for each, plus start-up.
     let budget = Duration::from_secs_f64(
         campaign.manifest.effective_timeout_sec()? * labels.len().max(1) as f64 + 60.0,
     );
     let start = Instant::now();
-    loop {
-        match child
-            .try_wait()
-            .ctx(|| "waiting for the harness command".to_owned())?
-        {
-            Some(status) if status.success() => break,
-            Some(status) => {
-                return Err(Error::input(format!(
-                    "harness command `{line}` failed with {status}; its output is in {}",
-                    log_path.display()
-                )));
+    let outcome = loop {
+        match child.try_wait() {
+            Err(e) => break Err(format!("could not be waited for ({e})")),
+            Ok(Some(status)) if status.success() => break Ok(()),
+            Ok(Some(status)) => {
+                break Err(format!("failed with {status}"));
             }
-            None if start.elapsed() > budget => {
-                let _ = child.kill();
+            Ok(None) if start.elapsed() > budget => {
+                kill_group(pgid);
                 let _ = child.wait();
-                return Err(Error::input(format!(
-                    "harness command `{line}` ran past {:.0} s and was killed; its output is in {}",
-                    budget.as_secs_f64(),
-                    log_path.display()
-                )));
+                break Err(format!(
+                    "ran past {:.0} s and was killed",
+                    budget.as_secs_f64()
+                ));
             }
-            None => std::thread::sleep(Duration::from_millis(50)),
+            Ok(None) => std::thread::sleep(Duration::from_millis(50)),
         }
+    };
+    // Whatever the command left running in its group (a background job) ends with it.
+    kill_group(pgid);
+    guard.release();
+    if let Err(what) = outcome {
+        let kept = keep_log(&campaign_dir, &log_path);
+        return Err(Error::input(format!(
+            "harness command `{line}` {what}; {kept}"
+        )));
     }
     if !csv_out.is_file() {
         return Err(Error::input(format!(
@@ -189,6 +215,32 @@ fn run_external(
         )));
     }
     Ok(())
+}
+
+/// Lines of a failed harness's output quoted in the error.
+const LOG_TAIL_LINES: usize = 12;
+
+/// Copy a failed harness's log to `live/harness.log` (the staging directory it was in is
+/// about to be removed) and describe it: where it is, and its last lines.
+fn keep_log(campaign_dir: &Path, log: &Path) -> String {
+    let text = std::fs::read(log)
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .unwrap_or_default();
+    let kept = campaign_dir.join("live").join("harness.log");
+    let place = match kcamp_core::fsutil::write_atomic(&kept, text.as_bytes()) {
+        Ok(()) => format!("its output is in {}", kept.display()),
+        Err(e) => format!("its output could not be kept ({e})"),
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let tail = &lines[lines.len().saturating_sub(LOG_TAIL_LINES)..];
+    if tail.is_empty() {
+        return format!("{place} (empty)");
+    }
+    let tail: Vec<String> = tail
+        .iter()
+        .map(|l| kcamp_core::text::quote(l, 200))
+        .collect();
+    format!("{place}; last lines:\n  {}", tail.join("\n  "))
 }
 
 fn shell_quote(s: &str) -> String {

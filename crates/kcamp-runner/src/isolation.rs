@@ -16,6 +16,7 @@ use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent};
 use kcamp_core::types::Check;
 use kcamp_core::{Error, Result};
 
+use crate::lifeline::{GroupGuard, die_with_parent, kill_group};
 use crate::worker::WorkerMessage;
 
 /// How often a waiting parent looks at the cancel flag.
@@ -201,6 +202,8 @@ fn run_one(
 /// Dropping it kills the worker's process group unless the worker has already exited.
 struct Worker {
     child: Child,
+    /// Kills the worker's group should this process die without dropping the worker.
+    guard: Option<GroupGuard>,
     stdin: Option<Sender<String>>,
     lines: Receiver<String>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
@@ -222,13 +225,22 @@ impl Worker {
             // Its own process group, so a kill also takes down anything the worker started
             // (a shell-based harness, a driver helper) and no orphan keeps the pipes open.
             .process_group(0);
+        die_with_parent(&mut command);
         let mut child = command
             .spawn()
             .map_err(|e| Error::io(format!("starting worker {}", program.to_string_lossy()), e))?;
+        let guard = match GroupGuard::watch(child.id()) {
+            Ok(g) => g,
+            Err(e) => {
+                kill_and_reap(&mut child);
+                return Err(e);
+            }
+        };
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
-            kill_group(&mut child);
+            kill_and_reap(&mut child);
+            guard.release();
             return Err(Error::Internal("worker pipes were not created".into()));
         };
         let (stdin_tx, stdin_rx) = channel::<String>();
@@ -258,6 +270,7 @@ impl Worker {
         });
         Ok(Worker {
             child,
+            guard: Some(guard),
             stdin: Some(stdin_tx),
             lines,
             stderr_tail,
@@ -323,7 +336,11 @@ impl Worker {
 impl Drop for Worker {
     fn drop(&mut self) {
         if !matches!(self.child.try_wait(), Ok(Some(_))) {
-            kill_group(&mut self.child);
+            kill_and_reap(&mut self.child);
+        }
+        // The group is gone (or exited on its own): the watchdog stands down.
+        if let Some(guard) = self.guard.take() {
+            guard.release();
         }
     }
 }
@@ -342,13 +359,8 @@ fn write_lines(mut stdin: ChildStdin, lines: Receiver<String>) {
 }
 
 /// SIGKILL the worker's whole process group, then reap the worker.
-fn kill_group(child: &mut Child) {
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // SAFETY: kill(2) with a negative pid signals a process group and touches no memory.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
+fn kill_and_reap(child: &mut Child) {
+    kill_group(child.id());
     let _ = child.kill();
     let _ = child.wait();
 }

@@ -8,6 +8,7 @@ mod builtin;
 mod campaign_run;
 mod harness;
 mod isolation;
+mod lifeline;
 mod worker;
 
 pub use builtin::Builtin;
@@ -18,6 +19,7 @@ pub use artifacts::{
 };
 pub use campaign_run::{CampaignRunOptions, RunReport, run_campaign_cases};
 pub use isolation::{RunOptions, run_cases};
+pub use lifeline::exit_when_orphaned;
 pub use worker::{WorkerMessage, serve};
 
 use kcamp_core::campaign::Measurer;

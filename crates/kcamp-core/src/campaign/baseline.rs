@@ -13,13 +13,13 @@ use super::git;
 use super::layout::{Campaign, copy_tree};
 use super::measure::{MeasureSource, Plan, measure};
 use super::recover::recover;
-use crate::artifacts::result::{RunSummary, ShapeFailure};
+use crate::artifacts::result::{RunResult, RunSummary, ShapeFailure, failures};
 use crate::case::ProgressEvent;
-use crate::error::IoContext;
 use crate::files::{
-    ARTIFACTS_DIR, DECISION_FILE, FROZEN_HEADER_FILE, HYPOTHESIS_FILE, KERNEL_DIR, MANIFEST_FILE,
+    ARTIFACTS_DIR, BENCHMARK_CSV, DECISION_FILE, FROZEN_HEADER_FILE, HYPOTHESIS_FILE, KERNEL_DIR,
+    MANIFEST_FILE, RESULT_JSON,
 };
-use crate::fsutil::{remove_dir_if_exists, sync_dir, write_atomic, write_json_atomic};
+use crate::fsutil::{remove_dir_if_exists, rename, write_atomic, write_json_atomic};
 use crate::manifest::Manifest;
 use crate::schema::{BenchTable, ShapeKey};
 use crate::types::{Check, DecisionKind, Validation};
@@ -52,8 +52,12 @@ pub fn baseline(
     render: impl FnOnce(&Campaign) -> Result<()>,
 ) -> Result<BaselineOutcome> {
     let _lock = c.lock("kcamp baseline")?;
-    recover(c)?;
+    let recovery = recover(c)?;
     if !c.round_numbers()?.is_empty() {
+        // A retried BASELINE whose first attempt was killed: recovery finished it.
+        if recovery.completed.iter().any(|(k, _)| *k == "baseline") {
+            return recorded_outcome(c);
+        }
         return Err(Error::State(format!(
             "{}: BASELINE is already recorded as round 1; open a round with `kcamp round new`",
             c.dir.display()
@@ -61,7 +65,9 @@ pub fn baseline(
     }
     let staging = c.rounds_dir().join(".round-1.tmp");
     remove_dir_if_exists(&staging)?;
-    copy_tree(&c.kernel_dir(), &staging.join(KERNEL_DIR))?;
+    copy_tree(&c.kernel_dir(), &staging.join(KERNEL_DIR)).inspect_err(|_| {
+        let _ = remove_dir_if_exists(&staging);
+    })?;
     let artifacts = staging.join(ARTIFACTS_DIR);
     let plan = Plan {
         validation: Validation::Full,
@@ -93,6 +99,12 @@ pub fn baseline(
         .chain(measured.notes.iter().cloned())
         .collect();
     let representative = choose_representatives(c, &measured.table, &mut warnings);
+    // The manifest edit is prepared before anything is recorded, so a manifest kcamp
+    // cannot edit fails the BASELINE with nothing changed.
+    if let Err(e) = representative_manifest(&c.dir, &representative) {
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(e);
+    }
     write_atomic(&staging.join(HYPOTHESIS_FILE), b"BASELINE\n")?;
     c.journal(
         "baseline_begin",
@@ -144,14 +156,7 @@ pub fn baseline(
     };
     write_json_atomic(&staging.join(DECISION_FILE), &decision)?;
     super::fail_point("baseline:before_commit");
-    std::fs::rename(&staging, c.round_dir(1)).ctx(|| {
-        format!(
-            "renaming {} to {}",
-            staging.display(),
-            c.round_dir(1).display()
-        )
-    })?;
-    sync_dir(&c.rounds_dir());
+    rename(&staging, &c.round_dir(1))?;
     super::fail_point("baseline:after_commit");
     finish_baseline(c, &representative)?;
     let reopened = Campaign::open(&c.dir)?;
@@ -185,10 +190,53 @@ pub fn baseline(
     })
 }
 
+/// The outcome of the BASELINE recorded on disk (round 1), for a retried command.
+fn recorded_outcome(c: &Campaign) -> Result<BaselineOutcome> {
+    let c = Campaign::open(&c.dir)?;
+    let frozen = c.frozen_header()?;
+    let table =
+        BenchTable::read_held_to(&c.artifacts_dir(1).join(BENCHMARK_CSV), frozen.as_deref())?;
+    let metric = c.manifest.primary_metric.clone();
+    let passed = table.rows.iter().filter(|r| r.check == Check::Pass).count();
+    let result = RunResult::read(&c.artifacts_dir(1).join(RESULT_JSON))
+        .ok()
+        .flatten();
+    let origin = c
+        .read_journal()?
+        .iter()
+        .rev()
+        .find(|e| e.event == "baseline_begin")
+        .and_then(|e| e.detail.get("origin"))
+        .and_then(|o| o.as_str())
+        .unwrap_or_default()
+        .to_owned();
+    Ok(BaselineOutcome {
+        round: 1,
+        validation: Validation::Full,
+        shapes: table.rows.len(),
+        passed,
+        all_pass: passed == table.rows.len(),
+        aggregate: table.aggregate(&metric),
+        metric,
+        representative_shapes: c.manifest.representative_shapes.clone(),
+        failures: failures(&table, result.as_ref()),
+        summary: result.as_ref().map_or_else(
+            || RunSummary::from_table(&table, &c.manifest.primary_metric),
+            |r| r.summary.clone(),
+        ),
+        warnings: vec![
+            "an earlier `kcamp baseline` was interrupted after recording round 1; it is now complete"
+                .to_owned(),
+        ],
+        origin,
+    })
+}
+
 /// The steps after the BASELINE round is committed; idempotent, so recovery can redo them.
 pub(super) fn finish_baseline(c: &Campaign, representative: &[String]) -> Result<()> {
     if c.manifest.representative_shapes.as_slice() != representative {
-        set_representative_shapes(&c.dir, representative)?;
+        let text = representative_manifest(&c.dir, representative)?;
+        write_atomic(&c.dir.join(MANIFEST_FILE), text.as_bytes())?;
     }
     let reopened = Campaign::open(&c.dir)?;
     super::records::on_baseline(&reopened)?;
@@ -317,11 +365,29 @@ pub(super) fn choose_representatives(
         .collect()
 }
 
-/// Record the representative shapes in manifest.yaml, editing only that field so the
-/// user's comments and layout survive.
-fn set_representative_shapes(dir: &Path, labels: &[String]) -> Result<()> {
+/// manifest.yaml with `representative_shapes` set to `labels`, editing only that field so
+/// the user's comments and layout survive. Where the line edit cannot be proven right (the
+/// result must load and equal the manifest with only that field changed) the whole
+/// manifest is written out again instead, without its comments.
+fn representative_manifest(dir: &Path, labels: &[String]) -> Result<String> {
     let path = dir.join(MANIFEST_FILE);
-    let text = std::fs::read_to_string(&path).ctx(|| format!("reading {}", path.display()))?;
+    let text = crate::fsutil::read_input_text(&path, crate::manifest::MAX_MANIFEST_BYTES)?;
+    let mut expected = Manifest::parse(&text, &path)?;
+    expected.representative_shapes = labels.to_vec();
+    let edited = edit_representative_line(&text, labels);
+    if Manifest::parse(&edited, &path).is_ok_and(|m| m == expected) {
+        return Ok(edited);
+    }
+    let regenerated = format!(
+        "# kcamp campaign manifest (rewritten by `kcamp baseline` to record representative_shapes)\n{}",
+        expected.to_yaml()?
+    );
+    // Never write a manifest that does not load.
+    Manifest::parse(&regenerated, &path)?;
+    Ok(regenerated)
+}
+
+fn edit_representative_line(text: &str, labels: &[String]) -> String {
     let value = format!(
         "representative_shapes: [{}]",
         labels
@@ -330,22 +396,38 @@ fn set_representative_shapes(dir: &Path, labels: &[String]) -> Result<()> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let mut out = Vec::new();
-    let mut lines = text.lines().peekable();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<String> = Vec::with_capacity(lines.len() + 1);
     let mut replaced = false;
-    while let Some(line) = lines.next() {
-        if !replaced && line.starts_with("representative_shapes:") {
-            out.push(value.clone());
-            replaced = true;
-            // Drop a block list that followed the key.
-            while lines
-                .peek()
-                .is_some_and(|l| l.starts_with("- ") || l.starts_with("  "))
-            {
-                lines.next();
-            }
-        } else {
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        i += 1;
+        if replaced || !line.starts_with("representative_shapes:") {
             out.push(line.to_owned());
+            continue;
+        }
+        out.push(value.clone());
+        replaced = true;
+        // Drop the block list that followed the key, with comments and blank lines inside
+        // it; those after its last item belong to what follows.
+        let mut last_item = None;
+        let mut j = i;
+        while j < lines.len() {
+            let l = lines[j];
+            let t = l.trim_start();
+            if l.starts_with("- ")
+                || l == "-"
+                || (l.starts_with([' ', '\t']) && !t.is_empty() && !t.starts_with('#'))
+            {
+                last_item = Some(j);
+            } else if !(t.is_empty() || t.starts_with('#')) {
+                break;
+            }
+            j += 1;
+        }
+        if let Some(last) = last_item {
+            i = last + 1;
         }
     }
     if !replaced {
@@ -353,7 +435,5 @@ fn set_representative_shapes(dir: &Path, labels: &[String]) -> Result<()> {
     }
     let mut new_text = out.join("\n");
     new_text.push('\n');
-    // Never write a manifest that does not load.
-    Manifest::parse(&new_text, &path)?;
-    write_atomic(&path, new_text.as_bytes())
+    new_text
 }

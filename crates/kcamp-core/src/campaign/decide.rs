@@ -10,10 +10,10 @@ use super::git;
 use super::layout::{Campaign, copy_tree, tree_hash};
 use super::measure::MeasureSource;
 use super::recover::recover;
-use super::validate::{ValidateOutcome, read_gate_record, validate_locked};
+use super::validate::{GateRecord, ValidateOutcome, read_gate_record, validate_locked};
 use crate::case::ProgressEvent;
 use crate::files::{DECISION_FILE, KERNEL_DIR};
-use crate::fsutil::{remove_dir_if_exists, replace_dir, write_json_atomic};
+use crate::fsutil::{remove_dir_if_exists, rename, write_json_atomic};
 use crate::types::{DecisionKind, Validation};
 use crate::{Error, Result};
 
@@ -39,10 +39,14 @@ pub fn accept(
     on_event: &mut dyn FnMut(ProgressEvent),
 ) -> Result<DecisionOutcome> {
     let _lock = c.lock("kcamp accept")?;
-    recover(c)?;
-    let round = c
-        .open_round()?
-        .ok_or_else(|| Error::State("no open round to accept.\nnext: `kcamp round new --hypothesis TEXT` (dashboard: n), or `kcamp status`".into()))?;
+    let recovery = recover(c)?;
+    let Some(round) = c.open_round()? else {
+        // A retried accept whose first attempt was killed: recovery finished it.
+        if let Some(out) = completed_by_recovery(c, &recovery, "accept")? {
+            return Ok(out);
+        }
+        return Err(Error::State("no open round to accept.\nnext: `kcamp round new --hypothesis TEXT` (dashboard: n), or `kcamp status`".into()));
+    };
     let mut record = read_gate_record(c, round)?.ok_or_else(|| {
         Error::State(format!(
             "round {round} has not been validated.\nnext: `kcamp validate` (dashboard: v)"
@@ -53,6 +57,10 @@ pub fn accept(
         return Err(Error::State(format!(
             "kernel/ changed since round {round} was validated: what would be accepted is not what was measured.\nnext: `kcamp validate` again (dashboard: v)"
         )));
+    }
+    check_snapshot(c, round, &record)?;
+    if let Some(reason) = &opts.reason {
+        crate::text::check_one_line("--reason", reason, crate::text::MAX_REASON_CHARS)?;
     }
     if opts.force {
         let reason = opts.reason.as_deref().map(str::trim).unwrap_or_default();
@@ -157,20 +165,65 @@ fn decision_commit(
 }
 
 pub fn rollback(c: &Campaign, reason: &str) -> Result<DecisionOutcome> {
+    crate::text::check_one_line("--reason", reason, crate::text::MAX_REASON_CHARS)?;
     let _lock = c.lock("kcamp rollback")?;
-    recover(c)?;
-    let round = c.open_round()?.ok_or_else(|| {
-        Error::State(
+    let recovery = recover(c)?;
+    let Some(round) = c.open_round()? else {
+        // A retried rollback whose first attempt was killed: recovery finished it.
+        if let Some(out) = completed_by_recovery(c, &recovery, "rollback")? {
+            return Ok(out);
+        }
+        return Err(Error::State(
             "no open round to roll back.\nnext: `kcamp status` (a decided round is never reopened)"
                 .into(),
-        )
-    })?;
+        ));
+    };
     if reason.trim().is_empty() {
         return Err(Error::input(
             "--reason must say why the round is rolled back",
         ));
     }
     rollback_locked(c, round, reason.trim())
+}
+
+/// The outcome of a decision of `kind` that recovery just completed for a retried command.
+fn completed_by_recovery(
+    c: &Campaign,
+    recovery: &super::recover::Recovery,
+    kind: &str,
+) -> Result<Option<DecisionOutcome>> {
+    let Some((_, round)) = recovery.completed.iter().rev().find(|(k, _)| *k == kind) else {
+        return Ok(None);
+    };
+    let Some(decision) = c.decision(*round)? else {
+        return Ok(None);
+    };
+    Ok(Some(DecisionOutcome {
+        decision,
+        confirmation: None,
+        warnings: vec![format!(
+            "an earlier `kcamp {kind}` of round {round} was interrupted; it is now complete"
+        )],
+    }))
+}
+
+/// The round's snapshot must be what the gate judged: accepting a round whose snapshot is
+/// missing or different would make it an incumbent that rollback cannot restore.
+fn check_snapshot(c: &Campaign, round: u32, record: &GateRecord) -> Result<()> {
+    let snapshot = c.round_dir(round).join(KERNEL_DIR);
+    if !snapshot.is_dir() {
+        return Err(Error::State(format!(
+            "the kernel snapshot {} of round {round} is missing: run `kcamp validate` again",
+            snapshot.display()
+        )));
+    }
+    if tree_hash(&snapshot)? != record.kernel_hash {
+        return Err(Error::State(format!(
+            "the kernel snapshot {} differs from the kernel round {round}'s gate judged: run `kcamp validate` again",
+            snapshot.display()
+        )));
+    }
+    Ok(())
 }
 
 pub(super) fn rollback_locked(c: &Campaign, round: u32, reason: &str) -> Result<DecisionOutcome> {
@@ -275,8 +328,17 @@ pub(super) fn restore_kernel(c: &Campaign, incumbent: u32) -> Result<()> {
             snapshot.display()
         )));
     }
+    // Copy first, then swap by renames; the working kernel is moved aside, not deleted,
+    // until the restored copy is in place (recovery puts it back after a kill between).
     let staging = c.dir.join(".kernel.restore.tmp");
+    let kernel = c.kernel_dir();
+    let old = c.dir.join(".kernel.old");
     remove_dir_if_exists(&staging)?;
     copy_tree(&snapshot, &staging)?;
-    replace_dir(&staging, &c.kernel_dir())
+    if kernel.exists() {
+        remove_dir_if_exists(&old)?;
+        rename(&kernel, &old)?;
+    }
+    rename(&staging, &kernel)?;
+    remove_dir_if_exists(&old)
 }

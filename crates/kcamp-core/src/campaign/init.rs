@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::layout::Campaign;
-use crate::error::IoContext;
 use crate::files::{KERNEL_DIR, MANIFEST_FILE, MEMORY_DIR, ROUNDS_DIR};
 use crate::fsutil::write_atomic;
 use crate::manifest::Manifest;
@@ -26,11 +25,20 @@ pub struct InitOptions {
 /// Create a campaign: manifest.yaml, the op's baseline kernel in `kernel/`, the layout.
 /// Everything is validated before anything is written.
 pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
-    if dir.join(MANIFEST_FILE).exists() {
+    if std::fs::symlink_metadata(dir.join(MANIFEST_FILE)).is_ok() {
         return Err(Error::input(format!(
             "{} already holds a campaign (manifest.yaml exists)",
             dir.display()
         )));
+    }
+    if dir.exists() {
+        if !dir.is_dir() {
+            return Err(Error::input(format!(
+                "{} exists and is not a directory",
+                dir.display()
+            )));
+        }
+        super::layout::check_closed_world(dir)?;
     }
     let shapes = match &opts.shapes {
         Some(p) => read_shapes_file(p, opts.op)?,
@@ -65,11 +73,8 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
     );
     // Round-trip through the validator so `init` can never write a manifest `load` refuses.
     Manifest::parse(&yaml, &dir.join(MANIFEST_FILE))?;
-    std::fs::create_dir_all(dir.join(KERNEL_DIR))
-        .ctx(|| format!("creating {}", dir.join(KERNEL_DIR).display()))?;
-    for sub in [ROUNDS_DIR, MEMORY_DIR] {
-        std::fs::create_dir_all(dir.join(sub))
-            .ctx(|| format!("creating {}", dir.join(sub).display()))?;
+    for sub in [KERNEL_DIR, ROUNDS_DIR, MEMORY_DIR] {
+        crate::fsutil::create_dir_all(&dir.join(sub))?;
     }
     write_atomic(
         &dir.join(KERNEL_DIR).join(&kernel.kernel.file),
@@ -92,7 +97,7 @@ fn default_metric(op: OpName) -> &'static str {
 /// Shapes from a YAML list (`- {label: a, M: 1, N: 2, K: 3}`) or a CSV with a header
 /// `label,<dims...>`.
 fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
-    let text = std::fs::read_to_string(path).ctx(|| format!("reading {}", path.display()))?;
+    let text = crate::fsutil::read_input_text(path, crate::manifest::MAX_MANIFEST_BYTES)?;
     let is_csv = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
@@ -112,6 +117,21 @@ fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
                 "the first column must be 'label'",
             ));
         }
+        for (i, name) in headers.iter().enumerate() {
+            if let Some(first) = headers.iter().take(i).position(|n| n == name) {
+                return Err(Error::in_file(
+                    path,
+                    Some(1),
+                    Some(name),
+                    format!(
+                        "column {} '{}' repeats column {}",
+                        i + 1,
+                        crate::text::quote(name, crate::text::QUOTE_CHARS),
+                        first + 1
+                    ),
+                ));
+            }
+        }
         let mut out = Vec::new();
         for (i, rec) in rdr.records().enumerate() {
             let line = i as u64 + 2;
@@ -124,7 +144,10 @@ fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
                         path,
                         Some(line),
                         Some(col),
-                        format!("'{cell}' is not a positive integer"),
+                        format!(
+                            "'{}' is not a positive integer",
+                            crate::text::quote(cell, crate::text::QUOTE_CHARS)
+                        ),
                     )
                 })?;
                 dims.insert(col.to_owned(), v);
@@ -136,16 +159,11 @@ fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
         }
         out
     } else {
-        serde_yaml_ng::from_str(&text).map_err(|e| {
-            Error::in_file(
-                path,
-                e.location().map(|l| l.line() as u64),
-                None,
-                format!(
-                    "expected a list of shapes like `- {{label: s1, M: 64, N: 64, K: 64}}`: {e}"
-                ),
-            )
-        })?
+        crate::manifest::parse_yaml(
+            &text,
+            path,
+            "expected a list of shapes like `- {label: s1, M: 64, N: 64, K: 64}`",
+        )?
     };
     // Validate through a throwaway manifest so shape rules live in one place.
     let probe = Manifest::with_defaults(

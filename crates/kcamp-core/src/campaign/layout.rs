@@ -8,9 +8,9 @@ use super::{Decision, JournalEntry};
 use crate::error::IoContext;
 use crate::files::{
     ARTIFACTS_DIR, DECISION_FILE, FROZEN_HEADER_FILE, HYPOTHESIS_FILE, JOURNAL_FILE, KERNEL_DIR,
-    LOCK_FILE, MANIFEST_FILE, ROUNDS_DIR,
+    LOCK_FILE, MANIFEST_FILE, MEMORY_DIR, ROUNDS_DIR,
 };
-use crate::fsutil::{LockGuard, append_line, sync_dir};
+use crate::fsutil::{LockGuard, append_line, copy_file, create_dir_all, symlink_refused, sync_dir};
 use crate::manifest::Manifest;
 use crate::types::DecisionKind;
 use crate::{Error, Result};
@@ -110,9 +110,26 @@ impl Campaign {
             .to_owned())
     }
 
-    /// Take the campaign's writer lock for the duration of a command.
+    /// Take the campaign's writer lock for the duration of a command (see [`lock_campaign`]),
+    /// then check that every directory the command may write in (and the journal, which is
+    /// appended to) is writable, so that a partly read-only campaign is refused before
+    /// anything changes. Decided rounds are never written and may be read-only.
     pub fn lock(&self, what: &str) -> Result<LockGuard> {
-        LockGuard::acquire(&self.dir.join(LOCK_FILE), what)
+        let guard = lock_campaign(&self.dir, what)?;
+        let mut places = vec![
+            self.dir.clone(),
+            self.dir.join(JOURNAL_FILE),
+            self.kernel_dir(),
+            self.rounds_dir(),
+            self.dir.join(MEMORY_DIR),
+            self.dir.join("live"),
+        ];
+        if let Ok(Some(open)) = self.open_round() {
+            places.push(self.round_dir(open));
+            places.push(self.artifacts_dir(open));
+        }
+        check_writable(&places)?;
+        Ok(guard)
     }
 
     pub fn journal(
@@ -130,12 +147,170 @@ impl Campaign {
         };
         let line = serde_json::to_string(&entry)
             .map_err(|e| Error::Internal(format!("serializing journal entry: {e}")))?;
-        append_line(&self.dir.join(JOURNAL_FILE), &line)
+        let path = self.dir.join(JOURNAL_FILE);
+        if let Some(aside) = append_line(&path, &line)? {
+            // Reported once, in the journal itself: the fragment is gone from it now.
+            eprintln!(
+                "kcamp: warning: {} ended in a torn line ({} bytes, from a crash or a full disk); moved it to {}",
+                path.display(),
+                aside.bytes,
+                aside.saved_to.display()
+            );
+            let note = JournalEntry {
+                event: "journal_repaired".to_owned(),
+                round: None,
+                detail: serde_json::json!({
+                    "torn_bytes": aside.bytes,
+                    "saved_to": aside.saved_to,
+                }),
+                ..entry
+            };
+            let note = serde_json::to_string(&note)
+                .map_err(|e| Error::Internal(format!("serializing journal entry: {e}")))?;
+            append_line(&path, &note)?;
+        }
+        Ok(())
     }
 
     pub fn read_journal(&self) -> Result<Vec<JournalEntry>> {
-        read_journal(&self.dir)
+        Ok(read_journal(&self.dir)?.entries)
     }
+}
+
+/// Take the writer lock of the campaign at `dir`, then check that nothing kcamp writes,
+/// deletes or restores there is a symbolic link ([`check_closed_world`]). A missing
+/// directory is bad input, not an I/O failure.
+pub fn lock_campaign(dir: &Path, what: &str) -> Result<LockGuard> {
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err(Error::input(format!(
+                "{} is not a directory: give a campaign directory with -C DIR",
+                dir.display()
+            )));
+        }
+        Err(_) => {
+            return Err(Error::input(format!(
+                "{} does not exist: give a campaign directory with -C DIR",
+                dir.display()
+            )));
+        }
+    }
+    let lock = dir.join(LOCK_FILE);
+    let guard = LockGuard::acquire(&lock, what).map_err(|e| match e {
+        Error::Io { source, .. }
+            if matches!(
+                source.raw_os_error(),
+                Some(libc::EACCES | libc::EPERM | libc::EROFS)
+            ) =>
+        {
+            Error::input(format!(
+                "{} cannot be created or opened for writing ({source}): the campaign is not writable, nothing was changed",
+                lock.display()
+            ))
+        }
+        other => other,
+    })?;
+    check_closed_world(dir)?;
+    Ok(guard)
+}
+
+/// Refuse (bad input, naming it) the first of `places` that exists but cannot be written.
+pub fn check_writable(places: &[PathBuf]) -> Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    for p in places {
+        let Ok(c) = std::ffi::CString::new(p.as_os_str().as_bytes()) else {
+            continue;
+        };
+        // SAFETY: `c` is a valid NUL-terminated path for the duration of the call.
+        let rc = unsafe { libc::access(c.as_ptr(), libc::W_OK) };
+        if rc != 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::NotFound {
+                continue;
+            }
+            return Err(Error::input(format!(
+                "{} is not writable ({e}): the command would change it, so nothing was changed",
+                p.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// What kcamp writes, deletes or restores inside a campaign: each must be a real file or
+/// directory, never a symbolic link, so that no write can leave the campaign directory.
+/// Directories are walked whole except `runs/` and `report/` (their entries only).
+const WRITTEN: &[(&str, bool)] = &[
+    (LOCK_FILE, false),
+    (JOURNAL_FILE, false),
+    ("journal.jsonl.torn", false),
+    (MANIFEST_FILE, false),
+    (FROZEN_HEADER_FILE, false),
+    (".gitignore", false),
+    ("baseline_report.md", false),
+    ("report.md", false),
+    (KERNEL_DIR, true),
+    (ROUNDS_DIR, true),
+    (MEMORY_DIR, true),
+    ("live", true),
+    ("runs", false),
+    ("report", false),
+    (".kernel.old", true),
+    (".kernel.restore.tmp", true),
+];
+
+/// Refuse (bad input, naming the path) a campaign where anything kcamp writes, deletes or
+/// restores is a symbolic link or another non-regular file. The campaign directory itself
+/// may be reached through a link: that is where the user keeps it.
+pub fn check_closed_world(dir: &Path) -> Result<()> {
+    for (name, deep) in WRITTEN {
+        let p = dir.join(name);
+        let Ok(meta) = std::fs::symlink_metadata(&p) else {
+            continue;
+        };
+        if meta.file_type().is_symlink() {
+            return Err(symlink_refused(&p));
+        }
+        if meta.is_dir() {
+            check_tree(&p, *deep)?;
+        } else if !meta.is_file() {
+            return Err(not_regular(&p));
+        }
+    }
+    Ok(())
+}
+
+fn not_regular(p: &Path) -> Error {
+    Error::input(format!(
+        "{} is neither a regular file nor a directory (a device, pipe or socket): kcamp keeps only real files in a campaign",
+        p.display()
+    ))
+}
+
+fn check_tree(dir: &Path, deep: bool) -> Result<()> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        // Another writer's rename may have moved it a moment ago.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(Error::io(format!("listing {}", dir.display()), e)),
+    };
+    for entry in entries {
+        let entry = entry.ctx(|| format!("listing {}", dir.display()))?;
+        let Ok(ft) = entry.file_type() else { continue };
+        let p = entry.path();
+        if ft.is_symlink() {
+            return Err(symlink_refused(&p));
+        }
+        if ft.is_dir() {
+            if deep {
+                check_tree(&p, true)?;
+            }
+        } else if !ft.is_file() {
+            return Err(not_regular(&p));
+        }
+    }
+    Ok(())
 }
 
 fn require_manifest(dir: &Path) -> Result<()> {
@@ -215,40 +390,69 @@ pub fn read_frozen_header(campaign: &Path) -> Result<Option<String>> {
     }
 }
 
-/// Parse the journal. A torn last line (a crash mid-append) is skipped; a malformed line
-/// elsewhere is an error naming its line number.
-pub fn read_journal(campaign: &Path) -> Result<Vec<JournalEntry>> {
+/// The journal as read: its entries and, when a crash or a full disk cut the last append
+/// short, that torn fragment (set aside by the next writer, never fatal).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct JournalRead {
+    pub entries: Vec<JournalEntry>,
+    /// Bytes of a torn last line (no newline), if there is one.
+    pub torn_tail: Option<usize>,
+}
+
+/// Parse the journal. A line counts once its newline is written: a torn last line is
+/// reported in [`JournalRead::torn_tail`] and skipped; a malformed complete line is an error
+/// naming its line number.
+pub fn read_journal(campaign: &Path) -> Result<JournalRead> {
     let p = campaign.join(JOURNAL_FILE);
     let text = match std::fs::read_to_string(&p) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(JournalRead::default()),
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+            return Err(Error::in_file(&p, None, None, "not valid UTF-8"));
+        }
         Err(e) => return Err(Error::io(format!("reading {}", p.display()), e)),
     };
-    let lines: Vec<&str> = text.lines().collect();
-    let mut out = Vec::with_capacity(lines.len());
-    for (i, line) in lines.iter().enumerate() {
+    let (lines, torn) = crate::fsutil::complete_lines(&text);
+    let mut entries = Vec::new();
+    for (number, line) in lines {
         if line.trim().is_empty() {
             continue;
         }
-        match serde_json::from_str::<JournalEntry>(line) {
-            Ok(e) => out.push(e),
-            Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => break,
-            Err(e) => {
-                return Err(Error::in_file(
-                    &p,
-                    Some(i as u64 + 1),
-                    None,
-                    format!("malformed journal line: {e}"),
-                ));
-            }
-        }
+        let entry = serde_json::from_str::<JournalEntry>(line).map_err(|e| {
+            Error::in_file(
+                &p,
+                Some(number as u64),
+                None,
+                format!("malformed journal line: {e}"),
+            )
+        })?;
+        entries.push(entry);
     }
-    Ok(out)
+    Ok(JournalRead {
+        entries,
+        torn_tail: torn.map(str::len),
+    })
 }
 
-/// Copy a directory tree (regular files and directories only).
+/// Copy a directory tree of regular files and directories. A symbolic link or a special
+/// file anywhere in it is an error naming it: a snapshot holds real files, never an empty
+/// stand-in for a link.
 pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
-    std::fs::create_dir_all(to).ctx(|| format!("creating {}", to.display()))?;
+    match std::fs::symlink_metadata(from) {
+        Ok(m) if m.file_type().is_symlink() => return Err(symlink_refused(from)),
+        Ok(m) if !m.is_dir() => {
+            return Err(Error::input(format!(
+                "{} is not a directory",
+                from.display()
+            )));
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(Error::input(format!("{} does not exist", from.display())));
+        }
+        Err(e) => return Err(Error::io(format!("reading {}", from.display()), e)),
+    }
+    create_dir_all(to)?;
     for entry in std::fs::read_dir(from).ctx(|| format!("listing {}", from.display()))? {
         let entry = entry.ctx(|| format!("listing {}", from.display()))?;
         let src = entry.path();
@@ -256,14 +460,14 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
         let ft = entry
             .file_type()
             .ctx(|| format!("reading {}", src.display()))?;
-        if ft.is_dir() {
+        if ft.is_symlink() {
+            return Err(symlink_refused(&src));
+        } else if ft.is_dir() {
             copy_tree(&src, &dst)?;
         } else if ft.is_file() {
-            std::fs::copy(&src, &dst)
-                .ctx(|| format!("copying {} to {}", src.display(), dst.display()))?;
-            if let Ok(f) = std::fs::File::open(&dst) {
-                let _ = f.sync_all();
-            }
+            copy_file(&src, &dst)?;
+        } else {
+            return Err(not_regular(&src));
         }
     }
     sync_dir(to);
@@ -296,10 +500,14 @@ fn collect_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> 
         let ft = entry
             .file_type()
             .ctx(|| format!("reading {}", p.display()))?;
-        if ft.is_dir() {
+        if ft.is_symlink() {
+            return Err(symlink_refused(&p));
+        } else if ft.is_dir() {
             collect_files(root, &p, out)?;
         } else if ft.is_file() {
             out.push(p.strip_prefix(root).unwrap_or(&p).to_path_buf());
+        } else {
+            return Err(not_regular(&p));
         }
     }
     Ok(())

@@ -223,7 +223,7 @@ fn reference_rows(
         let adir = c.artifacts_dir(n);
         let table = BenchTable::read_frozen(&adir.join(BENCHMARK_CSV), against.frozen)?;
         let round_samples = if adir.join(SAMPLES_CSV).is_file() {
-            Some(Samples::read(&adir.join(SAMPLES_CSV))?)
+            Some(Samples::read_for(&adir.join(SAMPLES_CSV), &table)?)
         } else {
             None
         };

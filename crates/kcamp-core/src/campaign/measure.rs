@@ -11,7 +11,6 @@ use crate::artifacts::fingerprint::{Fingerprint, HarnessIdentity};
 use crate::artifacts::paired::PairedSide;
 use crate::artifacts::result::{RunResult, RunSummary, ShapeFailure, ShapeRecord, failures};
 use crate::case::ProgressEvent;
-use crate::error::IoContext;
 use crate::files::{BENCHMARK_CSV, RESULT_JSON, SAMPLES_CSV};
 use crate::fsutil::write_atomic;
 use crate::plausibility::{Impossible, check_table};
@@ -186,20 +185,20 @@ pub(crate) fn measure(
     on_event: &mut dyn FnMut(ProgressEvent),
 ) -> Result<Measured> {
     let out_dir = plan.out_dir;
-    std::fs::create_dir_all(out_dir).ctx(|| format!("creating {}", out_dir.display()))?;
+    crate::fsutil::create_dir_all(out_dir)?;
     let csv_out = out_dir.join(BENCHMARK_CSV);
     let mut measured = match source {
         MeasureSource::Csv(path) => {
             let table = BenchTable::read_held_to(path, plan.frozen)?;
             let samples_in = path.with_file_name(SAMPLES_CSV);
             let samples = if samples_in.is_file() {
-                Some(Samples::read(&samples_in)?)
+                Some(Samples::read_for(&samples_in, &table)?)
             } else {
                 None
             };
             // Copy the exact bytes: the frozen header is a byte-level contract.
-            let bytes = std::fs::read(path).ctx(|| format!("reading {}", path.display()))?;
-            write_atomic(&csv_out, &bytes)?;
+            let bytes = crate::fsutil::read_input_text(path, crate::fsutil::MAX_INPUT_BYTES)?;
+            write_atomic(&csv_out, bytes.as_bytes())?;
             if let Some(s) = &samples {
                 write_atomic(&out_dir.join(SAMPLES_CSV), s.to_csv().as_bytes())?;
             }
@@ -247,7 +246,7 @@ pub(crate) fn measure(
             let table = BenchTable::read_held_to(&csv_out, plan.frozen)?;
             let samples_path = out_dir.join(SAMPLES_CSV);
             let samples = if samples_path.is_file() {
-                Some(Samples::read(&samples_path)?)
+                Some(Samples::read_for(&samples_path, &table)?)
             } else {
                 None
             };

@@ -50,13 +50,15 @@ pub use analyze::{AnalyzeTarget, StaticMetrics, gather as gather_evidence, recor
 pub use baseline::{BaselineOutcome, baseline};
 pub use decide::{AcceptOptions, DecisionOutcome, accept, rollback};
 pub use init::{InitOptions, init};
-pub use layout::{Campaign, copy_tree, tree_hash};
+pub use layout::{
+    Campaign, check_closed_world, check_writable, copy_tree, lock_campaign, tree_hash,
+};
 pub use like::{LikeForLike, Pairing, RoundFingerprint};
 pub use measure::{
     MeasureRequest, MeasureSource, Measured, Measurer, PairedHow, PairingSupport,
     refuse_builtin_if_imported, shapes_of,
 };
-pub use recover::recover;
+pub use recover::{Recovery, recover};
 pub use report::{FINAL_VALIDATION_DIR, FinalMeasurement, final_report};
 pub use round::new_round;
 pub use target::{TargetStatus, incumbent_status as target_status};

@@ -1,5 +1,7 @@
-//! Recovery: completes or undoes a decision that a killed process left half-done, and clears
-//! staging directories.
+//! Recovery: puts back the previous state or completes the next one after a process was
+//! killed at any step of a writing command, and clears what a dead run left behind.
+//! Recovery restores rather than deletes: a copy is removed only once its replacement is
+//! in place.
 
 use std::path::PathBuf;
 
@@ -8,16 +10,35 @@ use serde_json::json;
 use super::baseline::{choose_representatives, finish_baseline};
 use super::decide::{finish_decision, restore_kernel, write_rollback_decision};
 use super::layout::Campaign;
-use crate::files::{BENCHMARK_CSV, DECISION_FILE, FROZEN_HEADER_FILE};
-use crate::fsutil::{remove_dir_if_exists, write_atomic};
+use super::validate::Staging;
+use crate::files::{BENCHMARK_CSV, DECISION_FILE, FROZEN_HEADER_FILE, MEMORY_DIR, ROUNDS_DIR};
+use crate::fsutil::{
+    TMP_PREFIX, remove_dir_if_exists, remove_file_if_exists, rename, write_atomic,
+};
 use crate::schema::BenchTable;
 use crate::{Error, Result};
 
-/// Complete or undo a decision that an earlier process left half-done (killed between
-/// steps), and clear staging directories. Called with the lock held by every writing
-/// command. Returns what it did.
-pub fn recover(c: &Campaign) -> Result<Vec<String>> {
-    let mut done = Vec::new();
+/// What [`recover`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Recovery {
+    /// One sentence per action, also journaled as `recovered`.
+    pub actions: Vec<String>,
+    /// Decisions an interrupted `accept` or `rollback` had begun and recovery completed:
+    /// (`"accept"` or `"rollback"`, round). A retried command reports these as its own.
+    pub completed: Vec<(&'static str, u32)>,
+}
+
+/// Complete or undo whatever an earlier process left half-done (killed between steps),
+/// and clear staging left by dead runs. Called with the lock held by every writing
+/// command.
+pub fn recover(c: &Campaign) -> Result<Recovery> {
+    let mut out = Recovery::default();
+    // Validations first: completing a decision reads the round's committed artifacts.
+    for n in c.round_numbers()? {
+        if let Some(action) = Staging::of(&c.round_dir(n)).recover(c, n)? {
+            out.actions.push(action);
+        }
+    }
     let journal = c.read_journal()?;
     let mut open: Vec<(&str, Option<u32>)> = Vec::new();
     for e in &journal {
@@ -50,19 +71,27 @@ pub fn recover(c: &Campaign) -> Result<Vec<String>> {
                         )?;
                     }
                     finish_baseline(c, &reps)?;
-                    done.push("completed an interrupted BASELINE".to_owned());
+                    out.completed.push(("baseline", 1));
+                    out.actions
+                        .push("completed an interrupted BASELINE".to_owned());
                 } else {
+                    // Back to before the BASELINE: no round, no frozen header.
+                    remove_dir_if_exists(&c.rounds_dir().join(".round-1.tmp"))?;
+                    remove_file_if_exists(&c.dir.join(FROZEN_HEADER_FILE))?;
                     c.journal("baseline_aborted", Some(round), json!({"recovered": true}))?;
-                    done.push("undid an interrupted BASELINE (nothing was recorded)".to_owned());
+                    out.actions
+                        .push("undid an interrupted BASELINE (nothing was recorded)".to_owned());
                 }
             }
             "accept" => {
                 if c.round_dir(round).join(DECISION_FILE).is_file() {
                     finish_decision(c, round, "accept")?;
-                    done.push(format!("completed the interrupted accept of round {round}"));
+                    out.completed.push(("accept", round));
+                    out.actions
+                        .push(format!("completed the interrupted accept of round {round}"));
                 } else {
                     c.journal("accept_aborted", Some(round), json!({"recovered": true}))?;
-                    done.push(format!(
+                    out.actions.push(format!(
                         "undid the interrupted accept of round {round}: it is open again"
                     ));
                 }
@@ -92,48 +121,76 @@ pub fn recover(c: &Campaign) -> Result<Vec<String>> {
                 restore_kernel(c, incumbent)?;
                 write_rollback_decision(c, round, incumbent, &reason)?;
                 finish_decision(c, round, "rollback")?;
-                done.push(format!(
+                out.completed.push(("rollback", round));
+                out.actions.push(format!(
                     "completed the interrupted rollback of round {round}"
                 ));
             }
             _ => {}
         }
     }
-    // Staging left by a killed command is never part of the campaign.
-    let mut stray: Vec<PathBuf> =
-        vec![c.dir.join(".kernel.restore.tmp"), c.dir.join(".kernel.old")];
+    // The working kernel: a kill between the two renames of a restore left it in
+    // `.kernel.old`; put it back rather than lose the user's files.
+    let kernel = c.kernel_dir();
+    let kernel_old = c.dir.join(".kernel.old");
+    if !kernel.exists() && kernel_old.is_dir() {
+        rename(&kernel_old, &kernel)?;
+        out.actions
+            .push("put kernel/ back from .kernel.old (a restore was interrupted)".to_owned());
+    }
+    remove_dir_if_exists(&c.dir.join(".kernel.restore.tmp"))?;
+    if kernel.exists() {
+        remove_dir_if_exists(&kernel_old)?;
+    } else if let Some(inc) = c.incumbent()? {
+        // Lost altogether: the working kernel only ever changes by restore or by the user.
+        restore_kernel(c, inc)?;
+        out.actions
+            .push(format!("restored kernel/ from round {inc}"));
+    }
+    // Round directories staged by a command that died before renaming them into place.
+    let mut stray: Vec<PathBuf> = Vec::new();
     if let Ok(entries) = std::fs::read_dir(c.rounds_dir()) {
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') && name.ends_with(".tmp") {
+            if name.starts_with(".round-") && name.ends_with(".tmp") {
                 stray.push(e.path());
-            } else if name.starts_with("round-") {
-                for s in [
-                    ".kernel.tmp",
-                    ".artifacts.tmp",
-                    ".kernel.old",
-                    ".artifacts.old",
-                ] {
-                    stray.push(e.path().join(s));
-                }
             }
         }
     }
     for p in stray {
-        if p.exists() {
-            remove_dir_if_exists(&p)?;
+        remove_dir_if_exists(&p)?;
+    }
+    remove_stray_temp_files(c)?;
+    if !out.actions.is_empty() {
+        c.journal("recovered", None, json!({"actions": out.actions}))?;
+    }
+    Ok(out)
+}
+
+/// Temp files of atomic writes that a killed process never renamed into place. With the
+/// lock held no other writer can be mid-write.
+fn remove_stray_temp_files(c: &Campaign) -> Result<()> {
+    let mut dirs = vec![
+        c.dir.clone(),
+        c.dir.join(MEMORY_DIR),
+        c.dir.join(ROUNDS_DIR),
+        c.dir.join("live"),
+    ];
+    for n in c.round_numbers()? {
+        dirs.push(c.round_dir(n));
+        dirs.push(c.artifacts_dir(n));
+    }
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with(TMP_PREFIX)
+                && e.file_type().is_ok_and(|t| t.is_file())
+            {
+                remove_file_if_exists(&e.path())?;
+            }
         }
     }
-    // A lost kernel/ (killed between the two renames of a swap) comes back from the
-    // incumbent: the working kernel only ever changes by restore or by the user.
-    if !c.kernel_dir().exists()
-        && let Some(inc) = c.incumbent()?
-    {
-        restore_kernel(c, inc)?;
-        done.push(format!("restored kernel/ from round {inc}"));
-    }
-    if !done.is_empty() {
-        c.journal("recovered", None, json!({"actions": done}))?;
-    }
-    Ok(done)
+    Ok(())
 }

@@ -137,6 +137,7 @@ pub fn final_report<T>(
         time: Utc::now(),
         origin: measured.origin.clone(),
         reference_notes: judged.reference_notes,
+        raw_verdict: Some(report.verdict),
         report,
         like_for_like: Some(judged.like),
         checked_shapes: measured.checked.clone(),
@@ -177,13 +178,14 @@ pub fn final_report<T>(
 fn recorded(c: &Campaign, incumbent: u32, frozen: &str) -> Result<Measured> {
     let adir = c.artifacts_dir(incumbent);
     let samples_path = adir.join(SAMPLES_CSV);
+    let table = BenchTable::read_frozen(&adir.join(BENCHMARK_CSV), frozen)?;
     Ok(Measured {
-        table: BenchTable::read_frozen(&adir.join(BENCHMARK_CSV), frozen)?,
         samples: if samples_path.is_file() {
-            Some(Samples::read(&samples_path)?)
+            Some(Samples::read_for(&samples_path, &table)?)
         } else {
             None
         },
+        table,
         origin: format!("recorded:round-{incumbent}"),
         fingerprint: Fingerprint::read(&adir)?
             .unwrap_or_else(|| Fingerprint::external(HarnessIdentity::Imported)),

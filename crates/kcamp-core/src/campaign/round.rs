@@ -4,12 +4,16 @@ use serde_json::json;
 
 use super::layout::Campaign;
 use super::recover::recover;
-use crate::error::IoContext;
 use crate::files::HYPOTHESIS_FILE;
-use crate::fsutil::{remove_dir_if_exists, sync_dir, write_atomic};
+use crate::fsutil::{remove_dir_if_exists, rename, write_atomic};
 use crate::{Error, Result};
 
 pub fn new_round(c: &Campaign, hypothesis: &str) -> Result<u32> {
+    crate::text::check_one_line(
+        "--hypothesis",
+        hypothesis,
+        crate::text::MAX_HYPOTHESIS_CHARS,
+    )?;
     let _lock = c.lock("kcamp round new")?;
     recover(c)?;
     let hypothesis = hypothesis.trim();
@@ -46,14 +50,11 @@ pub fn new_round(c: &Campaign, hypothesis: &str) -> Result<u32> {
     }
     let staging = c.rounds_dir().join(format!(".round-{n}.tmp"));
     remove_dir_if_exists(&staging)?;
-    std::fs::create_dir_all(&staging).ctx(|| format!("creating {}", staging.display()))?;
     write_atomic(
         &staging.join(HYPOTHESIS_FILE),
         format!("{hypothesis}\n").as_bytes(),
     )?;
-    std::fs::rename(&staging, c.round_dir(n))
-        .ctx(|| format!("creating {}", c.round_dir(n).display()))?;
-    sync_dir(&c.rounds_dir());
+    rename(&staging, &c.round_dir(n))?;
     c.journal("round_opened", Some(n), json!({"hypothesis": hypothesis}))?;
     super::git::commit_step(
         c,

@@ -15,7 +15,7 @@ use crate::files::{
     ARTIFACTS_DIR, BENCHMARK_CSV, GATE_JSON, HYPOTHESIS_FILE, LOCK_FILE, MEMORY_DIR, PROGRESS_FILE,
     RESULT_JSON,
 };
-use crate::fsutil::LockGuard;
+use crate::fsutil::{LockGuard, process_alive};
 use crate::manifest::Manifest;
 use crate::schema::BenchTable;
 
@@ -74,7 +74,7 @@ impl CampaignState {
             .filter(|(_, d)| d.is_none())
             .map(|(n, _)| *n)
             .max();
-        let journal = read_journal(dir)?;
+        let journal = read_journal(dir)?.entries;
         // Fill each decision's git commit from the journal (the commit is made after the
         // decision file is written, so the file itself cannot hold its own hash).
         for r in &mut rounds {
@@ -94,7 +94,7 @@ impl CampaignState {
         // writer is still alive describes a live run.
         let live = read_json_opt::<Progress>(&dir.join(PROGRESS_FILE), "live progress")
             .unwrap_or(None)
-            .filter(|p| process_alive(u64::from(p.pid)));
+            .filter(|p| process_alive(p.pid));
         Ok(CampaignState {
             dir: dir.to_path_buf(),
             manifest,
@@ -111,13 +111,4 @@ impl CampaignState {
     pub fn round(&self, n: u32) -> Option<&RoundState> {
         self.rounds.iter().find(|r| r.number == n)
     }
-}
-
-fn process_alive(pid: u64) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return false;
-    };
-    // SAFETY: signal 0 only checks that the process exists.
-    let rc = unsafe { libc::kill(pid, 0) };
-    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }

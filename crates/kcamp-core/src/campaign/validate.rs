@@ -2,7 +2,7 @@
 //! records the verdict (`gate.json`, `validations.jsonl`).
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use chrono::Utc;
 use serde::{Deserialize, Serialize};
@@ -18,7 +18,7 @@ use crate::artifacts::result::ShapeRecord;
 use crate::artifacts::result::{RunSummary, ShapeFailure};
 use crate::case::ProgressEvent;
 use crate::files::{ARTIFACTS_DIR, FROZEN_HEADER_FILE, GATE_JSON, KERNEL_DIR, VALIDATIONS_JSONL};
-use crate::fsutil::{remove_dir_if_exists, replace_dir, write_json_atomic};
+use crate::fsutil::{append_line, remove_dir_if_exists, rename, write_json_atomic};
 use crate::gate::{GateReport, Verdict, remeasure_holds};
 use crate::manifest::Manifest;
 use crate::schema::ShapeKey;
@@ -46,6 +46,10 @@ pub struct GateRecord {
     /// Target shapes whose outputs were checked without timing (quick validation).
     #[serde(default)]
     pub checked_shapes: Vec<ShapeRecord>,
+    /// The gate's own verdict before the re-measurement history was applied (what
+    /// `validations.jsonl` records); absent in records written before it was kept here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw_verdict: Option<Verdict>,
 }
 
 /// One line of `validations.jsonl`.
@@ -139,12 +143,13 @@ pub(super) fn validate_locked(
             .collect(),
     };
     let rdir = c.round_dir(round);
-    let stage_kernel = rdir.join(".kernel.tmp");
-    let stage_artifacts = rdir.join(".artifacts.tmp");
-    remove_dir_if_exists(&stage_kernel)?;
-    remove_dir_if_exists(&stage_artifacts)?;
-    copy_tree(&c.kernel_dir(), &stage_kernel)?;
-    let kernel_hash = tree_hash(&stage_kernel)?;
+    let stage = Staging::of(&rdir);
+    // The kernel is staged whole before the artifacts directory exists: recovery reads
+    // "artifacts staged, kernel not" as "the new snapshot is already swapped in".
+    stage.discard()?;
+    copy_tree(&c.kernel_dir(), &stage.kernel_tmp)?;
+    let stage_artifacts = stage.artifacts_tmp.clone();
+    let kernel_hash = tree_hash(&stage.kernel_tmp)?;
     let plan = Plan {
         validation,
         round,
@@ -172,8 +177,7 @@ pub(super) fn validate_locked(
     let measured: Measured = match staged {
         Ok(m) => m,
         Err(e) => {
-            let _ = std::fs::remove_dir_all(&stage_kernel);
-            let _ = std::fs::remove_dir_all(&stage_artifacts);
+            let _ = stage.discard();
             return Err(e);
         }
     };
@@ -237,33 +241,14 @@ pub(super) fn validate_locked(
         report,
         like_for_like: Some(judged.like),
         checked_shapes: measured.checked.clone(),
+        raw_verdict: Some(raw_verdict),
     };
     write_json_atomic(&stage_artifacts.join(GATE_JSON), &record)?;
-    // Swap the staged snapshot and artifacts in; an undecided round may be re-validated.
-    replace_dir(&stage_kernel, &rdir.join(KERNEL_DIR))?;
-    replace_dir(&stage_artifacts, &rdir.join(ARTIFACTS_DIR))?;
-    let log = ValidationLog {
-        time: record.time,
-        validation,
-        kernel_hash,
-        raw_verdict,
-        aggregate_delta: record.report.aggregate.delta,
-        comparable,
-    };
-    crate::fsutil::append_line(
-        &rdir.join(VALIDATIONS_JSONL),
-        &serde_json::to_string(&log).map_err(|e| Error::Internal(e.to_string()))?,
-    )?;
-    c.journal(
-        "validated",
-        Some(round),
-        json!({
-            "validation": validation,
-            "verdict": record.report.verdict,
-            "aggregate_delta": record.report.aggregate.delta,
-            "origin": record.origin,
-        }),
-    )?;
+    // Swap the staged snapshot and artifacts in (an undecided round may be re-validated);
+    // the validation log and the journal follow from the committed gate record.
+    stage.commit()?;
+    finish_validation(c, round)?;
+    stage.drop_previous()?;
     super::git::commit_step(
         c,
         Some(round),
@@ -331,6 +316,141 @@ pub(super) fn accepted_before(c: &Campaign, incumbent: u32) -> Result<Vec<u32>> 
         .map(|(n, _)| n)
         .rev()
         .collect())
+}
+
+/// The staging paths of a round's validation. The order of the swap is what recovery
+/// relies on to find the previous or the next state after a kill at any step:
+///
+/// 1. `kernel/` → `.kernel.old`, 2. `.kernel.tmp` → `kernel/`,
+/// 3. `artifacts/` → `.artifacts.old`, 4. `.artifacts.tmp` → `artifacts/` (the commit),
+/// 5. `validations.jsonl` and the journal ([`finish_validation`]), 6. the `.old` copies go.
+///
+/// While `.artifacts.tmp` exists nothing is committed and [`Staging::undo`] puts the
+/// previous snapshot back; once it is gone the validation stands and is finished.
+pub(super) struct Staging {
+    kernel: PathBuf,
+    artifacts: PathBuf,
+    pub(super) kernel_tmp: PathBuf,
+    pub(super) artifacts_tmp: PathBuf,
+    kernel_old: PathBuf,
+    artifacts_old: PathBuf,
+}
+
+impl Staging {
+    pub(super) fn of(rdir: &Path) -> Staging {
+        Staging {
+            kernel: rdir.join(KERNEL_DIR),
+            artifacts: rdir.join(ARTIFACTS_DIR),
+            kernel_tmp: rdir.join(".kernel.tmp"),
+            artifacts_tmp: rdir.join(".artifacts.tmp"),
+            kernel_old: rdir.join(".kernel.old"),
+            artifacts_old: rdir.join(".artifacts.old"),
+        }
+    }
+
+    /// Staged copies that were never swapped in; the artifacts first (see above).
+    fn discard(&self) -> Result<()> {
+        remove_dir_if_exists(&self.artifacts_tmp)?;
+        remove_dir_if_exists(&self.kernel_tmp)
+    }
+
+    fn commit(&self) -> Result<()> {
+        if exists(&self.kernel) {
+            rename(&self.kernel, &self.kernel_old)?;
+        }
+        rename(&self.kernel_tmp, &self.kernel)?;
+        if exists(&self.artifacts) {
+            rename(&self.artifacts, &self.artifacts_old)?;
+        }
+        rename(&self.artifacts_tmp, &self.artifacts)
+    }
+
+    fn drop_previous(&self) -> Result<()> {
+        remove_dir_if_exists(&self.kernel_old)?;
+        remove_dir_if_exists(&self.artifacts_old)
+    }
+
+    /// After a kill: back to the previous validation when the commit did not happen, else
+    /// finish the committed one. Returns what was done, if anything.
+    pub(super) fn recover(&self, c: &Campaign, round: u32) -> Result<Option<String>> {
+        if exists(&self.artifacts_tmp) {
+            if !exists(&self.kernel_tmp) {
+                // Step 2 happened: kernel/ is the new, uncommitted snapshot.
+                remove_dir_if_exists(&self.kernel)?;
+            }
+            if !exists(&self.kernel) && exists(&self.kernel_old) {
+                rename(&self.kernel_old, &self.kernel)?;
+            }
+            if !exists(&self.artifacts) && exists(&self.artifacts_old) {
+                rename(&self.artifacts_old, &self.artifacts)?;
+            }
+            self.discard()?;
+            self.drop_previous()?;
+            return Ok(Some(format!(
+                "undid an interrupted validation of round {round}: its previous validation stands"
+            )));
+        }
+        // A kill while the kernel was being copied: nothing was measured.
+        remove_dir_if_exists(&self.kernel_tmp)?;
+        let finished = c.decision(round)?.is_none() && finish_validation(c, round)?;
+        self.drop_previous()?;
+        Ok(finished.then(|| format!("completed the interrupted validation of round {round}")))
+    }
+}
+
+fn exists(p: &Path) -> bool {
+    std::fs::symlink_metadata(p).is_ok()
+}
+
+/// The steps after a validation's commit: its line in `validations.jsonl` and its
+/// `validated` journal entry, each written unless already there (keyed by the gate
+/// record's time), so recovery can redo them. Returns whether anything was written.
+pub(super) fn finish_validation(c: &Campaign, round: u32) -> Result<bool> {
+    let Some(record) = read_gate_record(c, round)? else {
+        return Ok(false);
+    };
+    let rdir = c.round_dir(round);
+    let mut wrote = false;
+    if !read_validation_log(&rdir)?
+        .iter()
+        .any(|h| h.time == record.time)
+    {
+        let log = ValidationLog {
+            time: record.time,
+            validation: record.validation,
+            kernel_hash: record.kernel_hash.clone(),
+            raw_verdict: record.raw_verdict.unwrap_or(record.report.verdict),
+            aggregate_delta: record.report.aggregate.delta,
+            comparable: record
+                .like_for_like
+                .as_ref()
+                .is_none_or(LikeForLike::comparable),
+        };
+        append_line(
+            &rdir.join(VALIDATIONS_JSONL),
+            &serde_json::to_string(&log).map_err(|e| Error::Internal(e.to_string()))?,
+        )?;
+        wrote = true;
+    }
+    let time = json!(record.time);
+    let journaled = c.read_journal()?.iter().any(|e| {
+        e.event == "validated" && e.round == Some(round) && e.detail.get("time") == Some(&time)
+    });
+    if !journaled {
+        c.journal(
+            "validated",
+            Some(round),
+            json!({
+                "validation": record.validation,
+                "verdict": record.report.verdict,
+                "aggregate_delta": record.report.aggregate.delta,
+                "origin": record.origin,
+                "time": time,
+            }),
+        )?;
+        wrote = true;
+    }
+    Ok(wrote)
 }
 
 fn key_of(m: &Manifest, s: &ShapeSpec) -> ShapeKey {

@@ -58,6 +58,56 @@ impl Default for GateConfig {
     }
 }
 
+impl GateConfig {
+    /// Every setting within its meaningful range: `0 < p_value < 1`, the thresholds as
+    /// fractions under 1 (`0.05` is 5%; `5` would disable the rule it sets), a finite
+    /// multiplier, at least one re-measurement. The error names the field (without
+    /// `gate.`) and says what it got.
+    pub fn check(&self) -> std::result::Result<(), (&'static str, String)> {
+        for (name, v) in [
+            ("noise_floor", self.noise_floor),
+            ("regression_threshold", self.regression_threshold),
+            ("quick_confirm_below", self.quick_confirm_below),
+            ("remeasure_min_gain", self.remeasure_min_gain),
+        ] {
+            if !(v.is_finite() && (0.0..1.0).contains(&v)) {
+                return Err((
+                    name,
+                    format!(
+                        "must be a fraction from 0 up to (not including) 1, e.g. 0.05 for 5%; got {v}"
+                    ),
+                ));
+            }
+        }
+        if !(self.p_value.is_finite() && self.p_value > 0.0 && self.p_value < 1.0) {
+            return Err((
+                "p_value",
+                format!(
+                    "must lie strictly between 0 and 1 (e.g. 0.05); got {}",
+                    self.p_value
+                ),
+            ));
+        }
+        if !(self.stddev_multiplier.is_finite() && (0.0..=100.0).contains(&self.stddev_multiplier))
+        {
+            return Err((
+                "stddev_multiplier",
+                format!(
+                    "must be a number from 0 to 100; got {}",
+                    self.stddev_multiplier
+                ),
+            ));
+        }
+        if !(1..=100).contains(&self.remeasure_min_runs) {
+            return Err((
+                "remeasure_min_runs",
+                format!("must be from 1 to 100; got {}", self.remeasure_min_runs),
+            ));
+        }
+        Ok(())
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Verdict {

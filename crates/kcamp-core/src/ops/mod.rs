@@ -245,6 +245,39 @@ impl BaselineKernel {
     }
 }
 
+/// Longest arithmetic expression kcamp evaluates (characters).
+pub const MAX_EXPR_CHARS: usize = 1000;
+/// Deepest nesting of parentheses in an expression. The expression parser recurses per
+/// level, so 40,000 levels would overflow the stack; real expressions need a handful.
+pub const MAX_EXPR_DEPTH: usize = 32;
+
+/// Size and nesting limits of an expression (workgroup counts, `kcamp util`), checked
+/// before it reaches the parser; the message says which limit.
+pub fn check_expression(expr: &str) -> std::result::Result<(), String> {
+    let chars = expr.chars().count();
+    if chars > MAX_EXPR_CHARS {
+        return Err(format!(
+            "the expression is {chars} characters long; at most {MAX_EXPR_CHARS}"
+        ));
+    }
+    let mut depth = 0usize;
+    for c in expr.chars() {
+        match c {
+            '(' => {
+                depth += 1;
+                if depth > MAX_EXPR_DEPTH {
+                    return Err(format!(
+                        "parentheses nest deeper than {MAX_EXPR_DEPTH} levels"
+                    ));
+                }
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Evaluates the workgroup-count expressions for one dispatch. `vars` binds `M`, `N`, ... to
 /// the dispatch's dimensions. Errors name the field (`kernel.workgroups.x`) and expression.
 pub fn eval_workgroups(exprs: &WorkgroupExprs, vars: &[(&str, u64)]) -> Result<[u32; 3]> {
@@ -264,6 +297,7 @@ pub fn eval_workgroups(exprs: &WorkgroupExprs, vars: &[(&str, u64)]) -> Result<[
                     .join(", ")
             ))
         };
+        check_expression(expr).map_err(&bad)?;
         let value =
             evalexpr::eval_number_with_context(expr, &context).map_err(|e| bad(e.to_string()))?;
         if !value.is_finite() || value.fract() != 0.0 {

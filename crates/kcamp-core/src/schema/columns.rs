@@ -213,6 +213,7 @@ fn fault(column: &str, message: String) -> HeaderFault {
 
 pub(super) fn infer_schema(header: &str) -> std::result::Result<Schema, HeaderFault> {
     let names: Vec<&str> = header.split(',').collect();
+    let q = |n: &str| crate::text::quote(n, crate::text::QUOTE_CHARS);
     for (i, name) in names.iter().enumerate() {
         let at = i + 1;
         if name.is_empty() {
@@ -224,20 +225,23 @@ pub(super) fn infer_schema(header: &str) -> std::result::Result<Schema, HeaderFa
         if name.trim() != *name || name.contains(['"', '\r', '\n']) {
             return Err(fault(
                 name,
-                format!("column {at} name {name:?} has surrounding spaces, quotes or line breaks"),
+                format!(
+                    "column {at} name '{}' has surrounding spaces, quotes or line breaks",
+                    q(name)
+                ),
             ));
         }
         if let Some(first) = names[..i].iter().position(|n| n == name) {
             return Err(fault(
                 name,
-                format!("column {at} '{name}' duplicates column {}", first + 1),
+                format!("column {at} '{}' duplicates column {}", q(name), first + 1),
             ));
         }
     }
     if names[0] != "label" {
         return Err(fault(
             names[0],
-            format!("column 1 must be 'label', found '{}'", names[0]),
+            format!("column 1 must be 'label', found '{}'", q(names[0])),
         ));
     }
     let check = names
@@ -266,15 +270,21 @@ pub(super) fn infer_schema(header: &str) -> std::result::Result<Schema, HeaderFa
             return Err(fault(
                 name,
                 format!(
-                    "column {} '{name}' is the stddev of '{of}', but there is no metric column '{of}' after 'Check'",
-                    check + 2 + offset
+                    "column {} '{}' is the stddev of '{}', but there is no metric column '{}' after 'Check'",
+                    check + 2 + offset,
+                    q(name),
+                    q(of),
+                    q(of)
                 ),
             ));
         };
         if of.ends_with(STDDEV_SUFFIX) {
             return Err(fault(
                 name,
-                format!("column '{name}' is the stddev of another stddev column"),
+                format!(
+                    "column '{}' is the stddev of another stddev column",
+                    q(name)
+                ),
             ));
         }
         roles[check + 1 + offset] = ColumnRole::Stddev { of: of.to_owned() };
@@ -315,6 +325,15 @@ pub fn header_difference(
         .find(|&i| want.get(i) != got.get(i))
         .unwrap_or(0);
     let at = first + 1;
+    let q = |n: &str| crate::text::quote(n, crate::text::QUOTE_CHARS);
+    let (want_q, got_q): (Vec<String>, Vec<String>) = (
+        want.iter().map(|n| q(n)).collect(),
+        got.iter().map(|n| q(n)).collect(),
+    );
+    let (want, got): (Vec<&str>, Vec<&str>) = (
+        want_q.iter().map(String::as_str).collect(),
+        got_q.iter().map(String::as_str).collect(),
+    );
     let (name, message) = match (want.get(first), got.get(first)) {
         (Some(w), Some(g)) => (
             g.to_string(),
@@ -326,7 +345,7 @@ pub fn header_difference(
                 "column {at}: {expected_side} '{w}' is missing ({found_side} header has {} columns, {expected_side} {}; missing: {})",
                 got.len(),
                 want.len(),
-                want[first..].join(", ")
+                crate::text::quote(&want[first..].join(", "), 1000)
             ),
         ),
         (None, Some(g)) => (
@@ -335,7 +354,7 @@ pub fn header_difference(
                 "column {at}: {found_side} has an extra column '{g}' ({found_side} header has {} columns, {expected_side} {}; extra: {})",
                 got.len(),
                 want.len(),
-                got[first..].join(", ")
+                crate::text::quote(&got[first..].join(", "), 1000)
             ),
         ),
         (None, None) => (String::new(), "headers differ".to_owned()),

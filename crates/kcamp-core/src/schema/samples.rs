@@ -1,12 +1,12 @@
 //! `samples.csv`: every per-repeat value of every metric, for the statistics.
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::columns::header_difference;
-use super::table::{for_each_record, push_field, push_number, read_text, split_header};
+use super::table::{BenchTable, for_each_record, push_field, push_number, read_text, split_header};
 use crate::types::validate_label;
 use crate::{Error, Result};
 
@@ -132,6 +132,55 @@ impl Samples {
 
     pub fn read(path: &Path) -> Result<Samples> {
         Samples::parse(&read_text(path)?, path)
+    }
+
+    /// Read the samples that belong to `table` (the benchmark CSV beside them) and check
+    /// that they do: see [`Samples::check_against`].
+    pub fn read_for(path: &Path, table: &BenchTable) -> Result<Samples> {
+        let samples = Samples::read(path)?;
+        samples.check_against(table, path)?;
+        Ok(samples)
+    }
+
+    /// Every sample must be of a shape of `table` and of one of its metrics (a numeric
+    /// column or a derived metric): samples of an unknown shape would be silently ignored by
+    /// the gate, so they are an error naming the line.
+    pub fn check_against(&self, table: &BenchTable, origin: &Path) -> Result<()> {
+        let labels: HashSet<&str> = table.rows.iter().map(|r| r.label.as_str()).collect();
+        let metrics = table.schema.gateable_metrics();
+        let numeric =
+            |m: &str| metrics.iter().any(|g| g == m) || table.schema.resolve_metric(m).is_some();
+        let mut known_metric: HashMap<&str, bool> = HashMap::default();
+        for (i, r) in self.rows.iter().enumerate() {
+            let record = i + 1;
+            if !labels.contains(r.label.as_str()) {
+                return Err(Error::in_file(
+                    origin,
+                    None,
+                    Some("label"),
+                    format!(
+                        "sample row {record}: samples for shape '{}', which is not in the benchmark CSV beside it",
+                        crate::text::quote(&r.label, crate::text::QUOTE_CHARS)
+                    ),
+                ));
+            }
+            if !*known_metric
+                .entry(r.metric.as_str())
+                .or_insert_with(|| numeric(&r.metric))
+            {
+                return Err(Error::in_file(
+                    origin,
+                    None,
+                    Some("metric"),
+                    format!(
+                        "sample row {record}: samples of '{}', which is not a metric of the benchmark CSV beside it (it has: {})",
+                        crate::text::quote(&r.metric, crate::text::QUOTE_CHARS),
+                        metrics.join(", ")
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     pub fn to_csv(&self) -> String {

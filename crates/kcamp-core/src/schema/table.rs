@@ -7,7 +7,6 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::columns::{Column, ColumnRole, Schema, header_difference, infer_schema};
-use crate::error::IoContext;
 use crate::types::{Check, validate_label};
 use crate::{Error, Result};
 
@@ -103,24 +102,10 @@ pub(super) fn split_header(text: &str) -> std::result::Result<(&str, &str), Stri
     })
 }
 
-/// Read a file as UTF-8; an invalid byte is reported with its line.
+/// Read a CSV file as UTF-8: a missing file, a directory, a device, an oversized file or
+/// an invalid byte (with its line) is bad input naming the path.
 pub(super) fn read_text(path: &Path) -> Result<String> {
-    let bytes = match std::fs::read(path) {
-        // A mistyped path is bad input (exit 2), not an internal I/O failure.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(Error::in_file(path, None, None, "no such file"));
-        }
-        other => other.ctx(|| format!("reading {}", path.display()))?,
-    };
-    String::from_utf8(bytes).map_err(|e| {
-        let valid = e.utf8_error().valid_up_to();
-        let line = e.as_bytes()[..valid]
-            .iter()
-            .filter(|b| **b == b'\n')
-            .count() as u64
-            + 1;
-        Error::in_file(path, Some(line), None, "not valid UTF-8")
-    })
+    crate::fsutil::read_input_text(path, crate::fsutil::MAX_INPUT_BYTES)
 }
 
 /// Iterate data records of a CSV body (header already removed) with their file line
@@ -204,23 +189,50 @@ fn read_records(
 }
 
 /// How a numeric cell is validated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum CellRule {
-    /// Positive on PASS rows: the gate divides by it.
-    Metric,
+    /// Positive on PASS rows (the gate divides by it), at most `ceiling`.
+    Metric { ceiling: f64 },
     /// Non-negative, finite on PASS rows.
     NonNegative,
-    /// Any number or ±inf (exact outputs have infinite SNR); not NaN on PASS rows.
+    /// A signal-to-noise ratio in dB: finite, or `inf` for an exact output; on a PASS row
+    /// never `-inf` (an output with infinite error does not pass).
+    Snr,
+    /// Any number or ±inf; not NaN on PASS rows.
     Any,
 }
 
+/// Rates no single device reaches by orders of magnitude: 100 PFLOP/s and 1 PB/s (an H200
+/// peaks near 2 PFLOP/s dense FP8 and 4.8 TB/s). A PASS row above them is a harness bug
+/// or a hostile file, not a measurement; the adapter's own roofline is checked elsewhere.
+pub const MAX_TFLOPS: f64 = 1e5;
+/// The population stddev of n non-negative values is at most sqrt(n-1) times their mean;
+/// with at most 10,000 repeats that is 100 times. Beyond it a stddev is not a measurement
+/// (and would make the gate's noise band infinite).
+pub const MAX_RELATIVE_STDDEV: f64 = 100.0;
+pub const MAX_GBPS: f64 = 1e6;
+
 fn cell_rule(column: &Column) -> Option<CellRule> {
     match &column.role {
-        ColumnRole::Metric => Some(CellRule::Metric),
+        ColumnRole::Metric => Some(CellRule::Metric {
+            ceiling: metric_ceiling(&column.name),
+        }),
         ColumnRole::Stddev { .. } => Some(CellRule::NonNegative),
         ColumnRole::Value if column.name.contains("Time") => Some(CellRule::NonNegative),
+        ColumnRole::Value if column.name.ends_with("_snr") => Some(CellRule::Snr),
         ColumnRole::Value => Some(CellRule::Any),
         ColumnRole::Label | ColumnRole::Dim | ColumnRole::Check => None,
+    }
+}
+
+/// The physical ceiling of a metric by its unit (infinite for units kcamp does not know).
+fn metric_ceiling(name: &str) -> f64 {
+    if name.contains("TFLOPS") {
+        MAX_TFLOPS
+    } else if name.contains("GB/s") {
+        MAX_GBPS
+    } else {
+        f64::INFINITY
     }
 }
 
@@ -233,8 +245,12 @@ pub(super) fn parse_cell(
     let value = if cell.is_empty() {
         f64::NAN
     } else {
-        cell.parse::<f64>()
-            .map_err(|_| format!("'{cell}' is not a number"))?
+        cell.parse::<f64>().map_err(|_| {
+            format!(
+                "'{}' is not a number",
+                crate::text::quote(cell, crate::text::QUOTE_CHARS)
+            )
+        })?
     };
     if value.is_nan() {
         return if pass {
@@ -247,26 +263,42 @@ pub(super) fn parse_cell(
         };
     }
     match rule {
-        CellRule::Metric | CellRule::NonNegative if value < 0.0 => {
-            Err(format!("negative value {cell}"))
+        CellRule::Metric { .. } | CellRule::NonNegative if value < 0.0 => Err(format!(
+            "negative value {}",
+            crate::text::quote(cell, crate::text::QUOTE_CHARS)
+        )),
+        CellRule::Metric { .. } | CellRule::NonNegative if pass && value.is_infinite() => {
+            Err(format!(
+                "infinite value {} on a PASS row",
+                crate::text::quote(cell, crate::text::QUOTE_CHARS)
+            ))
         }
-        CellRule::Metric | CellRule::NonNegative if pass && value.is_infinite() => {
-            Err(format!("infinite value {cell} on a PASS row"))
-        }
-        CellRule::Metric if pass && value == 0.0 => {
+        CellRule::Metric { .. } if pass && value == 0.0 => {
             Err("a PASS row needs a positive metric, found 0".to_owned())
         }
+        CellRule::Metric { ceiling } if pass && value > ceiling => Err(format!(
+            "{} is beyond what any device measures (at most {ceiling:e} in this unit)",
+            crate::text::quote(cell, crate::text::QUOTE_CHARS)
+        )),
+        CellRule::Snr if pass && value == f64::NEG_INFINITY => Err(format!(
+            "SNR {} on a PASS row: an output with infinite error does not pass",
+            crate::text::quote(cell, crate::text::QUOTE_CHARS)
+        )),
         _ => Ok(value),
     }
 }
 
 /// Unsigned decimal integer, digits only.
 fn parse_dim(cell: &str) -> std::result::Result<u64, String> {
+    let shown = || crate::text::quote(cell, crate::text::QUOTE_CHARS);
     if cell.is_empty() || !cell.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("dimension '{cell}' is not an unsigned integer"));
+        return Err(format!(
+            "dimension '{}' is not an unsigned integer",
+            shown()
+        ));
     }
     cell.parse::<u64>()
-        .map_err(|_| format!("dimension '{cell}' does not fit in 64 bits"))
+        .map_err(|_| format!("dimension '{}' does not fit in 64 bits", shown()))
 }
 
 /// Append a float so that it parses back to the same value; NaN (an empty cell) as nothing.
@@ -344,6 +376,16 @@ impl BenchTable {
             .check_index()
             .ok_or_else(|| Error::Internal("inferred schema without a Check column".into()))?;
         let rules: Vec<Option<CellRule>> = schema.columns.iter().map(cell_rule).collect();
+        // (stddev column, its metric column): a PASS row's spread is bounded by its mean.
+        let spreads: Vec<(usize, usize)> = schema
+            .columns
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| match &c.role {
+                ColumnRole::Stddev { of } => schema.index_of(of).map(|m| (i, m)),
+                _ => None,
+            })
+            .collect();
         let width = schema.columns.len();
         let mut rows: Vec<Row> = Vec::new();
         let mut lines: Vec<u64> = Vec::new();
@@ -374,7 +416,7 @@ impl BenchTable {
                     "Check",
                     format!(
                         "Check must be PASS, FAIL, ERROR or TIMEOUT_FAIL, found '{}'",
-                        record[check_at]
+                        crate::text::quote(record[check_at], crate::text::QUOTE_CHARS)
                     ),
                 )
             })?;
@@ -385,6 +427,22 @@ impl BenchTable {
                     values[i] = parse_cell(record[i], *rule, pass).map_err(|m| {
                         bad(&schema.columns[i].name, format!("column {}: {m}", i + 1))
                     })?;
+                }
+            }
+            if pass {
+                for &(sd, of) in &spreads {
+                    if values[sd] > MAX_RELATIVE_STDDEV * values[of] {
+                        return Err(bad(
+                            &schema.columns[sd].name,
+                            format!(
+                                "column {}: stddev {} is more than {MAX_RELATIVE_STDDEV} times the mean {} of '{}': no set of repeats of non-negative rates spreads that far",
+                                sd + 1,
+                                crate::text::quote(record[sd], crate::text::QUOTE_CHARS),
+                                crate::text::quote(record[of], crate::text::QUOTE_CHARS),
+                                schema.columns[of].name
+                            ),
+                        ));
+                    }
                 }
             }
             lines.push(line);

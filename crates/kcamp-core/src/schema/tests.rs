@@ -318,9 +318,12 @@ fn arb_row(index: usize) -> impl Strategy<Value = Row> {
             for (slot, v) in values[6..].iter_mut().zip(nums) {
                 *slot = v;
             }
-            // Metrics must be positive on PASS rows.
-            values[6] += 1.0;
-            values[8] += 1.0;
+            // Metrics must be positive and below any device's rate on PASS rows, their
+            // stddevs within 100 times the metric.
+            values[6] = values[6] % 1e4 + 1.0;
+            values[8] = values[8] % 1e4 + 1.0;
+            values[7] = values[7].min(100.0 * values[6]);
+            values[9] = values[9].min(100.0 * values[8]);
             values[13] = f64::INFINITY;
             if check != Check::Pass && blank {
                 values[6] = f64::NAN;

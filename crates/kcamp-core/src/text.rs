@@ -1,0 +1,133 @@
+//! Limits on user-supplied text and its safe display: free text that reaches a terminal
+//! (hypotheses, reasons, labels, cells quoted in errors) is length-limited and its control
+//! characters are escaped, so no input can rewrite the screen or flood it.
+
+use std::borrow::Cow;
+
+use crate::{Error, Result};
+
+/// Longest shape label (characters); labels name files, table rows and chart ticks.
+pub const MAX_LABEL_CHARS: usize = 128;
+/// Longest hypothesis (characters): one hypothesis, one sentence or a short paragraph.
+pub const MAX_HYPOTHESIS_CHARS: usize = 2000;
+/// Longest `--reason` of an accept or rollback (characters).
+pub const MAX_REASON_CHARS: usize = 2000;
+/// How much of an offending value an error message quotes (characters).
+pub const QUOTE_CHARS: usize = 60;
+
+/// `text` with every control character written as an escape (`\u{1b}`, `\n`, ...), so an
+/// ESC sequence in a file prints as text instead of acting on the terminal.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Text for a terminal: control characters escaped except line breaks and tabs, so output
+/// keeps its lines while no ESC sequence from a file or an argument reaches the screen.
+pub fn for_terminal(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// [`for_terminal`] text cut to at most `max_chars` characters (a cut says how long the
+/// text was): for whole messages, which keep their line breaks.
+pub fn bounded(text: &str, max_chars: usize) -> Cow<'_, str> {
+    let safe = for_terminal(text);
+    let count = safe.chars().count();
+    if count <= max_chars {
+        return safe;
+    }
+    let head: String = safe.chars().take(max_chars).collect();
+    Cow::Owned(format!("{head}… ({count} characters)"))
+}
+
+/// At most `max_chars` characters of `text`, control characters escaped; a cut value ends
+/// with `…` and says how long it was, so a 1 MB cell gives a one-line message.
+pub fn quote(text: &str, max_chars: usize) -> String {
+    let count = text.chars().count();
+    if count <= max_chars {
+        return escape_controls(text).into_owned();
+    }
+    let head: String = text.chars().take(max_chars).collect();
+    format!("{}… ({count} characters)", escape_controls(&head))
+}
+
+/// Free text given on the command line that is stored and shown later (a hypothesis, a
+/// reason): at most `max_chars` characters and no control characters (one line, nothing
+/// a terminal would interpret). The error names the flag.
+pub fn check_one_line(flag: &str, text: &str, max_chars: usize) -> Result<()> {
+    let count = text.chars().count();
+    if count > max_chars {
+        return Err(Error::input(format!(
+            "{flag} is {count} characters long; at most {max_chars} are kept: {}",
+            quote(text, QUOTE_CHARS)
+        )));
+    }
+    if let Some(c) = text.chars().find(|c| c.is_control()) {
+        return Err(Error::input(format!(
+            "{flag} contains the control character {:?}; give one line of plain text: {}",
+            c,
+            quote(text, QUOTE_CHARS)
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_and_quotes() {
+        assert_eq!(escape_controls("plain"), "plain");
+        assert_eq!(escape_controls("a\u{1b}[2Jb\n"), "a\\u{1b}[2Jb\\n");
+        let long = "x".repeat(1_000_000);
+        let q = quote(&long, 10);
+        assert!(
+            q.starts_with("xxxxxxxxxx…") && q.contains("1000000 characters"),
+            "{q}"
+        );
+        assert!(q.len() < 40);
+    }
+
+    #[test]
+    fn terminal_text_keeps_lines_but_not_escapes() {
+        assert_eq!(for_terminal("a\n\tb"), "a\n\tb");
+        assert_eq!(
+            for_terminal("x\u{1b}]0;owned\u{7}y"),
+            "x\\u{1b}]0;owned\\u{7}y"
+        );
+    }
+
+    #[test]
+    fn one_line_rules() {
+        check_one_line("--hypothesis", "tile 64x64", 100).unwrap();
+        let e = check_one_line("--hypothesis", "a\u{1b}[31mred", 100).unwrap_err();
+        assert!(e.to_string().contains("--hypothesis") && e.to_string().contains("\\u{1b}"));
+        assert!(!e.to_string().contains('\u{1b}'));
+        let e = check_one_line("--reason", &"y".repeat(101), 100).unwrap_err();
+        assert!(e.to_string().contains("101 characters"), "{e}");
+        assert_eq!(e.exit_code(), crate::error::exit::BAD_INPUT);
+    }
+}

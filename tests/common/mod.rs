@@ -1,0 +1,118 @@
+//! Helpers shared by the hardening tests (`crash_safety`, `hostile_input`, `orphans`): the
+//! real binary on fixture campaigns, without a GPU.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// `tests/fixtures/<rel>`.
+pub fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel)
+}
+
+/// A CSV of the fixture campaign, as an argument.
+pub fn csv(name: &str) -> String {
+    fixture(&format!("campaign/{name}"))
+        .to_str()
+        .unwrap()
+        .to_owned()
+}
+
+/// `kcamp -C dir` with the test hooks off and git commits out of reach (they would differ
+/// between runs and need an identity).
+pub fn kcamp(dir: &Path) -> Command {
+    Command::from_std(kcamp_process(dir))
+}
+
+/// [`kcamp`] as a plain process, for one that runs in the background.
+pub fn kcamp_process(dir: &Path) -> std::process::Command {
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("kcamp"));
+    cmd.arg("-C")
+        .arg(dir)
+        .env_remove("KCAMP_FAILPOINT")
+        .env_remove("KCAMP_KILL_AT_FS_STEP")
+        .env_remove("KCAMP_FS_TRACE")
+        .env_remove("TEST_TIMEOUT_SEC")
+        .env("GIT_DIR", "/nonexistent");
+    cmd
+}
+
+/// `kcamp --json -C dir ARGS`.
+pub fn output(dir: &Path, args: &[&str]) -> Output {
+    kcamp(dir).arg("--json").args(args).output().unwrap()
+}
+
+pub fn describe(args: &[&str], out: &Output) -> String {
+    format!(
+        "kcamp {args:?}: {:?}\nstdout {}\nstderr {}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Run with `--json`, check the exit code, return the one JSON document.
+pub fn run(dir: &Path, args: &[&str], code: i32) -> Value {
+    let out = output(dir, args);
+    assert_eq!(out.status.code(), Some(code), "{}", describe(args, &out));
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not one JSON document ({e}): {}", describe(args, &out)))
+}
+
+/// A fresh campaign (`root/camp`, the fixture shapes, git commits off), not yet baselined.
+pub fn init(root: &Path) -> PathBuf {
+    let dir = root.join("camp");
+    let shapes = fixture("campaign/shapes.yaml");
+    let args = [
+        "init",
+        dir.to_str().unwrap(),
+        "--op",
+        "gemm",
+        "--dtype",
+        "f32",
+        "--shapes",
+        shapes.to_str().unwrap(),
+    ];
+    run(root, &args, 0);
+    let manifest = dir.join("manifest.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace("git_commit: true", "git_commit: false"),
+    )
+    .unwrap();
+    dir
+}
+
+/// Append `lines` to the campaign's manifest; returns the manifest as it was.
+pub fn append_to_manifest(dir: &Path, lines: &str) -> String {
+    let manifest = dir.join("manifest.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, format!("{text}{lines}\n")).unwrap();
+    text
+}
+
+/// `cp -a from to`, replacing `to`.
+pub fn copy_dir(from: &Path, to: &Path) {
+    let _ = std::fs::remove_dir_all(to);
+    let status = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(from)
+        .arg(to)
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Add a line to the working kernel (a change the gate's kernel hash sees).
+pub fn edit_kernel(dir: &Path, marker: &str) {
+    let kernel = dir.join("kernel/gemm.wgsl");
+    let mut text = std::fs::read_to_string(&kernel).unwrap();
+    text.push_str(&format!("// {marker}\n"));
+    std::fs::write(&kernel, text).unwrap();
+}
