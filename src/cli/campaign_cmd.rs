@@ -98,15 +98,16 @@ impl AdapterArgs {
 }
 
 /// The campaign's measurer: its harness command, else the built-in runner (with the
-/// adapter flags as an override).
-fn measurer(c: &Campaign, adapter: &AdapterArgs) -> Box<dyn Measurer> {
-    kcamp_runner::measurer_for(
+/// adapter flags as an override). It stops on SIGINT, SIGTERM and SIGHUP (see `cancel`).
+fn measurer(c: &Campaign, adapter: &AdapterArgs) -> Result<Box<dyn Measurer>> {
+    Ok(kcamp_runner::measurer_for(
         &c.manifest,
         Builtin {
             adapter: adapter.selector(),
+            cancel: super::cancel::on_signals()?,
             ..Builtin::default()
         },
-    )
+    ))
 }
 
 /// An imported CSV, or a run of `measurer`.
@@ -199,7 +200,7 @@ pub fn init(_ctx: &Ctx, a: &InitArgs) -> Result<CmdOutput> {
 pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
     let mut progress = progress_printer(ctx);
-    let m = measurer(&c, &a.adapter);
+    let m = measurer(&c, &a.adapter)?;
     let mut out = campaign::baseline(&c, source(&a.csv, m.as_ref()), &mut progress)?;
     // The report is derived from round 1's artifacts; a failure here loses nothing that
     // `kcamp report` does not write again.
@@ -229,6 +230,8 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
 pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
     let RoundCommand::New { hypothesis } = c;
     let camp = Campaign::open(&ctx.campaign)?;
+    // Short: a signal (the dashboard quitting) lets it finish rather than cut it in half.
+    super::cancel::on_signals()?;
     let n = campaign::new_round(&camp, hypothesis)?;
     let human = format!(
         "opened round {n}: {}\nedit {} then run `kcamp validate`",
@@ -244,7 +247,7 @@ pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
 pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
     let mut progress = progress_printer(ctx);
-    let m = measurer(&c, &a.adapter);
+    let m = measurer(&c, &a.adapter)?;
     let out = campaign::validate(&c, a.full, source(&a.csv, m.as_ref()), &mut progress)?;
     let r = &out.record;
     let exit = if r.report.verdict.allows_accept() {
@@ -268,7 +271,7 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
 pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
     let mut progress = progress_printer(ctx);
-    let m = measurer(&c, &AdapterArgs::default());
+    let m = measurer(&c, &AdapterArgs::default())?;
     let opts = AcceptOptions {
         force: a.force,
         reason: a.reason.clone(),
@@ -303,6 +306,8 @@ pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
 
 pub fn rollback(ctx: &Ctx, a: &RollbackArgs) -> Result<CmdOutput> {
     let c = Campaign::open_base(&ctx.campaign)?;
+    // Short: a signal (the dashboard quitting) lets it finish rather than cut it in half.
+    super::cancel::on_signals()?;
     let out = campaign::rollback(&c, &a.reason)?;
     let human = format!(
         "round {} ROLLED BACK; kernel/ restored from round {}",
@@ -432,7 +437,7 @@ pub fn log(ctx: &Ctx) -> Result<CmdOutput> {
 
 pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
-    let m = measurer(&c, &a.adapter);
+    let m = measurer(&c, &a.adapter)?;
     let source = (!a.no_run).then(|| MeasureSource::Run(m.as_ref()));
     let mut progress = progress_printer(ctx);
     let files = campaign::final_report(&c, source, &mut progress, |fm| {

@@ -12,6 +12,7 @@ use kcamp_core::error::exit;
 use kcamp_core::{Error, Result};
 
 pub mod campaign_cmd;
+mod cancel;
 pub mod gate_cmd;
 pub mod gpu_cmd;
 pub mod memory_cmd;

@@ -2,15 +2,16 @@
 
 use std::ffi::OsString;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use kcamp_core::Result;
 use kcamp_core::campaign::{MeasureRequest, Measurer};
 use kcamp_core::case::ProgressEvent;
 use kcamp_core::manifest::AdapterSelector;
 use kcamp_core::types::Validation;
+use kcamp_core::{Error, Result};
 
 use crate::campaign_run::{CampaignRunOptions, run_campaign_cases};
+use crate::isolation::CANCELLED_REASON;
 
 /// The built-in runner: WGSL kernels through wgpu, each case in a `kcamp __worker`.
 #[derive(Debug, Clone, Default)]
@@ -19,7 +20,8 @@ pub struct Builtin {
     pub adapter: Option<AdapterSelector>,
     /// Worker program and arguments (default: this executable's `__worker`).
     pub worker_command: Option<Vec<OsString>>,
-    /// Set to stop the run between cases.
+    /// Set to stop the run: the case in progress is abandoned (its worker killed) and
+    /// `measure` answers `Error::Cancelled`.
     pub cancel: Arc<AtomicBool>,
 }
 
@@ -39,6 +41,18 @@ impl Measurer for Builtin {
         opts.cancel = Arc::clone(&self.cancel);
         let report =
             run_campaign_cases(&req.campaign.dir, &req.campaign.manifest, &opts, on_event)?;
+        // A cancelled run stops between cases; its partial artifacts are not a measurement.
+        if self.cancel.load(Ordering::SeqCst) {
+            return Err(Error::Cancelled(format!(
+                "cancelled after {} of {} shapes: nothing was recorded",
+                report
+                    .outcomes
+                    .iter()
+                    .filter(|o| o.reason.as_deref() != Some(CANCELLED_REASON))
+                    .count(),
+                req.shapes.len()
+            )));
+        }
         // The run's one-line summary for logs and agents (stderr keeps --json stdout clean).
         eprintln!("{}", report.result_line);
         Ok(())

@@ -2,8 +2,11 @@
 //! `sh -c` in the campaign directory with `{csv}` replaced by the output path. The gate
 //! judges its CSV exactly like the built-in runner's.
 
+use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use kcamp_core::campaign::{MeasureRequest, Measurer};
@@ -15,11 +18,14 @@ use kcamp_core::types::Validation;
 use kcamp_core::{Error, Result};
 
 /// The campaign's harness commands.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Harness {
     pub quick_command: String,
     /// The full validation's command; the quick one when the manifest sets none.
     pub full_command: String,
+    /// Set to stop the run: the command's process group is killed and `measure` answers
+    /// `Error::Cancelled`.
+    pub cancel: Arc<AtomicBool>,
 }
 
 impl Harness {
@@ -30,6 +36,7 @@ impl Harness {
         Some(Harness {
             quick_command: quick.or_else(|| full.clone())?,
             full_command: full?,
+            cancel: Arc::new(AtomicBool::new(false)),
         })
     }
 
@@ -48,7 +55,7 @@ impl Measurer for Harness {
         _on_event: &mut dyn FnMut(ProgressEvent),
     ) -> Result<()> {
         let cmd = self.command(req.validation);
-        run_external(req, cmd, &req.out_dir.join(BENCHMARK_CSV))
+        run_external(req, cmd, &req.out_dir.join(BENCHMARK_CSV), &self.cancel)
     }
 
     fn origin(&self, validation: Validation) -> String {
@@ -59,7 +66,12 @@ impl Measurer for Harness {
 /// Run the manifest's harness command through `sh -c` in the campaign directory with
 /// `{csv}` replaced by the (shell-quoted) output path. The shapes of this validation are
 /// passed as `KCAMP_SHAPES` (comma-separated labels) and `KCAMP_VALIDATION`.
-fn run_external(req: &MeasureRequest<'_>, cmd: &str, csv_out: &Path) -> Result<()> {
+fn run_external(
+    req: &MeasureRequest<'_>,
+    cmd: &str,
+    csv_out: &Path,
+    cancel: &AtomicBool,
+) -> Result<()> {
     let campaign = req.campaign;
     let validation = req.validation;
     let labels: Vec<&str> = req.shapes.iter().map(|s| s.label.as_str()).collect();
@@ -86,6 +98,9 @@ fn run_external(req: &MeasureRequest<'_>, cmd: &str, csv_out: &Path) -> Result<(
         .stdin(Stdio::null())
         .stdout(log)
         .stderr(log_err)
+        // Its own process group: a cancel or a timeout ends everything the command
+        // started, not only the shell.
+        .process_group(0)
         .spawn()
         .ctx(|| format!("starting harness command `{line}`"))?;
     // The harness runs every shape: allow the per-case timeout for each, plus start-up.
@@ -105,9 +120,14 @@ fn run_external(req: &MeasureRequest<'_>, cmd: &str, csv_out: &Path) -> Result<(
                     log_path.display()
                 )));
             }
+            None if cancel.load(Ordering::SeqCst) => {
+                kill_group(&mut child);
+                return Err(Error::Cancelled(format!(
+                    "cancelled: harness command `{line}` was stopped; nothing was recorded"
+                )));
+            }
             None if start.elapsed() > budget => {
-                let _ = child.kill();
-                let _ = child.wait();
+                kill_group(&mut child);
                 return Err(Error::input(format!(
                     "harness command `{line}` ran past {:.0} s and was killed; its output is in {}",
                     budget.as_secs_f64(),
@@ -124,6 +144,18 @@ fn run_external(req: &MeasureRequest<'_>, cmd: &str, csv_out: &Path) -> Result<(
         )));
     }
     Ok(())
+}
+
+/// SIGKILL the command's process group, then reap the shell.
+fn kill_group(child: &mut Child) {
+    if let Ok(pid) = i32::try_from(child.id()) {
+        // SAFETY: kill(2) with a negative pid signals a process group and touches no memory.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 fn shell_quote(s: &str) -> String {

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::Decision;
 use super::layout::{Campaign, copy_tree};
-use super::measure::{MeasureSource, measure};
+use super::measure::{MeasureSource, abandon, measure};
 use super::recover::recover;
 use crate::case::ProgressEvent;
 use crate::error::IoContext;
@@ -66,8 +66,7 @@ pub fn baseline(
     ) {
         Ok(m) => m,
         Err(e) => {
-            let _ = std::fs::remove_dir_all(&staging);
-            return Err(e);
+            return Err(abandon(c, e, "baseline", 1, Validation::Full, &[&staging]));
         }
     };
     let checked = check_baseline_table(c, &measured.table);

@@ -5,7 +5,7 @@
 use serde_json::json;
 
 use super::layout::{Campaign, tree_hash};
-use super::measure::{MeasureSource, measure};
+use super::measure::{MeasureSource, abandon, measure};
 use crate::case::ProgressEvent;
 use crate::files::{BENCHMARK_CSV, KERNEL_DIR};
 use crate::schema::BenchTable;
@@ -61,7 +61,8 @@ pub fn final_report<T>(
                 frozen.as_deref(),
                 &out,
                 on_event,
-            )?;
+            )
+            .map_err(|e| abandon(c, e, "report", incumbent, Validation::Full, &[]))?;
             c.journal(
                 "final_validation",
                 Some(incumbent),

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::baseline::check_shape_set;
 use super::layout::{Campaign, copy_tree, tree_hash};
-use super::measure::{MeasureSource, Measured, measure};
+use super::measure::{MeasureSource, Measured, abandon, measure};
 use super::recover::recover;
 use crate::case::ProgressEvent;
 use crate::files::{
@@ -148,9 +148,18 @@ pub(super) fn validate_locked(
     let measured: Measured = match staged {
         Ok(m) => m,
         Err(e) => {
-            let _ = std::fs::remove_dir_all(&stage_kernel);
-            let _ = std::fs::remove_dir_all(&stage_artifacts);
-            return Err(e);
+            let command = match validation {
+                Validation::Quick => "validate",
+                Validation::Full => "validate --full",
+            };
+            return Err(abandon(
+                c,
+                e,
+                command,
+                round,
+                validation,
+                &[&stage_kernel, &stage_artifacts],
+            ));
         }
     };
     let (reference, reference_samples, reference_notes) =
