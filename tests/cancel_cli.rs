@@ -109,29 +109,11 @@ fn fixture(name: &str) -> PathBuf {
 /// A GEMM campaign baselined from a CSV, with round 2 open and `extra` appended to the
 /// manifest.
 fn campaign(shapes: &str, baseline_csv: &str, extra: &str) -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("camp");
-    let shapes_file = tmp.path().join("shapes.yaml");
-    std::fs::write(&shapes_file, shapes).unwrap();
-    run(
-        tmp.path(),
-        &[
-            "init",
-            dir.to_str().unwrap(),
-            "--op",
-            "gemm",
-            "--shapes",
-            shapes_file.to_str().unwrap(),
-        ],
-    );
+    let (tmp, dir) = common::gemm_campaign(shapes);
     let csv = tmp.path().join("baseline.csv");
     std::fs::write(&csv, baseline_csv).unwrap();
     run(&dir, &["baseline", "--csv", csv.to_str().unwrap()]);
     let manifest = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
-    let manifest = manifest
-        .replace("  warmup: 3", "  warmup: 1")
-        .replace("  repeats: 10", "  repeats: 3")
-        .replace("git_commit: true", "git_commit: false");
     std::fs::write(dir.join("manifest.yaml"), format!("{manifest}{extra}")).unwrap();
     run(&dir, &["round", "new", "--hypothesis", "to be cancelled"]);
     (tmp, dir)

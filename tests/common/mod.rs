@@ -3,7 +3,36 @@
 
 #![allow(dead_code)]
 
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
+
+/// `kcamp init` of a GEMM campaign with the target shapes `shapes` (YAML) in a fresh temp
+/// directory, with short timing (one warm-up, three repeats) and no git commits.
+pub fn gemm_campaign(shapes: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("camp");
+    let shapes_file = tmp.path().join("shapes.yaml");
+    std::fs::write(&shapes_file, shapes).unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("kcamp"))
+        .arg("init")
+        .arg(&dir)
+        .args(["--op", "gemm", "--shapes"])
+        .arg(&shapes_file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "kcamp init: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let manifest = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
+    let quick = manifest
+        .replace("  warmup: 3", "  warmup: 1")
+        .replace("  repeats: 10", "  repeats: 3")
+        .replace("git_commit: true", "git_commit: false");
+    std::fs::write(dir.join("manifest.yaml"), quick).unwrap();
+    (tmp, dir)
+}
 
 /// Alive and not a zombie.
 pub fn alive(pid: u32) -> bool {

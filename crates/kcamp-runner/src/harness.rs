@@ -4,7 +4,7 @@
 
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -16,6 +16,8 @@ use kcamp_core::files::BENCHMARK_CSV;
 use kcamp_core::manifest::Manifest;
 use kcamp_core::types::Validation;
 use kcamp_core::{Error, Result};
+
+use crate::isolation::kill_group;
 
 /// The campaign's harness commands.
 #[derive(Debug, Clone)]
@@ -144,18 +146,6 @@ fn run_external(
         )));
     }
     Ok(())
-}
-
-/// SIGKILL the command's process group, then reap the shell.
-fn kill_group(child: &mut Child) {
-    if let Ok(pid) = i32::try_from(child.id()) {
-        // SAFETY: kill(2) with a negative pid signals a process group and touches no memory.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
-    }
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 fn shell_quote(s: &str) -> String {

@@ -343,8 +343,8 @@ fn write_lines(mut stdin: ChildStdin, lines: Receiver<String>) {
     }
 }
 
-/// SIGKILL the worker's whole process group, then reap the worker.
-fn kill_group(child: &mut Child) {
+/// SIGKILL a child's whole process group (it was started with its own), then reap it.
+pub(crate) fn kill_group(child: &mut Child) {
     if let Ok(pid) = i32::try_from(child.id()) {
         // SAFETY: kill(2) with a negative pid signals a process group and touches no memory.
         unsafe {

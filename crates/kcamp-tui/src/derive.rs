@@ -215,57 +215,17 @@ pub struct LogLine {
     pub tone: Tone,
 }
 
-/// `live/progress.json` of a running validation, as the live panel shows it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LiveView {
-    pub state: String,
-    pub validation: Validation,
-    pub round: Option<u32>,
-    /// 0-based index of the shape being measured: this many shapes are done.
-    pub index: usize,
-    pub total: usize,
-    pub label: String,
-    pub samples: u32,
-    /// The last forward sample as a rate in `rate_unit` (finite values only).
-    pub last_rate: Option<f64>,
-    pub rate_unit: String,
-    pub started_at: DateTime<Utc>,
-    pub pid: u32,
+/// Seconds since the run of `live/progress.json` started (never negative: the clocks of
+/// two processes).
+pub fn elapsed(live: &Progress, now: DateTime<Utc>) -> f64 {
+    ((now - live.started_at).num_milliseconds() as f64 / 1e3).max(0.0)
 }
 
-impl LiveView {
-    pub fn from_progress(p: &Progress) -> LiveView {
-        LiveView {
-            state: p.state.clone(),
-            validation: p.validation,
-            round: p.round,
-            index: p.index,
-            total: p.total,
-            label: p.label.clone(),
-            samples: p.samples,
-            last_rate: p.last_rate.filter(|r| r.is_finite()),
-            rate_unit: p.rate_unit.clone(),
-            started_at: p.started_at,
-            pid: p.pid,
-        }
-    }
-
-    /// Fraction of shapes done, when known.
-    pub fn ratio(&self) -> Option<f64> {
-        (self.total > 0).then(|| (self.index as f64 / self.total as f64).clamp(0.0, 1.0))
-    }
-
-    /// Seconds since the run started (never negative: clocks of two processes).
-    pub fn elapsed(&self, now: DateTime<Utc>) -> f64 {
-        ((now - self.started_at).num_milliseconds() as f64 / 1e3).max(0.0)
-    }
-
-    /// Seconds left, extrapolated from the shapes done so far (none before the first
-    /// shape is done).
-    pub fn eta(&self, now: DateTime<Utc>) -> Option<f64> {
-        let done = self.index.min(self.total);
-        (done > 0).then(|| self.elapsed(now) / done as f64 * (self.total - done) as f64)
-    }
+/// Seconds left, extrapolated from the shapes done so far (none before the first shape is
+/// done): `index` shapes are done.
+pub fn eta(live: &Progress, now: DateTime<Utc>) -> Option<f64> {
+    let done = live.index.min(live.total);
+    (done > 0).then(|| elapsed(live, now) / done as f64 * (live.total - done) as f64)
 }
 
 pub fn round_status(round: &RoundState) -> RoundStatus {
@@ -724,8 +684,9 @@ fn compact(detail: &Value) -> String {
             .filter_map(|(k, v)| match v {
                 Value::String(s) => Some(format!("{k}={s}")),
                 Value::Number(n) => Some(match n.as_f64() {
-                    // Aggregates and deltas: four significant digits are plenty in a log.
-                    Some(f) if n.is_f64() => format!("{k}={f:.4}"),
+                    // Aggregates and deltas, with the significant digits of every number
+                    // on screen.
+                    Some(f) if n.is_f64() => format!("{k}={}", kcamp_core::units::sig(f)),
                     _ => format!("{k}={n}"),
                 }),
                 Value::Bool(b) => Some(format!("{k}={b}")),
@@ -857,32 +818,26 @@ mod tests {
     fn journal_lines_are_compact() {
         let lines = journal_lines(&fixtures::baseline_only());
         assert_eq!(lines[1].text, "baseline round 1 aggregate=0.0684");
+        assert_eq!(
+            compact(&serde_json::json!({"aggregate_delta": -0.16161, "round": 3})),
+            "aggregate_delta=-0.162 round=3"
+        );
         assert_eq!(lines[1].source, LogSource::Journal);
     }
 
     #[test]
-    fn live_view_keeps_finite_rates_and_knows_its_ratio() {
-        let mut p = fixtures::progress(1, 4);
-        p.last_rate = Some(f64::NAN);
-        let v = LiveView::from_progress(&p);
-        assert_eq!(v.ratio(), Some(0.25));
-        assert_eq!(v.last_rate, None);
-        assert_eq!(
-            LiveView::from_progress(&fixtures::progress(0, 0)).ratio(),
-            None
-        );
-    }
-
-    #[test]
-    fn live_view_extrapolates_the_time_left_from_the_shapes_done() {
-        let v = LiveView::from_progress(&fixtures::progress(2, 8));
+    fn the_time_left_is_extrapolated_from_the_shapes_done() {
+        let p = fixtures::progress(2, 8);
         let now = fixtures::at(0) + chrono::Duration::seconds(30);
-        assert_eq!(v.elapsed(now), 30.0);
+        assert_eq!(elapsed(&p, now), 30.0);
         // 2 shapes in 30 s: 6 more take 90 s.
-        assert_eq!(v.eta(now), Some(90.0));
-        let first = LiveView::from_progress(&fixtures::progress(0, 8));
-        assert_eq!(first.eta(now), None, "nothing to extrapolate from yet");
-        assert_eq!(v.elapsed(fixtures::at(-1)), 0.0);
+        assert_eq!(eta(&p, now), Some(90.0));
+        assert_eq!(
+            eta(&fixtures::progress(0, 8), now),
+            None,
+            "nothing to go by yet"
+        );
+        assert_eq!(elapsed(&p, fixtures::at(-1)), 0.0);
     }
 
     #[test]

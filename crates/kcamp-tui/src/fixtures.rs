@@ -631,18 +631,30 @@ pub fn running() -> CampaignState {
         .build()
 }
 
+/// `n` shapes named by `label`, M = N = K cycling through `sizes.0` sizes from 64 in steps
+/// of `sizes.1`, and a baseline cycling through `rates` values from 0.05 TFLOPS.
+fn many_shapes(
+    n: usize,
+    label: impl Fn(usize) -> String,
+    sizes: (u64, u64),
+    rates: usize,
+) -> (Vec<FixtureShape>, Vec<Measured>) {
+    let shapes = (0..n)
+        .map(|i| FixtureShape {
+            label: label(i),
+            size: 64 + (i as u64 % sizes.0) * sizes.1,
+        })
+        .collect();
+    let base = (0..n)
+        .map(|i| pass(0.05 + (i % rates) as f64 * 0.01))
+        .collect();
+    (shapes, base)
+}
+
 /// `shapes` GEMM shapes over `rounds` rounds (every third rolled back, the last one open):
 /// the dashboard's worst case for the frame-time benchmark.
 pub fn synthetic(shape_count: usize, rounds: usize) -> CampaignState {
-    let shapes: Vec<FixtureShape> = (0..shape_count)
-        .map(|i| FixtureShape {
-            label: format!("shape{i:04}"),
-            size: 64 + (i as u64 % 64) * 16,
-        })
-        .collect();
-    let base: Vec<Measured> = (0..shape_count)
-        .map(|i| pass(0.05 + (i % 17) as f64 * 0.01))
-        .collect();
+    let (shapes, base) = many_shapes(shape_count, |i| format!("shape{i:04}"), (64, 16), 17);
     let mut builder = CampaignBuilder::new(shapes, &[]).baseline(&base);
     let mut current = base;
     for r in 2..rounds {
@@ -739,15 +751,7 @@ pub fn long_labels() -> CampaignState {
 /// An open candidate over `n` shapes: one FAIL, twelve regressed, the rest improved or
 /// neutral, in file order mixed so that worst-first sorting has work to do.
 pub fn synthetic_gate(n: usize) -> CampaignState {
-    let shapes: Vec<FixtureShape> = (0..n)
-        .map(|i| FixtureShape {
-            label: format!("s{i:03}"),
-            size: 64 + (i as u64 % 16) * 32,
-        })
-        .collect();
-    let base: Vec<Measured> = (0..n)
-        .map(|i| pass(0.05 + (i % 13) as f64 * 0.01))
-        .collect();
+    let (shapes, base) = many_shapes(n, |i| format!("s{i:03}"), (16, 32), 13);
     let candidate: Vec<Measured> = base
         .iter()
         .enumerate()

@@ -180,21 +180,7 @@ pub(crate) fn abandon(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::campaign::{InitOptions, init};
-    use crate::types::{Dtype, OpName};
-
-    fn campaign() -> (tempfile::TempDir, Campaign) {
-        let tmp = tempfile::tempdir().unwrap();
-        let opts = InitOptions {
-            op: OpName::Axpy,
-            dtype: Dtype::F32,
-            shapes: None,
-            name: None,
-            primary_metric: None,
-        };
-        let c = init(&tmp.path().join("c"), &opts).unwrap();
-        (tmp, c)
-    }
+    use crate::campaign::init::temp_campaign as campaign;
 
     #[test]
     fn a_cancelled_measurement_removes_its_staging_and_is_journaled() {

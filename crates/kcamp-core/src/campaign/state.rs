@@ -180,8 +180,8 @@ fn process_alive(pid: u64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::campaign::{InitOptions, init};
-    use crate::types::{DecisionKind, Dtype, OpName};
+    use crate::campaign::init::temp_campaign;
+    use crate::types::DecisionKind;
 
     fn round(n: u32, kind: Option<DecisionKind>) -> RoundState {
         RoundState {
@@ -213,15 +213,7 @@ mod tests {
 
     #[test]
     fn replacing_a_round_keeps_the_order_and_recomputes_the_lineage() {
-        let tmp = tempfile::tempdir().unwrap();
-        let opts = InitOptions {
-            op: OpName::Axpy,
-            dtype: Dtype::F32,
-            shapes: None,
-            name: None,
-            primary_metric: None,
-        };
-        let c = init(&tmp.path().join("c"), &opts).unwrap();
+        let (_tmp, c) = temp_campaign();
         let mut state = CampaignState::load(&c.dir).unwrap();
         assert!(state.rounds.is_empty());
         state.replace_round(2, Some(round(2, None)));

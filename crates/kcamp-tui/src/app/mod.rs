@@ -16,13 +16,12 @@ use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
 use crate::commands::{CampaignCommand, CommandResult};
-use crate::derive::{
-    self, ChartData, DetailLine, LiveView, LogLine, LogSource, RoundLine, ShapeSpark, Tone,
-};
+use crate::derive::{self, ChartData, DetailLine, LogLine, LogSource, RoundLine, ShapeSpark, Tone};
 use crate::keys::{Context, Panel};
 use crate::loading::{LoadScope, StatePatch};
 use crate::popups::Popup;
 use crate::style::Theme;
+use kcamp_core::artifacts::progress::Progress;
 use kcamp_core::campaign::CampaignState;
 
 pub use gate_table::{ClassCounts, GateTable, SortOrder};
@@ -103,7 +102,8 @@ pub struct Model {
     messages: Vec<LogLine>,
     /// Journal and dashboard messages merged by time, newest last.
     pub log: Vec<LogLine>,
-    pub live: Option<LiveView>,
+    /// The run in progress (`live/progress.json` of a live process).
+    pub live: Option<Progress>,
     pub focus: Panel,
     /// Index into `rounds` of the round shown in the gate and details panels.
     pub selected: usize,
@@ -258,11 +258,7 @@ impl Model {
     }
 
     fn live_changed(&mut self) {
-        self.live = self
-            .state
-            .as_ref()
-            .and_then(|s| s.live.as_ref())
-            .map(LiveView::from_progress);
+        self.live = self.state.as_ref().and_then(|s| s.live.clone());
     }
 
     /// Recompute what depends on the selected round.

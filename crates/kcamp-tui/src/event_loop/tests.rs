@@ -270,16 +270,14 @@ async fn an_idle_dashboard_reads_nothing_and_draws_nothing_until_a_file_changes(
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_signal_cancels_the_running_command_and_waits_for_its_cleanup() {
+/// A dashboard on a campaign whose `kcamp` is the shell script `body`, after `v` started
+/// it: the campaign's directory, the loop, and the script's pid once it wrote `cmd.pid`.
+async fn validating_with(body: &str) -> (tempfile::TempDir, Harness, u32) {
     let dir = tempfile::tempdir().unwrap();
     fixtures::write_campaign(&fixtures::several_rounds(), dir.path()).unwrap();
-    // Stands for `kcamp validate`: staging on disk until SIGTERM, then cleanup and exit 2.
     let program = script(
         dir.path(),
-        r#"d="$(dirname "$0")"; echo $$ > "$d/cmd.pid"; mkdir "$d/staging"
-trap 'rm -r "$d/staging"; echo "{\"error\":{\"kind\":\"cancelled\",\"message\":\"cancelled\"}}"; exit 2' TERM
-while :; do sleep 0.05; done"#,
+        &format!("echo $$ > \"$(dirname \"$0\")/cmd.pid\"\n{body}"),
     );
     let h = Harness::start(dir.path(), program);
     wait_until("the first load", Duration::from_secs(10), || {
@@ -288,16 +286,33 @@ while :; do sleep 0.05; done"#,
     .await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     h.key('v');
+    let pid_file = dir.path().join("cmd.pid");
+    let mut pid = 0;
+    wait_until("the command", Duration::from_secs(10), || {
+        pid = std::fs::read_to_string(&pid_file)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .unwrap_or(0);
+        pid > 0
+    })
+    .await;
+    (dir, h, pid)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_signal_cancels_the_running_command_and_waits_for_its_cleanup() {
+    // Stands for `kcamp validate`: staging on disk until SIGTERM, then cleanup and exit 2.
+    let (dir, h, pid) = validating_with(
+        r#"d="$(dirname "$0")"; mkdir "$d/staging"
+trap 'rm -r "$d/staging"; echo "{\"error\":{\"kind\":\"cancelled\",\"message\":\"cancelled\"}}"; exit 2' TERM
+while :; do sleep 0.05; done"#,
+    )
+    .await;
     let staging = dir.path().join("staging");
     wait_until("the command's staging", Duration::from_secs(10), || {
         staging.exists()
     })
     .await;
-    let pid: u32 = std::fs::read_to_string(dir.path().join("cmd.pid"))
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
     // The terminal closes: SIGHUP.
     let sent = Instant::now();
     h.signals.send(()).unwrap();
@@ -315,26 +330,7 @@ while :; do sleep 0.05; done"#,
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_command_that_ignores_sigterm_is_killed_after_the_grace() {
-    let dir = tempfile::tempdir().unwrap();
-    fixtures::write_campaign(&fixtures::several_rounds(), dir.path()).unwrap();
-    let program = script(
-        dir.path(),
-        r#"trap '' TERM; echo $$ > "$(dirname "$0")/cmd.pid"; while :; do sleep 0.05; done"#,
-    );
-    let h = Harness::start(dir.path(), program);
-    wait_until("the first load", Duration::from_secs(10), || {
-        h.stats.get().0 == 1
-    })
-    .await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    h.key('v');
-    let pid_file = dir.path().join("cmd.pid");
-    wait_until("the command", Duration::from_secs(10), || pid_file.exists()).await;
-    let pid: u32 = std::fs::read_to_string(&pid_file)
-        .unwrap()
-        .trim()
-        .parse()
-        .unwrap();
+    let (_dir, h, pid) = validating_with("trap '' TERM; while :; do sleep 0.05; done").await;
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
     h.keys.unbounded_send(Ok(Event::Key(ctrl_c))).unwrap();
     h.end().await;

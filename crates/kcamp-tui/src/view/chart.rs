@@ -71,27 +71,23 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
 
     let [x0, x1] = data.x_bounds;
     let [y0, y1] = data.y_bounds;
-    let baseline: Vec<(f64, f64)> = data.baseline.map_or(Vec::new(), |b| vec![(x0, b), (x1, b)]);
-    let target: Vec<(f64, f64)> = data.target.map_or(Vec::new(), |t| vec![(x0, t), (x1, t)]);
-    let mut datasets = Vec::new();
-    if !baseline.is_empty() {
-        datasets.push(
+    // Horizontal lines across the rounds: BASELINE and the target.
+    let across = |y: Option<f64>| y.map_or(Vec::new(), |y| vec![(x0, y), (x1, y)]);
+    let lines = [
+        (across(data.baseline), BASELINE_LINE, theme.dim()),
+        (across(data.target), TARGET_LINE, theme.title()),
+    ];
+    let mut datasets: Vec<Dataset> = lines
+        .iter()
+        .filter(|(points, _, _)| !points.is_empty())
+        .map(|(points, mark, style)| {
             Dataset::default()
-                .marker(Marker::Custom(BASELINE_LINE))
+                .marker(Marker::Custom(*mark))
                 .graph_type(GraphType::Line)
-                .style(theme.dim())
-                .data(&baseline),
-        );
-    }
-    if !target.is_empty() {
-        datasets.push(
-            Dataset::default()
-                .marker(Marker::Custom(TARGET_LINE))
-                .graph_type(GraphType::Line)
-                .style(theme.title())
-                .data(&target),
-        );
-    }
+                .style(*style)
+                .data(points)
+        })
+        .collect();
     datasets.push(
         Dataset::default()
             .marker(Marker::Braille)
@@ -163,12 +159,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         .iter()
         .map(|s| fmt_metric(s.last, metric))
         .collect();
-    let value_width = values
-        .iter()
-        .map(|v| super::text::width(v))
-        .max()
-        .unwrap_or(0) as u16
-        + 1;
+    let value_width = super::text::max_width(&values) as u16 + 1;
     for ((spark, value), row) in model.sparks.iter().zip(&values).zip(rows.iter()) {
         let [label_area, line_area, value_area] = Layout::horizontal([
             Constraint::Length(LABEL_WIDTH),

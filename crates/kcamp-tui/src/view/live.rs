@@ -10,6 +10,7 @@ use ratatui::widgets::{LineGauge, Paragraph};
 use super::text::fit_end;
 use super::{fmt_metric, panel_block};
 use crate::app::Model;
+use crate::derive;
 use crate::keys::Panel;
 use kcamp_core::types::Validation;
 use kcamp_core::units;
@@ -62,12 +63,15 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         live.total,
         live.label
     );
-    let rate = live.last_rate.map_or("—".to_owned(), |r| {
-        // `rate_unit` names the unit the same way a metric column does (TFLOPS, GB/s).
-        fmt_metric(Some(r), &live.rate_unit)
-    });
-    let elapsed = format!("{} elapsed", units::wall_clock(live.elapsed(now)));
-    let eta = match live.eta(now) {
+    let rate = live
+        .last_rate
+        .filter(|r| r.is_finite())
+        .map_or("—".to_owned(), |r| {
+            // `rate_unit` names the unit the same way a metric column does (TFLOPS, GB/s).
+            fmt_metric(Some(r), &live.rate_unit)
+        });
+    let elapsed = format!("{} elapsed", units::wall_clock(derive::elapsed(live, now)));
+    let eta = match derive::eta(live, now) {
         Some(s) => format!("≈{} left", units::wall_clock(s)),
         None => "time left known after the first shape".to_owned(),
     };

@@ -52,12 +52,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         .iter()
         .map(|r| fmt_metric(r.aggregate, metric))
         .collect();
-    let aggregate_width = aggregates
-        .iter()
-        .map(|a| super::text::width(a))
-        .max()
-        .unwrap_or(0)
-        .max(9) as u16;
+    let aggregate_width = super::text::max_width(&aggregates).max(9) as u16;
     let mut fixed: Vec<Option<u16>> = vec![Some(4), Some(if narrow { 5 } else { 12 })];
     if show_verdict {
         fixed.push(Some(6));

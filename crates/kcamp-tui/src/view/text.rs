@@ -11,6 +11,26 @@ pub fn width(s: &str) -> usize {
     s.chars().map(char_width).sum()
 }
 
+/// The widest of `texts`, in cells (0 for none).
+pub fn max_width<'a>(texts: impl IntoIterator<Item = &'a String>) -> usize {
+    texts.into_iter().map(|t| width(t)).max().unwrap_or(0)
+}
+
+/// The longest run of `chars` that fits in `max` cells.
+fn take_cells(chars: impl Iterator<Item = char>, max: usize) -> Vec<char> {
+    let mut out = Vec::new();
+    let mut used = 0;
+    for c in chars {
+        let w = char_width(c);
+        if used + w > max {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out
+}
+
 fn char_width(c: char) -> usize {
     c.width().unwrap_or(0)
 }
@@ -23,16 +43,7 @@ pub fn fit_end(s: &str, max: usize) -> String {
     if max == 0 {
         return String::new();
     }
-    let mut out = String::new();
-    let mut used = 0;
-    for c in s.chars() {
-        let w = char_width(c);
-        if used + w > max - 1 {
-            break;
-        }
-        out.push(c);
-        used += w;
-    }
+    let mut out: String = take_cells(s.chars(), max - 1).into_iter().collect();
     out.push(ELLIPSIS);
     out
 }
@@ -48,27 +59,10 @@ pub fn fit_middle(s: &str, max: usize) -> String {
     }
     let keep = max - 1;
     let tail_cells = keep / 2;
-    let head_cells = keep - tail_cells;
-    let mut head = String::new();
-    let mut used = 0;
-    for c in s.chars() {
-        let w = char_width(c);
-        if used + w > head_cells {
-            break;
-        }
-        head.push(c);
-        used += w;
-    }
-    let mut tail: Vec<char> = Vec::new();
-    let mut used = 0;
-    for c in s.chars().rev() {
-        let w = char_width(c);
-        if used + w > tail_cells {
-            break;
-        }
-        tail.push(c);
-        used += w;
-    }
+    let mut head: String = take_cells(s.chars(), keep - tail_cells)
+        .into_iter()
+        .collect();
+    let tail = take_cells(s.chars().rev(), tail_cells);
     head.push(ELLIPSIS);
     head.extend(tail.into_iter().rev());
     head
@@ -83,16 +77,7 @@ pub fn fit_start(s: &str, max: usize) -> String {
     if max == 0 {
         return String::new();
     }
-    let mut tail: Vec<char> = Vec::new();
-    let mut used = 0;
-    for c in s.chars().rev() {
-        let w = char_width(c);
-        if used + w > max - 1 {
-            break;
-        }
-        tail.push(c);
-        used += w;
-    }
+    let tail = take_cells(s.chars().rev(), max - 1);
     let mut out = String::from(ELLIPSIS);
     out.extend(tail.into_iter().rev());
     out
@@ -117,16 +102,7 @@ pub fn fit_line(line: Line<'static>, max: usize) -> Line<'static> {
             out.spans.push(span);
             continue;
         }
-        let mut part = String::new();
-        let mut used = 0;
-        for c in span.content.chars() {
-            let cw = char_width(c);
-            if used + cw > left {
-                break;
-            }
-            part.push(c);
-            used += cw;
-        }
+        let mut part: String = take_cells(span.content.chars(), left).into_iter().collect();
         part.push(ELLIPSIS);
         out.spans.push(Span::styled(part, span.style));
         break;
