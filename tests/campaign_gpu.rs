@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
+mod common;
+
 fn kcamp(dir: &Path) -> Command {
     let mut cmd = Command::cargo_bin("kcamp").unwrap();
     cmd.arg("--json")
@@ -38,32 +40,9 @@ fn run(dir: &Path, args: &[&str], code: i32, timeout_sec: Option<&str>) -> Value
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
 }
 
-/// A GEMM campaign with three small shapes and short timing.
+/// A GEMM campaign with `shapes` and short timing.
 fn campaign(shapes: &str) -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("camp");
-    let shapes_file = tmp.path().join("shapes.yaml");
-    std::fs::write(&shapes_file, shapes).unwrap();
-    run(
-        tmp.path(),
-        &[
-            "init",
-            dir.to_str().unwrap(),
-            "--op",
-            "gemm",
-            "--shapes",
-            shapes_file.to_str().unwrap(),
-        ],
-        0,
-        None,
-    );
-    let manifest = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
-    let quick = manifest
-        .replace("  warmup: 3", "  warmup: 1")
-        .replace("  repeats: 10", "  repeats: 3")
-        .replace("git_commit: true", "git_commit: false");
-    std::fs::write(dir.join("manifest.yaml"), quick).unwrap();
-    (tmp, dir)
+    common::gemm_campaign(shapes)
 }
 
 fn rows(dir: &Path, round: u32) -> Vec<Vec<String>> {

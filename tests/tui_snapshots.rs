@@ -11,7 +11,7 @@ use kcamp_tui::style::Theme;
 use kcamp_tui::view::view;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
-use ratatui::style::Color;
+use ratatui::style::{Color, Modifier};
 
 const SMALL: (u16, u16) = (80, 24);
 const BIG: (u16, u16) = (160, 48);
@@ -124,7 +124,7 @@ fn sorted_and_filtered_gate() {
         Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
     );
     let text = screen(&m, BIG);
-    assert!(text.contains("[Δ worst first · filter 'sq' 6/6]"), "{text}");
+    assert!(text.contains("best first · filter 'sq' 6/6"), "{text}");
     insta::assert_snapshot!("sorted_filtered_160x48", text);
 }
 
@@ -141,9 +141,13 @@ fn drifted_csv_shows_the_error_in_the_gate_panel() {
 fn running_benchmark_shows_live_progress() {
     let m = model(fixtures::running(), Theme::colored());
     let text = screen(&m, BIG);
-    assert!(text.contains("shape 3 of 3 · 67%"), "{text}");
-    assert!(text.contains("sq256: 7 samples"), "{text}");
-    assert!(text.contains("rate 0.1032 TFLOPS"), "{text}");
+    assert!(text.contains("shape 3 of 3: sq256"), "{text}");
+    assert!(text.contains("2/3  67%"), "{text}");
+    assert!(text.contains("7 samples · last 103 GFLOP/s"), "{text}");
+    // Started at 11:01, now 13:00; two shapes in 119 min: one more takes about 59.5.
+    assert!(text.contains("1 h 59 min elapsed"), "{text}");
+    assert!(text.contains("≈59 min 30 s left"), "{text}");
+    assert!(text.contains("started 11:01:00 UTC"), "{text}");
     assert!(text.contains("locked by pid 5151"));
     snap("running", &m);
 }
@@ -153,7 +157,7 @@ fn help_overlay() {
     let mut m = model(fixtures::several_rounds(), Theme::colored());
     press(&mut m, "?");
     let text = screen(&m, BIG);
-    assert!(text.contains("quick validation (representative shapes)"));
+    assert!(text.contains("quick validation of the open round (representative shapes)"));
     snap("help", &m);
 }
 
@@ -206,7 +210,7 @@ fn tiny_terminals_do_not_panic() {
     ];
     for state in states {
         let mut m = model(state, Theme::colored());
-        for keys in ["", "?", "2", "a"] {
+        for keys in ["", "?", "2", "a", "e", "r", "v"] {
             press(&mut m, keys);
             for size in [(1, 1), (10, 3), (20, 5), (40, 12), (79, 23)] {
                 let text = screen(&m, size);
@@ -214,4 +218,185 @@ fn tiny_terminals_do_not_panic() {
             }
         }
     }
+}
+
+#[test]
+fn the_gate_opens_worst_first_with_counts_and_a_position() {
+    let mut m = model(fixtures::synthetic_gate(200), Theme::colored());
+    press(&mut m, "2");
+    let text = screen(&m, BIG);
+    assert!(text.contains("REJECT aggregate"), "{text}");
+    assert!(text.contains("1 failed · 12 regressed"), "{text}");
+    assert!(text.contains(" 1/200 "), "{text}");
+    // The worst rows are at the top, in sight.
+    let header = text
+        .lines()
+        .position(|l| l.contains("label") && l.contains("Check"))
+        .unwrap();
+    let first_row = text.lines().nth(header + 1).unwrap();
+    assert!(first_row.contains("FAIL"), "{first_row}");
+    for _ in 0..36 {
+        press(&mut m, "j");
+    }
+    let text = screen(&m, BIG);
+    assert!(text.contains(" 37/200 "), "{text}");
+    snap("gate_200_shapes", &m);
+}
+
+#[test]
+fn many_reasons_stay_in_reach_and_collapse() {
+    let mut m = model(fixtures::many_reasons(), Theme::colored());
+    let text = screen(&m, SMALL);
+    assert!(text.contains("+2 more: e"), "{text}");
+    press(&mut m, "e");
+    let text = screen(&m, SMALL);
+    assert!(text.contains("Verdict of round 4"), "{text}");
+    assert!(text.contains("'s0' and 199 others"), "{text}");
+    snap("reasons", &m);
+}
+
+#[test]
+fn the_rollback_reason_field_stays_visible_over_200_reasons_at_every_size() {
+    let mut m = model(fixtures::many_reasons(), Theme::colored());
+    press(&mut m, "r");
+    for size in [SMALL, BIG, (60, 16), (100, 12)] {
+        let text = screen(&m, size);
+        assert!(text.contains("│reason: "), "{size:?}\n{text}");
+        assert!(text.contains("Enter ok"), "{size:?}\n{text}");
+    }
+    snap("rollback_many_reasons", &m);
+}
+
+#[test]
+fn long_labels_and_dims_are_cut_with_an_ellipsis_and_columns_dropped_with_a_hint() {
+    let mut m = model(fixtures::long_labels(), Theme::colored());
+    press(&mut m, "2");
+    let small = screen(&m, SMALL);
+    assert!(small.contains('…'), "{small}");
+    assert!(small.contains("hidden: dims"), "{small}");
+    // The big neutral drop keeps its explanation: the band.
+    assert!(small.contains("±120%"), "{small}");
+    assert!(small.contains("-96.8%"), "{small}");
+    let big = screen(&m, BIG);
+    assert!(
+        big.contains("0.310"),
+        "p-values shown when there is room: {big}"
+    );
+    // A value's unit is never cut: no `12.3 GFLO…`.
+    let unit = "FLOP/s";
+    for text in [&small, &big] {
+        for line in text.lines() {
+            for prefix in ["", "k", "M", "G", "T"] {
+                for end in 1..unit.len() {
+                    let cut = format!("{prefix}{}…", &unit[..end]);
+                    assert!(!line.contains(&format!(" {cut}")), "unit cut: {line}");
+                }
+            }
+        }
+    }
+    snap("long_labels", &m);
+}
+
+#[test]
+fn refusals_show_in_full_in_the_toast() {
+    let mut m = model(fixtures::baseline_only(), Theme::colored());
+    press(&mut m, "v");
+    let text = screen(&m, SMALL);
+    assert!(
+        text.contains("no open round to validate: press n to open round 2"),
+        "{text}"
+    );
+    snap("toast", &m);
+}
+
+#[test]
+fn the_key_bar_names_the_round_each_action_acts_on() {
+    let mut m = model(fixtures::several_rounds(), Theme::colored());
+    let text = screen(&m, BIG);
+    let bar = text.lines().last().unwrap();
+    assert!(bar.contains("v validate r4"), "{bar}");
+    assert!(bar.contains("a accept r4"), "{bar}");
+    assert!(bar.contains("? help"), "{bar}");
+    // Looking at round 3, the gate says where the keys go.
+    press(&mut m, "k");
+    let text = screen(&m, BIG);
+    assert!(text.contains("keys act on open r4"), "{text}");
+    let small = screen(&m, SMALL);
+    assert!(small.lines().last().unwrap().contains("? help"), "{small}");
+}
+
+#[test]
+fn cancelling_a_run_asks_and_says_what_happens() {
+    let mut m = model(fixtures::several_rounds(), Theme::colored());
+    press(&mut m, "V");
+    update(
+        &mut m,
+        Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+    );
+    let text = screen(&m, SMALL);
+    assert!(text.contains("Cancel `kcamp validate --full`?"), "{text}");
+    assert!(text.contains("Nothing is recorded"), "{text}");
+    snap("cancel_confirm", &m);
+    press(&mut m, "y");
+    let text = screen(&m, SMALL);
+    assert!(
+        text.contains("cancelling `kcamp validate --full`"),
+        "{text}"
+    );
+}
+
+/// Every cell of the selected row must read: reversed, and never the same colour on
+/// itself.
+fn selected_row_reads(t: &Terminal<TestBackend>) -> usize {
+    let buffer = t.backend().buffer();
+    let mut checked = 0;
+    for cell in &buffer.content {
+        if cell.modifier.contains(Modifier::REVERSED) {
+            checked += 1;
+            assert!(
+                cell.fg != cell.bg || cell.fg == Color::Reset,
+                "cell '{}' is {:?} on {:?}",
+                cell.symbol(),
+                cell.fg,
+                cell.bg
+            );
+        }
+    }
+    checked
+}
+
+#[test]
+fn the_selected_row_is_readable_in_every_state() {
+    for theme in [Theme::colored(), Theme::plain()] {
+        let mut m = model(fixtures::several_rounds(), theme);
+        // Rounds panel: every round selected in turn, the rolled-back one included.
+        for _ in 0..4 {
+            assert!(selected_row_reads(&terminal(&m, BIG)) > 0);
+            press(&mut m, "k");
+        }
+        // Gate panel: every class under the cursor.
+        press(&mut m, "2");
+        for _ in 0..6 {
+            assert!(selected_row_reads(&terminal(&m, SMALL)) > 0);
+            press(&mut m, "j");
+        }
+    }
+}
+
+#[test]
+fn help_fits_the_terminal_and_scrolls_to_its_end_only() {
+    let mut m = model(fixtures::several_rounds(), Theme::colored());
+    press(&mut m, "?");
+    let text = screen(&m, SMALL);
+    assert!(text.contains("more (↓ PgDn)"), "{text}");
+    for _ in 0..200 {
+        press(&mut m, "j");
+    }
+    let text = screen(&m, SMALL);
+    assert!(
+        text.contains("Labels are cut in the middle")
+            || text.contains("labels are cut in the middle"),
+        "{text}"
+    );
+    assert!(!text.contains("more (↓ PgDn)"), "at the end: {text}");
 }

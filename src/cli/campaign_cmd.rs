@@ -140,15 +140,16 @@ impl AdapterArgs {
 }
 
 /// The campaign's measurer: its harness command, else the built-in runner (with the
-/// adapter flags as an override).
-fn measurer(c: &Campaign, adapter: &AdapterArgs) -> Box<dyn Measurer> {
-    kcamp_runner::measurer_for(
+/// adapter flags as an override). It stops on SIGINT, SIGTERM and SIGHUP (see `cancel`).
+fn measurer(c: &Campaign, adapter: &AdapterArgs) -> Result<Box<dyn Measurer>> {
+    Ok(kcamp_runner::measurer_for(
         &c.manifest,
         Builtin {
             adapter: adapter.selector(),
+            cancel: super::cancel::on_signals()?,
             ..Builtin::default()
         },
-    )
+    ))
 }
 
 /// An imported CSV, or a run of `measurer`.
@@ -347,7 +348,7 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
     let peaks_line = ensure_peaks(&c, a, ctx)?;
     let mut progress = progress_printer(ctx, &c.manifest.primary_metric);
-    let m = measurer(&c, &a.adapter);
+    let m = measurer(&c, &a.adapter)?;
     let out = campaign::baseline(&c, source(&a.csv, m.as_ref()), &mut progress, |c| {
         kcamp_report::campaign::write_baseline_report(c)
     })?;
@@ -399,6 +400,8 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
 pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
     let RoundCommand::New { hypothesis } = c;
     let camp = Campaign::open(&ctx.campaign)?;
+    // Short: a signal (the dashboard quitting) lets it finish rather than cut it in half.
+    super::cancel::on_signals()?;
     let n = campaign::new_round(&camp, hypothesis)?;
     let human = format!("opened round {n}: {}", hypothesis.trim());
     Ok(
@@ -436,7 +439,7 @@ fn next_after_verdict(ctx: &Ctx, verdict: Verdict, failures: bool) -> Vec<String
 pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
     let mut progress = progress_printer(ctx, &c.manifest.primary_metric);
-    let m = measurer(&c, &a.adapter);
+    let m = measurer(&c, &a.adapter)?;
     let out = campaign::validate(&c, a.full, source(&a.csv, m.as_ref()), &mut progress)?;
     let r = &out.record;
     let exit = if r.report.verdict.allows_accept() {
@@ -473,7 +476,7 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
 pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
     let mut progress = progress_printer(ctx, &c.manifest.primary_metric);
-    let m = measurer(&c, &AdapterArgs::default());
+    let m = measurer(&c, &AdapterArgs::default())?;
     let opts = AcceptOptions {
         force: a.force,
         reason: a.reason.clone(),
@@ -545,6 +548,8 @@ pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
 
 pub fn rollback(ctx: &Ctx, a: &RollbackArgs) -> Result<CmdOutput> {
     let c = Campaign::open_base(&ctx.campaign)?;
+    // Short: a signal (the dashboard quitting) lets it finish rather than cut it in half.
+    super::cancel::on_signals()?;
     let out = campaign::rollback(&c, &a.reason)?;
     let k = prefix(ctx);
     let mut human = format!(
@@ -781,7 +786,7 @@ pub fn log(ctx: &Ctx, a: &LogArgs) -> Result<CmdOutput> {
 
 pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
-    let m = measurer(&c, &a.adapter);
+    let m = measurer(&c, &a.adapter)?;
     let source = (!a.no_run).then(|| source(&a.csv, m.as_ref()));
     let mut progress = progress_printer(ctx, &c.manifest.primary_metric);
     let mut summary = None;

@@ -14,6 +14,7 @@ use kcamp_core::{Error, Result};
 
 pub mod analyze_cmd;
 pub mod campaign_cmd;
+mod cancel;
 pub mod export;
 pub mod gate_cmd;
 pub mod gpu_cmd;

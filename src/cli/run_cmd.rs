@@ -2,8 +2,7 @@
 
 use std::fmt::Write as _;
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::atomic::Ordering;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -67,26 +66,6 @@ fn selector(args: &AdapterArgs) -> Option<AdapterSelector> {
     })
 }
 
-/// Set by SIGINT while a run is in progress, so the worker (in its own process group,
-/// which the terminal's Ctrl-C does not reach) is killed instead of orphaned.
-static CANCEL: OnceLock<Arc<AtomicBool>> = OnceLock::new();
-
-extern "C" fn on_sigint(_: libc::c_int) {
-    if let Some(flag) = CANCEL.get() {
-        flag.store(true, Ordering::SeqCst);
-    }
-}
-
-fn cancel_on_sigint() -> Arc<AtomicBool> {
-    let flag = Arc::clone(CANCEL.get_or_init(|| Arc::new(AtomicBool::new(false))));
-    let handler: extern "C" fn(libc::c_int) = on_sigint;
-    // SAFETY: the handler only does an atomic store through an already initialized OnceLock.
-    unsafe {
-        libc::signal(libc::SIGINT, handler as libc::sighandler_t);
-    }
-    flag
-}
-
 fn progress_bar() -> ProgressBar {
     let target = if std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()
@@ -119,7 +98,9 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     )?)?;
     let mut opts = CampaignRunOptions::new(validation);
     opts.adapter = selector(&a.adapter);
-    opts.cancel = cancel_on_sigint();
+    // The worker runs in its own process group, which the terminal's Ctrl-C does not
+    // reach: a signal stops the run and the runner kills the worker.
+    opts.cancel = super::cancel::on_signals()?;
     let bar = progress_bar();
     let report = run_campaign_cases(&ctx.campaign, &manifest, &opts, &mut |event| match event {
         ProgressEvent::RunStarted { total_shapes } => bar.set_length(total_shapes as u64),

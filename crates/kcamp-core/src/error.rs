@@ -52,6 +52,10 @@ pub enum Error {
     /// GPU / wgpu failure that is not the kernel's fault.
     #[error("gpu: {}", bounded(.0))]
     Gpu(String),
+    /// The run was stopped on request (Esc in the dashboard, Ctrl-C, SIGTERM, a closed
+    /// terminal) before it finished: nothing was recorded.
+    #[error("{}", bounded(.0))]
+    Cancelled(String),
     #[error("{}", bounded(.0))]
     Internal(String),
 }
@@ -95,9 +99,13 @@ impl Error {
     /// The exit code this error maps to.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Input(_) | Error::InFile { .. } | Error::State(_) | Error::Locked { .. } => {
-                exit::BAD_INPUT
-            }
+            // A cancelled command recorded nothing and can simply be run again: like a
+            // refused one, not like a failure of kcamp itself.
+            Error::Input(_)
+            | Error::InFile { .. }
+            | Error::State(_)
+            | Error::Locked { .. }
+            | Error::Cancelled(_) => exit::BAD_INPUT,
             Error::Io { .. } | Error::Gpu(_) | Error::Internal(_) => exit::INTERNAL,
         }
     }
@@ -110,6 +118,7 @@ impl Error {
             Error::Locked { .. } => "locked",
             Error::Io { .. } => "io",
             Error::Gpu(_) => "gpu",
+            Error::Cancelled(_) => "cancelled",
             Error::Internal(_) => "internal",
         }
     }

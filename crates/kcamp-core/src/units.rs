@@ -204,6 +204,20 @@ pub fn metric_opt(value: Option<f64>, name: &str) -> String {
     value.map_or_else(|| "-".to_owned(), |v| metric(v, name))
 }
 
+/// A wall-clock span given in seconds, to the second (elapsed time, time left):
+/// `42 s`, `4 min 05 s`, `1 h 02 min`. Not for measurements: those are [`millis`].
+pub fn wall_clock(seconds: f64) -> String {
+    if !seconds.is_finite() || seconds < 0.0 {
+        return "-".to_owned();
+    }
+    let s = seconds.round() as u64;
+    match s {
+        0..60 => format!("{s} s"),
+        60..3600 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, s % 3600 / 60),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,5 +274,13 @@ mod tests {
         assert_eq!(sig(0.09996), "0.100");
         assert_eq!(sig(999.6), "1000");
         assert_eq!(dims(&[1, 128, 64]), "1×128×64");
+    }
+
+    #[test]
+    fn wall_clock_spans() {
+        assert_eq!(wall_clock(41.6), "42 s");
+        assert_eq!(wall_clock(245.0), "4 min 05 s");
+        assert_eq!(wall_clock(3720.0), "1 h 02 min");
+        assert_eq!(wall_clock(f64::NAN), "-");
     }
 }

@@ -2,7 +2,7 @@
 
 use std::ffi::OsString;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use std::path::Path;
 
@@ -16,6 +16,7 @@ use kcamp_core::types::Validation;
 use kcamp_core::{Error, Result};
 
 use crate::campaign_run::{CampaignRunOptions, run_campaign_cases};
+use crate::isolation::CANCELLED_REASON;
 
 /// The built-in runner: WGSL kernels through wgpu, each case in a `kcamp __worker`.
 #[derive(Debug, Clone, Default)]
@@ -24,7 +25,8 @@ pub struct Builtin {
     pub adapter: Option<AdapterSelector>,
     /// Worker program and arguments (default: this executable's `__worker`).
     pub worker_command: Option<Vec<OsString>>,
-    /// Set to stop the run between cases.
+    /// Set to stop the run: the case in progress is abandoned (its worker killed) and
+    /// `measure` answers `Error::Cancelled`.
     pub cancel: Arc<AtomicBool>,
 }
 
@@ -44,9 +46,22 @@ impl Measurer for Builtin {
         opts.paired_kernel_dir = req.paired_kernel_dir.clone();
         opts.check_shapes = req.check_shapes.clone();
         opts.cancel = Arc::clone(&self.cancel);
+        let report =
+            run_campaign_cases(&req.campaign.dir, &req.campaign.manifest, &opts, on_event)?;
+        // A cancelled run stops between cases; its partial artifacts are not a measurement.
+        if self.cancel.load(Ordering::SeqCst) {
+            return Err(Error::Cancelled(format!(
+                "cancelled after {} of {} shapes: nothing was recorded",
+                report
+                    .outcomes
+                    .iter()
+                    .filter(|o| o.reason.as_deref() != Some(CANCELLED_REASON))
+                    .count(),
+                req.shapes.len()
+            )));
+        }
         // The CLI prints the run's RESULT_JSON line (from the measurement's summary), the
         // same way for this runner and for harness commands.
-        run_campaign_cases(&req.campaign.dir, &req.campaign.manifest, &opts, on_event)?;
         Ok(())
     }
 

@@ -9,6 +9,8 @@
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use kcamp_core::artifacts::fingerprint::{Fingerprint, HarnessIdentity};
@@ -23,11 +25,14 @@ use kcamp_core::{Error, Result};
 use crate::lifeline::{GroupGuard, die_with_parent, kill_group};
 
 /// The campaign's harness commands.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Harness {
     pub quick_command: String,
     /// The full validation's command; the quick one when the manifest sets none.
     pub full_command: String,
+    /// Set to stop the run: the command's process group is killed and `measure` answers
+    /// `Error::Cancelled`.
+    pub cancel: Arc<AtomicBool>,
 }
 
 impl Harness {
@@ -38,6 +43,7 @@ impl Harness {
         Some(Harness {
             quick_command: quick.or_else(|| full.clone())?,
             full_command: full?,
+            cancel: Arc::new(AtomicBool::new(false)),
         })
     }
 
@@ -72,7 +78,7 @@ impl Measurer for Harness {
             // directory so that a `samples.csv` written beside `{csv}` stays its own.
             let run_dir = req.out_dir.join(PAIRED_RUN_DIR);
             std::fs::create_dir_all(&run_dir).ctx(|| format!("creating {}", run_dir.display()))?;
-            run_external(req, cmd, &run_dir.join(BENCHMARK_CSV), dir)?;
+            run_external(req, cmd, &run_dir.join(BENCHMARK_CSV), dir, &self.cancel)?;
             for (from, to) in [
                 (BENCHMARK_CSV, PAIRED_CSV),
                 (SAMPLES_CSV, PAIRED_SAMPLES_CSV),
@@ -85,7 +91,13 @@ impl Measurer for Harness {
                 }
             }
         }
-        run_external(req, cmd, &req.out_dir.join(BENCHMARK_CSV), &req.kernel_dir)
+        run_external(
+            req,
+            cmd,
+            &req.out_dir.join(BENCHMARK_CSV),
+            &req.kernel_dir,
+            &self.cancel,
+        )
     }
 
     fn origin(&self, validation: Validation) -> String {
@@ -123,6 +135,7 @@ fn run_external(
     cmd: &str,
     csv_out: &Path,
     kernel_dir: &Path,
+    cancel: &AtomicBool,
 ) -> Result<()> {
     let campaign = req.campaign;
     let validation = req.validation;
@@ -162,6 +175,8 @@ fn run_external(
         .stdin(Stdio::null())
         .stdout(log)
         .stderr(log_err)
+        // Its own process group: a cancel or a timeout ends everything the command
+        // started, not only the shell.
         .process_group(0);
     die_with_parent(&mut command);
     let mut child = command
@@ -187,6 +202,14 @@ fn run_external(
             Ok(Some(status)) if status.success() => break Ok(()),
             Ok(Some(status)) => {
                 break Err(format!("failed with {status}"));
+            }
+            Ok(None) if cancel.load(Ordering::SeqCst) => {
+                kill_group(pgid);
+                let _ = child.wait();
+                guard.release();
+                return Err(Error::Cancelled(format!(
+                    "cancelled: harness command `{line}` was stopped; nothing was recorded"
+                )));
             }
             Ok(None) if start.elapsed() > budget => {
                 kill_group(pgid);

@@ -19,6 +19,8 @@ use kcamp_core::{Error, Result};
 use crate::lifeline::{GroupGuard, die_with_parent, kill_group};
 use crate::worker::WorkerMessage;
 
+/// The reason of the case a cancel interrupted.
+pub const CANCELLED_REASON: &str = "cancelled";
 /// How often a waiting parent looks at the cancel flag.
 const POLL_INTERVAL: Duration = Duration::from_millis(50);
 /// Lines of the worker's stderr kept for error reasons.
@@ -147,7 +149,7 @@ fn run_one(
     let started = Instant::now();
     loop {
         if opts.cancel.load(Ordering::SeqCst) {
-            return fail(Check::Error, "cancelled".into());
+            return fail(Check::Error, CANCELLED_REASON.into());
         }
         let elapsed = started.elapsed();
         if elapsed >= opts.timeout {

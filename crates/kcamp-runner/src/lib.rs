@@ -26,10 +26,14 @@ use kcamp_core::campaign::Measurer;
 use kcamp_core::manifest::Manifest;
 
 /// The campaign's measurer: its harness command when the manifest names one, else the
-/// built-in runner. A campaign keeps one harness for every measurement it makes.
+/// built-in runner. A campaign keeps one harness for every measurement it makes; either
+/// one stops on `builtin.cancel`.
 pub fn measurer_for(manifest: &Manifest, builtin: Builtin) -> Box<dyn Measurer> {
     match Harness::of(manifest) {
-        Some(h) => Box::new(h),
+        Some(h) => Box::new(Harness {
+            cancel: builtin.cancel,
+            ..h
+        }),
         None => Box::new(builtin),
     }
 }

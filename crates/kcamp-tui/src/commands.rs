@@ -62,8 +62,14 @@ impl CampaignCommand {
         }
     }
 
-    pub fn is_validate(&self) -> bool {
-        matches!(self, CampaignCommand::Validate { .. })
+    /// Commands that measure and may run for minutes: `validate`, and `accept`, whose
+    /// small quick gain is confirmed by a full validation first. Cancelling one ends its
+    /// workers and records nothing.
+    pub fn is_cancellable(&self) -> bool {
+        matches!(
+            self,
+            CampaignCommand::Validate { .. } | CampaignCommand::Accept { force: false, .. }
+        )
     }
 }
 
@@ -97,14 +103,23 @@ pub fn interpret(command: &CampaignCommand, result: &CommandResult) -> Outcome {
     if let Some(err) = &result.spawn_error {
         return failure(format!("{name}: could not start: {err}"), vec![err.clone()]);
     }
+    let doc: Option<Value> = serde_json::from_str(result.stdout.trim()).ok();
     if result.cancelled {
+        // The command says what it stopped (`cancelled after 1 of 3 shapes: …`) unless it
+        // had to be killed.
+        let said = doc
+            .as_ref()
+            .and_then(|d| d.pointer("/error/message"))
+            .and_then(Value::as_str);
         return Outcome {
             success: false,
-            summary: format!("{name}: cancelled"),
+            summary: match said {
+                Some(m) => format!("{name}: {m}"),
+                None => format!("{name}: cancelled"),
+            },
             details: Vec::new(),
         };
     }
-    let doc: Option<Value> = serde_json::from_str(result.stdout.trim()).ok();
     if let Some(err) = doc.as_ref().and_then(|d| d.get("error")) {
         let kind = err.get("kind").and_then(Value::as_str).unwrap_or("error");
         let message = err
@@ -317,6 +332,12 @@ mod tests {
             interpret(&CampaignCommand::Validate { full: false }, &r).summary,
             "validate: cancelled"
         );
+        r.stdout = r#"{"error":{"kind":"cancelled","message":"cancelled after 1 of 3 shapes: nothing was recorded"}}"#.into();
+        assert_eq!(
+            interpret(&CampaignCommand::Validate { full: false }, &r).summary,
+            "validate: cancelled after 1 of 3 shapes: nothing was recorded"
+        );
+        r.stdout.clear();
         r.cancelled = false;
         r.spawn_error = Some("No such file".into());
         assert!(

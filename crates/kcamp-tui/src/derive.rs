@@ -53,6 +53,8 @@ pub struct GateLine {
     pub candidate: Option<f64>,
     pub delta: Option<f64>,
     pub band: Option<f64>,
+    /// Welch's t-test, when both sides had raw samples.
+    pub p_value: Option<f64>,
     /// None for a round without a gate report (BASELINE): values only.
     pub class: Option<ShapeClass>,
 }
@@ -65,6 +67,8 @@ pub struct GateView {
     pub validation: Option<Validation>,
     pub verdict: Option<Verdict>,
     pub reasons: Vec<String>,
+    /// Shapes regressed by less than the hard threshold (ACCEPT_WITH_NOTE).
+    pub noted_regressions: Vec<String>,
     pub aggregate_delta: Option<f64>,
     /// The round's CSV could not be read.
     pub error: Option<String>,
@@ -73,15 +77,104 @@ pub struct GateView {
     pub lines: Vec<GateLine>,
 }
 
+/// Points of the metric chart that share a marker and a colour.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointGroup {
+    pub status: RoundStatus,
+    /// Measured on the representative shapes only (a quick validation).
+    pub quick: bool,
+    pub points: Vec<(f64, f64)>,
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ChartData {
-    /// (round, aggregate) of every measured round.
-    pub measured: Vec<(f64, f64)>,
-    /// (round, aggregate) of the accepted lineage: BASELINE and ACCEPTED rounds.
+    /// (round, aggregate) of the accepted lineage: BASELINE and ACCEPTED rounds, joined by
+    /// a line.
     pub lineage: Vec<(f64, f64)>,
+    /// Every measured round, grouped by status and validation.
+    pub groups: Vec<PointGroup>,
+    /// BASELINE's aggregate, drawn as a horizontal line.
+    pub baseline: Option<f64>,
+    /// The manifest's performance target on the primary metric, drawn as a line.
+    pub target: Option<f64>,
     pub x_bounds: [f64; 2],
     pub y_bounds: [f64; 2],
+    /// The best round of the accepted lineage (a rolled-back round never counts).
     pub best: Option<(u32, f64)>,
+}
+
+impl ChartData {
+    pub fn is_empty(&self) -> bool {
+        self.groups.iter().all(|g| g.points.is_empty())
+    }
+
+    /// Measured rounds on the chart.
+    pub fn rounds_shown(&self) -> usize {
+        self.groups.iter().map(|g| g.points.len()).sum()
+    }
+}
+
+/// Verdict reasons with repeated notes collapsed: reasons that differ only in a quoted
+/// shape label (`shape 's1' judged against round 55 …`, 200 times) become one line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReasonLine {
+    pub text: String,
+    /// How many reasons this line stands for.
+    pub count: usize,
+}
+
+/// Collapse reasons by their template (the first `'…'` replaced by a placeholder), in the
+/// order of first appearance.
+pub fn collapse_reasons(reasons: &[String]) -> Vec<ReasonLine> {
+    let mut out: Vec<(Option<String>, Vec<&str>, ReasonLine)> = Vec::new();
+    for reason in reasons {
+        let template = quoted_template(reason);
+        let label = template.as_ref().map(|(_, l)| *l);
+        let key = template.as_ref().map(|(t, _)| t.clone());
+        match out.iter_mut().find(|(k, _, _)| k.is_some() && *k == key) {
+            Some((_, labels, line)) => {
+                line.count += 1;
+                labels.extend(label);
+            }
+            None => out.push((
+                key,
+                label.into_iter().collect(),
+                ReasonLine {
+                    text: reason.clone(),
+                    count: 1,
+                },
+            )),
+        }
+    }
+    out.into_iter()
+        .map(|(key, labels, mut line)| {
+            if line.count > 1
+                && let Some(template) = key
+            {
+                let first = labels.first().copied().unwrap_or("");
+                let others = line.count - 1;
+                let s = if others == 1 { "" } else { "s" };
+                line.text =
+                    template.replacen(PLACEHOLDER, &format!("'{first}' and {others} other{s}"), 1);
+            }
+            line
+        })
+        .collect()
+}
+
+const PLACEHOLDER: &str = "\u{0}";
+
+/// The reason with its first quoted token replaced by [`PLACEHOLDER`], and that token.
+fn quoted_template(reason: &str) -> Option<(String, &str)> {
+    let start = reason.find('\'')?;
+    let len = reason[start + 1..].find('\'')?;
+    let label = &reason[start + 1..start + 1 + len];
+    let template = format!(
+        "{}{PLACEHOLDER}{}",
+        &reason[..start],
+        &reason[start + len + 2..]
+    );
+    Some((template, label))
 }
 
 /// One shape's metric over the measured rounds (scaled for a sparkline).
@@ -122,52 +215,17 @@ pub struct LogLine {
     pub tone: Tone,
 }
 
-/// `live/progress.json` of a running validation, as the live panel shows it.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct LiveView {
-    pub state: Option<String>,
-    pub validation: Option<String>,
-    pub round: Option<u64>,
-    /// 0-based index of the shape being measured (the runner's `ShapeStarted.index`).
-    pub index: Option<u64>,
-    pub total: Option<u64>,
-    pub label: Option<String>,
-    pub samples: Option<u64>,
-    pub last_rate: Option<f64>,
-    pub started_at: Option<String>,
-    pub pid: Option<u64>,
+/// Seconds since the run of `live/progress.json` started (never negative: the clocks of
+/// two processes).
+pub fn elapsed(live: &Progress, now: DateTime<Utc>) -> f64 {
+    ((now - live.started_at).num_milliseconds() as f64 / 1e3).max(0.0)
 }
 
-impl LiveView {
-    pub fn from_progress(p: &Progress) -> LiveView {
-        LiveView {
-            state: Some(p.state.clone()),
-            validation: Some(
-                match p.validation {
-                    Validation::Quick => "quick",
-                    Validation::Full => "full",
-                }
-                .to_owned(),
-            ),
-            round: p.round.map(u64::from),
-            index: Some(p.index as u64),
-            total: Some(p.total as u64),
-            label: Some(p.label.clone()),
-            samples: Some(u64::from(p.samples)),
-            last_rate: p.last_rate.filter(|r| r.is_finite()),
-            started_at: Some(
-                p.started_at
-                    .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-            ),
-            pid: Some(u64::from(p.pid)),
-        }
-    }
-
-    /// Fraction of shapes done, when known.
-    pub fn ratio(&self) -> Option<f64> {
-        let (index, total) = (self.index?, self.total?);
-        (total > 0).then(|| (index as f64 / total as f64).clamp(0.0, 1.0))
-    }
+/// Seconds left, extrapolated from the shapes done so far (none before the first shape is
+/// done): `index` shapes are done.
+pub fn eta(live: &Progress, now: DateTime<Utc>) -> Option<f64> {
+    let done = live.index.min(live.total);
+    (done > 0).then(|| elapsed(live, now) / done as f64 * (live.total - done) as f64)
 }
 
 pub fn round_status(round: &RoundState) -> RoundStatus {
@@ -300,12 +358,7 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
     let mut view = GateView {
         round: Some(round.number),
         open: round.decision.is_none(),
-        validation: round
-            .decision
-            .as_ref()
-            .and_then(|d| d.validation)
-            .or(round.gate_validation)
-            .or_else(|| round.result.as_ref().map(|r| r.validation)),
+        validation: round_validation(round),
         error: round.table_error.clone(),
         ..GateView::default()
     };
@@ -316,6 +369,7 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
     if let Some(gate) = gate {
         view.verdict = Some(gate.verdict);
         view.reasons = gate.reasons.clone();
+        view.noted_regressions = gate.noted_regressions.clone();
         view.aggregate_delta = gate.aggregate.delta;
         view.lines = gate
             .shapes
@@ -328,6 +382,7 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
                 candidate: s.candidate,
                 delta: s.delta,
                 band: Some(s.band),
+                p_value: s.p_value,
                 class: Some(s.class),
             })
             .collect();
@@ -344,6 +399,7 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
                 candidate: source.value(r),
                 delta: None,
                 band: None,
+                p_value: None,
                 class: None,
             })
             .collect();
@@ -359,35 +415,77 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
 pub fn chart(state: &CampaignState) -> ChartData {
     let metric = &state.manifest.primary_metric;
     let mut data = ChartData::default();
+    let mut ys = Vec::new();
+    let mut xs = Vec::new();
     for r in &state.rounds {
         let Some(agg) = round_aggregate(r, metric) else {
             continue;
         };
+        let status = round_status(r);
+        let quick = round_validation(r) == Some(Validation::Quick);
         let point = (f64::from(r.number), agg);
-        data.measured.push(point);
-        if matches!(
-            round_status(r),
-            RoundStatus::Baseline | RoundStatus::Accepted
-        ) {
-            data.lineage.push(point);
+        xs.push(point.0);
+        ys.push(agg);
+        match data
+            .groups
+            .iter_mut()
+            .find(|g| g.status == status && g.quick == quick)
+        {
+            Some(g) => g.points.push(point),
+            None => data.groups.push(PointGroup {
+                status,
+                quick,
+                points: vec![point],
+            }),
         }
-        if data.best.is_none_or(|(_, b)| agg > b) && round_status(r) != RoundStatus::Open {
-            data.best = Some((r.number, agg));
+        if matches!(status, RoundStatus::Baseline | RoundStatus::Accepted) {
+            data.lineage.push(point);
+            if data.best.is_none_or(|(_, b)| agg > b) {
+                data.best = Some((r.number, agg));
+            }
+        }
+        if status == RoundStatus::Baseline {
+            data.baseline = Some(agg);
         }
     }
-    let xs = data.measured.iter().map(|p| p.0);
-    let ys = data.measured.iter().map(|p| p.1);
-    let (x_min, x_max) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
-    let (y_min, y_max) = ys.fold((f64::MAX, f64::MIN), |(a, b), y| (a.min(y), b.max(y)));
-    if data.measured.is_empty() {
+    data.target = state
+        .manifest
+        .performance_target
+        .as_ref()
+        .filter(|t| t.metric == *metric && t.value.is_finite() && t.value > 0.0)
+        .map(|t| t.value);
+    ys.extend(data.target);
+    let (x_min, x_max) = xs
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &x| (a.min(x), b.max(x)));
+    let (y_min, y_max) = ys
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &y| (a.min(y), b.max(y)));
+    if xs.is_empty() {
         data.x_bounds = [0.0, 1.0];
         data.y_bounds = [0.0, 1.0];
     } else {
-        data.x_bounds = [x_min.min(x_max - 1.0), x_max];
+        // One round sits in the middle of the axis; more span it.
+        data.x_bounds = if x_min == x_max {
+            [x_min - 1.0, x_max + 1.0]
+        } else {
+            [x_min, x_max]
+        };
         let pad = ((y_max - y_min) * 0.1).max(y_max.abs() * 0.02).max(1e-9);
         data.y_bounds = [(y_min - pad).max(0.0), y_max + pad];
     }
     data
+}
+
+/// The validation a round's numbers come from: its decision's, else its latest gate's,
+/// else its run's.
+pub fn round_validation(round: &RoundState) -> Option<Validation> {
+    round
+        .decision
+        .as_ref()
+        .and_then(|d| d.validation)
+        .or(round.gate_validation)
+        .or_else(|| round.result.as_ref().map(|r| r.validation))
 }
 
 /// Sparklines for the representative shapes (else the first target shapes), at most `max`.
@@ -586,8 +684,9 @@ fn compact(detail: &Value) -> String {
             .filter_map(|(k, v)| match v {
                 Value::String(s) => Some(format!("{k}={s}")),
                 Value::Number(n) => Some(match n.as_f64() {
-                    // Aggregates and deltas: four significant digits are plenty in a log.
-                    Some(f) if n.is_f64() => format!("{k}={f:.4}"),
+                    // Aggregates and deltas, with the significant digits of every number
+                    // on screen.
+                    Some(f) if n.is_f64() => format!("{k}={}", kcamp_core::units::sig(f)),
                     _ => format!("{k}={n}"),
                 }),
                 Value::Bool(b) => Some(format!("{k}={b}")),
@@ -679,7 +778,7 @@ mod tests {
         let data = chart(&fixtures::several_rounds());
         let rounds: Vec<f64> = data.lineage.iter().map(|p| p.0).collect();
         assert_eq!(rounds, [1.0, 2.0]);
-        assert_eq!(data.measured.len(), 4);
+        assert_eq!(data.groups.iter().map(|g| g.points.len()).sum::<usize>(), 4);
         assert_eq!(data.best.map(|b| b.0), Some(2));
         assert!(data.y_bounds[0] < data.y_bounds[1]);
     }
@@ -719,19 +818,75 @@ mod tests {
     fn journal_lines_are_compact() {
         let lines = journal_lines(&fixtures::baseline_only());
         assert_eq!(lines[1].text, "baseline round 1 aggregate=0.0684");
+        assert_eq!(
+            compact(&serde_json::json!({"aggregate_delta": -0.16161, "round": 3})),
+            "aggregate_delta=-0.162 round=3"
+        );
         assert_eq!(lines[1].source, LogSource::Journal);
     }
 
     #[test]
-    fn live_view_keeps_finite_rates_and_knows_its_ratio() {
-        let mut p = fixtures::progress(1, 4);
-        p.last_rate = Some(f64::NAN);
-        let v = LiveView::from_progress(&p);
-        assert_eq!(v.ratio(), Some(0.25));
-        assert_eq!(v.last_rate, None);
+    fn the_time_left_is_extrapolated_from_the_shapes_done() {
+        let p = fixtures::progress(2, 8);
+        let now = fixtures::at(0) + chrono::Duration::seconds(30);
+        assert_eq!(elapsed(&p, now), 30.0);
+        // 2 shapes in 30 s: 6 more take 90 s.
+        assert_eq!(eta(&p, now), Some(90.0));
         assert_eq!(
-            LiveView::from_progress(&fixtures::progress(0, 0)).ratio(),
-            None
+            eta(&fixtures::progress(0, 8), now),
+            None,
+            "nothing to go by yet"
         );
+        assert_eq!(elapsed(&p, fixtures::at(-1)), 0.0);
+    }
+
+    #[test]
+    fn repeated_reasons_collapse_into_one_line_with_a_count() {
+        let mut reasons: Vec<String> = (0..200)
+            .map(|i| {
+                format!(
+                    "shape 's{i}' judged against round 55, the newest accepted round that measured it"
+                )
+            })
+            .collect();
+        reasons.insert(0, "REJECT: s7 regressed -9.0%".into());
+        reasons.push("shape 'x' is FAIL".into());
+        let lines = collapse_reasons(&reasons);
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0].text, "REJECT: s7 regressed -9.0%");
+        assert_eq!(lines[1].count, 200);
+        assert_eq!(
+            lines[1].text,
+            "shape 's0' and 199 others judged against round 55, the newest accepted round that measured it"
+        );
+        assert_eq!(
+            (lines[2].count, lines[2].text.as_str()),
+            (1, "shape 'x' is FAIL")
+        );
+    }
+
+    #[test]
+    fn the_chart_tells_quick_from_full_and_never_calls_a_rolled_back_round_best() {
+        let mut state = fixtures::several_rounds();
+        // Round 3 (rolled back) measured the best aggregate of all.
+        if let Some(d) = state.rounds[2].decision.as_mut() {
+            d.aggregate = Some(10.0);
+        }
+        let data = chart(&state);
+        assert_eq!(data.best.map(|b| b.0), Some(2));
+        let open = data
+            .groups
+            .iter()
+            .find(|g| g.status == RoundStatus::Open)
+            .unwrap();
+        assert!(open.quick, "the open round was validated quick");
+        let rolled = data
+            .groups
+            .iter()
+            .find(|g| g.status == RoundStatus::RolledBack)
+            .unwrap();
+        assert!(!rolled.quick);
+        assert_eq!(rolled.points, [(3.0, 10.0)]);
+        assert!(data.baseline.is_some());
     }
 }

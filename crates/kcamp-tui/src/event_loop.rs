@@ -1,34 +1,44 @@
-//! The only place with side effects: the terminal, the file watcher, child processes and
-//! the campaign loader. Everything arrives as a [`Msg`]; `update` answers with effects that
-//! are performed here. Loading and commands run off this task, so the screen never waits
-//! on a benchmark.
+//! The only place with side effects: the terminal, the file watcher, signals, child
+//! processes and the campaign loader. Everything arrives as a [`Msg`]; `update` answers
+//! with effects that are performed here. Loading and commands run off this task, so the
+//! screen never waits on a benchmark; a frame is drawn only when `update` changed the
+//! model.
+//!
+//! However the loop ends (q, Ctrl-C, a signal, a closed terminal, an error), a command this
+//! dashboard started does not outlive it: it gets SIGTERM (the kcamp CLI then ends its
+//! workers, removes its staging and journals `cancelled`) and the dashboard waits for it,
+//! with SIGKILL to its process group after a grace period.
 
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use chrono::Utc;
-use crossterm::event::{Event, EventStream, KeyCode, KeyEvent, KeyModifiers};
-use futures::StreamExt;
+use crossterm::event::{Event, EventStream};
+use futures::{Stream, StreamExt};
+use ratatui::Terminal;
+use ratatui::backend::Backend;
 use tokio::sync::mpsc;
 
 use super::DashboardOptions;
 use super::app::{self, Effect, Model, Msg};
 use super::commands::{CampaignCommand, CommandResult};
+use super::loading::{LoadScope, read_patch};
 use super::style::Theme;
 use super::{view, watcher};
-use kcamp_core::artifacts::progress::Progress;
 use kcamp_core::campaign::CampaignState;
-use kcamp_core::files::PROGRESS_FILE;
 use kcamp_core::{Error, Result};
 
+/// How often the model hears the clock (toasts, elapsed times, liveness); a tick that
+/// changes nothing draws nothing.
 const TICK: Duration = Duration::from_millis(250);
 /// Without file notifications, the campaign is re-read this often.
 const POLL_WITHOUT_WATCHER: Duration = Duration::from_secs(2);
-/// A cancelled command gets this long to exit on SIGTERM before its group is killed.
-const CANCEL_GRACE: Duration = Duration::from_secs(3);
+/// A cancelled command gets this long to end its workers and clean up after SIGTERM
+/// before its process group is killed. The kcamp CLI needs well under a second.
+pub const CANCEL_GRACE: Duration = Duration::from_secs(2);
 
 /// Restores the terminal however the loop ends (error, quit); ratatui's panic hook covers
 /// panics.
@@ -37,6 +47,25 @@ struct TerminalGuard;
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
         ratatui::restore();
+    }
+}
+
+/// What the loop did, for tests and the idle-cost check.
+#[derive(Debug, Default)]
+pub struct LoopStats {
+    pub full_loads: AtomicUsize,
+    pub patch_loads: AtomicUsize,
+    pub frames: AtomicUsize,
+}
+
+impl LoopStats {
+    #[cfg(test)]
+    pub fn get(&self) -> (usize, usize, usize) {
+        (
+            self.full_loads.load(Ordering::SeqCst),
+            self.patch_loads.load(Ordering::SeqCst),
+            self.frames.load(Ordering::SeqCst),
+        )
     }
 }
 
@@ -53,47 +82,106 @@ pub fn run(dir: &Path, options: &DashboardOptions) -> Result<Option<CampaignStat
         .enable_all()
         .build()
         .map_err(|e| Error::io("starting the dashboard's runtime", e))?;
-    runtime.block_on(run_async(dir, options))
+    runtime.block_on(async {
+        let signals = signals()?;
+        let mut terminal =
+            ratatui::try_init().map_err(|e| Error::io("switching the terminal to raw mode", e))?;
+        let _guard = TerminalGuard;
+        let model = Model::new(Theme::from_env(), Utc::now);
+        let stats = LoopStats::default();
+        let model = run_loop(
+            dir,
+            options,
+            &mut terminal,
+            EventStream::new(),
+            signals,
+            model,
+            &stats,
+        )
+        .await?;
+        Ok(model.state)
+    })
 }
 
-async fn run_async(dir: &Path, options: &DashboardOptions) -> Result<Option<CampaignState>> {
+/// SIGTERM, SIGINT and SIGHUP as messages. Raw mode turns the terminal's Ctrl-C into a key;
+/// a closed terminal sends SIGHUP, which would otherwise end the dashboard before it could
+/// stop the command it started.
+fn signals() -> Result<mpsc::UnboundedReceiver<()>> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (tx, rx) = mpsc::unbounded_channel();
+    for kind in [
+        SignalKind::terminate(),
+        SignalKind::interrupt(),
+        SignalKind::hangup(),
+    ] {
+        let mut stream =
+            signal(kind).map_err(|e| Error::io("installing the dashboard's signal handlers", e))?;
+        let tx = tx.clone();
+        tokio::spawn(async move {
+            while stream.recv().await.is_some() {
+                if tx.send(()).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    Ok(rx)
+}
+
+/// The loop: draw when the model changed, wait for the next message, update, perform the
+/// effects. Returns the model when it ends; a command still running is cancelled and
+/// waited for first.
+pub async fn run_loop<B, E>(
+    dir: &Path,
+    options: &DashboardOptions,
+    terminal: &mut Terminal<B>,
+    mut events: E,
+    mut signals: mpsc::UnboundedReceiver<()>,
+    mut model: Model,
+    stats: &LoopStats,
+) -> Result<Model>
+where
+    B: Backend,
+    B::Error: std::fmt::Display,
+    E: Stream<Item = std::io::Result<Event>> + Unpin,
+{
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
-    let (watch_tx, mut watch_rx) = mpsc::unbounded_channel::<bool>();
-    let mut model = Model::new(Theme::from_env(), Utc::now);
+    let (watch_tx, mut watch_rx) = mpsc::unbounded_channel::<LoadScope>();
     let watcher = watcher::watch(dir, watch_tx).ok();
     let mut poll = tokio::time::interval(POLL_WITHOUT_WATCHER);
-
-    let mut terminal =
-        ratatui::try_init().map_err(|e| Error::io("switching the terminal to raw mode", e))?;
-    let _guard = TerminalGuard;
-    let mut events = EventStream::new();
     let mut tick = tokio::time::interval(TICK);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut loader = Loader::default();
     let mut child: Option<RunningChild> = None;
-    let sigterm = terminate_signal();
-    tokio::pin!(sigterm);
+    if let Ok(size) = terminal.size() {
+        app::update(&mut model, Msg::Resize(size.width, size.height));
+    }
+    loader.request(LoadScope::everything(), None, dir, options, &tx, stats);
 
-    loader.request(dir, options, &tx);
-    loop {
-        terminal
-            .draw(|frame| view::view(&model, frame))
-            .map_err(|e| Error::io("drawing the dashboard", e))?;
+    let ended: Result<()> = loop {
+        if model.take_redraw() {
+            if let Err(e) = terminal.draw(|frame| view::view(&model, frame)) {
+                break Err(Error::Internal(format!("drawing the dashboard: {e}")));
+            }
+            stats.frames.fetch_add(1, Ordering::SeqCst);
+        }
         let msg = tokio::select! {
             event = events.next() => match event {
                 Some(Ok(Event::Key(key))) => Msg::Key(key),
                 Some(Ok(Event::Resize(w, h))) => Msg::Resize(w, h),
                 Some(Ok(_)) => continue,
-                Some(Err(e)) => return Err(Error::io("reading terminal events", e)),
-                None => break,
+                Some(Err(e)) => break Err(Error::io("reading terminal events", e)),
+                // The terminal is gone.
+                None => break Ok(()),
             },
             Some(msg) = rx.recv() => msg,
-            Some(progress_only) = watch_rx.recv() => Msg::FilesChanged { progress_only },
+            Some(scope) = watch_rx.recv() => Msg::FilesChanged(scope),
             _ = tick.tick() => Msg::Tick,
-            _ = poll.tick(), if watcher.is_none() => Msg::FilesChanged { progress_only: false },
-            () = &mut sigterm => Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+            _ = poll.tick(), if watcher.is_none() => Msg::FilesChanged(LoadScope::everything()),
+            Some(()) = signals.recv() => Msg::Terminate,
         };
-        if matches!(msg, Msg::StateLoaded(_)) {
-            loader.finished(dir, options, &tx);
+        if matches!(msg, Msg::StateLoaded(_) | Msg::PatchLoaded(_)) {
+            loader.finished(frozen(&model), dir, options, &tx, stats);
         }
         if let Msg::CommandFinished { .. } = msg {
             child = None;
@@ -101,8 +189,9 @@ async fn run_async(dir: &Path, options: &DashboardOptions) -> Result<Option<Camp
         let mut quit = false;
         for effect in app::update(&mut model, msg) {
             match effect {
-                Effect::Reload => loader.request(dir, options, &tx),
-                Effect::ReadProgress => read_progress(dir, &tx),
+                Effect::Load(scope) => {
+                    loader.request(scope, frozen(&model), dir, options, &tx, stats)
+                }
                 Effect::Spawn(command) => child = Some(spawn(dir, options, command, &tx)),
                 Effect::Cancel => {
                     if let Some(c) = &child {
@@ -113,92 +202,102 @@ async fn run_async(dir: &Path, options: &DashboardOptions) -> Result<Option<Camp
             }
         }
         if quit {
-            break;
+            break Ok(());
         }
+    };
+    if let Some(c) = child.take() {
+        // Show that the command is being stopped, if the terminal is still there.
+        if model.take_redraw() {
+            let _ = terminal.draw(|frame| view::view(&model, frame));
+        }
+        shutdown(&c, &mut rx).await;
     }
-    Ok(model.state)
+    ended.map(|()| model)
 }
 
-/// SIGTERM or SIGINT from outside (raw mode turns the terminal's Ctrl-C into a key).
-async fn terminate_signal() {
-    #[cfg(unix)]
-    {
-        use tokio::signal::unix::{SignalKind, signal};
-        match (
-            signal(SignalKind::terminate()),
-            signal(SignalKind::interrupt()),
-        ) {
-            (Ok(mut term), Ok(mut int)) => {
-                tokio::select! {
-                    _ = term.recv() => {},
-                    _ = int.recv() => {},
-                }
+fn frozen(model: &Model) -> Option<String> {
+    model.state.as_ref().and_then(|s| s.frozen_header.clone())
+}
+
+/// Stop the command we started and wait for it: SIGTERM (unless a cancel already sent it),
+/// then the grace, then SIGKILL to its group.
+async fn shutdown(child: &RunningChild, rx: &mut mpsc::UnboundedReceiver<Msg>) {
+    if !child.cancelled.load(Ordering::SeqCst) {
+        cancel(child);
+    }
+    let finished = tokio::time::timeout(CANCEL_GRACE + Duration::from_secs(1), async {
+        while let Some(msg) = rx.recv().await {
+            if matches!(msg, Msg::CommandFinished { .. }) {
+                return;
             }
-            _ => std::future::pending::<()>().await,
         }
-    }
-    #[cfg(not(unix))]
-    {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
+    })
+    .await;
+    if finished.is_err() {
+        kill_group(child, libc::SIGKILL);
     }
 }
 
-/// One load at a time; a request during a load runs once it is done.
+/// One load at a time; requests during a load are merged and run once it is done.
 #[derive(Default)]
 struct Loader {
     loading: bool,
-    queued: bool,
+    queued: Option<LoadScope>,
 }
 
 impl Loader {
-    fn request(&mut self, dir: &Path, options: &DashboardOptions, tx: &mpsc::UnboundedSender<Msg>) {
+    fn request(
+        &mut self,
+        scope: LoadScope,
+        frozen: Option<String>,
+        dir: &Path,
+        options: &DashboardOptions,
+        tx: &mpsc::UnboundedSender<Msg>,
+        stats: &LoopStats,
+    ) {
+        if scope.is_empty() {
+            return;
+        }
         if self.loading {
-            self.queued = true;
+            self.queued
+                .get_or_insert_with(LoadScope::default)
+                .merge(scope);
             return;
         }
         self.loading = true;
         let dir = dir.to_path_buf();
-        let load = options.loader;
         let tx = tx.clone();
-        tokio::spawn(async move {
-            let result = tokio::task::spawn_blocking(move || load(&dir))
-                .await
-                .map_err(|e| format!("the campaign loader crashed: {e}"))
-                .and_then(|r| r.map(Box::new).map_err(|e| e.to_string()));
-            let _ = tx.send(Msg::StateLoaded(result));
-        });
+        if scope.everything {
+            stats.full_loads.fetch_add(1, Ordering::SeqCst);
+            let load = options.loader;
+            tokio::task::spawn_blocking(move || {
+                let result = load(&dir).map(Box::new).map_err(|e| e.to_string());
+                let _ = tx.send(Msg::StateLoaded(result));
+            });
+        } else {
+            stats.patch_loads.fetch_add(1, Ordering::SeqCst);
+            tokio::task::spawn_blocking(move || {
+                let result = read_patch(&dir, &scope, frozen.as_deref())
+                    .map(Box::new)
+                    .map_err(|e| e.to_string());
+                let _ = tx.send(Msg::PatchLoaded(result));
+            });
+        }
     }
 
     fn finished(
         &mut self,
+        frozen: Option<String>,
         dir: &Path,
         options: &DashboardOptions,
         tx: &mpsc::UnboundedSender<Msg>,
+        stats: &LoopStats,
     ) {
         self.loading = false;
-        if std::mem::take(&mut self.queued) {
-            self.request(dir, options, tx);
+        if let Some(scope) = self.queued.take() {
+            self.request(scope, frozen, dir, options, tx, stats);
         }
     }
-}
-
-fn read_progress(dir: &Path, tx: &mpsc::UnboundedSender<Msg>) {
-    let path = dir.join(PROGRESS_FILE);
-    let tx = tx.clone();
-    tokio::task::spawn_blocking(move || {
-        let msg = match std::fs::read_to_string(&path) {
-            Ok(text) => match serde_json::from_str::<Progress>(&text) {
-                Ok(p) => Msg::Progress(Some(p)),
-                // Caught mid-write: the next notification brings the complete file.
-                Err(_) => return,
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Msg::Progress(None),
-            Err(_) => return,
-        };
-        let _ = tx.send(msg);
-    });
 }
 
 fn spawn(
@@ -212,11 +311,11 @@ fn spawn(
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    // Its own process group: a cancel reaches the benchmark worker too, and the terminal's
-    // signals do not.
-    #[cfg(unix)]
-    cmd.process_group(0);
+        .kill_on_drop(true)
+        // Its own process group: a cancel reaches everything in it, and the terminal's
+        // signals (Ctrl-C, the hangup of a closed terminal) reach the dashboard only, which
+        // then stops the command in order.
+        .process_group(0);
     let cancelled = Arc::new(AtomicBool::new(false));
     let finished = Arc::new(AtomicBool::new(false));
     let running = RunningChild {
@@ -269,194 +368,32 @@ fn spawn(
     }
 }
 
-/// SIGTERM to the child's process group, SIGKILL after a grace period if it is still there.
-fn cancel(child: &RunningChild) {
-    child.cancelled.store(true, Ordering::SeqCst);
-    let Some(pid) = child.pid else {
+/// Signal the child's process group, while the child is unreaped (only then does its group
+/// id still belong to it).
+fn kill_group(child: &RunningChild, signal: libc::c_int) {
+    let Some(group) = child.pid.and_then(|p| libc::pid_t::try_from(p).ok()) else {
         return;
     };
-    #[cfg(unix)]
-    {
-        let Ok(group) = libc::pid_t::try_from(pid) else {
-            return;
-        };
+    if !child.finished.load(Ordering::SeqCst) {
         // SAFETY: killpg only sends a signal; the group is our own child's.
-        unsafe { libc::killpg(group, libc::SIGTERM) };
-        let finished = child.finished.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(CANCEL_GRACE).await;
-            // Only while our child is unreaped does its group id still belong to it.
-            if !finished.load(Ordering::SeqCst) {
-                // SAFETY: as above.
-                unsafe { libc::killpg(group, libc::SIGKILL) };
-            }
-        });
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = pid;
+        unsafe { libc::killpg(group, signal) };
     }
 }
 
-#[cfg(all(test, unix))]
-mod tests {
-    use std::os::unix::fs::PermissionsExt;
-    use std::path::PathBuf;
-
-    use super::*;
-
-    fn options(program: PathBuf) -> DashboardOptions {
-        DashboardOptions {
-            program,
-            loader: |_| Err(Error::Internal("not used by these tests".into())),
-        }
-    }
-
-    fn script(dir: &Path, body: &str) -> PathBuf {
-        let path = dir.join("fake-kcamp");
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-        path
-    }
-
-    async fn finished(rx: &mut mpsc::UnboundedReceiver<Msg>) -> CommandResult {
-        let msg = tokio::time::timeout(Duration::from_secs(20), rx.recv())
-            .await
-            .expect("the command finishes")
-            .expect("a message");
-        match msg {
-            Msg::CommandFinished { result, .. } => result,
-            other => panic!("unexpected message {other:?}"),
-        }
-    }
-
-    /// Gone, or a zombie waiting for a parent that may never reap it (init in containers).
-    fn is_dead(pid: u32) -> bool {
-        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-            Err(_) => true,
-            Ok(stat) => stat
-                .rsplit(')')
-                .next()
-                .is_some_and(|rest| rest.trim_start().starts_with('Z')),
-        }
-    }
-
-    #[tokio::test]
-    async fn a_command_reports_its_exit_code_and_json() {
-        let dir = tempfile::tempdir().unwrap();
-        let program = script(
-            dir.path(),
-            r#"echo "$@" > "$(dirname "$0")/args"; echo '{"verdict":"REJECT"}'; exit 1"#,
-        );
-        let (tx, mut rx) = mpsc::unbounded_channel();
-        spawn(
-            dir.path(),
-            &options(program),
-            CampaignCommand::Validate { full: true },
-            &tx,
-        );
-        let result = finished(&mut rx).await;
-        assert_eq!(result.exit_code, Some(1));
-        assert_eq!(result.stdout.trim(), r#"{"verdict":"REJECT"}"#);
-        assert!(!result.cancelled);
-        let args = std::fs::read_to_string(dir.path().join("args")).unwrap();
-        assert_eq!(
-            args.trim(),
-            format!("--json -C {} validate --full", dir.path().display())
-        );
-    }
-
-    #[tokio::test]
-    async fn cancel_kills_the_whole_process_group() {
-        let dir = tempfile::tempdir().unwrap();
-        // The grandchild stands for the benchmark worker.
-        let program = script(
-            dir.path(),
-            r#"sleep 60 & echo $! > "$(dirname "$0")/worker.pid"; wait"#,
-        );
-        let (tx, mut rx) = mpsc::unbounded_channel();
-        let child = spawn(
-            dir.path(),
-            &options(program),
-            CampaignCommand::Validate { full: false },
-            &tx,
-        );
-        let pid_file = dir.path().join("worker.pid");
-        let worker: u32 = loop {
-            if let Some(pid) = std::fs::read_to_string(&pid_file)
-                .ok()
-                .and_then(|s| s.trim().parse().ok())
-            {
-                break pid;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        };
-        cancel(&child);
-        let result = finished(&mut rx).await;
-        assert!(result.cancelled);
-        assert_eq!(result.exit_code, None, "ended by a signal");
-        let deadline = std::time::Instant::now() + Duration::from_secs(5);
-        while !is_dead(worker) {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "worker {worker} survived"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-
-    #[tokio::test]
-    async fn a_missing_program_is_a_spawn_error_not_a_crash() {
-        let (tx, mut rx) = mpsc::unbounded_channel();
-        spawn(
-            Path::new("."),
-            &options(PathBuf::from("/nonexistent/kcamp")),
-            CampaignCommand::Rollback { reason: "r".into() },
-            &tx,
-        );
-        let result = finished(&mut rx).await;
-        assert!(
-            result
-                .spawn_error
-                .as_deref()
-                .is_some_and(|e| e.contains("/nonexistent/kcamp")),
-            "{result:?}"
-        );
-    }
-
-    static LOADS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-    #[tokio::test]
-    async fn reloads_requested_during_a_load_run_once_afterwards() {
-        let opts = DashboardOptions {
-            program: PathBuf::from("unused"),
-            loader: |_| {
-                LOADS.fetch_add(1, Ordering::SeqCst);
-                Err(Error::Internal("half-written".into()))
-            },
-        };
-        let (tx, mut rx) = mpsc::unbounded_channel();
-        let mut loader = Loader::default();
-        let dir = Path::new(".");
-        loader.request(dir, &opts, &tx);
-        loader.request(dir, &opts, &tx);
-        loader.request(dir, &opts, &tx);
-        let first = tokio::time::timeout(Duration::from_secs(5), rx.recv())
-            .await
-            .unwrap();
-        assert_eq!(first, Some(Msg::StateLoaded(Err("half-written".into()))));
-        loader.finished(dir, &opts, &tx);
-        let second = tokio::time::timeout(Duration::from_secs(5), rx.recv())
-            .await
-            .unwrap();
-        assert!(matches!(second, Some(Msg::StateLoaded(Err(_)))));
-        loader.finished(dir, &opts, &tx);
-        assert!(
-            tokio::time::timeout(Duration::from_millis(200), rx.recv())
-                .await
-                .is_err(),
-            "three requests, two loads"
-        );
-        assert_eq!(LOADS.load(Ordering::SeqCst), 2);
-    }
+/// SIGTERM to the child's process group, SIGKILL after the grace if it is still there.
+fn cancel(child: &RunningChild) {
+    child.cancelled.store(true, Ordering::SeqCst);
+    kill_group(child, libc::SIGTERM);
+    let last_resort = RunningChild {
+        pid: child.pid,
+        cancelled: child.cancelled.clone(),
+        finished: child.finished.clone(),
+    };
+    tokio::spawn(async move {
+        tokio::time::sleep(CANCEL_GRACE).await;
+        kill_group(&last_resort, libc::SIGKILL);
+    });
 }
+
+#[cfg(test)]
+mod tests;

@@ -643,18 +643,30 @@ pub fn running() -> CampaignState {
         .build()
 }
 
+/// `n` shapes named by `label`, M = N = K cycling through `sizes.0` sizes from 64 in steps
+/// of `sizes.1`, and a baseline cycling through `rates` values from 0.05 TFLOPS.
+fn many_shapes(
+    n: usize,
+    label: impl Fn(usize) -> String,
+    sizes: (u64, u64),
+    rates: usize,
+) -> (Vec<FixtureShape>, Vec<Measured>) {
+    let shapes = (0..n)
+        .map(|i| FixtureShape {
+            label: label(i),
+            size: 64 + (i as u64 % sizes.0) * sizes.1,
+        })
+        .collect();
+    let base = (0..n)
+        .map(|i| pass(0.05 + (i % rates) as f64 * 0.01))
+        .collect();
+    (shapes, base)
+}
+
 /// `shapes` GEMM shapes over `rounds` rounds (every third rolled back, the last one open):
 /// the dashboard's worst case for the frame-time benchmark.
 pub fn synthetic(shape_count: usize, rounds: usize) -> CampaignState {
-    let shapes: Vec<FixtureShape> = (0..shape_count)
-        .map(|i| FixtureShape {
-            label: format!("shape{i:04}"),
-            size: 64 + (i as u64 % 64) * 16,
-        })
-        .collect();
-    let base: Vec<Measured> = (0..shape_count)
-        .map(|i| pass(0.05 + (i % 17) as f64 * 0.01))
-        .collect();
+    let (shapes, base) = many_shapes(shape_count, |i| format!("shape{i:04}"), (64, 16), 17);
     let mut builder = CampaignBuilder::new(shapes, &[]).baseline(&base);
     let mut current = base;
     for r in 2..rounds {
@@ -709,5 +721,177 @@ pub fn progress(index: usize, total: usize) -> Progress {
         rate_unit: "TFLOPS".into(),
         started_at: at(0),
         pid: std::process::id(),
+    }
+}
+
+/// The open candidate's verdict carries 200 reference notes, the way a quick validation
+/// against an incumbent accepted on a quick run does.
+pub fn many_reasons() -> CampaignState {
+    let mut state = several_rounds();
+    if let Some(gate) = state.rounds.last_mut().and_then(|r| r.gate.as_mut()) {
+        for i in 0..200 {
+            gate.reasons.push(format!(
+                "shape 's{i}' judged against round 2, the newest accepted round that measured it"
+            ));
+        }
+    }
+    state
+}
+
+/// Long labels, batched dimensions, p-values and a large neutral change: the text the
+/// gate table must cut or drop without lying.
+pub fn long_labels() -> CampaignState {
+    let mut state = several_rounds();
+    if let Some(gate) = state.rounds.last_mut().and_then(|r| r.gate.as_mut()) {
+        for (i, s) in gate.shapes.iter_mut().enumerate() {
+            s.label = format!("b{}_m{}_n512_k2048_fwd", i + 1, 128 << i);
+            s.dims = vec![2, 4096, 2048, 40 + i as u64];
+            s.p_value = Some(0.004 * (i + 1) as f64);
+        }
+        // Inside a wide band: a big drop that the gate calls neutral, for a reason the
+        // band column must show.
+        let noisy = &mut gate.shapes[0];
+        noisy.delta = Some(-0.968);
+        noisy.band = 1.2;
+        noisy.p_value = Some(0.31);
+        noisy.class = ShapeClass::Neutral;
+        noisy.hard_regression = false;
+    }
+    state
+}
+
+/// An open candidate over `n` shapes: one FAIL, twelve regressed, the rest improved or
+/// neutral, in file order mixed so that worst-first sorting has work to do.
+pub fn synthetic_gate(n: usize) -> CampaignState {
+    let (shapes, base) = many_shapes(n, |i| format!("s{i:03}"), (16, 32), 13);
+    let candidate: Vec<Measured> = base
+        .iter()
+        .enumerate()
+        .map(|(i, m)| match i {
+            137 => Measured {
+                check: Check::Fail,
+                tflops: 0.0,
+            },
+            i if i % 16 == 5 && i < 16 * 12 => pass(m.tflops * (0.97 - (i % 5) as f64 * 0.01)),
+            i if i % 3 == 0 => pass(m.tflops * 1.001),
+            _ => pass(m.tflops * 1.06),
+        })
+        .collect();
+    CampaignBuilder::new(shapes, &["s000", "s050", "s150"])
+        .baseline(&base)
+        .open(
+            "wider tiles for the large shapes",
+            Some(&candidate),
+            Verdict::Reject,
+            &[
+                "s137 is FAIL (rel_err 2.0e-2 over 1e-4)",
+                "12 shapes regressed beyond -max(5%, band)",
+            ],
+        )
+        .build()
+}
+
+/// Write `state` as a campaign directory in the real formats (manifest, frozen schema,
+/// rounds with their decisions, CSVs, gate records and run results, iteration records,
+/// journal), so a real dashboard process can be pointed at it.
+pub fn write_campaign(state: &CampaignState, dir: &std::path::Path) -> kcamp_core::Result<()> {
+    use kcamp_core::campaign::GateRecord;
+    use kcamp_core::files::{
+        ARTIFACTS_DIR, BENCHMARK_CSV, DECISION_FILE, FROZEN_HEADER_FILE, GATE_JSON,
+        HYPOTHESIS_FILE, JOURNAL_FILE, KERNEL_DIR, MANIFEST_FILE, MEMORY_DIR, RESULT_JSON,
+    };
+    use kcamp_core::fsutil::{write_atomic, write_json_atomic};
+    let m = &state.manifest;
+    write_atomic(&dir.join(MANIFEST_FILE), m.to_yaml()?.as_bytes())?;
+    write_atomic(
+        &dir.join(KERNEL_DIR).join(&m.kernel.file),
+        b"// synthetic campaign: no kernel to run\n",
+    )?;
+    if let Some(h) = &state.frozen_header {
+        write_atomic(&dir.join(FROZEN_HEADER_FILE), format!("{h}\n").as_bytes())?;
+    }
+    for r in &state.rounds {
+        let rdir = dir
+            .join(kcamp_core::files::ROUNDS_DIR)
+            .join(format!("round-{}", r.number));
+        write_atomic(
+            &rdir.join(HYPOTHESIS_FILE),
+            format!("{}\n", r.hypothesis).as_bytes(),
+        )?;
+        if let Some(d) = &r.decision {
+            write_json_atomic(&rdir.join(DECISION_FILE), d)?;
+        }
+        let artifacts = rdir.join(ARTIFACTS_DIR);
+        if let Some(t) = &r.table {
+            write_atomic(&artifacts.join(BENCHMARK_CSV), t.to_csv().as_bytes())?;
+        }
+        if let Some(report) = &r.gate {
+            let record = GateRecord {
+                round: r.number,
+                validation: r.gate_validation.unwrap_or(Validation::Full),
+                incumbent: r
+                    .decision
+                    .as_ref()
+                    .and_then(|d| d.parent)
+                    .or(state.incumbent)
+                    .unwrap_or(1),
+                kernel_hash: String::new(),
+                needs_full_confirmation: false,
+                time: r.decision.as_ref().map_or(at(0), |d| d.time),
+                origin: "builtin".into(),
+                reference_notes: Vec::new(),
+                report: report.clone(),
+                like_for_like: None,
+                checked_shapes: Vec::new(),
+                raw_verdict: None,
+            };
+            write_json_atomic(&artifacts.join(GATE_JSON), &record)?;
+        }
+        if let Some(result) = &r.result {
+            write_json_atomic(&artifacts.join(RESULT_JSON), result)?;
+        }
+        if let Some(memory) = &r.memory {
+            write_json_atomic(
+                &dir.join(MEMORY_DIR).join(format!("v{}.json", r.number - 1)),
+                memory,
+            )?;
+        }
+    }
+    let mut journal = String::new();
+    for e in &state.journal {
+        journal.push_str(
+            &serde_json::to_string(e)
+                .map_err(|e| kcamp_core::Error::Internal(format!("journal line: {e}")))?,
+        );
+        journal.push('\n');
+    }
+    write_atomic(&dir.join(JOURNAL_FILE), journal.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_written_campaign_reads_back_as_the_same_state() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = several_rounds();
+        write_campaign(&state, dir.path()).unwrap();
+        let back = CampaignState::load(dir.path()).unwrap();
+        assert_eq!(back.manifest, state.manifest);
+        assert_eq!(back.rounds.len(), 4);
+        assert_eq!(back.incumbent, Some(2));
+        assert_eq!(back.open_round, Some(4));
+        assert_eq!(back.journal, state.journal);
+        for (a, b) in back.rounds.iter().zip(&state.rounds) {
+            assert_eq!(a.decision, b.decision, "round {}", a.number);
+            assert_eq!(a.gate, b.gate, "round {}", a.number);
+            assert_eq!(a.memory, b.memory, "round {}", a.number);
+            assert_eq!(
+                a.table.as_ref().map(|t| t.rows.len()),
+                b.table.as_ref().map(|t| t.rows.len())
+            );
+            assert!(a.table_error.is_none(), "{:?}", a.table_error);
+        }
     }
 }

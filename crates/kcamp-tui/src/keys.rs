@@ -54,7 +54,8 @@ pub enum Context {
     Main(Panel),
     Confirm,
     Input,
-    Help,
+    /// A read-only, scrollable popup: the help, the verdict's reasons.
+    Viewer,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -67,6 +68,11 @@ pub enum Action {
     Focus(Panel),
     Down,
     Up,
+    PageDown,
+    PageUp,
+    Top,
+    Bottom,
+    Reasons,
     ValidateQuick,
     ValidateFull,
     NewRound,
@@ -90,7 +96,9 @@ pub enum Scope {
     Panels(&'static [Panel]),
     Confirm,
     Input,
-    Help,
+    Viewer,
+    /// Every popup that scrolls its text (confirmation, input, viewer).
+    Popups,
 }
 
 impl Scope {
@@ -100,7 +108,8 @@ impl Scope {
             (Scope::Panels(panels), Context::Main(p)) => panels.contains(&p),
             (Scope::Confirm, Context::Confirm)
             | (Scope::Input, Context::Input)
-            | (Scope::Help, Context::Help) => true,
+            | (Scope::Viewer, Context::Viewer) => true,
+            (Scope::Popups, c) => !matches!(c, Context::Main(_)),
             _ => false,
         }
     }
@@ -147,16 +156,33 @@ impl KeySpec {
             KeyCode::Up => "↑".into(),
             KeyCode::Down => "↓".into(),
             KeyCode::Backspace => "Bksp".into(),
+            KeyCode::PageUp => "PgUp".into(),
+            KeyCode::PageDown => "PgDn".into(),
+            KeyCode::Home => "Home".into(),
+            KeyCode::End => "End".into(),
             other => format!("{other:?}"),
         };
         if self.ctrl { format!("C-{base}") } else { base }
     }
 }
 
+/// The round a binding acts on, named in the bottom bar (`a accept r4`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    None,
+    /// The open round (validate, accept, roll back).
+    OpenRound,
+    /// The round `n` would open.
+    NextRound,
+    /// The round selected in the rounds panel.
+    Selected,
+}
+
 pub struct Binding {
     pub keys: &'static [KeySpec],
     pub action: Action,
     pub scope: Scope,
+    pub target: Target,
     /// Shown in the bottom bar (short) and the help overlay.
     pub short: &'static str,
     pub description: &'static str,
@@ -178,13 +204,13 @@ const MOVABLE: &[Panel] = &[Panel::Rounds, Panel::Gate, Panel::Details, Panel::L
 const GATE: &[Panel] = &[Panel::Gate];
 
 /// The key table. Order matters twice: the first match wins, and the bar lists bindings in
-/// this order (panel-specific ones first, so they survive truncation at 80 columns).
+/// this order (panel-specific ones first, so they survive a narrow terminal).
 pub const BINDINGS: &[Binding] = &[
-    // Popups.
     Binding {
         keys: &[key('y'), code(KeyCode::Enter)],
         action: Action::Confirm,
         scope: Scope::Confirm,
+        target: Target::None,
         short: "yes",
         description: "confirm",
         bar: true,
@@ -193,6 +219,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[key('n'), code(KeyCode::Esc)],
         action: Action::Dismiss,
         scope: Scope::Confirm,
+        target: Target::None,
         short: "no",
         description: "cancel",
         bar: true,
@@ -201,6 +228,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[code(KeyCode::Enter)],
         action: Action::Submit,
         scope: Scope::Input,
+        target: Target::None,
         short: "ok",
         description: "submit the text",
         bar: true,
@@ -209,6 +237,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[code(KeyCode::Esc)],
         action: Action::Dismiss,
         scope: Scope::Input,
+        target: Target::None,
         short: "cancel",
         description: "close without sending",
         bar: true,
@@ -217,14 +246,25 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[code(KeyCode::Backspace)],
         action: Action::DeleteChar,
         scope: Scope::Input,
+        target: Target::None,
         short: "delete",
         description: "delete the last character",
+        bar: false,
+    },
+    Binding {
+        keys: &[code(KeyCode::Esc), key('q'), key('?'), key('e')],
+        action: Action::Dismiss,
+        scope: Scope::Viewer,
+        target: Target::None,
+        short: "close",
+        description: "close",
         bar: true,
     },
     Binding {
         keys: &[key('j'), code(KeyCode::Down)],
         action: Action::Down,
-        scope: Scope::Help,
+        scope: Scope::Viewer,
+        target: Target::None,
         short: "down",
         description: "scroll down",
         bar: true,
@@ -232,57 +272,161 @@ pub const BINDINGS: &[Binding] = &[
     Binding {
         keys: &[key('k'), code(KeyCode::Up)],
         action: Action::Up,
-        scope: Scope::Help,
+        scope: Scope::Viewer,
+        target: Target::None,
         short: "up",
         description: "scroll up",
         bar: true,
     },
     Binding {
-        keys: &[code(KeyCode::Esc), key('?'), key('q')],
-        action: Action::Dismiss,
-        scope: Scope::Help,
-        short: "close",
-        description: "close the help",
+        keys: &[key('g'), code(KeyCode::Home)],
+        action: Action::Top,
+        scope: Scope::Viewer,
+        target: Target::None,
+        short: "top",
+        description: "scroll to the top",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('G'), code(KeyCode::End)],
+        action: Action::Bottom,
+        scope: Scope::Viewer,
+        target: Target::None,
+        short: "end",
+        description: "scroll to the end",
+        bar: false,
+    },
+    Binding {
+        keys: &[code(KeyCode::Down)],
+        action: Action::Down,
+        scope: Scope::Popups,
+        target: Target::None,
+        short: "scroll",
+        description: "scroll the popup's text down",
+        bar: false,
+    },
+    Binding {
+        keys: &[code(KeyCode::Up)],
+        action: Action::Up,
+        scope: Scope::Popups,
+        target: Target::None,
+        short: "scroll up",
+        description: "scroll the popup's text up",
+        bar: false,
+    },
+    Binding {
+        keys: &[code(KeyCode::PageDown)],
+        action: Action::PageDown,
+        scope: Scope::Popups,
+        target: Target::None,
+        short: "page",
+        description: "scroll the popup's text a page down",
         bar: true,
     },
-    // Panel-specific.
+    Binding {
+        keys: &[code(KeyCode::PageUp)],
+        action: Action::PageUp,
+        scope: Scope::Popups,
+        target: Target::None,
+        short: "page up",
+        description: "scroll the popup's text a page up",
+        bar: false,
+    },
+    Binding {
+        keys: &[code(KeyCode::Home)],
+        action: Action::Top,
+        scope: Scope::Popups,
+        target: Target::None,
+        short: "top",
+        description: "scroll the popup's text to the top",
+        bar: false,
+    },
+    Binding {
+        keys: &[code(KeyCode::End)],
+        action: Action::Bottom,
+        scope: Scope::Popups,
+        target: Target::None,
+        short: "end",
+        description: "scroll the popup's text to the end",
+        bar: false,
+    },
     Binding {
         keys: &[key('j'), code(KeyCode::Down)],
         action: Action::Down,
         scope: Scope::Panels(MOVABLE),
+        target: Target::None,
         short: "down",
-        description: "move down (rounds: select; others: scroll)",
+        description: "move down (rounds: select; gate: cursor; others: scroll)",
         bar: true,
     },
     Binding {
         keys: &[key('k'), code(KeyCode::Up)],
         action: Action::Up,
         scope: Scope::Panels(MOVABLE),
+        target: Target::None,
         short: "up",
         description: "move up",
         bar: true,
     },
     Binding {
+        keys: &[code(KeyCode::PageDown)],
+        action: Action::PageDown,
+        scope: Scope::Panels(MOVABLE),
+        target: Target::None,
+        short: "page down",
+        description: "move a page down",
+        bar: false,
+    },
+    Binding {
+        keys: &[code(KeyCode::PageUp)],
+        action: Action::PageUp,
+        scope: Scope::Panels(MOVABLE),
+        target: Target::None,
+        short: "page up",
+        description: "move a page up",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('g'), code(KeyCode::Home)],
+        action: Action::Top,
+        scope: Scope::Panels(MOVABLE),
+        target: Target::None,
+        short: "top",
+        description: "go to the first line (the log: the oldest)",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('G'), code(KeyCode::End)],
+        action: Action::Bottom,
+        scope: Scope::Panels(MOVABLE),
+        target: Target::None,
+        short: "end",
+        description: "go to the last line (the log: the newest)",
+        bar: false,
+    },
+    Binding {
         keys: &[key('s')],
         action: Action::SortByDelta,
         scope: Scope::Panels(GATE),
-        short: "sort Δ",
-        description: "sort shapes by Δ (worst first, best first, file order)",
+        target: Target::None,
+        short: "sort",
+        description: "sort shapes: worst first (FAIL, regressed, then by Δ), best first, file order",
         bar: true,
     },
     Binding {
         keys: &[key('/')],
         action: Action::Filter,
         scope: Scope::Panels(GATE),
+        target: Target::None,
         short: "filter",
         description: "filter shapes by label substring",
         bar: true,
     },
-    // Everywhere.
     Binding {
         keys: &[key('?')],
         action: Action::Help,
         scope: Scope::Main,
+        target: Target::None,
         short: "help",
         description: "show this help",
         bar: true,
@@ -291,30 +435,34 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[key('q')],
         action: Action::Quit,
         scope: Scope::Main,
+        target: Target::None,
         short: "quit",
-        description: "quit the dashboard",
+        description: "quit the dashboard (asks first while a command runs: quitting cancels it)",
         bar: true,
     },
     Binding {
         keys: &[key('v')],
         action: Action::ValidateQuick,
         scope: Scope::Main,
+        target: Target::OpenRound,
         short: "validate",
-        description: "quick validation (representative shapes)",
+        description: "quick validation of the open round (representative shapes)",
         bar: true,
     },
     Binding {
         keys: &[key('V')],
         action: Action::ValidateFull,
         scope: Scope::Main,
+        target: Target::OpenRound,
         short: "full",
-        description: "full validation (all target shapes)",
+        description: "full validation of the open round (all target shapes)",
         bar: true,
     },
     Binding {
         keys: &[key('a')],
         action: Action::Accept,
         scope: Scope::Main,
+        target: Target::OpenRound,
         short: "accept",
         description: "accept the open round (asks for confirmation)",
         bar: true,
@@ -323,6 +471,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[key('r')],
         action: Action::Rollback,
         scope: Scope::Main,
+        target: Target::OpenRound,
         short: "rollback",
         description: "roll back the open round (asks for a reason)",
         bar: true,
@@ -331,22 +480,34 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[key('n')],
         action: Action::NewRound,
         scope: Scope::Main,
+        target: Target::NextRound,
         short: "new round",
         description: "open a new round (asks for the hypothesis)",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('e')],
+        action: Action::Reasons,
+        scope: Scope::Main,
+        target: Target::Selected,
+        short: "reasons",
+        description: "every reason of the selected round's verdict",
         bar: true,
     },
     Binding {
         keys: &[code(KeyCode::Esc)],
         action: Action::CancelRun,
         scope: Scope::Main,
+        target: Target::None,
         short: "cancel run",
-        description: "cancel the running validation (asks first)",
+        description: "cancel the running validation: its workers end, nothing is recorded (asks first)",
         bar: true,
     },
     Binding {
         keys: &[code(KeyCode::Tab)],
         action: Action::FocusNext,
         scope: Scope::Main,
+        target: Target::None,
         short: "next panel",
         description: "focus the next panel",
         bar: true,
@@ -355,14 +516,16 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[code(KeyCode::BackTab)],
         action: Action::FocusPrev,
         scope: Scope::Main,
+        target: Target::None,
         short: "prev panel",
         description: "focus the previous panel",
-        bar: true,
+        bar: false,
     },
     Binding {
         keys: &[key('1')],
         action: Action::Focus(Panel::Rounds),
         scope: Scope::Main,
+        target: Target::None,
         short: "rounds",
         description: "focus panel 1: rounds and lineage",
         bar: false,
@@ -371,6 +534,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[key('2')],
         action: Action::Focus(Panel::Gate),
         scope: Scope::Main,
+        target: Target::None,
         short: "gate",
         description: "focus panel 2: gate table",
         bar: false,
@@ -379,7 +543,8 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[key('3')],
         action: Action::Focus(Panel::Chart),
         scope: Scope::Main,
-        short: "metric",
+        target: Target::None,
+        short: "chart",
         description: "focus panel 3: metric over rounds",
         bar: false,
     },
@@ -387,6 +552,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[key('4')],
         action: Action::Focus(Panel::Live),
         scope: Scope::Main,
+        target: Target::None,
         short: "live",
         description: "focus panel 4: live run",
         bar: false,
@@ -395,6 +561,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[key('5')],
         action: Action::Focus(Panel::Details),
         scope: Scope::Main,
+        target: Target::None,
         short: "details",
         description: "focus panel 5: round details",
         bar: false,
@@ -403,6 +570,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[key('6')],
         action: Action::Focus(Panel::Log),
         scope: Scope::Main,
+        target: Target::None,
         short: "log",
         description: "focus panel 6: log",
         bar: false,
@@ -411,6 +579,7 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[ctrl('c')],
         action: Action::ForceQuit,
         scope: Scope::Main,
+        target: Target::None,
         short: "quit now",
         description: "quit at once (cancels a running validation)",
         bar: false,
@@ -494,6 +663,47 @@ mod tests {
             .collect();
         assert!(!bar.contains(&Action::SortByDelta));
         assert!(bar.contains(&Action::Down));
+    }
+
+    #[test]
+    fn paging_keys_and_reasons() {
+        let none = KeyModifiers::NONE;
+        let gate = Context::Main(Panel::Gate);
+        assert_eq!(
+            resolve(gate, &press(KeyCode::Char('g'), none)),
+            Some(Action::Top)
+        );
+        assert_eq!(
+            resolve(gate, &press(KeyCode::Char('G'), KeyModifiers::SHIFT)),
+            Some(Action::Bottom)
+        );
+        assert_eq!(
+            resolve(gate, &press(KeyCode::End, none)),
+            Some(Action::Bottom)
+        );
+        assert_eq!(
+            resolve(gate, &press(KeyCode::PageDown, none)),
+            Some(Action::PageDown)
+        );
+        assert_eq!(
+            resolve(gate, &press(KeyCode::Char('e'), none)),
+            Some(Action::Reasons)
+        );
+        let e = press(KeyCode::Char('e'), none);
+        assert_eq!(resolve(Context::Viewer, &e), Some(Action::Dismiss));
+        // In a text input, letters are text and only arrows and pages scroll.
+        assert_eq!(
+            resolve(Context::Input, &press(KeyCode::Char('j'), none)),
+            None
+        );
+        assert_eq!(
+            resolve(Context::Input, &press(KeyCode::Down, none)),
+            Some(Action::Down)
+        );
+        assert_eq!(
+            resolve(Context::Confirm, &press(KeyCode::PageDown, none)),
+            Some(Action::PageDown)
+        );
     }
 
     #[test]

@@ -1,7 +1,17 @@
 //! kcamp-tui: the dashboard (SPEC §11), in the Elm architecture: [`app`] holds the model and `update`,
-//! [`view`] draws it, [`event_loop`] turns terminal keys, file changes, child processes and
-//! ticks into messages and performs the effects `update` asks for. The dashboard only reads
-//! the campaign and sends commands (the kcamp binary itself, with `--json`).
+//! [`view`] draws it, [`event_loop`] turns terminal keys, file changes, child processes,
+//! signals and ticks into messages and performs the effects `update` asks for. The
+//! dashboard only reads the campaign and sends commands (the kcamp binary itself, with
+//! `--json`).
+//!
+//! Idle, it does nothing: the watcher reports writes only (not the dashboard's own reads),
+//! only the parts that changed are read again ([`loading`]), and a frame is drawn only when
+//! the model changed.
+//!
+//! Quitting, Ctrl-C, SIGTERM and a closed terminal (SIGHUP) cancel a command the dashboard
+//! started, the same way Esc does: SIGTERM to its process group, after which the command
+//! kills its workers, removes its staging directories and journals `cancelled`; the
+//! dashboard waits for it (SIGKILL after a grace period) before it exits.
 
 pub mod app;
 pub mod commands;
@@ -11,6 +21,7 @@ mod event_loop;
 #[cfg(any(test, feature = "test-support"))]
 pub mod fixtures;
 pub mod keys;
+pub mod loading;
 pub mod popups;
 pub mod style;
 pub mod view;
@@ -126,14 +137,14 @@ pub fn summary(state: Option<&CampaignState>, dir: &Path) -> DashboardSummary {
         Some(r) => text.push_str(&format!(
             "; incumbent is round {} at {}",
             r.number,
-            view::fmt_metric(r.aggregate)
+            view::fmt_metric(r.aggregate, metric)
         )),
         None => text.push_str("; no incumbent yet"),
     }
     if let Some((n, v)) = chart.best {
         text.push_str(&format!(
             "; best aggregate {} (round {n})",
-            view::fmt_metric(Some(v))
+            view::fmt_metric(Some(v), metric)
         ));
     }
     if let Some(open) = state.open_round {

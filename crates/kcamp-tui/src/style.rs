@@ -58,14 +58,10 @@ impl Theme {
         }
     }
 
+    /// The selected row: reversed, so every cell stays readable whatever its colour (a
+    /// grey `RB` on a grey highlight was invisible).
     pub fn selected(self) -> Style {
-        if self.colored {
-            Style::new()
-                .bg(Color::DarkGray)
-                .add_modifier(Modifier::BOLD)
-        } else {
-            Style::new().add_modifier(Modifier::REVERSED)
-        }
+        Style::new().add_modifier(Modifier::REVERSED | Modifier::BOLD)
     }
 
     pub fn key(self) -> Style {
@@ -123,10 +119,6 @@ impl Theme {
     }
 
     pub fn gauge(self) -> Style {
-        if self.colored {
-            Style::new().fg(Color::Cyan).bg(Color::Black)
-        } else {
-            Style::new()
-        }
+        self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
     }
 }

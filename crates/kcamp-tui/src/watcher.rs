@@ -1,115 +1,141 @@
-//! File-system notifications (notify) turned into one debounced message; the rest of the
-//! dashboard never touches notify.
+//! File-system notifications (notify) turned into one debounced [`LoadScope`]; the rest of
+//! the dashboard never touches notify.
+//!
+//! Only writes, creations, removals and renames count. Reading a file is an event too
+//! (inotify's IN_OPEN, IN_CLOSE_NOWRITE, and IN_CLOSE_WRITE for the lock check, which opens
+//! the lock file for writing without writing): counting those made every reload cause the
+//! next one, and an idle dashboard re-read the campaign six times a second.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
+use notify::event::EventKind;
 use notify::{RecursiveMode, Watcher};
 use tokio::sync::mpsc;
 
 use kcamp_core::{Error, Result};
 
-/// Changes that arrive within this window become one reload.
-pub const DEBOUNCE: Duration = Duration::from_millis(150);
+use crate::loading::LoadScope;
+
+/// A burst ends after this long without a new change...
+pub const QUIET: Duration = Duration::from_millis(25);
+/// ...or this long after its first change, whichever comes first, so a steady stream of
+/// writes (a journal during a run) still shows within the 200 ms target.
+pub const MAX_DELAY: Duration = Duration::from_millis(100);
 
 /// Keeps the watch alive; dropping it stops the notifications.
 pub struct CampaignWatcher {
     _watcher: notify::RecommendedWatcher,
 }
 
-/// Watch `dir` recursively; each burst of changes sends one `progress_only` flag (true when
-/// every changed path is under `live/`).
-pub fn watch(dir: &Path, out: mpsc::UnboundedSender<bool>) -> Result<CampaignWatcher> {
-    let (raw_tx, raw_rx) = mpsc::unbounded_channel::<PathBuf>();
+/// Whether an event is a change of content or of the tree (not a read).
+pub fn is_change(kind: &EventKind) -> bool {
+    matches!(
+        kind,
+        EventKind::Create(_) | EventKind::Modify(_) | EventKind::Remove(_)
+    )
+}
+
+/// Watch `dir` recursively; each burst of changes sends the scope to read again.
+pub fn watch(dir: &Path, out: mpsc::UnboundedSender<LoadScope>) -> Result<CampaignWatcher> {
+    let (raw_tx, raw_rx) = mpsc::unbounded_channel::<LoadScope>();
+    let root = dir.to_path_buf();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        if let Ok(event) = event {
-            for path in event.paths {
-                // The receiver is gone only when the dashboard is closing.
-                let _ = raw_tx.send(path);
+        let scope = match event {
+            // Events were lost (queue overflow): only a full read is sure to be right.
+            Ok(e) if e.need_rescan() => LoadScope::everything(),
+            Ok(e) if is_change(&e.kind) => {
+                let mut scope = LoadScope::default();
+                for path in &e.paths {
+                    scope.merge(LoadScope::of_path(&root, path));
+                }
+                scope
             }
+            Ok(_) => return,
+            Err(_) => LoadScope::everything(),
+        };
+        if !scope.is_empty() {
+            // The receiver is gone only when the dashboard is closing.
+            let _ = raw_tx.send(scope);
         }
     })
     .map_err(|e| Error::Internal(format!("cannot watch {}: {e}", dir.display())))?;
     watcher
         .watch(dir, RecursiveMode::Recursive)
         .map_err(|e| Error::Internal(format!("cannot watch {}: {e}", dir.display())))?;
-    tokio::spawn(debounce(dir.to_path_buf(), raw_rx, out));
+    tokio::spawn(debounce(raw_rx, out));
     Ok(CampaignWatcher { _watcher: watcher })
 }
 
 async fn debounce(
-    dir: PathBuf,
-    mut raw: mpsc::UnboundedReceiver<PathBuf>,
-    out: mpsc::UnboundedSender<bool>,
+    mut raw: mpsc::UnboundedReceiver<LoadScope>,
+    out: mpsc::UnboundedSender<LoadScope>,
 ) {
-    while let Some(first) = raw.recv().await {
-        let mut paths = vec![first];
-        let deadline = tokio::time::sleep(DEBOUNCE);
+    while let Some(mut scope) = raw.recv().await {
+        let deadline = tokio::time::sleep(MAX_DELAY);
         tokio::pin!(deadline);
         loop {
             tokio::select! {
                 () = &mut deadline => break,
-                next = raw.recv() => match next {
-                    Some(p) => paths.push(p),
-                    None => break,
+                next = tokio::time::timeout(QUIET, raw.recv()) => match next {
+                    Ok(Some(s)) => scope.merge(s),
+                    Ok(None) | Err(_) => break,
                 },
             }
         }
-        if let Some(progress_only) = classify(&dir, &paths)
-            && out.send(progress_only).is_err()
-        {
+        if out.send(scope).is_err() {
             return;
         }
     }
-}
-
-/// None when nothing relevant changed (only atomic-write temp files); otherwise whether
-/// only live progress changed.
-pub fn classify(dir: &Path, paths: &[PathBuf]) -> Option<bool> {
-    let live = dir.join("live");
-    let relevant: Vec<&PathBuf> = paths
-        .iter()
-        .filter(|p| {
-            !p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(".kcamp-tmp-"))
-        })
-        .collect();
-    if relevant.is_empty() {
-        return None;
-    }
-    Some(relevant.iter().all(|p| p.starts_with(&live)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn temp_files_are_ignored_and_live_only_bursts_are_flagged() {
-        let dir = Path::new("/c");
-        let tmp = PathBuf::from("/c/rounds/round-2/.kcamp-tmp-abc");
-        assert_eq!(classify(dir, std::slice::from_ref(&tmp)), None);
-        let progress = PathBuf::from("/c/live/progress.json");
-        assert_eq!(classify(dir, &[progress.clone(), tmp]), Some(true));
-        let decision = PathBuf::from("/c/rounds/round-2/decision.json");
-        assert_eq!(classify(dir, &[progress, decision]), Some(false));
+    async fn next(
+        rx: &mut mpsc::UnboundedReceiver<LoadScope>,
+        within: Duration,
+    ) -> Option<LoadScope> {
+        tokio::time::timeout(within, rx.recv()).await.ok().flatten()
     }
 
     #[tokio::test]
-    async fn a_burst_of_writes_becomes_one_message() {
+    async fn reads_are_not_changes_and_a_burst_of_writes_is_one_message() {
         let dir = tempfile::tempdir().unwrap();
+        let round = dir.path().join("rounds/round-2");
+        std::fs::create_dir_all(&round).unwrap();
+        std::fs::write(round.join("decision.json"), "{}").unwrap();
+        std::fs::write(dir.path().join(".kcamp.lock"), "").unwrap();
         let (tx, mut rx) = mpsc::unbounded_channel();
         let _w = watch(dir.path(), tx).unwrap();
-        for i in 0..5 {
-            std::fs::write(dir.path().join(format!("f{i}")), "x").unwrap();
+        // What a load does: list directories, read files, open the lock file for writing.
+        for _ in 0..20 {
+            let _ = std::fs::read_dir(dir.path().join("rounds"))
+                .unwrap()
+                .count();
+            let _ = std::fs::read_to_string(round.join("decision.json")).unwrap();
+            let lock = std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .open(dir.path().join(".kcamp.lock"))
+                .unwrap();
+            drop(lock);
         }
-        let first = tokio::time::timeout(Duration::from_secs(5), rx.recv())
+        assert_eq!(next(&mut rx, Duration::from_millis(400)).await, None);
+        for i in 0..5 {
+            std::fs::write(round.join(format!("f{i}")), "x").unwrap();
+        }
+        std::fs::write(dir.path().join("journal.jsonl"), "{}\n").unwrap();
+        let scope = next(&mut rx, Duration::from_secs(5))
             .await
-            .expect("a notification")
-            .unwrap();
-        assert!(!first);
-        let second = tokio::time::timeout(DEBOUNCE * 3, rx.recv()).await;
-        assert!(second.is_err(), "the burst was debounced into one message");
+            .expect("a change");
+        assert_eq!(scope.rounds.iter().copied().collect::<Vec<_>>(), [2]);
+        assert!(scope.journal);
+        assert_eq!(
+            next(&mut rx, MAX_DELAY * 3).await,
+            None,
+            "the burst was debounced into one message"
+        );
     }
 }

@@ -11,7 +11,7 @@ use serde_json::json;
 use super::Decision;
 use super::git;
 use super::layout::{Campaign, copy_tree};
-use super::measure::{MeasureSource, Plan, measure};
+use super::measure::{MeasureSource, Plan, abandon, measure};
 use super::recover::recover;
 use crate::artifacts::result::{RunResult, RunSummary, ShapeFailure, failures};
 use crate::case::ProgressEvent;
@@ -81,8 +81,7 @@ pub fn baseline(
     let measured = match measure(c, source, &plan, on_event) {
         Ok(m) => m,
         Err(e) => {
-            let _ = std::fs::remove_dir_all(&staging);
-            return Err(e);
+            return Err(abandon(c, e, "baseline", 1, Validation::Full, &[&staging]));
         }
     };
     let checked = check_baseline_table(c, &measured.table);

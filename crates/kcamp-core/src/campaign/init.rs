@@ -179,3 +179,18 @@ fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
         .map_err(|e| Error::input(e.to_string().replace("field 'target_shapes", "shape '")))?;
     Ok(shapes)
 }
+
+/// A fresh AXPY campaign in a temp directory, for unit tests of the steps.
+#[cfg(test)]
+pub(crate) fn temp_campaign() -> (tempfile::TempDir, super::Campaign) {
+    let tmp = tempfile::tempdir().expect("a temp dir");
+    let opts = InitOptions {
+        op: crate::types::OpName::Axpy,
+        dtype: crate::types::Dtype::F32,
+        shapes: None,
+        name: None,
+        primary_metric: None,
+    };
+    let c = init(&tmp.path().join("c"), &opts).expect("init");
+    (tmp, c)
+}

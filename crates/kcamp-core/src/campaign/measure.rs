@@ -6,6 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
+use serde_json::json;
+
 use super::layout::Campaign;
 use crate::artifacts::fingerprint::{Fingerprint, HarnessIdentity};
 use crate::artifacts::paired::PairedSide;
@@ -370,4 +372,79 @@ fn hold_to_target_floor(
         }
     }
     Ok(())
+}
+
+/// A measurement that did not finish: its staging directories go, and a cancellation is
+/// journaled (`cancelled`, with the command and the validation) so that the lineage says
+/// why the round has no new verdict. Returns the error for the caller to pass on.
+pub(crate) fn abandon(
+    campaign: &Campaign,
+    error: Error,
+    command: &str,
+    round: u32,
+    validation: Validation,
+    staging: &[&Path],
+) -> Error {
+    for dir in staging {
+        // Best effort: the next writing command's recovery removes what is left.
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    if let Error::Cancelled(why) = &error {
+        let entry = campaign.journal(
+            "cancelled",
+            Some(round),
+            json!({"command": command, "validation": validation, "why": why}),
+        );
+        if let Err(e) = entry {
+            return Error::Internal(format!("{why}; journaling the cancellation failed: {e}"));
+        }
+    }
+    error
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::campaign::init::temp_campaign as campaign;
+
+    #[test]
+    fn a_cancelled_measurement_removes_its_staging_and_is_journaled() {
+        let (_tmp, c) = campaign();
+        let stage = c.dir.join("rounds/round-2/.artifacts.tmp");
+        std::fs::create_dir_all(stage.join("deep")).unwrap();
+        let err = abandon(
+            &c,
+            Error::Cancelled("cancelled by SIGTERM".into()),
+            "validate",
+            2,
+            Validation::Quick,
+            &[&stage],
+        );
+        assert!(matches!(err, Error::Cancelled(_)), "{err}");
+        assert!(!stage.exists());
+        let last = c.read_journal().unwrap().pop().unwrap();
+        assert_eq!(last.event, "cancelled");
+        assert_eq!(last.round, Some(2));
+        assert_eq!(last.detail["command"], "validate");
+        assert_eq!(last.detail["why"], "cancelled by SIGTERM");
+    }
+
+    #[test]
+    fn other_failures_clean_up_without_a_cancellation_entry() {
+        let (_tmp, c) = campaign();
+        let before = c.read_journal().unwrap().len();
+        let stage = c.dir.join(".stage");
+        std::fs::create_dir_all(&stage).unwrap();
+        let err = abandon(
+            &c,
+            Error::input("bad csv"),
+            "validate",
+            2,
+            Validation::Quick,
+            &[&stage],
+        );
+        assert_eq!(err.kind(), "bad_input");
+        assert!(!stage.exists());
+        assert_eq!(c.read_journal().unwrap().len(), before);
+    }
 }

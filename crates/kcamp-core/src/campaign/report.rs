@@ -12,7 +12,7 @@ use serde_json::json;
 use super::baseline::check_shape_set;
 use super::layout::{Campaign, tree_hash};
 use super::like::{Against, judge_like_for_like, remeasure_command};
-use super::measure::{MeasureSource, Measured, Plan, measure};
+use super::measure::{MeasureSource, Measured, Plan, abandon, measure};
 use super::validate::{GateRecord, add_measurement_reasons};
 use crate::artifacts::fingerprint::{Fingerprint, HarnessIdentity};
 use crate::artifacts::result::RunSummary;
@@ -82,7 +82,8 @@ pub fn final_report<T>(
                     .then(|| c.round_dir(1).join(KERNEL_DIR)),
                 check_shapes: Vec::new(),
             };
-            let measured = measure(c, source, &plan, on_event)?;
+            let measured = measure(c, source, &plan, on_event)
+                .map_err(|e| abandon(c, e, "report", incumbent, Validation::Full, &[]))?;
             let keys: BTreeSet<ShapeKey> = c
                 .manifest
                 .target_shapes

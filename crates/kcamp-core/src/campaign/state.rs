@@ -6,7 +6,7 @@ use super::layout::{
     incumbent_of, read_decision, read_frozen_header, read_journal, round_dir, round_numbers,
 };
 use super::validate::GateRecord;
-use super::{CampaignState, RoundState};
+use super::{CampaignState, Decision, JournalEntry, RoundState};
 use crate::Result;
 use crate::artifacts::progress::Progress;
 use crate::artifacts::read_json_opt;
@@ -27,61 +27,132 @@ impl CampaignState {
         let manifest = Manifest::load(dir)?;
         let frozen_header = read_frozen_header(dir)?;
         let mut rounds = Vec::new();
-        let mut decisions = Vec::new();
         for n in round_numbers(dir)? {
-            let rdir = round_dir(dir, n);
-            let decision = read_decision(&rdir)?;
-            decisions.push((n, decision.clone()));
-            let hypothesis = std::fs::read_to_string(rdir.join(HYPOTHESIS_FILE))
-                .map(|s| s.trim().to_owned())
-                .unwrap_or_default();
-            let csv = rdir.join(ARTIFACTS_DIR).join(BENCHMARK_CSV);
-            let (table, table_error) = if csv.is_file() {
-                match BenchTable::read_held_to(&csv, frozen_header.as_deref()) {
-                    Ok(t) => (Some(t), None),
-                    Err(e) => (None, Some(e.to_string())),
-                }
-            } else {
-                (None, None)
-            };
-            let gate: Option<GateRecord> =
-                read_json_opt(&rdir.join(ARTIFACTS_DIR).join(GATE_JSON), "gate record")?;
-            let result = RunResult::read(&rdir.join(ARTIFACTS_DIR).join(RESULT_JSON))?;
-            let memory = if n >= 1 {
-                read_json_opt(
-                    &dir.join(MEMORY_DIR).join(format!("v{}.json", n - 1)),
-                    "iteration record",
-                )?
-            } else {
-                None
-            };
-            rounds.push(RoundState {
-                number: n,
-                dir: rdir,
-                hypothesis,
-                decision,
-                table,
-                table_error,
-                gate_validation: gate.as_ref().map(|g| g.validation),
-                gate: gate.map(|g| g.report),
-                result,
-                memory,
-            });
+            if let Some(round) = CampaignState::load_round(dir, n, frozen_header.as_deref())? {
+                rounds.push(round);
+            }
         }
-        let incumbent = incumbent_of(&decisions);
-        let open_round = decisions
+        let mut state = CampaignState {
+            dir: dir.to_path_buf(),
+            manifest,
+            frozen_header,
+            rounds,
+            incumbent: None,
+            open_round: None,
+            lock_holder: CampaignState::read_lock_holder(dir),
+            journal: read_journal(dir)?.entries,
+            live: CampaignState::read_live(dir),
+        };
+        state.settle();
+        Ok(state)
+    }
+
+    /// One round as [`load`](CampaignState::load) reads it (None when its directory is
+    /// gone), its CSV held to `frozen_header`. Reads nothing outside the round and its
+    /// iteration record, so a watcher can re-read only the round that changed.
+    pub fn load_round(
+        dir: &Path,
+        n: u32,
+        frozen_header: Option<&str>,
+    ) -> Result<Option<RoundState>> {
+        let rdir = round_dir(dir, n);
+        if !rdir.is_dir() {
+            return Ok(None);
+        }
+        let decision = read_decision(&rdir)?;
+        let hypothesis = std::fs::read_to_string(rdir.join(HYPOTHESIS_FILE))
+            .map(|s| s.trim().to_owned())
+            .unwrap_or_default();
+        let csv = rdir.join(ARTIFACTS_DIR).join(BENCHMARK_CSV);
+        let (table, table_error) = if csv.is_file() {
+            match BenchTable::read_held_to(&csv, frozen_header) {
+                Ok(t) => (Some(t), None),
+                Err(e) => (None, Some(e.to_string())),
+            }
+        } else {
+            (None, None)
+        };
+        let gate: Option<GateRecord> =
+            read_json_opt(&rdir.join(ARTIFACTS_DIR).join(GATE_JSON), "gate record")?;
+        let result = RunResult::read(&rdir.join(ARTIFACTS_DIR).join(RESULT_JSON))?;
+        let memory = if n >= 1 {
+            read_json_opt(
+                &dir.join(MEMORY_DIR).join(format!("v{}.json", n - 1)),
+                "iteration record",
+            )?
+        } else {
+            None
+        };
+        Ok(Some(RoundState {
+            number: n,
+            dir: rdir,
+            hypothesis,
+            decision,
+            table,
+            table_error,
+            gate_validation: gate.as_ref().map(|g| g.validation),
+            gate: gate.map(|g| g.report),
+            result,
+            memory,
+        }))
+    }
+
+    /// `journal.jsonl`.
+    pub fn read_journal(dir: &Path) -> Result<Vec<JournalEntry>> {
+        Ok(read_journal(dir)?.entries)
+    }
+
+    /// Who holds the campaign lock now, if anyone (never blocks, never writes).
+    pub fn read_lock_holder(dir: &Path) -> Option<String> {
+        LockGuard::holder(&dir.join(LOCK_FILE))
+    }
+
+    /// `live/progress.json` if a live process writes it. A run killed without cleanup
+    /// leaves its progress file behind: only a file whose writer is still alive describes
+    /// a live run.
+    pub fn read_live(dir: &Path) -> Option<Progress> {
+        read_json_opt::<Progress>(&dir.join(PROGRESS_FILE), "live progress")
+            .unwrap_or(None)
+            .filter(|p| process_alive(p.pid))
+    }
+
+    /// Put a re-read round in place (`None`: round `n` is gone), keeping rounds in order,
+    /// and recompute what depends on the set of rounds.
+    pub fn replace_round(&mut self, n: u32, round: Option<RoundState>) {
+        let at = self.rounds.binary_search_by_key(&n, |r| r.number);
+        match (at, round) {
+            (Ok(i), Some(r)) => self.rounds[i] = r,
+            (Ok(i), None) => {
+                self.rounds.remove(i);
+            }
+            (Err(i), Some(r)) => self.rounds.insert(i, r),
+            (Err(_), None) => {}
+        }
+        self.settle();
+    }
+
+    /// Incumbent, open round and the decisions' git commits, from the rounds and the
+    /// journal in memory.
+    pub fn settle(&mut self) {
+        let decisions: Vec<(u32, Option<Decision>)> = self
+            .rounds
+            .iter()
+            .map(|r| (r.number, r.decision.clone()))
+            .collect();
+        self.incumbent = incumbent_of(&decisions);
+        self.open_round = decisions
             .iter()
             .filter(|(_, d)| d.is_none())
             .map(|(n, _)| *n)
             .max();
-        let journal = read_journal(dir)?.entries;
-        // Fill each decision's git commit from the journal (the commit is made after the
-        // decision file is written, so the file itself cannot hold its own hash).
-        for r in &mut rounds {
+        // The commit is made after the decision file is written, so the file itself
+        // cannot hold its own hash: it comes from the journal.
+        for r in &mut self.rounds {
             if let Some(d) = r.decision.as_mut()
                 && d.git_commit.is_none()
             {
-                d.git_commit = journal
+                d.git_commit = self
+                    .journal
                     .iter()
                     .rev()
                     .find(|e| e.round == Some(r.number) && e.event == "git_commit")
@@ -90,25 +161,68 @@ impl CampaignState {
                     .map(str::to_owned);
             }
         }
-        // A run killed without cleanup leaves its progress file behind: only a file whose
-        // writer is still alive describes a live run.
-        let live = read_json_opt::<Progress>(&dir.join(PROGRESS_FILE), "live progress")
-            .unwrap_or(None)
-            .filter(|p| process_alive(p.pid));
-        Ok(CampaignState {
-            dir: dir.to_path_buf(),
-            manifest,
-            frozen_header,
-            rounds,
-            incumbent,
-            open_round,
-            lock_holder: LockGuard::holder(&dir.join(LOCK_FILE)),
-            journal,
-            live,
-        })
     }
 
     pub fn round(&self, n: u32) -> Option<&RoundState> {
         self.rounds.iter().find(|r| r.number == n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::campaign::init::temp_campaign;
+    use crate::types::DecisionKind;
+
+    fn round(n: u32, kind: Option<DecisionKind>) -> RoundState {
+        RoundState {
+            number: n,
+            dir: std::path::PathBuf::from(format!("rounds/round-{n}")),
+            hypothesis: format!("idea {n}"),
+            decision: kind.map(|decision| Decision {
+                round: n,
+                decision,
+                parent: None,
+                verdict: None,
+                validation: None,
+                aggregate: None,
+                aggregate_delta: None,
+                reason: None,
+                forced: false,
+                time: chrono::Utc::now(),
+                git_commit: None,
+                gate: None,
+            }),
+            table: None,
+            table_error: None,
+            gate: None,
+            result: None,
+            gate_validation: None,
+            memory: None,
+        }
+    }
+
+    #[test]
+    fn replacing_a_round_keeps_the_order_and_recomputes_the_lineage() {
+        let (_tmp, c) = temp_campaign();
+        let mut state = CampaignState::load(&c.dir).unwrap();
+        assert!(state.rounds.is_empty());
+        state.replace_round(2, Some(round(2, None)));
+        state.replace_round(1, Some(round(1, Some(DecisionKind::Baseline))));
+        assert_eq!(
+            state.rounds.iter().map(|r| r.number).collect::<Vec<_>>(),
+            [1, 2]
+        );
+        assert_eq!((state.incumbent, state.open_round), (Some(1), Some(2)));
+        state.replace_round(2, Some(round(2, Some(DecisionKind::Accepted))));
+        assert_eq!((state.incumbent, state.open_round), (Some(2), None));
+        state.replace_round(2, None);
+        assert_eq!(state.rounds.len(), 1);
+        assert_eq!(state.incumbent, Some(1));
+        assert_eq!(
+            CampaignState::load_round(&c.dir, 7, None).unwrap(),
+            None,
+            "a round that is not on disk"
+        );
     }
 }

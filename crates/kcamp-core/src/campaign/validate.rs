@@ -11,7 +11,7 @@ use serde_json::json;
 use super::baseline::check_shape_set;
 use super::layout::{Campaign, copy_tree, tree_hash};
 use super::like::{Against, LikeForLike, failed_checks, judge_like_for_like, remeasure_command};
-use super::measure::{MeasureSource, Measured, Plan, measure, untimed_shapes};
+use super::measure::{MeasureSource, Measured, Plan, abandon, measure, untimed_shapes};
 use super::recover::recover;
 use crate::artifacts::fingerprint::Fingerprint;
 use crate::artifacts::result::ShapeRecord;
@@ -177,8 +177,19 @@ pub(super) fn validate_locked(
     let measured: Measured = match staged {
         Ok(m) => m,
         Err(e) => {
-            let _ = stage.discard();
-            return Err(e);
+            let command = match validation {
+                Validation::Quick => "validate",
+                Validation::Full => "validate --full",
+            };
+            // Artifacts first: recovery reads "artifacts staged, kernel not" as a swap done.
+            return Err(abandon(
+                c,
+                e,
+                command,
+                round,
+                validation,
+                &[&stage.artifacts_tmp, &stage.kernel_tmp],
+            ));
         }
     };
     let older = accepted_before(c, incumbent)?;

@@ -5,6 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
 
+use super::{place, render, scrolled};
 use crate::commands::CampaignCommand;
 use crate::derive::Tone;
 use crate::keys::{Action, Context};
@@ -25,6 +26,7 @@ pub struct ConfirmPopup {
     pub lines: Vec<(String, Tone)>,
     /// None: a notice, any answer closes it.
     pub on_confirm: Option<Pending>,
+    pub scroll: usize,
 }
 
 /// What a key did to the popup.
@@ -35,33 +37,60 @@ pub enum ConfirmOutcome {
     Ignored,
 }
 
+/// Widest a confirmation gets.
+const MAX_WIDTH: u16 = 96;
+
 impl ConfirmPopup {
-    pub fn on_action(&self, action: Option<Action>) -> ConfirmOutcome {
-        match action {
-            Some(Action::Confirm) => ConfirmOutcome::Confirmed(self.on_confirm.clone()),
-            Some(Action::Dismiss) => ConfirmOutcome::Dismissed,
-            _ => ConfirmOutcome::Ignored,
+    pub fn new(
+        title: impl Into<String>,
+        lines: Vec<(String, Tone)>,
+        on_confirm: Option<Pending>,
+    ) -> Self {
+        ConfirmPopup {
+            title: title.into(),
+            lines,
+            on_confirm,
+            scroll: 0,
         }
     }
 
-    pub fn draw(&self, frame: &mut Frame, area: Rect, theme: Theme) {
-        let width = area.width.saturating_sub(4).min(76);
-        let inner_width = width.saturating_sub(2).max(1) as usize;
-        let wrapped: usize = self
-            .lines
-            .iter()
-            .map(|(t, _)| t.chars().count().div_ceil(inner_width).max(1))
-            .sum();
-        let height = (wrapped as u16).saturating_add(4);
-        let rect = super::centered(area, width, height);
-        let mut lines: Vec<Line> = self
-            .lines
+    /// `area` is where the popup is drawn (for scrolling by pages).
+    pub fn on_action(&mut self, action: Option<Action>, area: Rect) -> ConfirmOutcome {
+        match action {
+            Some(Action::Confirm) => ConfirmOutcome::Confirmed(self.on_confirm.clone()),
+            Some(Action::Dismiss) => ConfirmOutcome::Dismissed,
+            other => {
+                if let Some(s) = scrolled(self.scroll, other, &self.placed(area, Theme::plain())) {
+                    self.scroll = s;
+                }
+                ConfirmOutcome::Ignored
+            }
+        }
+    }
+
+    fn body(&self, theme: Theme) -> Vec<Line<'static>> {
+        self.lines
             .iter()
             .map(|(text, tone)| Line::styled(text.clone(), tone_style(theme, *tone)))
-            .collect();
-        lines.push(Line::default());
-        lines.push(Line::from(key_hints(Context::Confirm, theme)));
-        super::render_framed(frame, rect, &self.title, lines, &theme);
+            .collect()
+    }
+
+    fn placed(&self, area: Rect, theme: Theme) -> super::Placed {
+        place(area, MAX_WIDTH, &self.body(theme), 1)
+    }
+
+    pub fn draw(&self, frame: &mut Frame, area: Rect, theme: Theme) {
+        let placed = self.placed(area, theme);
+        let width = placed.footer.width as usize;
+        let hints = if self.on_confirm.is_some() {
+            key_hints(Context::Confirm, theme, width)
+        } else {
+            Line::from(vec![
+                ratatui::text::Span::styled(" Enter/Esc", theme.key()),
+                ratatui::text::Span::styled(" close", theme.dim()),
+            ])
+        };
+        render(frame, &placed, &self.title, self.scroll, vec![hints], theme);
     }
 }
 
@@ -71,27 +100,43 @@ mod tests {
 
     #[test]
     fn confirm_returns_the_pending_action_and_notices_return_none() {
-        let popup = ConfirmPopup {
-            title: "t".into(),
-            lines: vec![],
-            on_confirm: Some(Pending::Quit),
-        };
+        let mut popup = ConfirmPopup::new("t", vec![], Some(Pending::Quit));
+        let area = Rect::new(0, 0, 80, 24);
         assert_eq!(
-            popup.on_action(Some(Action::Confirm)),
+            popup.on_action(Some(Action::Confirm), area),
             ConfirmOutcome::Confirmed(Some(Pending::Quit))
         );
         assert_eq!(
-            popup.on_action(Some(Action::Dismiss)),
+            popup.on_action(Some(Action::Dismiss), area),
             ConfirmOutcome::Dismissed
         );
-        assert_eq!(popup.on_action(None), ConfirmOutcome::Ignored);
-        let notice = ConfirmPopup {
+        assert_eq!(popup.on_action(None, area), ConfirmOutcome::Ignored);
+        let mut notice = ConfirmPopup {
             on_confirm: None,
             ..popup
         };
         assert_eq!(
-            notice.on_action(Some(Action::Confirm)),
+            notice.on_action(Some(Action::Confirm), area),
             ConfirmOutcome::Confirmed(None)
         );
+    }
+
+    #[test]
+    fn a_long_body_scrolls_within_its_bounds() {
+        let lines = (0..100)
+            .map(|i| (format!("reason {i}"), Tone::Normal))
+            .collect();
+        let mut popup = ConfirmPopup::new("t", lines, Some(Pending::Quit));
+        let area = Rect::new(0, 0, 80, 24);
+        popup.on_action(Some(Action::PageDown), area);
+        assert!(popup.scroll > 10, "{}", popup.scroll);
+        popup.on_action(Some(Action::Bottom), area);
+        let max = popup.scroll;
+        popup.on_action(Some(Action::Down), area);
+        assert_eq!(popup.scroll, max, "never past the end");
+        // 24 rows: border 2, footer 1, gap 1.
+        assert_eq!(max, 100 - 20);
+        popup.on_action(Some(Action::Top), area);
+        assert_eq!(popup.scroll, 0);
     }
 }

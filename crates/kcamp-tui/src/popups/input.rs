@@ -5,10 +5,11 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 
+use super::{Placed, place, render, scrolled};
 use crate::derive::Tone;
 use crate::keys::{Action, Context};
 use crate::style::Theme;
-use crate::view::{key_hints, tone_style};
+use crate::view::{key_hints, text, tone_style};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InputPurpose {
@@ -37,10 +38,12 @@ impl InputPurpose {
 pub struct InputPopup {
     pub purpose: InputPurpose,
     pub title: String,
-    /// Context shown above the field (the verdict and its reasons).
+    /// Context shown above the field (the verdict and its reasons); it scrolls, the field
+    /// does not.
     pub lines: Vec<(String, Tone)>,
     pub text: String,
     pub error: Option<String>,
+    pub scroll: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,6 +53,11 @@ pub enum InputOutcome {
     Editing,
 }
 
+/// Widest an input popup gets.
+const MAX_WIDTH: u16 = 96;
+/// The field, its error line and the keys.
+const FOOTER_ROWS: u16 = 3;
+
 impl InputPopup {
     pub fn new(purpose: InputPurpose, title: impl Into<String>, text: impl Into<String>) -> Self {
         InputPopup {
@@ -58,6 +66,7 @@ impl InputPopup {
             lines: Vec::new(),
             text: text.into(),
             error: None,
+            scroll: 0,
         }
     }
 
@@ -66,7 +75,8 @@ impl InputPopup {
         self
     }
 
-    pub fn on_key(&mut self, action: Option<Action>, key: &KeyEvent) -> InputOutcome {
+    /// `area` is where the popup is drawn (for scrolling by pages).
+    pub fn on_key(&mut self, action: Option<Action>, key: &KeyEvent, area: Rect) -> InputOutcome {
         match action {
             Some(Action::Submit) => {
                 let text = self.text.trim().to_owned();
@@ -82,8 +92,10 @@ impl InputPopup {
                 self.text.pop();
                 InputOutcome::Editing
             }
-            _ => {
-                if let KeyCode::Char(c) = key.code
+            other => {
+                if let Some(s) = scrolled(self.scroll, other, &self.placed(area, Theme::plain())) {
+                    self.scroll = s;
+                } else if let KeyCode::Char(c) = key.code
                     && !key
                         .modifiers
                         .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
@@ -96,35 +108,32 @@ impl InputPopup {
         }
     }
 
-    pub fn draw(&self, frame: &mut Frame, area: Rect, theme: Theme) {
-        let width = area.width.saturating_sub(4).min(76);
-        let inner_width = width.saturating_sub(2).max(1) as usize;
-        let wrapped: usize = self
-            .lines
-            .iter()
-            .map(|(t, _)| t.chars().count().div_ceil(inner_width).max(1))
-            .sum();
-        let height = (wrapped as u16).saturating_add(6);
-        let rect = super::centered(area, width, height);
-        let mut lines: Vec<Line> = self
+    fn placed(&self, area: Rect, theme: Theme) -> Placed {
+        let body: Vec<Line<'static>> = self
             .lines
             .iter()
             .map(|(text, tone)| Line::styled(text.clone(), tone_style(theme, *tone)))
             .collect();
-        if !lines.is_empty() {
-            lines.push(Line::default());
-        }
-        lines.push(Line::from(vec![
-            Span::styled(format!("{}: ", self.purpose.prompt()), theme.key()),
-            Span::raw(self.text.clone()),
+        place(area, MAX_WIDTH, &body, FOOTER_ROWS)
+    }
+
+    pub fn draw(&self, frame: &mut Frame, area: Rect, theme: Theme) {
+        let placed = self.placed(area, theme);
+        let width = placed.footer.width as usize;
+        let prompt = format!("{}: ", self.purpose.prompt());
+        // The end of the text stays in sight while it grows past the field.
+        let room = width.saturating_sub(text::width(&prompt) + 1);
+        let field = Line::from(vec![
+            Span::styled(prompt, theme.key()),
+            Span::raw(text::fit_start(&self.text, room)),
             Span::styled("▏", theme.key()),
-        ]));
-        match &self.error {
-            Some(e) => lines.push(Line::styled(e.clone(), theme.error())),
-            None => lines.push(Line::default()),
-        }
-        lines.push(Line::from(key_hints(Context::Input, theme)));
-        super::render_framed(frame, rect, &self.title, lines, &theme);
+        ]);
+        let error = match &self.error {
+            Some(e) => Line::styled(text::fit_end(e, width), theme.error()),
+            None => Line::default(),
+        };
+        let footer = vec![field, error, key_hints(Context::Input, theme, width)];
+        render(frame, &placed, &self.title, self.scroll, footer, theme);
     }
 }
 
@@ -132,10 +141,12 @@ impl InputPopup {
 mod tests {
     use super::*;
 
+    const AREA: Rect = Rect::new(0, 0, 80, 24);
+
     fn typed(popup: &mut InputPopup, text: &str) {
         for c in text.chars() {
             let key = KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE);
-            popup.on_key(None, &key);
+            popup.on_key(None, &key, AREA);
         }
     }
 
@@ -148,14 +159,14 @@ mod tests {
         let mut p = InputPopup::new(InputPurpose::ForceReason, "t", "");
         typed(&mut p, "   ");
         assert_eq!(
-            p.on_key(Some(Action::Submit), &enter()),
+            p.on_key(Some(Action::Submit), &enter(), AREA),
             InputOutcome::Editing
         );
         assert_eq!(p.error.as_deref(), Some("a reason is required"));
         typed(&mut p, "ok");
         assert_eq!(p.error, None);
         assert_eq!(
-            p.on_key(Some(Action::Submit), &enter()),
+            p.on_key(Some(Action::Submit), &enter(), AREA),
             InputOutcome::Submitted("ok".into())
         );
     }
@@ -163,12 +174,12 @@ mod tests {
     #[test]
     fn the_filter_may_be_cleared_and_backspace_deletes() {
         let mut p = InputPopup::new(InputPurpose::Filter, "t", "ab");
-        p.on_key(Some(Action::DeleteChar), &enter());
-        p.on_key(Some(Action::DeleteChar), &enter());
-        p.on_key(Some(Action::DeleteChar), &enter());
+        p.on_key(Some(Action::DeleteChar), &enter(), AREA);
+        p.on_key(Some(Action::DeleteChar), &enter(), AREA);
+        p.on_key(Some(Action::DeleteChar), &enter(), AREA);
         assert_eq!(p.text, "");
         assert_eq!(
-            p.on_key(Some(Action::Submit), &enter()),
+            p.on_key(Some(Action::Submit), &enter(), AREA),
             InputOutcome::Submitted(String::new())
         );
     }

@@ -1,20 +1,29 @@
-//! Popups: each owns its state, its drawing and its keys (gitui's layout).
+//! Popups: each owns its state, its drawing and its keys (gitui's layout). They share one
+//! frame: a body that scrolls and a footer that never does, so an input field and the
+//! keys that answer stay in sight at every terminal size, however long the body is.
 
 pub mod confirm;
 pub mod help;
 pub mod input;
+pub mod viewer;
 
+use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 pub use confirm::{ConfirmPopup, Pending};
-pub use help::HelpPopup;
 pub use input::{InputPopup, InputPurpose};
+pub use viewer::ViewerPopup;
 
-use crate::keys::Context;
+use crate::keys::{Action, Context};
+use crate::style::Theme;
+use crate::view::text::wrap;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Popup {
-    Help(HelpPopup),
+    /// Read-only text: the help, a verdict's reasons.
+    Viewer(ViewerPopup),
     Confirm(ConfirmPopup),
     Input(InputPopup),
 }
@@ -22,9 +31,17 @@ pub enum Popup {
 impl Popup {
     pub fn context(&self) -> Context {
         match self {
-            Popup::Help(_) => Context::Help,
+            Popup::Viewer(_) => Context::Viewer,
             Popup::Confirm(_) => Context::Confirm,
             Popup::Input(_) => Context::Input,
+        }
+    }
+
+    pub fn draw(&self, frame: &mut Frame, area: Rect, theme: Theme) {
+        match self {
+            Popup::Viewer(p) => p.draw(frame, area, theme),
+            Popup::Confirm(p) => p.draw(frame, area, theme),
+            Popup::Input(p) => p.draw(frame, area, theme),
         }
     }
 }
@@ -40,25 +57,116 @@ pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
     rect
 }
 
-/// A popup's frame: cleared background, bordered block titled `title`, wrapped lines.
-pub(crate) fn render_framed(
-    frame: &mut ratatui::Frame,
-    rect: ratatui::layout::Rect,
+/// Where a popup's parts go.
+#[derive(Debug, Clone)]
+pub struct Placed {
+    pub rect: Rect,
+    pub body: Rect,
+    pub footer: Rect,
+    /// The body wrapped to its width.
+    pub lines: Vec<Line<'static>>,
+}
+
+impl Placed {
+    /// The most the body can be scrolled.
+    pub fn max_scroll(&self) -> usize {
+        self.lines.len().saturating_sub(self.body.height as usize)
+    }
+
+    pub fn page(&self) -> usize {
+        (self.body.height as usize).max(1)
+    }
+}
+
+/// Lay out a popup of at most `max_width` columns in `area`: the footer (`footer_rows`)
+/// first, the body gets what is left and scrolls.
+pub fn place(area: Rect, max_width: u16, body: &[Line<'static>], footer_rows: u16) -> Placed {
+    let width = area.width.min(max_width);
+    let inner_width = width.saturating_sub(2).max(1) as usize;
+    let lines: Vec<Line<'static>> = body.iter().flat_map(|l| wrap(l, inner_width)).collect();
+    // A blank line between body and footer when there is a body.
+    let gap = u16::from(!lines.is_empty());
+    let wanted = (lines.len() as u16)
+        .saturating_add(gap)
+        .saturating_add(footer_rows)
+        .saturating_add(2);
+    let rect = centered(area, width, wanted.min(area.height));
+    let inner = Block::default().borders(Borders::ALL).inner(rect);
+    let footer_height = footer_rows.min(inner.height);
+    let body_height = inner.height.saturating_sub(footer_height + gap);
+    let body = Rect {
+        height: body_height,
+        ..inner
+    };
+    let footer = Rect {
+        y: inner.y + inner.height - footer_height,
+        height: footer_height,
+        ..inner
+    };
+    Placed {
+        rect,
+        body,
+        footer,
+        lines,
+    }
+}
+
+/// Scroll position after a scrolling key; None when the action is not about scrolling.
+pub fn scrolled(scroll: usize, action: Option<Action>, placed: &Placed) -> Option<usize> {
+    let max = placed.max_scroll();
+    let page = placed.page();
+    let next = match action? {
+        Action::Down => scroll + 1,
+        Action::Up => scroll.saturating_sub(1),
+        Action::PageDown => scroll + page,
+        Action::PageUp => scroll.saturating_sub(page),
+        Action::Top => 0,
+        Action::Bottom => max,
+        _ => return None,
+    };
+    Some(next.min(max))
+}
+
+/// Draw the frame: cleared background, border with the title, the visible part of the body
+/// with how much more there is in the bottom border, and the footer.
+pub fn render(
+    frame: &mut Frame,
+    placed: &Placed,
     title: &str,
-    lines: Vec<ratatui::text::Line<'_>>,
-    theme: &crate::style::Theme,
+    scroll: usize,
+    footer: Vec<Line<'static>>,
+    theme: Theme,
 ) {
-    use ratatui::text::Span;
-    use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
-    let block = Block::default()
+    let scroll = scroll.min(placed.max_scroll());
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .border_style(theme.border(true))
-        .title(Span::styled(format!(" {title} "), theme.title()));
-    frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(block),
-        rect,
-    );
+        .title(Span::styled(
+            crate::view::text::fit_end(
+                &format!(" {title} "),
+                placed.rect.width.saturating_sub(2) as usize,
+            ),
+            theme.title(),
+        ));
+    let visible = placed.body.height as usize;
+    let below = placed.lines.len().saturating_sub(scroll + visible);
+    if scroll > 0 || below > 0 {
+        let text = match (scroll, below) {
+            (0, b) => format!(" ↓ {b} more (↓ PgDn) "),
+            (s, 0) => format!(" ↑ {s} above (↑ PgUp) "),
+            (s, b) => format!(" ↑ {s} · ↓ {b} more "),
+        };
+        block = block.title_bottom(Line::styled(text, theme.key()).right_aligned());
+    }
+    frame.render_widget(Clear, placed.rect);
+    frame.render_widget(block, placed.rect);
+    let shown: Vec<Line> = placed
+        .lines
+        .iter()
+        .skip(scroll)
+        .take(visible)
+        .cloned()
+        .collect();
+    frame.render_widget(Paragraph::new(shown), placed.body);
+    frame.render_widget(Paragraph::new(footer), placed.footer);
 }

@@ -3,9 +3,10 @@
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Wrap};
+use ratatui::widgets::Paragraph;
 
-use super::{panel_block, tone_style};
+use super::text::wrap;
+use super::{dim_extra, panel_block, tone_style};
 use crate::app::Model;
 use crate::keys::Panel;
 
@@ -15,22 +16,26 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         .rounds
         .get(model.selected)
         .map_or(String::new(), |r| format!("round {}", r.number));
-    let block = panel_block(model, Panel::Details, &extra);
-    let lines: Vec<Line> = model
+    let mut block = panel_block(model, Panel::Details, dim_extra(theme, extra), area);
+    let inner = block.inner(area);
+    let lines: Vec<Line<'static>> = model
         .details
         .iter()
         .skip(model.details_scroll)
-        .map(|d| {
-            Line::from(vec![
-                Span::styled(format!("{:<11} ", d.key), theme.dim()),
+        .flat_map(|d| {
+            let line = Line::from(vec![
+                Span::styled(format!("{:<11}  ", d.key), theme.dim()),
                 Span::styled(d.value.clone(), tone_style(theme, d.tone)),
-            ])
+            ]);
+            wrap(&line, inner.width as usize)
         })
         .collect();
-    frame.render_widget(
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .block(block),
-        area,
-    );
+    let below = lines.len().saturating_sub(inner.height as usize);
+    if below > 0 {
+        block = block.title_bottom(
+            Line::styled(format!(" ↓ {below} more lines "), theme.key()).right_aligned(),
+        );
+    }
+    frame.render_widget(block, area);
+    frame.render_widget(Paragraph::new(lines), inner);
 }

@@ -1,22 +1,27 @@
-//! Panel 2: the gate table of the selected round (the open candidate by default).
+//! Panel 2: the gate table of the selected round (the open candidate by default), worst
+//! shapes first. Above it the verdict, the counts per class and the reasons; below, in the
+//! border, the order, the filter, the columns left out and the position.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
+use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState};
 
-use super::{fmt_metric, fmt_pct, panel_block, window};
-use crate::app::{Model, SortOrder};
+use super::text::{fit_end, fit_line, fit_middle, width, wrap};
+use super::{dim_parts, fmt_metric, fmt_pct, panel_block, position, window};
+use crate::app::Model;
+use crate::derive::{GateLine, collapse_reasons};
 use crate::keys::Panel;
 use kcamp_core::gate::ShapeClass;
-use kcamp_core::types::Check;
+use kcamp_core::types::{Check, Validation};
+use kcamp_core::units;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tier {
-    Full,
-    Medium,
-    Narrow,
-}
+/// The columns that may be left out, first left out first. Label, Check, Δ and class are
+/// always shown (the label is cut in the middle instead).
+pub const GATE_DROP_ORDER: [&str; 5] = ["dims", "inc", "p", "cand", "band"];
+
+/// The narrowest a label gets before columns are left out for it.
+const LABEL_MIN: u16 = 8;
 
 /// Check values in five columns.
 fn check_name(check: Check) -> &'static str {
@@ -36,139 +41,382 @@ fn class_name(class: Option<ShapeClass>) -> &'static str {
     }
 }
 
+fn p_text(p: Option<f64>) -> String {
+    match p {
+        None => "—".into(),
+        Some(p) if p < 0.001 => "<0.001".into(),
+        Some(p) => units::sig(p),
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Col {
+    Label,
+    Dims,
+    Check,
+    Inc,
+    Cand,
+    Delta,
+    Band,
+    P,
+    Class,
+}
+
+impl Col {
+    fn header(self) -> &'static str {
+        match self {
+            Col::Label => "label",
+            Col::Dims => "dims",
+            Col::Check => "Check",
+            Col::Inc => "inc",
+            Col::Cand => "cand",
+            Col::Delta => "Δ",
+            Col::Band => "band",
+            Col::P => "p",
+            Col::Class => "class",
+        }
+    }
+
+    fn cell(self, l: &GateLine, metric: &str) -> String {
+        match self {
+            Col::Label => l.label.clone(),
+            Col::Dims => l.dims.clone(),
+            Col::Check => check_name(l.check).into(),
+            Col::Inc => fmt_metric(l.incumbent, metric),
+            Col::Cand => fmt_metric(l.candidate, metric),
+            Col::Delta => fmt_pct(l.delta),
+            Col::Band => l.band.map_or("—".into(), units::band),
+            Col::P => p_text(l.p_value),
+            Col::Class => class_name(l.class).into(),
+        }
+    }
+}
+
+/// The columns that fit in `room` cells, in display order, with their widths; and the
+/// names of those left out.
+fn columns(
+    lines: &[&GateLine],
+    metric: &str,
+    room: u16,
+    judged: bool,
+) -> (Vec<(Col, u16)>, Vec<&'static str>) {
+    let content = |col: Col| -> u16 {
+        lines
+            .iter()
+            .map(|l| width(&col.cell(l, metric)))
+            .chain([width(col.header())])
+            .max()
+            .unwrap_or(0) as u16
+    };
+    let any_p = lines.iter().any(|l| l.p_value.is_some());
+    let mut cols: Vec<Col> = if judged {
+        vec![
+            Col::Label,
+            Col::Dims,
+            Col::Check,
+            Col::Inc,
+            Col::Cand,
+            Col::Delta,
+            Col::Band,
+            Col::P,
+            Col::Class,
+        ]
+    } else {
+        // A BASELINE's values: no comparison to show.
+        vec![Col::Label, Col::Dims, Col::Check, Col::Cand]
+    };
+    if !any_p {
+        cols.retain(|c| *c != Col::P);
+    }
+    let mut sized: Vec<(Col, u16)> = cols.iter().map(|&c| (c, content(c))).collect();
+    let label_want = sized[0].1;
+    let mut hidden = Vec::new();
+    let need = |sized: &[(Col, u16)], label: u16| -> u16 {
+        sized.iter().skip(1).map(|(_, w)| w + 1).sum::<u16>() + label
+    };
+    // A BASELINE's only value column stays.
+    let droppable: &[&str] = if judged { &GATE_DROP_ORDER } else { &["dims"] };
+    for &name in droppable {
+        if need(&sized, label_want.min(LABEL_MIN)) <= room {
+            break;
+        }
+        if let Some(i) = sized.iter().position(|(c, _)| c.header() == name) {
+            sized.remove(i);
+            hidden.push(name);
+        }
+    }
+    let others: u16 = sized.iter().skip(1).map(|(_, w)| w + 1).sum();
+    sized[0].1 = room.saturating_sub(others).min(label_want.max(5)).max(1);
+    (sized, hidden)
+}
+
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let theme = model.theme;
-    let gate = &model.gate;
-    let mut extra = match gate.round {
+    let table = &model.gate;
+    let gate = &table.view;
+    let metric = model
+        .state
+        .as_ref()
+        .map_or("", |s| s.manifest.primary_metric.as_str());
+    let round = match gate.round {
         Some(n) if gate.open => format!("round {n} (candidate)"),
         Some(n) => format!("round {n}"),
         None => String::new(),
     };
-    if let Some(v) = gate.validation {
-        extra.push_str(match v {
-            kcamp_core::types::Validation::Quick => " · quick",
-            kcamp_core::types::Validation::Full => " · full",
-        });
+    let validation = match gate.validation {
+        Some(Validation::Quick) => "quick",
+        Some(Validation::Full) => "full",
+        None => "",
+    };
+    let mut extra = dim_parts(theme, &[round, validation.to_owned()]);
+    // The keys act on the open round: say so where another round is on screen.
+    if let Some(open) = model.open_round_number()
+        && gate.round != Some(open)
+    {
+        extra.push(Span::styled(
+            format!("· keys act on open r{open} "),
+            theme.warning(),
+        ));
     }
-    let block = panel_block(model, Panel::Gate, &extra);
+    let mut block = panel_block(model, Panel::Gate, extra, area);
     let inner = block.inner(area);
-    frame.render_widget(block, area);
 
     if let Some(err) = &gate.error {
-        let text = vec![
-            Line::styled("the round's CSV cannot be read:", theme.error()),
-            Line::styled(err.clone(), theme.error()),
-        ];
-        frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: false }), inner);
+        frame.render_widget(block, area);
+        let mut text = vec![Line::styled(
+            "the round's CSV cannot be read:",
+            theme.error(),
+        )];
+        text.extend(wrap(
+            &Line::styled(err.clone(), theme.error()),
+            inner.width as usize,
+        ));
+        frame.render_widget(Paragraph::new(text), inner);
         return;
     }
     if let Some(note) = &gate.note {
-        frame.render_widget(
-            Paragraph::new(note.clone())
-                .style(theme.dim())
-                .wrap(Wrap { trim: false }),
-            inner,
+        frame.render_widget(block, area);
+        let lines = wrap(
+            &Line::styled(note.clone(), theme.dim()),
+            inner.width as usize,
         );
+        frame.render_widget(Paragraph::new(lines), inner);
         return;
     }
-    let [summary_area, table_area] =
-        Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(inner);
-    let mut summary = Vec::new();
+
+    let room = inner.width as usize;
+    let mut head: Vec<Line<'static>> = Vec::new();
+    let counts = table.counts;
     match gate.verdict {
         Some(v) => {
-            summary.push(Span::styled(v.as_str(), theme.verdict(v)));
-            summary.push(Span::raw(format!(
-                " aggregate {}",
-                fmt_pct(gate.aggregate_delta)
-            )));
-            if let Some(first) = gate.reasons.first() {
-                summary.push(Span::styled(format!(" · {first}"), theme.dim()));
-            }
-        }
-        None => summary.push(Span::styled("no gate (baseline values)", theme.dim())),
-    }
-    let mut tail = Vec::new();
-    if model.gate_sort != SortOrder::File {
-        tail.push(model.gate_sort.label().to_owned());
-    }
-    if !model.gate_filter.is_empty() {
-        tail.push(format!(
-            "filter '{}' {}/{}",
-            model.gate_filter,
-            model.gate_rows.len(),
-            gate.lines.len()
-        ));
-    }
-    if !tail.is_empty() {
-        summary.insert(
-            0,
-            Span::styled(format!("[{}] ", tail.join(" · ")), theme.key()),
-        );
-    }
-    frame.render_widget(Paragraph::new(Line::from(summary)), summary_area);
-
-    // Columns by width: dims need the most room, then incumbent and band.
-    let tier = match table_area.width {
-        w if w >= 72 => Tier::Full,
-        w if w >= 54 => Tier::Medium,
-        _ => Tier::Narrow,
-    };
-    let visible = window(
-        model.gate_rows.len(),
-        table_area.height.saturating_sub(1) as usize,
-        model.gate_scroll,
-    );
-    let start = visible.start;
-    let rows: Vec<Row> = model.gate_rows[visible]
-        .iter()
-        .map(|&i| {
-            let l = &gate.lines[i];
-            let style = l.class.map_or(theme.text(), |c| theme.class(c));
-            let mut cells = vec![Cell::from(l.label.clone())];
-            if tier == Tier::Full {
-                cells.push(Cell::from(l.dims.clone()));
-            }
-            cells.push(Cell::from(check_name(l.check)).style(theme.check(l.check)));
-            if tier != Tier::Narrow {
-                cells.push(Cell::from(fmt_metric(l.incumbent)));
-            }
-            cells.push(Cell::from(fmt_metric(l.candidate)));
-            cells.push(Cell::from(fmt_pct(l.delta)));
-            if tier != Tier::Narrow {
-                cells.push(Cell::from(
-                    l.band.map_or("—".into(), |b| format!("±{:.1}%", b * 100.0)),
+            let verdict = vec![
+                Span::styled(v.as_str(), theme.verdict(v)),
+                Span::raw(format!(" aggregate {}", fmt_pct(gate.aggregate_delta))),
+            ];
+            let mut tally = Vec::new();
+            let parts = [
+                (counts.failed, "failed", theme.class(ShapeClass::Failed)),
+                (
+                    counts.regressed,
+                    "regressed",
+                    theme.class(ShapeClass::Regressed),
+                ),
+                (
+                    counts.improved,
+                    "improved",
+                    theme.class(ShapeClass::Improved),
+                ),
+                (counts.neutral, "neutral", theme.text()),
+            ];
+            for (n, name, style) in parts {
+                if !tally.is_empty() {
+                    tally.push(Span::raw(" · "));
+                }
+                tally.push(Span::styled(
+                    format!("{n} {name}"),
+                    if n > 0 { style } else { theme.dim() },
                 ));
             }
-            cells.push(Cell::from(class_name(l.class)));
+            // One line when it fits, else the counts on their own line: never cut.
+            let together =
+                Line::from([verdict.clone(), vec![Span::raw(" · ")], tally.clone()].concat());
+            if together.width() <= room {
+                head.push(together);
+            } else {
+                head.push(fit_line(Line::from(verdict), room));
+                head.push(fit_line(Line::from(tally), room));
+            }
+            // As many reasons as the height allows; the last line says how many more `e`
+            // shows.
+            let reasons = collapse_reasons(&gate.reasons);
+            let max = match inner.height {
+                h if h >= 24 => 4,
+                h if h >= 14 => 2,
+                _ => 1,
+            };
+            let shown = reasons.len().min(max);
+            for (i, r) in reasons[..shown].iter().enumerate() {
+                let more = reasons.len() - shown;
+                let suffix = if i + 1 == shown && more > 0 {
+                    format!(" +{more} more: e")
+                } else {
+                    String::new()
+                };
+                let text = fit_end(
+                    &format!("• {}", r.text),
+                    room.saturating_sub(width(&suffix)),
+                );
+                head.push(Line::from(vec![
+                    Span::styled(text, theme.dim()),
+                    Span::styled(suffix, theme.key()),
+                ]));
+            }
+        }
+        None => head.push(Line::styled(
+            fit_end(
+                &format!(
+                    "no gate (baseline values) · {} shapes, {} not PASS",
+                    gate.lines.len(),
+                    counts.failed
+                ),
+                room,
+            ),
+            theme.dim(),
+        )),
+    }
+
+    let [head_area, table_area] =
+        Layout::vertical([Constraint::Length(head.len() as u16), Constraint::Min(0)]).areas(inner);
+    frame.render_widget(Paragraph::new(head), head_area);
+
+    let visible_rows = table_area.height.saturating_sub(1) as usize;
+    let visible = window(table.rows.len(), visible_rows, table.cursor);
+    let start = visible.start;
+    let shown: Vec<&GateLine> = table.rows[visible]
+        .iter()
+        .map(|&i| &gate.lines[i])
+        .collect();
+    // Widths from every row, so they do not jump while scrolling.
+    let all: Vec<&GateLine> = gate.lines.iter().collect();
+    let (cols, hidden) = columns(&all, metric, table_area.width, gate.verdict.is_some());
+
+    // The border says what is not plain: the order, the filter, the columns left out.
+    // Most important last to go: hidden columns, then the filter, then the order.
+    let order = gate.verdict.map(|_| table.sort.label().to_owned());
+    let filter = (!table.filter.is_empty()).then(|| {
+        format!(
+            "filter '{}' {}/{}",
+            table.filter,
+            table.rows.len(),
+            gate.lines.len()
+        )
+    });
+    let hidden_text = |hint: bool| {
+        (!hidden.is_empty()).then(|| {
+            format!(
+                "hidden: {}{}",
+                hidden.join(", "),
+                if hint { " (widen)" } else { "" }
+            )
+        })
+    };
+    let room = inner.width.saturating_sub(10) as usize;
+    let candidates = [
+        [order.clone(), filter.clone(), hidden_text(true)],
+        [None, filter.clone(), hidden_text(true)],
+        [None, filter.clone(), hidden_text(false)],
+        [None, None, hidden_text(false)],
+    ];
+    let status = candidates
+        .iter()
+        .map(|parts| {
+            let parts: Vec<&str> = parts.iter().flatten().map(String::as_str).collect();
+            format!(" {} ", parts.join(" · "))
+        })
+        .find(|t| width(t) <= room)
+        .unwrap_or_else(|| {
+            let parts: Vec<String> = candidates[3].iter().flatten().cloned().collect();
+            fit_end(&format!(" {} ", parts.join(" · ")), room)
+        });
+    if !status.trim().is_empty() {
+        block = block.title_bottom(Line::styled(status, theme.key()));
+    }
+    if let Some(pos) = position(table.cursor, table.rows.len(), visible_rows, theme) {
+        block = block.title_bottom(pos);
+    }
+    frame.render_widget(block, area);
+
+    let rows: Vec<Row> = shown
+        .iter()
+        .map(|l| {
+            let style = l.class.map_or(theme.text(), |c| theme.class(c));
+            let cells: Vec<Cell> = cols
+                .iter()
+                .map(|&(col, w)| {
+                    let text = col.cell(l, metric);
+                    let text = if col == Col::Label {
+                        fit_middle(&text, w as usize)
+                    } else {
+                        fit_end(&text, w as usize)
+                    };
+                    match col {
+                        Col::Check => Cell::from(text).style(theme.check(l.check)),
+                        _ => Cell::from(text),
+                    }
+                })
+                .collect();
             Row::new(cells).style(style)
         })
         .collect();
-    let mut widths = vec![Constraint::Min(6)];
-    let mut header = vec!["label"];
-    if tier == Tier::Full {
-        widths.push(Constraint::Length(14));
-        header.push("dims");
-    }
-    widths.push(Constraint::Length(5));
-    header.push("Check");
-    if tier != Tier::Narrow {
-        widths.push(Constraint::Length(7));
-        header.push("inc");
-    }
-    widths.extend([Constraint::Length(7), Constraint::Length(7)]);
-    header.extend(["cand", "Δ"]);
-    if tier != Tier::Narrow {
-        widths.push(Constraint::Length(6));
-        header.push("band");
-    }
-    widths.push(Constraint::Length(9));
-    header.push("class");
+    let header: Vec<String> = cols
+        .iter()
+        .map(|&(c, w)| fit_end(c.header(), w as usize))
+        .collect();
+    let widths: Vec<Constraint> = cols.iter().map(|&(_, w)| Constraint::Length(w)).collect();
     let focused = model.focus == Panel::Gate && model.popup.is_none();
-    let table = Table::new(rows, widths)
+    let widget = Table::new(rows, widths)
         .header(Row::new(header).style(theme.title()))
         .row_highlight_style(theme.selected())
         .column_spacing(1);
-    let mut state = TableState::default()
-        .with_selected(focused.then(|| model.gate_scroll.saturating_sub(start)));
-    frame.render_stateful_widget(table, table_area, &mut state);
+    let mut state =
+        TableState::default().with_selected(focused.then(|| table.cursor.saturating_sub(start)));
+    frame.render_stateful_widget(widget, table_area, &mut state);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::derive::gate_view;
+    use crate::fixtures;
+
+    #[test]
+    fn columns_are_left_out_in_the_stated_order_and_units_are_never_cut() {
+        let view = gate_view(&fixtures::long_labels(), 3);
+        let lines: Vec<&GateLine> = view.lines.iter().collect();
+        let metric = "Forward TFLOPS";
+        let (wide, hidden) = columns(&lines, metric, 200, true);
+        assert!(hidden.is_empty());
+        assert_eq!(wide.len(), 9);
+        let mut previous = 0;
+        for room in (20..200).rev() {
+            let (cols, hidden) = columns(&lines, metric, room, true);
+            assert!(hidden.len() >= previous, "a wider table never hides more");
+            previous = hidden.len();
+            assert_eq!(hidden[..], GATE_DROP_ORDER[..hidden.len()], "at {room}");
+            // Every value column is as wide as its widest value: nothing of a unit is cut.
+            for &(col, w) in cols.iter().skip(1) {
+                for l in &lines {
+                    assert!(
+                        width(&col.cell(l, metric)) <= w as usize,
+                        "{col:?} at {room}"
+                    );
+                }
+            }
+            let used: u16 = cols.iter().map(|(_, w)| w + 1).sum::<u16>() - 1;
+            assert!(
+                used <= room || hidden.len() == GATE_DROP_ORDER.len(),
+                "{used} > {room}"
+            );
+        }
+    }
 }

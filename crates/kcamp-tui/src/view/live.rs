@@ -1,23 +1,38 @@
-//! Panel 4: the run in progress (ours or another process's), or "idle".
+//! Panel 4: the run in progress (ours or another process's), or "idle": what runs, how
+//! far it is (shape i of n), the current shape, the elapsed time and an estimate of the
+//! time left.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::Line;
-use ratatui::widgets::{Gauge, Paragraph};
+use ratatui::widgets::{LineGauge, Paragraph};
 
+use super::text::fit_end;
 use super::{fmt_metric, panel_block};
 use crate::app::Model;
+use crate::derive;
 use crate::keys::Panel;
+use kcamp_core::types::Validation;
+use kcamp_core::units;
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let theme = model.theme;
-    let block = panel_block(model, Panel::Live, "");
+    let block = panel_block(model, Panel::Live, Vec::new(), area);
     let inner = block.inner(area);
     frame.render_widget(block, area);
+    let width = inner.width as usize;
+    let cancelling = model.running.as_ref().is_some_and(|r| r.cancelling);
     let Some(live) = &model.live else {
         let text = match &model.running {
-            Some(cmd) => Line::styled(
-                format!("starting `kcamp {}`…", cmd.label()),
+            Some(run) if run.cancelling => Line::styled(
+                fit_end(
+                    &format!("cancelling `kcamp {}`…", run.command.label()),
+                    width,
+                ),
+                theme.warning(),
+            ),
+            Some(run) => Line::styled(
+                fit_end(&format!("starting `kcamp {}`…", run.command.label()), width),
                 theme.warning(),
             ),
             None => Line::styled("idle", theme.dim()),
@@ -25,53 +40,80 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         frame.render_widget(Paragraph::new(text), inner);
         return;
     };
-    let [gauge_area, text_area] =
-        Layout::vertical([Constraint::Length(1), Constraint::Min(0)]).areas(inner);
-    let position = match (live.index, live.total) {
-        (Some(i), Some(n)) => format!("shape {} of {n}", (i + 1).min(n)),
-        (Some(i), None) => format!("shape {}", i + 1),
-        _ => "starting".to_owned(),
-    };
-    let ratio = live.ratio().unwrap_or(0.0);
-    frame.render_widget(
-        Gauge::default()
-            .ratio(ratio)
-            .label(format!("{position} · {:.0}%", ratio * 100.0))
-            .gauge_style(theme.gauge()),
-        gauge_area,
+    let now = model.now();
+    let mut head = format!(
+        "{} {}",
+        match live.validation {
+            Validation::Quick => "quick",
+            Validation::Full => "full",
+        },
+        live.state
     );
-    let unit = model
-        .state
-        .as_ref()
-        .and_then(|s| {
-            s.manifest
-                .primary_metric
-                .split_whitespace()
-                .last()
-                .map(str::to_owned)
-        })
-        .unwrap_or_default();
-    let samples = live.samples.map_or("—".into(), |s| s.to_string());
-    let mut lines = vec![
-        Line::raw(format!(
-            "{}: {samples} samples",
-            live.label.as_deref().unwrap_or("—")
-        )),
-        Line::raw(format!("rate {} {unit}", fmt_metric(live.last_rate))),
-    ];
-    let mut head = live.state.clone().unwrap_or_else(|| "running".into());
-    if let Some(v) = &live.validation {
-        head.push_str(&format!(" · {v}"));
-    }
     if let Some(r) = live.round {
         head.push_str(&format!(" · round {r}"));
     }
-    if let Some(pid) = live.pid {
-        head.push_str(&format!(" · pid {pid}"));
+    head.push_str(&format!(" · pid {}", live.pid));
+    if cancelling {
+        head.push_str(" · cancelling…");
     }
-    lines.push(Line::styled(head, theme.warning()));
-    if let Some(t) = &live.started_at {
-        lines.push(Line::styled(format!("started {t}"), theme.dim()));
+    let done = live.index.min(live.total);
+    let shape = format!(
+        "shape {} of {}: {}",
+        (live.index + 1).min(live.total.max(1)),
+        live.total,
+        live.label
+    );
+    let rate = live
+        .last_rate
+        .filter(|r| r.is_finite())
+        .map_or("—".to_owned(), |r| {
+            // `rate_unit` names the unit the same way a metric column does (TFLOPS, GB/s).
+            fmt_metric(Some(r), &live.rate_unit)
+        });
+    let elapsed = format!("{} elapsed", units::wall_clock(derive::elapsed(live, now)));
+    let eta = match derive::eta(live, now) {
+        Some(s) => format!("≈{} left", units::wall_clock(s)),
+        None => "time left known after the first shape".to_owned(),
+    };
+    // Most useful first: a short panel shows what runs, how far, and how long it takes.
+    let mut lines = vec![
+        Line::styled(fit_end(&head, width), theme.warning()),
+        Line::raw(fit_end(&shape, width)),
+    ];
+    let both = format!("{elapsed} · {eta}");
+    if super::text::width(&both) <= width {
+        lines.push(Line::raw(both));
+    } else {
+        lines.push(Line::raw(fit_end(&elapsed, width)));
+        lines.push(Line::raw(fit_end(&eta, width)));
     }
-    frame.render_widget(Paragraph::new(lines), text_area);
+    lines.push(Line::raw(fit_end(
+        &format!("{} samples · last {rate}", live.samples),
+        width,
+    )));
+    lines.push(Line::styled(
+        fit_end(
+            &format!("started {} UTC", live.started_at.format("%H:%M:%S")),
+            width,
+        ),
+        theme.dim(),
+    ));
+    let [head_area, gauge_area, rest] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Min(0),
+    ])
+    .areas(inner);
+    frame.render_widget(Paragraph::new(lines[0].clone()), head_area);
+    // The label sits left of the bar, never on it.
+    let ratio = live.ratio().unwrap_or(0.0);
+    frame.render_widget(
+        LineGauge::default()
+            .ratio(ratio)
+            .label(format!("{done}/{} {:>3.0}%", live.total, ratio * 100.0))
+            .filled_style(theme.gauge())
+            .unfilled_style(theme.dim()),
+        gauge_area,
+    );
+    frame.render_widget(Paragraph::new(lines[1..].to_vec()), rest);
 }

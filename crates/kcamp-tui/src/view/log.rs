@@ -5,7 +5,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::{panel_block, tone_style};
+use super::text::fit_line;
+use super::{dim_extra, panel_block, tone_style};
 use crate::app::Model;
 use crate::derive::LogSource;
 use crate::keys::Panel;
@@ -13,11 +14,11 @@ use crate::keys::Panel;
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let theme = model.theme;
     let extra = if model.log_scroll > 0 {
-        format!("{} lines up", model.log_scroll)
+        format!("{} lines up (G: newest)", model.log_scroll)
     } else {
         String::new()
     };
-    let block = panel_block(model, Panel::Log, &extra);
+    let block = panel_block(model, Panel::Log, dim_extra(theme, extra), area);
     let inner = block.inner(area);
     let end = model.log.len().saturating_sub(model.log_scroll);
     let start = end.saturating_sub(inner.height as usize);
@@ -28,11 +29,12 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
                 LogSource::Journal => Span::styled("  ", theme.dim()),
                 LogSource::Dashboard => Span::styled("» ", theme.key()),
             };
-            Line::from(vec![
+            let line = Line::from(vec![
                 Span::styled(l.time.format("%H:%M:%S ").to_string(), theme.dim()),
                 source,
                 Span::styled(l.text.clone(), tone_style(theme, l.tone)),
-            ])
+            ]);
+            fit_line(line, inner.width as usize)
         })
         .collect();
     frame.render_widget(Paragraph::new(lines).block(block), area);

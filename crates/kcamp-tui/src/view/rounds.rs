@@ -4,10 +4,12 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState};
 
-use super::{fmt_metric, fmt_pct, panel_block, window};
+use super::text::fit_end;
+use super::{dim_extra, fmt_metric, fmt_pct, panel_block, position, widths, window};
 use crate::app::Model;
 use crate::derive::RoundStatus;
 use crate::keys::Panel;
+use kcamp_core::gate::Verdict;
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let theme = model.theme;
@@ -15,26 +17,56 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         1 => "1 round".to_owned(),
         n => format!("{n} rounds"),
     };
-    let block = panel_block(model, Panel::Rounds, &count);
+    let mut block = panel_block(model, Panel::Rounds, dim_extra(theme, count), area);
     let inner = block.inner(area);
-    frame.render_widget(block, area);
     if model.rounds.is_empty() {
+        frame.render_widget(block, area);
         frame.render_widget(
-            Paragraph::new("no rounds yet: run `kcamp baseline`").style(theme.dim()),
+            Paragraph::new(fit_end(
+                "no rounds yet: run `kcamp baseline`",
+                inner.width as usize,
+            ))
+            .style(theme.dim()),
             inner,
         );
         return;
     }
-    let narrow = inner.width < 48;
-    let visible = window(
-        model.rounds.len(),
-        inner.height.saturating_sub(1) as usize,
-        model.selected,
-    );
+    let metric = model
+        .state
+        .as_ref()
+        .map_or("", |s| s.manifest.primary_metric.as_str());
+    // The aggregate needs its unit (`80.7 GFLOP/s`); the status names need 11 columns.
+    let show_aggregate = inner.width >= 60;
+    let narrow = inner.width < 40;
+    // The verdict is left out before the hypothesis is: the state says most of it.
+    let show_verdict = inner.width >= 34;
+    let visible_rows = inner.height.saturating_sub(1) as usize;
+    if let Some(pos) = position(model.selected, model.rounds.len(), visible_rows, theme) {
+        block = block.title_bottom(pos);
+    }
+    frame.render_widget(block, area);
+    let visible = window(model.rounds.len(), visible_rows, model.selected);
     let start = visible.start;
+    let aggregates: Vec<String> = model
+        .rounds
+        .iter()
+        .map(|r| fmt_metric(r.aggregate, metric))
+        .collect();
+    let aggregate_width = super::text::max_width(&aggregates).max(9) as u16;
+    let mut fixed: Vec<Option<u16>> = vec![Some(4), Some(if narrow { 5 } else { 12 })];
+    if show_verdict {
+        fixed.push(Some(6));
+    }
+    if show_aggregate {
+        fixed.push(Some(aggregate_width));
+    }
+    fixed.extend([Some(7), None]);
+    let w = widths(inner.width, &fixed, 1);
+    let hypothesis_width = *w.last().unwrap_or(&0) as usize;
     let rows: Vec<Row> = model.rounds[visible]
         .iter()
-        .map(|r| {
+        .zip(&aggregates[start..])
+        .map(|(r, aggregate)| {
             let status = if narrow {
                 match r.status {
                     RoundStatus::Baseline => "BASE",
@@ -62,48 +94,41 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             }
             let verdict = r.verdict.map_or(Cell::from(""), |v| {
                 let text = match v {
-                    kcamp_core::gate::Verdict::Accept => "ACCEPT",
-                    kcamp_core::gate::Verdict::AcceptWithNote => "NOTE",
-                    kcamp_core::gate::Verdict::NeedsRemeasure => "AGAIN",
-                    kcamp_core::gate::Verdict::Reject => "REJECT",
+                    Verdict::Accept => "ACCEPT",
+                    Verdict::AcceptWithNote => "NOTE",
+                    Verdict::NeedsRemeasure => "AGAIN",
+                    Verdict::Reject => "REJECT",
                 };
                 Cell::from(text).style(theme.verdict(v))
             });
-            let mut cells = vec![number, Cell::from(status_text).style(status_style), verdict];
-            if !narrow {
-                cells.push(Cell::from(fmt_metric(r.aggregate)));
+            let mut cells = vec![number, Cell::from(status_text).style(status_style)];
+            if show_verdict {
+                cells.push(verdict);
+            }
+            if show_aggregate {
+                cells.push(Cell::from(aggregate.clone()));
             }
             cells.push(Cell::from(fmt_pct(r.delta)));
-            cells.push(Cell::from(r.hypothesis.clone()));
+            cells.push(Cell::from(fit_end(&r.hypothesis, hypothesis_width)));
             Row::new(cells)
         })
         .collect();
-    let (widths, header): (Vec<Constraint>, Vec<&str>) = if narrow {
-        (
-            vec![
-                Constraint::Length(4),
-                Constraint::Length(5),
-                Constraint::Length(6),
-                Constraint::Length(7),
-                Constraint::Min(4),
-            ],
-            vec!["#", "state", "gate", "Δ", "hypothesis"],
-        )
-    } else {
-        (
-            vec![
-                Constraint::Length(4),
-                Constraint::Length(11),
-                Constraint::Length(6),
-                Constraint::Length(9),
-                Constraint::Length(7),
-                Constraint::Min(6),
-            ],
-            vec!["#", "state", "gate", "aggregate", "Δ", "hypothesis"],
-        )
-    };
-    let table = Table::new(rows, widths)
-        .header(Row::new(header).style(theme.title()))
+    let mut header = vec!["#", "state"];
+    if show_verdict {
+        header.push("gate");
+    }
+    if show_aggregate {
+        header.push("aggregate");
+    }
+    header.extend(["Δ", "hypothesis"]);
+    let header: Vec<String> = header
+        .iter()
+        .zip(&w)
+        .map(|(h, &w)| fit_end(h, w as usize))
+        .collect();
+    let constraints: Vec<Constraint> = w.iter().map(|&w| Constraint::Length(w)).collect();
+    let table = Table::new(rows, constraints)
+        .header(ratatui::widgets::Row::new(header).style(theme.title()))
         .row_highlight_style(theme.selected())
         .column_spacing(1);
     let mut state = TableState::default().with_selected(Some(model.selected - start));

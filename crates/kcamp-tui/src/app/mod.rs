@@ -1,0 +1,412 @@
+//! The model and `update` (the Elm architecture): every change of dashboard state happens
+//! here, in response to a [`Msg`], and everything with a side effect is returned as an
+//! [`Effect`] for the event loop to perform. `update` also says whether the screen changed
+//! ([`Model::take_redraw`]): an idle dashboard draws nothing.
+//!
+//! - `mod.rs`: the model, messages, loading and the clock;
+//! - [`actions`]: keys and what they start (popups, commands);
+//! - [`gate_table`]: the gate table's filter, sort and cursor.
+
+mod actions;
+pub mod gate_table;
+#[cfg(test)]
+mod tests;
+
+use chrono::{DateTime, Utc};
+use crossterm::event::KeyEvent;
+
+use crate::commands::{CampaignCommand, CommandResult};
+use crate::derive::{self, ChartData, DetailLine, LogLine, LogSource, RoundLine, ShapeSpark, Tone};
+use crate::keys::{Context, Panel};
+use crate::loading::{LoadScope, StatePatch};
+use crate::popups::Popup;
+use crate::style::Theme;
+use kcamp_core::artifacts::progress::Progress;
+use kcamp_core::campaign::CampaignState;
+
+pub use gate_table::{ClassCounts, GateTable, SortOrder};
+
+/// A failed reload is retried on this many ticks before its error is shown: a reader can
+/// catch a file that another process is in the middle of replacing.
+pub const RELOAD_RETRIES: u32 = 3;
+
+/// Shapes with a sparkline in the metric panel.
+const MAX_SPARKLINES: usize = 12;
+
+/// How long a toast stays: long enough to read a sentence twice.
+const TOAST_SECONDS: i64 = 6;
+/// Errors stay longer.
+const TOAST_ERROR_SECONDS: i64 = 12;
+
+/// While a run goes on (or the lock is held), whether it still does is checked this often:
+/// a process that dies releases its lock without writing a file.
+const LIVENESS_SECONDS: i64 = 1;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Msg {
+    Key(KeyEvent),
+    Resize(u16, u16),
+    Tick,
+    /// A whole campaign read.
+    StateLoaded(Result<Box<CampaignState>, String>),
+    /// Parts of the campaign read again.
+    PatchLoaded(Result<Box<StatePatch>, String>),
+    /// Files under the campaign changed; the scope says which parts to read again.
+    FilesChanged(LoadScope),
+    CommandFinished {
+        command: CampaignCommand,
+        result: CommandResult,
+    },
+    /// A signal asked the dashboard to end (SIGTERM, SIGINT, SIGHUP: the terminal closed).
+    Terminate,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Read these parts of the campaign again (answers with `StateLoaded` for everything,
+    /// else `PatchLoaded`).
+    Load(LoadScope),
+    Spawn(CampaignCommand),
+    /// Ask the running command to stop (SIGTERM to its process group; it ends its workers,
+    /// removes its staging and journals `cancelled`).
+    Cancel,
+    Quit,
+}
+
+/// The command this dashboard started and is waiting for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Running {
+    pub command: CampaignCommand,
+    /// A cancel was sent; the command is cleaning up.
+    pub cancelling: bool,
+}
+
+/// A status line shown above the key bar for a few seconds: refusals and errors, in full.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Toast {
+    pub text: String,
+    pub tone: Tone,
+    pub until: DateTime<Utc>,
+}
+
+pub struct Model {
+    pub theme: Theme,
+    /// Time source (fixed in tests).
+    pub clock: fn() -> DateTime<Utc>,
+    /// The last campaign state that loaded; kept on screen while reloads fail.
+    pub state: Option<CampaignState>,
+    pub rounds: Vec<RoundLine>,
+    pub chart: ChartData,
+    pub sparks: Vec<ShapeSpark>,
+    journal: Vec<LogLine>,
+    messages: Vec<LogLine>,
+    /// Journal and dashboard messages merged by time, newest last.
+    pub log: Vec<LogLine>,
+    /// The run in progress (`live/progress.json` of a live process).
+    pub live: Option<Progress>,
+    pub focus: Panel,
+    /// Index into `rounds` of the round shown in the gate and details panels.
+    pub selected: usize,
+    /// The selection follows the newest round until the user moves it.
+    follow_latest: bool,
+    pub gate: GateTable,
+    pub details: Vec<DetailLine>,
+    pub details_scroll: usize,
+    /// Lines scrolled up from the newest.
+    pub log_scroll: usize,
+    pub popup: Option<Popup>,
+    pub running: Option<Running>,
+    pub toast: Option<Toast>,
+    /// Shown once reloads have failed RELOAD_RETRIES times in a row.
+    pub load_error: Option<String>,
+    /// The terminal's size, for paging.
+    pub size: (u16, u16),
+    failed_loads: u32,
+    /// A failed load to try again on the next tick.
+    retry: Option<LoadScope>,
+    last_liveness_check: Option<DateTime<Utc>>,
+    /// The second the screen last showed (elapsed times, toasts).
+    shown_second: i64,
+    redraw: bool,
+}
+
+impl Model {
+    pub fn new(theme: Theme, clock: fn() -> DateTime<Utc>) -> Model {
+        Model {
+            theme,
+            clock,
+            state: None,
+            rounds: Vec::new(),
+            chart: ChartData::default(),
+            sparks: Vec::new(),
+            journal: Vec::new(),
+            messages: Vec::new(),
+            log: Vec::new(),
+            live: None,
+            focus: Panel::Rounds,
+            selected: 0,
+            follow_latest: true,
+            gate: GateTable::default(),
+            details: Vec::new(),
+            details_scroll: 0,
+            log_scroll: 0,
+            popup: None,
+            running: None,
+            toast: None,
+            load_error: None,
+            size: (80, 24),
+            failed_loads: 0,
+            retry: None,
+            last_liveness_check: None,
+            shown_second: 0,
+            redraw: true,
+        }
+    }
+
+    /// Where keys go now.
+    pub fn context(&self) -> Context {
+        self.popup
+            .as_ref()
+            .map_or(Context::Main(self.focus), Popup::context)
+    }
+
+    /// Whether the screen must be drawn again; resets the flag.
+    pub fn take_redraw(&mut self) -> bool {
+        std::mem::take(&mut self.redraw)
+    }
+
+    pub fn now(&self) -> DateTime<Utc> {
+        (self.clock)()
+    }
+
+    /// The open round's number, if one is open.
+    pub fn open_round_number(&self) -> Option<u32> {
+        self.state.as_ref()?.open_round
+    }
+
+    /// The number `n` would give the next round.
+    pub fn next_round_number(&self) -> u32 {
+        self.rounds.last().map_or(1, |r| r.number + 1)
+    }
+
+    /// A line in the log, and the toast when it is a warning or an error.
+    fn note(&mut self, text: impl Into<String>, tone: Tone) {
+        let text = text.into();
+        if matches!(tone, Tone::Warn | Tone::Bad) {
+            self.toast(text.clone(), tone);
+        }
+        self.messages.push(LogLine {
+            time: self.now(),
+            source: LogSource::Dashboard,
+            text,
+            tone,
+        });
+        self.merge_log();
+    }
+
+    fn toast(&mut self, text: String, tone: Tone) {
+        let seconds = if tone == Tone::Bad {
+            TOAST_ERROR_SECONDS
+        } else {
+            TOAST_SECONDS
+        };
+        self.toast = Some(Toast {
+            text,
+            tone,
+            until: self.now() + chrono::Duration::seconds(seconds),
+        });
+    }
+
+    fn merge_log(&mut self) {
+        let mut log: Vec<LogLine> = self.journal.iter().chain(&self.messages).cloned().collect();
+        // Stable: a journal line and a message of the same instant keep journal first.
+        log.sort_by_key(|l| l.time);
+        self.log = log;
+    }
+
+    fn apply_state(&mut self, state: CampaignState) {
+        self.state = Some(state);
+        self.rounds_changed();
+        self.journal_changed();
+        self.live_changed();
+    }
+
+    fn rounds_changed(&mut self) {
+        let Some(state) = &self.state else {
+            return;
+        };
+        let previous = self.rounds.get(self.selected).map(|r| r.number);
+        self.rounds = derive::round_lines(state);
+        self.chart = derive::chart(state);
+        self.sparks = derive::sparklines(state, MAX_SPARKLINES);
+        let last = self.rounds.len().saturating_sub(1);
+        self.selected = if self.follow_latest {
+            last
+        } else {
+            previous
+                .and_then(|n| self.rounds.iter().position(|r| r.number == n))
+                .unwrap_or(last)
+        };
+        self.refresh_selection();
+    }
+
+    fn journal_changed(&mut self) {
+        if let Some(state) = &self.state {
+            self.journal = derive::journal_lines(state);
+            self.merge_log();
+        }
+    }
+
+    fn live_changed(&mut self) {
+        self.live = self.state.as_ref().and_then(|s| s.live.clone());
+    }
+
+    /// Recompute what depends on the selected round.
+    fn refresh_selection(&mut self) {
+        let Some(state) = &self.state else {
+            return;
+        };
+        let view = derive::gate_view(state, self.selected);
+        let details = derive::details(state, self.selected);
+        if details != self.details {
+            self.details_scroll = 0;
+        }
+        self.details = details;
+        self.gate.set_view(view);
+    }
+
+    /// Why a command that writes the campaign cannot be sent now.
+    fn write_blocked(&self) -> Option<String> {
+        if let Some(run) = &self.running {
+            let hint = if run.command.is_cancellable() {
+                " (Esc cancels it)"
+            } else {
+                ""
+            };
+            return Some(format!(
+                "`kcamp {}` is still running{hint}",
+                run.command.label()
+            ));
+        }
+        let state = self.state.as_ref()?;
+        state
+            .lock_holder
+            .as_ref()
+            .map(|h| format!("campaign is locked by {h}: wait until it finishes"))
+    }
+
+    fn on_tick(&mut self) -> Vec<Effect> {
+        let now = self.now();
+        let mut effects = Vec::new();
+        if let Some(scope) = self.retry.take() {
+            effects.push(Effect::Load(scope));
+        }
+        if self.toast.as_ref().is_some_and(|t| now >= t.until) {
+            self.toast = None;
+            self.redraw = true;
+        }
+        let busy = self.running.is_some()
+            || self
+                .state
+                .as_ref()
+                .is_some_and(|s| s.live.is_some() || s.lock_holder.is_some());
+        if busy {
+            // The elapsed time and the ETA change every second.
+            if now.timestamp() != self.shown_second {
+                self.shown_second = now.timestamp();
+                self.redraw = true;
+            }
+            let due = self
+                .last_liveness_check
+                .is_none_or(|t| (now - t).num_seconds() >= LIVENESS_SECONDS);
+            if due && effects.is_empty() {
+                self.last_liveness_check = Some(now);
+                effects.push(Effect::Load(LoadScope::liveness()));
+            }
+        }
+        effects
+    }
+
+    fn on_load_failed(&mut self, scope: LoadScope, error: String) {
+        self.failed_loads += 1;
+        if self.failed_loads <= RELOAD_RETRIES {
+            self.retry = Some(scope);
+        } else if self.load_error.as_deref() != Some(error.as_str()) {
+            self.note(format!("cannot read the campaign: {error}"), Tone::Bad);
+            self.load_error = Some(error);
+            self.redraw = true;
+        }
+    }
+
+    fn on_loaded(&mut self) {
+        self.failed_loads = 0;
+        self.retry = None;
+        if self.load_error.take().is_some() {
+            self.note("campaign readable again", Tone::Good);
+            self.redraw = true;
+        }
+    }
+
+    fn on_patch(&mut self, patch: StatePatch) -> Vec<Effect> {
+        let Some(state) = self.state.as_mut() else {
+            // Nothing to patch yet: the first full load is on its way or failed.
+            return vec![Effect::Load(LoadScope::everything())];
+        };
+        let changed = patch.apply(state);
+        if !changed.rounds.is_empty() {
+            self.rounds_changed();
+        }
+        if changed.journal {
+            self.journal_changed();
+        }
+        if changed.live {
+            self.live_changed();
+        }
+        self.redraw |= changed.any();
+        Vec::new()
+    }
+}
+
+pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Key(key) => {
+            model.redraw = true;
+            actions::on_key(model, &key)
+        }
+        Msg::Resize(w, h) => {
+            model.size = (w, h);
+            model.redraw = true;
+            Vec::new()
+        }
+        Msg::Tick => model.on_tick(),
+        Msg::StateLoaded(Ok(state)) => {
+            model.on_loaded();
+            model.apply_state(*state);
+            model.redraw = true;
+            Vec::new()
+        }
+        Msg::StateLoaded(Err(error)) => {
+            model.on_load_failed(LoadScope::everything(), error);
+            Vec::new()
+        }
+        Msg::PatchLoaded(Ok(patch)) => {
+            model.on_loaded();
+            model.on_patch(*patch)
+        }
+        Msg::PatchLoaded(Err(error)) => {
+            // A part that cannot be read alone (a round mid-write) is read with the rest.
+            model.on_load_failed(LoadScope::everything(), error);
+            Vec::new()
+        }
+        Msg::FilesChanged(scope) if scope.is_empty() => Vec::new(),
+        Msg::FilesChanged(scope) => vec![Effect::Load(scope)],
+        Msg::CommandFinished { command, result } => {
+            model.redraw = true;
+            actions::on_command_finished(model, command, &result)
+        }
+        Msg::Terminate => {
+            model.redraw = true;
+            actions::quit_effects(model)
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! Text that fits: cut with an ellipsis (never silently), wrapped by words with its styles
+//! kept. Every width is in terminal cells.
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use unicode_width::UnicodeWidthChar;
+
+pub const ELLIPSIS: char = '…';
+
+pub fn width(s: &str) -> usize {
+    s.chars().map(char_width).sum()
+}
+
+/// The widest of `texts`, in cells (0 for none).
+pub fn max_width<'a>(texts: impl IntoIterator<Item = &'a String>) -> usize {
+    texts.into_iter().map(|t| width(t)).max().unwrap_or(0)
+}
+
+/// The longest run of `chars` that fits in `max` cells.
+fn take_cells(chars: impl Iterator<Item = char>, max: usize) -> Vec<char> {
+    let mut out = Vec::new();
+    let mut used = 0;
+    for c in chars {
+        let w = char_width(c);
+        if used + w > max {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out
+}
+
+fn char_width(c: char) -> usize {
+    c.width().unwrap_or(0)
+}
+
+/// `s` in at most `max` cells, cut at the end with `…`.
+pub fn fit_end(s: &str, max: usize) -> String {
+    if width(s) <= max {
+        return s.to_owned();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut out: String = take_cells(s.chars(), max - 1).into_iter().collect();
+    out.push(ELLIPSIS);
+    out
+}
+
+/// `s` in at most `max` cells, cut in the middle with `…`: labels differ at their ends
+/// (`b1_m128_n512_k2048` and `…_k204` must not look alike).
+pub fn fit_middle(s: &str, max: usize) -> String {
+    if width(s) <= max {
+        return s.to_owned();
+    }
+    if max <= 2 {
+        return fit_end(s, max);
+    }
+    let keep = max - 1;
+    let tail_cells = keep / 2;
+    let mut head: String = take_cells(s.chars(), keep - tail_cells)
+        .into_iter()
+        .collect();
+    let tail = take_cells(s.chars().rev(), tail_cells);
+    head.push(ELLIPSIS);
+    head.extend(tail.into_iter().rev());
+    head
+}
+
+/// The last cells of `s` that fit in `max`, starting with `…` when cut: the end of a text
+/// being typed stays in sight.
+pub fn fit_start(s: &str, max: usize) -> String {
+    if width(s) <= max {
+        return s.to_owned();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let tail = take_cells(s.chars().rev(), max - 1);
+    let mut out = String::from(ELLIPSIS);
+    out.extend(tail.into_iter().rev());
+    out
+}
+
+/// A styled line cut to `max` cells with `…` (in the style of the cut span).
+pub fn fit_line(line: Line<'static>, max: usize) -> Line<'static> {
+    if line.width() <= max {
+        return line;
+    }
+    let mut out = Line::default().style(line.style);
+    out.alignment = line.alignment;
+    if max == 0 {
+        return out;
+    }
+    // Longer than `max`: some span is cut, so the loop always ends in the cut branch.
+    let mut left = max - 1;
+    for span in line.spans {
+        let w = span.width();
+        if w <= left {
+            left -= w;
+            out.spans.push(span);
+            continue;
+        }
+        let mut part: String = take_cells(span.content.chars(), left).into_iter().collect();
+        part.push(ELLIPSIS);
+        out.spans.push(Span::styled(part, span.style));
+        break;
+    }
+    out
+}
+
+/// The hanging indent of a line laid out as a column: a first span padded with at least
+/// two spaces (`hypothesis  …`, `  Esc           cancel …`) continues under its second.
+fn hanging_indent(line: &Line<'static>, max: usize) -> usize {
+    match line.spans.as_slice() {
+        [first, _, ..] if first.content.ends_with("  ") && first.width() * 2 < max => first.width(),
+        _ => 0,
+    }
+}
+
+/// Wrap a styled line to `max` cells, breaking at spaces where it can and inside a word
+/// where it must; a line laid out as a column continues under its second column. An empty
+/// line stays one empty line.
+pub fn wrap(line: &Line<'static>, max: usize) -> Vec<Line<'static>> {
+    let max = max.max(1);
+    let indent = hanging_indent(line, max);
+    let cells: Vec<(char, Style)> = line
+        .spans
+        .iter()
+        .flat_map(|s| s.content.chars().map(move |c| (c, s.style)))
+        .collect();
+    if cells.is_empty() {
+        return vec![Line::default().style(line.style)];
+    }
+    let mut rows: Vec<Vec<(char, Style)>> = Vec::new();
+    let mut start = 0;
+    while start < cells.len() {
+        let lead = if rows.is_empty() { 0 } else { indent };
+        // The longest prefix from `start` that fits.
+        let mut end = start;
+        let mut used = lead;
+        while end < cells.len() && used + char_width(cells[end].0) <= max {
+            used += char_width(cells[end].0);
+            end += 1;
+        }
+        if end < cells.len() {
+            // Break after the last space inside the row, if any.
+            if let Some(space) = (start + 1..end).rev().find(|&i| cells[i].0 == ' ') {
+                end = space + 1;
+            } else if end == start {
+                end = start + 1;
+            }
+        }
+        let mut row: Vec<(char, Style)> = vec![(' ', Style::default()); lead];
+        row.extend_from_slice(&cells[start..end]);
+        while row.last().is_some_and(|c| c.0 == ' ') && end < cells.len() {
+            row.pop();
+        }
+        rows.push(row);
+        start = end;
+        // A continuation does not start with the space it broke at.
+        while indent > 0 && start < cells.len() && cells[start].0 == ' ' {
+            start += 1;
+        }
+    }
+    rows.into_iter()
+        .map(|row| {
+            let mut spans: Vec<Span<'static>> = Vec::new();
+            for (c, style) in row {
+                match spans.last_mut() {
+                    Some(s) if s.style == style => s.content.to_mut().push(c),
+                    _ => spans.push(Span::styled(c.to_string(), style)),
+                }
+            }
+            Line::from(spans).style(line.style)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::style::{Color, Stylize};
+
+    #[test]
+    fn cut_text_ends_with_an_ellipsis_and_fits() {
+        assert_eq!(fit_end("hello world", 20), "hello world");
+        assert_eq!(fit_end("hello world", 6), "hello…");
+        assert_eq!(width(&fit_end("hello world", 6)), 6);
+        assert_eq!(fit_end("hello", 1), "…");
+        assert_eq!(fit_end("hello", 0), "");
+    }
+
+    #[test]
+    fn labels_keep_both_ends() {
+        assert_eq!(fit_middle("b1_m128_n512_k2048", 12), "b1_m12…k2048");
+        assert_eq!(width(&fit_middle("b1_m128_n512_k2048", 12)), 12);
+        assert_eq!(fit_middle("sq64", 12), "sq64");
+        assert_eq!(fit_start("a long reason being typed", 10), "…ing typed");
+    }
+
+    #[test]
+    fn a_styled_line_is_cut_with_an_ellipsis_in_the_style_of_the_cut() {
+        let line = Line::from(vec![
+            "REJECT".red(),
+            " aggregate -16.2% · s64 regressed".into(),
+        ]);
+        let cut = fit_line(line, 20);
+        assert_eq!(cut.to_string(), "REJECT aggregate -1…");
+        assert_eq!(cut.width(), 20);
+        assert_eq!(cut.spans[0].style.fg, Some(Color::Red));
+        let exact = fit_line(Line::from(vec!["ab".into(), "cd".into()]), 2);
+        assert_eq!(exact.to_string(), "a…");
+    }
+
+    #[test]
+    fn wrapping_breaks_at_spaces_and_keeps_styles() {
+        let line = Line::from(vec!["shape".green(), " s1 judged against round 55".into()]);
+        let rows = wrap(&line, 12);
+        let text: Vec<String> = rows.iter().map(|l| l.to_string()).collect();
+        assert_eq!(text, ["shape s1", "judged", "against", "round 55"]);
+        assert_eq!(rows[0].spans[0].style.fg, Some(Color::Green));
+        assert!(rows.iter().all(|r| r.width() <= 12));
+        let column = Line::from(vec!["key  ".into(), "one two three four".into()]);
+        let text: Vec<String> = wrap(&column, 14).iter().map(|l| l.to_string()).collect();
+        assert_eq!(text, ["key  one two", "     three", "     four"]);
+        let word = wrap(&Line::from("abcdefghij"), 4);
+        assert_eq!(word.len(), 3);
+        assert_eq!(wrap(&Line::default(), 5).len(), 1);
+    }
+}

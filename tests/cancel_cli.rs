@@ -1,0 +1,176 @@
+//! Cancelling a running `kcamp validate` (SPEC §10): SIGINT (Ctrl-C), SIGTERM (the
+//! dashboard's Esc and quit) and SIGHUP (a closed terminal) each end every process the run
+//! started within a second, checked by pid — a harness command's whole process group, and
+//! the built-in runner's `kcamp __worker` on real kernels — remove the staging
+//! directories, reset `live/progress.json`, journal `cancelled` and exit 2 with
+//! `{"error": {"kind": "cancelled"}}`. Nothing is recorded: the round stays as it was.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+mod common;
+use common::{alive, child_running, children, wait_for};
+
+/// Everything a run started must be gone this soon after the signal.
+const WITHIN: Duration = Duration::from_secs(1);
+
+fn kcamp() -> Command {
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("kcamp"));
+    cmd.env(
+        "XDG_RUNTIME_DIR",
+        std::env::var("XDG_RUNTIME_DIR").unwrap_or_else(|_| "/tmp".into()),
+    )
+    .env_remove("KCAMP_FAILPOINT")
+    .env_remove("TEST_TIMEOUT_SEC");
+    cmd
+}
+
+fn run(dir: &Path, args: &[&str]) -> Value {
+    let out = kcamp()
+        .arg("--json")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "kcamp {args:?}: {stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(&stdout).unwrap()
+}
+
+/// Send `signal` to the running validate and check what it leaves behind.
+fn cancel_and_check(dir: &Path, mut validate: Child, signal: libc::c_int, run_pids: &[u32]) {
+    let sent = Instant::now();
+    // SAFETY: kill(2) sends a signal to our own child and touches no memory.
+    unsafe {
+        libc::kill(validate.id() as libc::pid_t, signal);
+    }
+    let status = wait_for("validate to exit", Duration::from_secs(10), || {
+        validate.try_wait().unwrap()
+    });
+    let exited = sent.elapsed();
+    for &pid in run_pids {
+        wait_for("the run's processes to end", WITHIN, || {
+            (!alive(pid)).then_some(())
+        });
+    }
+    let all_gone = sent.elapsed();
+    let mut stdout = String::new();
+    validate
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    eprintln!(
+        "signal {signal}: validate exited after {exited:?}, every process gone after {all_gone:?}"
+    );
+    assert!(all_gone < WITHIN, "{all_gone:?}");
+    assert_eq!(status.code(), Some(2), "{stdout}");
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["error"]["kind"], "cancelled", "{doc}");
+    let round = dir.join("rounds/round-2");
+    for staging in [".artifacts.tmp", ".kernel.tmp"] {
+        assert!(!round.join(staging).exists(), "{staging} left behind");
+    }
+    assert!(
+        !round.join("artifacts/gate.json").exists(),
+        "nothing recorded"
+    );
+    assert!(
+        !dir.join("live/progress.json").exists(),
+        "live progress reset"
+    );
+    let journal = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
+    let last: Value = serde_json::from_str(journal.lines().last().unwrap()).unwrap();
+    assert_eq!(last["event"], "cancelled", "{journal}");
+    assert_eq!(last["round"], 2);
+    assert_eq!(last["detail"]["command"], "validate --full");
+    let status = run(dir, &["status"]);
+    assert_eq!(status["lock_holder"], Value::Null, "the lock is free");
+    assert_eq!(status["open_round"]["validated"], false);
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/campaign")
+        .join(name)
+}
+
+/// A GEMM campaign baselined from a CSV, with round 2 open and `extra` appended to the
+/// manifest.
+fn campaign(shapes: &str, baseline_csv: &str, extra: &str) -> (tempfile::TempDir, PathBuf) {
+    let (tmp, dir) = common::gemm_campaign(shapes);
+    let csv = tmp.path().join("baseline.csv");
+    std::fs::write(&csv, baseline_csv).unwrap();
+    run(&dir, &["baseline", "--csv", csv.to_str().unwrap()]);
+    let manifest = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
+    std::fs::write(dir.join("manifest.yaml"), format!("{manifest}{extra}")).unwrap();
+    run(&dir, &["round", "new", "--hypothesis", "to be cancelled"]);
+    (tmp, dir)
+}
+
+fn start_validate(dir: &Path) -> Child {
+    kcamp()
+        .arg("--json")
+        .arg("-C")
+        .arg(dir)
+        .args(["validate", "--full"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn each_signal_ends_a_harness_command_and_its_whole_group() {
+    let shapes = std::fs::read_to_string(fixture("shapes.yaml")).unwrap();
+    let baseline = std::fs::read_to_string(fixture("baseline.csv")).unwrap();
+    // The harness's shell starts a grandchild: only a kill of its group reaches it.
+    let extra = "full_command: \"sleep 60 & echo $! > harness.pid; wait # writes {csv}\"\n";
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        let (_tmp, dir) = campaign(&shapes, &baseline, extra);
+        let validate = start_validate(&dir);
+        let pid_file = dir.join("harness.pid");
+        let sleeper: u32 = wait_for("the harness", Duration::from_secs(30), || {
+            std::fs::read_to_string(&pid_file).ok()?.trim().parse().ok()
+        });
+        assert!(dir.join("rounds/round-2/.kernel.tmp").exists(), "staged");
+        let shell = children(validate.id());
+        assert!(!shell.is_empty(), "the harness shell runs");
+        let mut pids = shell;
+        pids.push(sleeper);
+        cancel_and_check(&dir, validate, signal, &pids);
+    }
+}
+
+#[test]
+fn sigterm_ends_the_builtin_worker_on_real_kernels() {
+    // One shape large enough that its case runs for seconds on the software adapter.
+    let shapes = "- {label: big, M: 1024, N: 1024, K: 1024}\n";
+    let baseline = format!(
+        "{}\nbig,1,1024,1024,1024,PASS,0.003,0.00003,0.003,0.00003,700,1400,140,140,140\n",
+        kcamp_core::schema::GEMM_HEADER
+    );
+    let (_tmp, dir) = campaign(shapes, &baseline, "");
+    let validate = start_validate(&dir);
+    let worker = wait_for("the worker", Duration::from_secs(60), || {
+        child_running(validate.id(), "__worker")
+    });
+    wait_for("live progress", Duration::from_secs(60), || {
+        dir.join("live/progress.json").exists().then_some(())
+    });
+    // Let the worker get into the case.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(alive(worker));
+    cancel_and_check(&dir, validate, libc::SIGTERM, &[worker]);
+}
