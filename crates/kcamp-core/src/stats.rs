@@ -129,7 +129,7 @@ pub fn wilcoxon_p_value(xs: &[f64]) -> Option<f64> {
     }
     let nf = n as f64;
     let var = nf * (nf + 1.0) * (2.0 * nf + 1.0) / 24.0 - ties / 48.0;
-    if !(var > 0.0) {
+    if var.is_nan() || var <= 0.0 {
         return None;
     }
     let diff = w_plus - total / 2.0;
