@@ -1,119 +1,76 @@
 #!/usr/bin/env bash
-# Measure kcamp on an NVIDIA H200 against PyTorch references in the same run.
-# Builds nothing: run it from the repository root with a prebuilt binary.
-#   scripts/h200.sh [path/to/kcamp]     (default target/release/kcamp)
-# Writes JSON results under $OUT (default /tmp/kcamp-h200) and prints one table last.
+# Every H200 figure of the README in one run, with PyTorch references from the same run:
+# the two recorded campaigns (campaigns/h200-sgemm-f32, campaigns/h200-hgemm-f16), the cost
+# of runtime checks, axpy against torch add, kcamp peak against torch copy. Builds nothing:
+# run it from the repository root with a prebuilt binary.
+#   scripts/h200.sh [path/to/kcamp]           (default target/release/kcamp)
+# Writes under $OUT (default /tmp/kcamp-h200): JSON and CSVs as they come, campaigns/ (the
+# recorded campaign directories) and summary.txt, which it prints last.
+# Rehearsal on the software adapter (small shapes, no torch):
+#   ADAPTER=llvmpipe SHAPES=scripts/h200/rehearsal-shapes.yaml scripts/h200.sh target/debug/kcamp
 set -euo pipefail
 KCAMP="$(realpath "${1:-target/release/kcamp}")"
-OUT="${OUT:-/tmp/kcamp-h200}"
-mkdir -p "$OUT"
-WORK="$(mktemp -d)"
 ROOT="$(pwd)"
-export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}"
-# ADAPTER, GEMM_SHAPES and AXPY_SHAPES let the same script run a small rehearsal elsewhere.
+OUT="$(mkdir -p "${OUT:-/tmp/kcamp-h200}" && cd "${OUT:-/tmp/kcamp-h200}" && pwd)"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+T0="$(date +%s)"
+BUDGET="${BUDGET:-480}"   # seconds; each later step is skipped once its share is spent
+export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}" XDG_DATA_HOME="$WORK/data"
 sel=(--adapter "${ADAPTER:-H200}")
-GEMM_SHAPES="$(realpath "${GEMM_SHAPES:-campaigns/h200/gemm_shapes.yaml}")"
-AXPY_SHAPES="$(realpath "${AXPY_SHAPES:-campaigns/h200/axpy_shapes.yaml}")"
+SHAPES="$(realpath "${SHAPES:-scripts/h200/shapes.yaml}")"
+log() { echo "[h200 +$(( $(date +%s) - T0 ))s] $*" >&2; }
+at() { echo $(( T0 + BUDGET * $1 / 100 )); }
 
 "$KCAMP" adapters "${sel[@]}" --json > "$OUT/adapters.json"
+log "kcamp peak"
 "$KCAMP" peak "${sel[@]}" --json > "$OUT/peak.json"
-
-# GEMM: the bundled naive baseline kernel, full validation (BASELINE), GPU timestamps.
-"$KCAMP" init "$WORK/gemm" --op gemm --dtype f32 --shapes "$GEMM_SHAPES" --json > /dev/null
-"$KCAMP" -C "$WORK/gemm" baseline "${sel[@]}" --json > "$OUT/gemm_baseline.json"
-cp "$WORK/gemm/rounds/round-1/artifacts/benchmark.csv" "$OUT/gemm_naive.csv"
-# The same kernel timed with the host clock after a full device wait.
-"$KCAMP" -C "$WORK/gemm" round new --hypothesis "host-clock timing of the same kernel" --json > /dev/null
-KCAMP_TIMING=host "$KCAMP" -C "$WORK/gemm" validate --full "${sel[@]}" --json > "$OUT/gemm_hostclock.json" || true
-cp "$WORK/gemm/rounds/round-2/artifacts/benchmark.csv" "$OUT/gemm_naive_hostclock.csv"
-"$KCAMP" -C "$WORK/gemm" rollback --reason "timing comparison only" --json > /dev/null
-# A 64x64-tiled kernel as a round, checked and trusted (no runtime bounds checks).
-"$KCAMP" -C "$WORK/gemm" round new --hypothesis "64x64 tiles in workgroup memory" --json > /dev/null
-cp "$ROOT/shaders/gemm_tiled.wgsl" "$WORK/gemm/kernel/gemm.wgsl"
-sed -i 's|x: ceil(N/16)|x: ceil(N/64)|; s|y: ceil(M/16)|y: ceil(M/64)|' "$WORK/gemm/manifest.yaml"
-"$KCAMP" -C "$WORK/gemm" validate --full "${sel[@]}" --json > "$OUT/gemm_tiled.json" || true
-cp "$WORK/gemm/rounds/round-3/artifacts/benchmark.csv" "$OUT/gemm_tiled.csv"
-sed -i 's|trusted: false|trusted: true|' "$WORK/gemm/manifest.yaml"
-"$KCAMP" -C "$WORK/gemm" validate --full "${sel[@]}" --json > "$OUT/gemm_tiled_trusted.json" || true
-cp "$WORK/gemm/rounds/round-3/artifacts/benchmark.csv" "$OUT/gemm_tiled_trusted.csv"
-
-# Memory-bound: axpy baseline.
-"$KCAMP" init "$WORK/axpy" --op axpy --dtype f32 --shapes "$AXPY_SHAPES" --json > /dev/null
-"$KCAMP" -C "$WORK/axpy" baseline "${sel[@]}" --json > "$OUT/axpy_baseline.json"
-cp "$WORK/axpy/rounds/round-1/artifacts/benchmark.csv" "$OUT/axpy.csv"
-
-# References in the same run: torch device-to-device copy and fp32 SGEMM with TF32 off.
 if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
-python3 - "$OUT" <<'PY'
-import json, sys, torch
-out = sys.argv[1]
-torch.backends.cuda.matmul.allow_tf32 = False
-torch.backends.cudnn.allow_tf32 = False
-dev = torch.device("cuda")
-def bench(fn, reps=20, warm=3):
-    for _ in range(warm): fn()
-    torch.cuda.synchronize()
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    s.record()
-    for _ in range(reps): fn()
-    e.record(); torch.cuda.synchronize()
-    return s.elapsed_time(e) / reps
-ref = {"device": torch.cuda.get_device_name(0), "torch": torch.__version__}
-n = 1 << 28  # 1 GiB of f32
-x = torch.randn(n, device=dev); y = torch.empty_like(x)
-ms = bench(lambda: y.copy_(x))
-ref["copy_gbps"] = 2 * n * 4 / (ms * 1e-3) / 1e9
-a_ = torch.randn(n // 4, device=dev); b_ = torch.randn(n // 4, device=dev); o_ = torch.empty_like(a_)
-ms = bench(lambda: torch.add(b_, a_, alpha=1.5, out=o_))
-ref["axpy_gbps"] = 3 * (n // 4) * 4 / (ms * 1e-3) / 1e9
-gemm = {}
-for label, (bt, m, nn, k) in {"sq1024": (1, 1024, 1024, 1024), "sq2048": (1, 2048, 2048, 2048), "sq4096": (1, 4096, 4096, 4096),
-                              "tall8192": (1, 8192, 1024, 1024), "batch8x512": (8, 512, 512, 512)}.items():
-    A = torch.randn(bt, m, k, device=dev); B = torch.randn(bt, k, nn, device=dev)
-    ms = bench(lambda: torch.bmm(A, B))
-    gemm[label] = 2 * bt * m * nn * k / (ms * 1e-3) / 1e12
-ref["sgemm_tflops"] = gemm
-json.dump(ref, open(f"{out}/torch.json", "w"), indent=1)
-PY
+  log "torch references"
+  python3 scripts/h200/torch_ref.py "$OUT" "$SHAPES" > /dev/null
 else
-  echo '{"device": "no CUDA torch here", "torch": "-", "copy_gbps": null, "axpy_gbps": null, "sgemm_tflops": {}}' > "$OUT/torch.json"
+  echo '{"device": "no CUDA torch here"}' > "$OUT/torch.json"
 fi
 
-python3 - "$OUT" <<'PY'
-import csv, json, sys, math
-out = sys.argv[1]
-ref = json.load(open(f"{out}/torch.json"))
-peak = json.load(open(f"{out}/peak.json"))
-def rows(name):
-    try:
-        return {r["label"]: r for r in csv.DictReader(open(f"{out}/{name}"))}
-    except FileNotFoundError:
-        return {}
-naive, host, tiled, trusted, axpy = (rows(f) for f in ("gemm_naive.csv", "gemm_naive_hostclock.csv", "gemm_tiled.csv", "gemm_tiled_trusted.csv", "axpy.csv"))
-def f(r, col):
-    try:
-        v = float(r[col]); return v if math.isfinite(v) else None
-    except (KeyError, ValueError, TypeError):
-        return None
-print(f"\nkcamp on {ref['device']} (wgpu/Vulkan, GPU timestamps unless noted) vs torch {ref['torch']} in the same run")
-print(f"{'measurement':<44}{'kcamp':>12}{'reference':>12}{'ratio':>8}")
-def line(what, k, r, unit):
-    ratio = f"{k / r:.2f}" if k and r else "-"
-    ks = f"{k:.3g}" if k else "-"; rs = f"{r:.3g}" if r else "-"
-    print(f"{what + ' (' + unit + ')':<44}{ks:>12}{rs:>12}{ratio:>8}")
-meas = peak.get("measurement", {})
-line("kcamp peak copy kernel vs torch d2d copy", meas.get("copy", {}).get("gbps"), ref["copy_gbps"], "GB/s")
-line("kcamp peak FMA chain f32 (no reference)", (meas.get("fma_f32") or {}).get("tflops"), None, "TFLOP/s")
-line("kcamp peak FMA chain f16 (no reference)", (meas.get("fma_f16") or {}).get("tflops"), None, "TFLOP/s")
-for lab, r in axpy.items():
-    line(f"axpy {lab} vs torch add(alpha)", f(r, "Forward GB/s"), ref["axpy_gbps"], "GB/s")
-for lab in ref["sgemm_tflops"]:
-    c = ref["sgemm_tflops"][lab]
-    line(f"naive GEMM fwd {lab} vs cuBLAS fp32", f(naive.get(lab, {}), "Forward TFLOPS"), c, "TFLOP/s")
-    line(f"tiled GEMM fwd {lab} vs cuBLAS fp32", f(tiled.get(lab, {}), "Forward TFLOPS"), c, "TFLOP/s")
-    line(f"tiled trusted fwd {lab} vs cuBLAS fp32", f(trusted.get(lab, {}), "Forward TFLOPS"), c, "TFLOP/s")
-print(f"\n{'naive GEMM forward ms':<20}{'timestamps':>12}{'host clock':>12}{'host/ts':>9}")
-for lab, r in naive.items():
-    t, h = f(r, "Forward Time (ms)"), f(host.get(lab, {}), "Forward Time (ms)")
-    print(f"{lab:<20}{(t or 0):>12.4f}{(h or 0):>12.4f}{(h / t if t and h else 0):>9.3f}")
-PY
+# The two campaigns, recorded through kcamp's own loop (scripts/h200/record.sh).
+scripts/h200/versions.sh "$WORK/v" > /dev/null
+mkdir -p "$OUT/campaigns"
+for spec in "sgemm-f32 sgemm f32 40" "hgemm-f16 hgemm f16 78"; do
+  set -- $spec
+  log "campaign h200-$1"
+  SHAPES_FILE="$SHAPES" PEAKS="$XDG_DATA_HOME/kcamp/peaks.json" DEADLINE="$(at "$4")" \
+    scripts/h200/record.sh "$KCAMP" "$WORK/h200-$1" "scripts/h200/$2.rounds" "$WORK/v/$1" "$3" "${sel[@]}" \
+    || log "campaign h200-$1 ended early (exit $?)"
+  rm -rf "$WORK/h200-$1/runs" "$WORK/h200-$1/live" "$WORK/h200-$1/.kcamp.lock"
+  cp -r "$WORK/h200-$1" "$OUT/campaigns/"
+  cp "$WORK"/h200-$1.*.json "$OUT/campaigns/" 2>/dev/null || true
+done
+
+# Runtime checks: one kernel, one shape (the largest), three modes, through `kcamp run`.
+big="$(grep -o 'label: *[^,}]*' "$SHAPES" | sed -n 3p | sed 's/label: *//')"
+grep "label: *$big[,}]" "$SHAPES" > "$WORK/one.yaml"
+for k in 01-naive 02-tiled64 13-unroll-bk16; do
+  [ "$(date +%s)" -lt "$(at 92)" ] || { log "checks table: $k skipped (time)"; continue; }
+  c="$WORK/checks-$k"
+  "$KCAMP" init "$c" --op gemm --shapes "$WORK/one.yaml" --json > /dev/null
+  sed -i "s/^git_commit: .*/git_commit: false/; s/^  warmup: .*/  warmup: 10\n  warmup_ms: 300/" "$c/manifest.yaml"
+  rm -f "$c"/kernel/*; cp "$WORK/v/sgemm-f32/$k/gemm.wgsl" "$c/kernel/"
+  for mode in full bounds_checks none; do
+    sed "s/^trusted: .*/checks: $mode/" "$WORK/v/sgemm-f32/$k/kernel.yaml" > "$c/kernel/kernel.yaml"
+    log "checks $k $mode"
+    "$KCAMP" -C "$c" run "${sel[@]}" --json > "$OUT/checks-$k-$mode.json" 2>/dev/null || true
+  done
+done
+
+# axpy: the shipped 4-elements-per-invocation kernel on 64 Mi and 256 Mi elements.
+if [ "$(date +%s)" -lt "$(at 97)" ]; then
+  log "axpy"
+  printf -- '- {label: n64m, N: 67108864}\n- {label: n256m, N: 268435456}\n' > "$WORK/axpy.yaml"
+  [ -n "${AXPY_SHAPES:-}" ] && cp "$AXPY_SHAPES" "$WORK/axpy.yaml"
+  "$KCAMP" init "$WORK/axpy" --op axpy --kernel axpy_u4 --shapes "$WORK/axpy.yaml" --json > /dev/null
+  sed -i "s/^  warmup: .*/  warmup: 20\n  warmup_ms: 300/" "$WORK/axpy/manifest.yaml"
+  "$KCAMP" -C "$WORK/axpy" run "${sel[@]}" --json > "$OUT/axpy.json" 2>/dev/null || true
+fi
+command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$OUT/nvidia-smi.csv" || true
+log "summary"
+python3 scripts/h200/summary.py "$OUT" | tee "$OUT/summary.txt"

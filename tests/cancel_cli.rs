@@ -155,13 +155,19 @@ fn each_signal_ends_a_harness_command_and_its_whole_group() {
 
 #[test]
 fn sigterm_ends_the_builtin_worker_on_real_kernels() {
-    // One shape large enough that its case runs for seconds on the software adapter.
-    let shapes = "- {label: big, M: 1024, N: 1024, K: 1024}\n";
-    let baseline = format!(
-        "{}\nbig,1,1024,1024,1024,PASS,0.003,0.00003,0.003,0.00003,700,1400,140,140,140\n",
-        kcamp_core::schema::GEMM_HEADER
-    );
-    let (_tmp, dir) = campaign(shapes, &baseline, "");
+    // BASELINE measured by the built-in runner on a small shape (a campaign of imported
+    // CSVs never runs it), then the shape grown so that its case runs for seconds on the
+    // software adapter: the validation is cancelled long before the gate would see it.
+    let (_tmp, dir) = common::gemm_campaign("- {label: big, M: 16, N: 16, K: 16}\n");
+    run(&dir, &["baseline", "--no-peak"]);
+    let manifest = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
+    let grown = manifest
+        .replace("  M: 16", "  M: 1024")
+        .replace("  N: 16", "  N: 1024")
+        .replace("  K: 16", "  K: 1024");
+    assert_ne!(grown, manifest);
+    std::fs::write(dir.join("manifest.yaml"), grown).unwrap();
+    run(&dir, &["round", "new", "--hypothesis", "to be cancelled"]);
     let validate = start_validate(&dir);
     let worker = wait_for("the worker", Duration::from_secs(60), || {
         child_running(validate.id(), "__worker")

@@ -303,6 +303,7 @@ fn gate_settings_outside_their_range_are_refused() {
                     && !l.starts_with("  p_value")
                     && !l.starts_with("  quick_")
                     && !l.starts_with("  remeasure_")
+                    && !l.starts_with("  paired")
             })
             .map(|l| format!("{l}\n"))
             .collect::<String>()

@@ -39,6 +39,7 @@ fn spec(label: &str, seed: u64) -> CaseSpec {
             },
             bindings: BTreeMap::new(),
             trusted: false,
+            checks: None,
         },
         adapter: AdapterSelector::default(),
         timing: TimingConfig::default(),

@@ -24,10 +24,16 @@ use kcamp_runner::Builtin;
 #[derive(Debug, Args)]
 pub struct InitArgs {
     pub dir: PathBuf,
-    #[arg(long, default_value = "gemm")]
-    pub op: String,
-    #[arg(long, default_value = "f32")]
-    pub dtype: String,
+    /// gemm or axpy (default: the --kernel's op, else gemm).
+    #[arg(long)]
+    pub op: Option<String>,
+    /// f32 or f16 (default: the --kernel's dtype, else f32).
+    #[arg(long)]
+    pub dtype: Option<String>,
+    /// Start from a kernel shipped in shaders/ (and its measured settings) instead of the
+    /// op's naive one, e.g. gemm_sgemm_128x128_bk16; an unknown name lists them all.
+    #[arg(long)]
+    pub kernel: Option<String>,
     /// YAML or CSV file of target shapes (default: the op's standard set).
     #[arg(long)]
     pub shapes: Option<PathBuf>,
@@ -219,12 +225,24 @@ fn prefix(ctx: &Ctx) -> String {
 }
 
 pub fn init(_ctx: &Ctx, a: &InitArgs) -> Result<CmdOutput> {
+    let shipped = a
+        .kernel
+        .as_deref()
+        .map(kcamp_core::kernels::ShippedKernel::find)
+        .transpose()?;
     let opts = InitOptions {
-        op: parse_op(&a.op)?,
-        dtype: parse_dtype(&a.dtype)?,
+        op: match &a.op {
+            Some(op) => parse_op(op)?,
+            None => shipped.map_or(OpName::Gemm, |k| k.op),
+        },
+        dtype: match &a.dtype {
+            Some(d) => parse_dtype(d)?,
+            None => shipped.map_or(Dtype::F32, |k| k.dtype),
+        },
         shapes: a.shapes.clone(),
         name: a.name.clone(),
         primary_metric: a.primary_metric.clone(),
+        kernel: a.kernel.clone(),
     };
     let c = campaign::init(&a.dir, &opts)?;
     let json = json!({
@@ -824,14 +842,16 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
             files.markdown.clone()
         }
         _ => {
+            // The verdict leads; the table and every reason follow.
             let mut h = format!(
-                "final acceptance of round {} against the BASELINE ({}):\n{}",
+                "final acceptance of round {} against the BASELINE ({}): verdict: {}\n{}",
                 report.incumbent_round,
                 if a.no_run {
                     "recorded numbers"
                 } else {
                     "final full validation"
                 },
+                gate.verdict.as_str(),
                 render_gate(gate)
             );
             h += &format!(

@@ -43,3 +43,9 @@ pub const FINAL_ACCEPTANCE_JSON: &str = "report/acceptance.json";
 /// A kernel directory's own settings file (see [`KERNEL_OVERRIDE_FILE`]); every round's
 /// snapshot carries the one it was measured with.
 pub const KERNEL_SETTINGS_FILE: &str = "kernel.yaml";
+
+/// What a person reads about round 1, written last by `kcamp baseline` (after its charts).
+pub const BASELINE_REPORT: &str = "baseline_report.md";
+
+/// Reports and their charts (`report.md`, `report/*.svg|png`), written by kcamp-report.
+pub const REPORT_DIR: &str = "report";

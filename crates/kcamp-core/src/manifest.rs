@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::files::{KERNEL_OVERRIDE_FILE, MANIFEST_FILE};
 use crate::fsutil::read_input_text;
 use crate::gate::GateConfig;
-use crate::types::{Dtype, OpName, ShapeSpec, validate_label};
+use crate::types::{Dtype, OpName, RuntimeChecks, ShapeSpec, validate_label};
 use crate::{Error, Result};
 
 /// Which adapter to run on: a case-insensitive name substring and/or a backend.
@@ -54,6 +54,21 @@ pub struct KernelSpec {
     /// Skip naga's runtime bounds checks (trusted mode). Recorded with every result.
     #[serde(default)]
     pub trusted: bool,
+    /// The runtime checks the shader compiler adds, when not the default `bounds_checks`:
+    /// `full` adds forced loop bounding (wgpu's checked mode), `none` equals `trusted: true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checks: Option<RuntimeChecks>,
+}
+
+impl KernelSpec {
+    /// The runtime checks this kernel is compiled with (recorded with every result).
+    pub fn runtime_checks(&self) -> RuntimeChecks {
+        match (self.trusted, self.checks) {
+            (true, _) => RuntimeChecks::None,
+            (false, Some(c)) => c,
+            (false, None) => RuntimeChecks::BoundsChecks,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -366,6 +381,17 @@ impl Manifest {
         let field = |name: &str, msg: String| {
             Error::in_file(origin, None, None, format!("field '{name}': {msg}"))
         };
+        if let (true, Some(c)) = (self.kernel.trusted, self.kernel.checks)
+            && c != RuntimeChecks::None
+        {
+            return Err(field(
+                "kernel.checks",
+                format!(
+                    "'{}' contradicts `trusted: true` (no checks at all): keep one of the two",
+                    c.as_str()
+                ),
+            ));
+        }
         if self.name.trim().is_empty() {
             return Err(field("name", "must not be empty".into()));
         }

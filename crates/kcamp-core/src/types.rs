@@ -198,6 +198,9 @@ impl TimingMethod {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RuntimeChecks {
+    /// Bounds checks and forced loop bounding: wgpu's fully checked mode (`kernel.checks:
+    /// full`). On the H200 loop bounding cost 7-23x; kept to measure exactly that.
+    Full,
     /// Every buffer access bounds-checked (no forced loop bounding): the default.
     BoundsChecks,
     /// No runtime checks at all (`kernel.trusted: true`).
@@ -214,9 +217,10 @@ impl RuntimeChecks {
         }
     }
 
-    /// The serialized name (`bounds_checks`, `none`).
+    /// The serialized name (`full`, `bounds_checks`, `none`).
     pub fn as_str(self) -> &'static str {
         match self {
+            RuntimeChecks::Full => "full",
             RuntimeChecks::BoundsChecks => "bounds_checks",
             RuntimeChecks::None => "none",
         }

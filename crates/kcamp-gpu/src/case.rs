@@ -166,7 +166,8 @@ fn prepare_side(
             Ok(wg)
         })
         .collect::<Result<Vec<_>, Stop>>()?;
-    let compiled = compile::compile(ctx, path, source, kernel.trusted).map_err(Stop::Fail)?;
+    let compiled =
+        compile::compile(ctx, path, source, kernel.runtime_checks()).map_err(Stop::Fail)?;
     // The kernel compiled, so its static metrics are known; records hold them against the
     // adapter's limits later without reopening the GPU.
     outcome.kernel_metrics = kernel

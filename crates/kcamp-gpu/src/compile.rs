@@ -6,6 +6,7 @@ use std::path::Path;
 use wgpu::naga;
 
 use super::GpuContext;
+use kcamp_core::types::RuntimeChecks;
 
 /// How a kernel accesses one binding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,7 +29,7 @@ pub(crate) fn compile(
     ctx: &GpuContext,
     path: &Path,
     source: &str,
-    trusted: bool,
+    mode: RuntimeChecks,
 ) -> Result<Kernel, String> {
     let shown = path.display().to_string();
     let module = naga::front::wgsl::parse_str(source).map_err(|e| {
@@ -71,22 +72,27 @@ pub(crate) fn compile(
         label: Some(&shown),
         source: wgpu::ShaderSource::Wgsl(source.into()),
     };
-    let module = if trusted {
-        // SAFETY: the manifest opted this kernel out of runtime bounds checks
-        // (`kernel.trusted`); out-of-bounds accesses are then the kernel author's risk.
-        unsafe {
-            ctx.device
-                .create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked())
+    let module = match mode {
+        RuntimeChecks::None => {
+            // SAFETY: the manifest opted this kernel out of runtime bounds checks
+            // (`kernel.trusted`); out-of-bounds accesses are then the kernel author's risk.
+            unsafe {
+                ctx.device
+                    .create_shader_module_trusted(desc, wgpu::ShaderRuntimeChecks::unchecked())
+            }
         }
-    } else {
-        // Bounds checks stay on; forced loop bounding is off: it cost 7-23x on the H200
-        // (128x128 SGEMM at 4096^3: 1.86 TFLOP/s with it, 27.1 without), and a kernel that
-        // never ends is already the killable worker's TIMEOUT_FAIL.
-        let mut checks = wgpu::ShaderRuntimeChecks::checked();
-        checks.force_loop_bounding = false;
-        // SAFETY: every access stays bounds-checked; without loop bounding an endless loop
-        // may be miscompiled, and the worker that runs it is killed at `timeout_sec`.
-        unsafe { ctx.device.create_shader_module_trusted(desc, checks) }
+        // wgpu's own checked mode, loop bounding included (`kernel.checks: full`).
+        RuntimeChecks::Full => ctx.device.create_shader_module(desc),
+        RuntimeChecks::BoundsChecks => {
+            // Bounds checks stay on; forced loop bounding is off: it cost 7-23x on the H200
+            // (128x128 SGEMM at 4096^3: 1.86 TFLOP/s with it, 27.1 without), and a kernel that
+            // never ends is already the killable worker's TIMEOUT_FAIL.
+            let mut checks = wgpu::ShaderRuntimeChecks::checked();
+            checks.force_loop_bounding = false;
+            // SAFETY: every access stays bounds-checked; without loop bounding an endless loop
+            // may be miscompiled, and the worker that runs it is killed at `timeout_sec`.
+            unsafe { ctx.device.create_shader_module_trusted(desc, checks) }
+        }
     };
     if let Some(e) = pollster::block_on(scope.pop()) {
         return Err(format!("{shown}: {}", error_chain(&e)));

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::GpuContext;
 use super::compile::{self, Access, Kernel};
-use kcamp_core::types::{AdapterDescription, TimingMethod};
+use kcamp_core::types::{AdapterDescription, RuntimeChecks, TimingMethod};
 use kcamp_core::{Error, Result};
 
 const FMA_F32: &str = include_str!("../../../shaders/peak_fma.wgsl");
@@ -108,7 +108,7 @@ fn build(
     bindings: &[(&str, u32, Access)],
 ) -> Result<(wgpu::ComputePipeline, wgpu::BindGroupLayout)> {
     // Our own kernels check their bounds with arrayLength; skip naga's checks and loop guards.
-    let kernel: Kernel = compile::compile(ctx, Path::new(name), source, true)
+    let kernel: Kernel = compile::compile(ctx, Path::new(name), source, RuntimeChecks::None)
         .map_err(|e| Error::Internal(format!("built-in peak kernel: {e}")))?;
     let layout = compile::layout(ctx, bindings);
     let pipeline = kernel

@@ -20,9 +20,9 @@ use crate::{
     RoundPoint, ShapeComparison, ShapeResult,
 };
 
-pub const BASELINE_REPORT: &str = "baseline_report.md";
+pub use kcamp_core::files::BASELINE_REPORT;
 pub const FINAL_REPORT: &str = "report.md";
-pub const REPORT_DIR: &str = "report";
+pub use kcamp_core::files::REPORT_DIR;
 
 /// Where and how a run was measured, from its result.json (None: an imported CSV).
 pub fn provenance(result: Option<&RunResult>) -> Provenance {

@@ -218,7 +218,7 @@ pub fn run_campaign_cases(
         opts.validation,
         &manifest.kernel.file,
         &kernel_source,
-        manifest.kernel.trusted,
+        manifest.kernel.runtime_checks(),
         started_at,
         &outcomes,
         summary,
@@ -277,7 +277,9 @@ fn paired_kernel(campaign_dir: &Path, manifest: &Manifest, dir: &Path) -> Result
     }
     .with_kernel_settings_of(&dir.join(KERNEL_SETTINGS_FILE))?
     .kernel;
+    // The candidate's runtime checks: the pair differs in its kernel only.
     kernel.trusted = manifest.kernel.trusted;
+    kernel.checks = manifest.kernel.checks;
     let kernel_path = dir.join(&kernel.file);
     let kernel_source = std::fs::read_to_string(&kernel_path).map_err(|e| {
         Error::io(

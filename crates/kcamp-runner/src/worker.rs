@@ -95,6 +95,7 @@ mod tests {
                 },
                 bindings: BTreeMap::new(),
                 trusted: false,
+                checks: None,
             },
             adapter: AdapterSelector::default(),
             timing: TimingConfig::default(),

@@ -104,6 +104,7 @@ pub fn manifest(shapes: &[FixtureShape], representative: &[&str]) -> Manifest {
             },
             bindings: BTreeMap::new(),
             trusted: false,
+            checks: None,
         },
         gate: GateConfig::default(),
         timing: TimingConfig::default(),

@@ -215,7 +215,7 @@ impl RunResult {
         validation: Validation,
         kernel_file: &str,
         kernel_source: &str,
-        trusted: bool,
+        checks: RuntimeChecks,
         started_at: DateTime<Utc>,
         outcomes: &[CaseOutcome],
         summary: RunSummary,
@@ -227,11 +227,8 @@ impl RunResult {
             }
         }
         let adapter = outcomes.iter().find_map(|o| o.adapter.clone());
-        let fingerprint = Fingerprint::builtin(
-            adapter.as_ref(),
-            RuntimeChecks::of_trusted(trusted),
-            timing_methods.first().copied(),
-        );
+        let fingerprint =
+            Fingerprint::builtin(adapter.as_ref(), checks, timing_methods.first().copied());
         RunResult {
             op,
             dtype,
@@ -243,7 +240,7 @@ impl RunResult {
                 .map(|a| a.wgpu_version.clone())
                 .unwrap_or_default(),
             timing_methods,
-            trusted,
+            trusted: checks == RuntimeChecks::None,
             kernel_file: kernel_file.to_owned(),
             kernel_sha256: kernel_sha256(kernel_source),
             started_at,

@@ -16,8 +16,8 @@ use super::recover::recover;
 use crate::artifacts::result::{RunResult, RunSummary, ShapeFailure, failures};
 use crate::case::ProgressEvent;
 use crate::files::{
-    ARTIFACTS_DIR, BENCHMARK_CSV, DECISION_FILE, FROZEN_HEADER_FILE, HYPOTHESIS_FILE, KERNEL_DIR,
-    MANIFEST_FILE, RESULT_JSON,
+    ARTIFACTS_DIR, BASELINE_REPORT, BENCHMARK_CSV, DECISION_FILE, FROZEN_HEADER_FILE,
+    HYPOTHESIS_FILE, KERNEL_DIR, MANIFEST_FILE, RESULT_JSON,
 };
 use crate::fsutil::{remove_dir_if_exists, rename, write_atomic, write_json_atomic};
 use crate::manifest::Manifest;
@@ -54,9 +54,17 @@ pub fn baseline(
     let _lock = c.lock("kcamp baseline")?;
     let recovery = recover(c)?;
     if !c.round_numbers()?.is_empty() {
-        // A retried BASELINE whose first attempt was killed: recovery finished it.
-        if recovery.completed.iter().any(|(k, _)| *k == "baseline") {
-            return recorded_outcome(c);
+        // A retried BASELINE whose first attempt died after round 1 was recorded: before
+        // its decision was complete (recovery finished it) or before its report was written
+        // (the report is written last, so its absence says so).
+        let report_missing = c.round_numbers()? == [1] && !c.dir.join(BASELINE_REPORT).exists();
+        if report_missing || recovery.completed.iter().any(|(k, _)| *k == "baseline") {
+            let mut out = recorded_outcome(c)?;
+            if let Err(e) = render(&Campaign::open(&c.dir)?) {
+                out.warnings
+                    .push(format!("baseline_report.md not written: {e}"));
+            }
+            return Ok(out);
         }
         return Err(Error::State(format!(
             "{}: BASELINE is already recorded as round 1; open a round with `kcamp round new`",

@@ -20,6 +20,8 @@ pub struct InitOptions {
     pub shapes: Option<PathBuf>,
     pub name: Option<String>,
     pub primary_metric: Option<String>,
+    /// Start from this shipped kernel (`shaders/`) instead of the op's naive one.
+    pub kernel: Option<String>,
 }
 
 /// Create a campaign: manifest.yaml, the op's baseline kernel in `kernel/`, the layout.
@@ -44,9 +46,27 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
         Some(p) => read_shapes_file(p, opts.op)?,
         None => crate::ops::op(opts.op).default_shapes(),
     };
-    let mut kernel = crate::ops::op(opts.op).baseline_kernel(opts.dtype);
-    // The working kernel is the campaign's, not the shipped baseline: name it after the op.
-    kernel.kernel.file = match opts.dtype {
+    let (source, mut spec) = match &opts.kernel {
+        None => {
+            let k = crate::ops::op(opts.op).baseline_kernel(opts.dtype);
+            (k.source, k.kernel)
+        }
+        Some(name) => {
+            let k = crate::kernels::ShippedKernel::find(name)?;
+            if (k.op, k.dtype) != (opts.op, opts.dtype) {
+                return Err(Error::input(format!(
+                    "--kernel {name} is a {} {} kernel; this campaign is {} {} (--op, --dtype)",
+                    k.op.as_str(),
+                    k.dtype.as_str(),
+                    opts.op.as_str(),
+                    opts.dtype.as_str()
+                )));
+            }
+            (k.source, k.settings()?)
+        }
+    };
+    // The working kernel is the campaign's, not the shipped one: name it after the op.
+    spec.file = match opts.dtype {
         Dtype::F32 => format!("{}.wgsl", opts.op.as_str()),
         Dtype::F16 => format!("{}_f16.wgsl", opts.op.as_str()),
     };
@@ -65,7 +85,7 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
         opts.dtype,
         primary_metric,
         shapes,
-        kernel.kernel.clone(),
+        spec.clone(),
     );
     let yaml = format!(
         "# kcamp campaign manifest (see README: manifest.yaml). representative_shapes is filled\n# by `kcamp baseline` unless you set it.\n{}",
@@ -76,10 +96,7 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
     for sub in [KERNEL_DIR, ROUNDS_DIR, MEMORY_DIR] {
         crate::fsutil::create_dir_all(&dir.join(sub))?;
     }
-    write_atomic(
-        &dir.join(KERNEL_DIR).join(&kernel.kernel.file),
-        kernel.source.as_bytes(),
-    )?;
+    write_atomic(&dir.join(KERNEL_DIR).join(&spec.file), source.as_bytes())?;
     // Per-process state stays out of the commits that `accept` makes.
     write_atomic(&dir.join(".gitignore"), b".kcamp.lock\nlive/\nruns/\n")?;
     // The manifest is written last: its presence is what makes the directory a campaign.
@@ -190,6 +207,7 @@ pub(crate) fn temp_campaign() -> (tempfile::TempDir, super::Campaign) {
         shapes: None,
         name: None,
         primary_metric: None,
+        kernel: None,
     };
     let c = init(&tmp.path().join("c"), &opts).expect("init");
     (tmp, c)

@@ -175,6 +175,9 @@ fn remove_stray_temp_files(c: &Campaign) -> Result<()> {
         c.dir.join(MEMORY_DIR),
         c.dir.join(ROUNDS_DIR),
         c.dir.join("live"),
+        // The reports and their charts (kcamp-report writes them atomically too).
+        c.dir.join(crate::files::REPORT_DIR),
+        c.dir.join(super::FINAL_VALIDATION_DIR),
     ];
     for n in c.round_numbers()? {
         dirs.push(c.round_dir(n));

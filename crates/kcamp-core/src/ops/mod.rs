@@ -240,6 +240,7 @@ impl BaselineKernel {
                 },
                 bindings: Default::default(),
                 trusted: false,
+                checks: None,
             },
         }
     }
