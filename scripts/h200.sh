@@ -7,7 +7,8 @@
 # Writes under $OUT (default /tmp/kcamp-h200): JSON and CSVs as they come, campaigns/ (the
 # recorded campaign directories) and summary.txt, which it prints last.
 # Rehearsal on the software adapter (small shapes, no torch):
-#   ADAPTER=llvmpipe SHAPES=scripts/h200/rehearsal-shapes.yaml scripts/h200.sh target/debug/kcamp
+#   ADAPTER=llvmpipe SHAPES=scripts/h200/rehearsal-shapes.yaml \
+#     AXPY_SHAPES=scripts/h200/rehearsal-axpy.yaml scripts/h200.sh target/debug/kcamp
 set -euo pipefail
 KCAMP="$(realpath "${1:-target/release/kcamp}")"
 ROOT="$(pwd)"
@@ -24,10 +25,10 @@ at() { echo $(( T0 + BUDGET * $1 / 100 )); }
 
 "$KCAMP" adapters "${sel[@]}" --json > "$OUT/adapters.json"
 log "kcamp peak"
-"$KCAMP" peak "${sel[@]}" --json > "$OUT/peak.json"
+"$KCAMP" peak "${sel[@]}" --json > "$OUT/peak.json" || log "kcamp peak failed"
 if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
   log "torch references"
-  python3 scripts/h200/torch_ref.py "$OUT" "$SHAPES" > /dev/null
+  python3 scripts/h200/torch_ref.py "$OUT" "$SHAPES" > /dev/null || log "torch references failed"
 else
   echo '{"device": "no CUDA torch here"}' > "$OUT/torch.json"
 fi
@@ -39,10 +40,10 @@ for spec in "sgemm-f32 sgemm f32 40" "hgemm-f16 hgemm f16 78"; do
   set -- $spec
   log "campaign h200-$1"
   SHAPES_FILE="$SHAPES" PEAKS="$XDG_DATA_HOME/kcamp/peaks.json" DEADLINE="$(at "$4")" \
-    scripts/h200/record.sh "$KCAMP" "$WORK/h200-$1" "scripts/h200/$2.rounds" "$WORK/v/$1" "$3" "${sel[@]}" \
+    scripts/h200/record.sh "$KCAMP" "$WORK/h200-$1" "scripts/h200/$2.rounds" "$WORK/v/$1" "$3" "${ADAPTER:-H200}" \
     || log "campaign h200-$1 ended early (exit $?)"
   rm -rf "$WORK/h200-$1/runs" "$WORK/h200-$1/live" "$WORK/h200-$1/.kcamp.lock"
-  cp -r "$WORK/h200-$1" "$OUT/campaigns/"
+  cp -r "$WORK/h200-$1" "$OUT/campaigns/" || true
   cp "$WORK"/h200-$1.*.json "$OUT/campaigns/" 2>/dev/null || true
 done
 
@@ -52,7 +53,7 @@ grep "label: *$big[,}]" "$SHAPES" > "$WORK/one.yaml"
 for k in 01-naive 02-tiled64 13-unroll-bk16; do
   [ "$(date +%s)" -lt "$(at 92)" ] || { log "checks table: $k skipped (time)"; continue; }
   c="$WORK/checks-$k"
-  "$KCAMP" init "$c" --op gemm --shapes "$WORK/one.yaml" --json > /dev/null
+  "$KCAMP" init "$c" --op gemm --shapes "$WORK/one.yaml" --json > /dev/null || continue
   sed -i "s/^git_commit: .*/git_commit: false/; s/^  warmup: .*/  warmup: 10\n  warmup_ms: 300/" "$c/manifest.yaml"
   rm -f "$c"/kernel/*; cp "$WORK/v/sgemm-f32/$k/gemm.wgsl" "$c/kernel/"
   for mode in full bounds_checks none; do
@@ -67,9 +68,12 @@ if [ "$(date +%s)" -lt "$(at 97)" ]; then
   log "axpy"
   printf -- '- {label: n64m, N: 67108864}\n- {label: n256m, N: 268435456}\n' > "$WORK/axpy.yaml"
   [ -n "${AXPY_SHAPES:-}" ] && cp "$AXPY_SHAPES" "$WORK/axpy.yaml"
-  "$KCAMP" init "$WORK/axpy" --op axpy --kernel axpy_u4 --shapes "$WORK/axpy.yaml" --json > /dev/null
-  sed -i "s/^  warmup: .*/  warmup: 20\n  warmup_ms: 300/" "$WORK/axpy/manifest.yaml"
-  "$KCAMP" -C "$WORK/axpy" run "${sel[@]}" --json > "$OUT/axpy.json" 2>/dev/null || true
+  if "$KCAMP" init "$WORK/axpy" --kernel axpy_u4 --shapes "$WORK/axpy.yaml" --json > "$OUT/axpy-init.json"; then
+    sed -i "s/^  warmup: .*/  warmup: 20\n  warmup_ms: 300/" "$WORK/axpy/manifest.yaml"
+    "$KCAMP" -C "$WORK/axpy" run "${sel[@]}" --json > "$OUT/axpy.json" 2>/dev/null || log "axpy run failed"
+  else
+    log "axpy: init failed (see axpy-init.json)"
+  fi
 fi
 command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$OUT/nvidia-smi.csv" || true
 log "summary"

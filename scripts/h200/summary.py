@@ -29,8 +29,13 @@ def rows(csv_path):
         return {}
 
 
-def f(x, d=1):
-    return "-" if x is None else f"{x:.{d}f}"
+def f(x, d=3):
+    """Three significant digits (0.000467, 33.5, 4290), whatever the scale."""
+    if x is None:
+        return "-"
+    if x != x:
+        return "FAIL"
+    return f"{x:.{d}g}" if abs(x) < 10 ** d else f"{x:.0f}"
 
 
 for name, dt in (("h200-sgemm-f32", "fp32"), ("h200-hgemm-f16", "fp16")):
@@ -83,8 +88,8 @@ for label, n in (("n64m", 1 << 26), ("n256m", 1 << 28)):
     if label in lat:
         gbps = 3 * n * 4 / (lat[label] * 1e-6) / 1e9
         t = torch.get("add_gbps_n256m")
-        say(f"axpy_u4 {label}: {gbps:.0f} GB/s; torch add (2^28) {f(t, 0)} GB/s; x {f(gbps / t if t else None, 3)}")
+        say(f"axpy_u4 {label}: {gbps:.0f} GB/s; torch add (2^28) {f(t)} GB/s; x {f(gbps / t if t else None, 3)}")
 copy = (peak.get("copy") or {}).get("gbps")
 tc = torch.get("copy_gbps_1GiB")
-say(f"kcamp peak copy 1 GiB: {f(copy, 0)} GB/s; torch copy {f(tc, 0)} GB/s; x {f(copy / tc if copy and tc else None, 3)}; fma f32 {f((peak.get('fma_f32') or {}).get('tflops'))} TFLOP/s")
+say(f"kcamp peak copy 1 GiB: {f(copy)} GB/s; torch copy {f(tc)} GB/s; x {f(copy / tc if copy and tc else None, 3)}; fma f32 {f((peak.get('fma_f32') or {}).get('tflops'))} TFLOP/s")
 print("\n".join(lines))
