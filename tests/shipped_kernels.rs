@@ -44,7 +44,10 @@ fn init_starts_from_a_shipped_kernel_with_its_settings() {
         &kcamp(&["init", path(&dir), "--kernel", "gemm_sgemm_128x128_bk16"]),
         0,
     );
-    assert_eq!((out["op"].as_str(), out["dtype"].as_str()), (Some("gemm"), Some("f32")));
+    assert_eq!(
+        (out["op"].as_str(), out["dtype"].as_str()),
+        (Some("gemm"), Some("f32"))
+    );
     let shipped = std::fs::read_to_string("shaders/gemm_sgemm_128x128_bk16.wgsl").unwrap();
     assert_eq!(
         std::fs::read_to_string(dir.join("kernel/gemm.wgsl")).unwrap(),
@@ -58,7 +61,12 @@ fn init_starts_from_a_shipped_kernel_with_its_settings() {
     // The dtype comes from the kernel when not given.
     let f16 = tmp.path().join("hgemm");
     let out = json(
-        &kcamp(&["init", path(&f16), "--kernel", "gemm_hgemm_coop_128x128_bk64"]),
+        &kcamp(&[
+            "init",
+            path(&f16),
+            "--kernel",
+            "gemm_hgemm_coop_128x128_bk64",
+        ]),
         0,
     );
     assert_eq!(out["dtype"], "f16");
@@ -85,7 +93,10 @@ fn a_kernel_of_another_op_or_an_unknown_name_is_refused_and_nothing_is_written()
     let err = json(&kcamp(&["init", path(&dir), "--kernel", "gemm_fast"]), 2);
     let msg = err["error"]["message"].as_str().unwrap();
     assert!(msg.contains("no shipped kernel 'gemm_fast'"), "{msg}");
-    assert!(msg.contains("axpy_u4"), "every shipped kernel is listed: {msg}");
+    assert!(
+        msg.contains("axpy_u4"),
+        "every shipped kernel is listed: {msg}"
+    );
     assert!(!dir.join("manifest.yaml").exists(), "nothing written");
 }
 
@@ -130,5 +141,8 @@ fn the_shipped_sgemm_passes_on_shapes_no_tile_divides_and_checks_are_recorded() 
     std::fs::write(dir.join("manifest.yaml"), contradicting).unwrap();
     let err = json(&kcamp(&["-C", path(&dir), "run"]), 2);
     let msg = err["error"]["message"].as_str().unwrap();
-    assert!(msg.contains("kernel.checks") && msg.contains("trusted"), "{msg}");
+    assert!(
+        msg.contains("kernel.checks") && msg.contains("trusted"),
+        "{msg}"
+    );
 }
