@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Every H200 figure of the README in one run, with PyTorch references from the same run:
-# the two recorded campaigns (campaigns/h200-sgemm-f32, campaigns/h200-hgemm-f16), the cost
+# the two campaigns recorded through kcamp's loop ($OUT/campaigns/h200-sgemm-f32 and
+# h200-hgemm-f16, ready to copy into campaigns/ and open with `kcamp tui`), the cost
 # of runtime checks, axpy against torch add, kcamp peak against torch copy. Builds nothing:
 # run it from the repository root with a prebuilt binary.
 #   scripts/h200.sh [path/to/kcamp]           (default target/release/kcamp)
 # Writes under $OUT (default /tmp/kcamp-h200): JSON and CSVs as they come, campaigns/ (the
-# recorded campaign directories) and summary.txt, which it prints last.
+# recorded campaign directories), summary.txt, which it prints last, and h200-run.tgz, all of
+# it in one archive: a borrowed machine may return only a few files and shallow folders (one
+# run lost its recorded campaigns that way), so fetch the archive, not the tree.
 # Rehearsal on the software adapter (small shapes, no torch):
 #   ADAPTER=llvmpipe SHAPES=scripts/h200/rehearsal-shapes.yaml \
 #     AXPY_SHAPES=scripts/h200/rehearsal-axpy.yaml scripts/h200.sh target/debug/kcamp
@@ -77,4 +80,6 @@ if [ "$(date +%s)" -lt "$(at 97)" ]; then
 fi
 command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$OUT/nvidia-smi.csv" || true
 log "summary"
-python3 scripts/h200/summary.py "$OUT" | tee "$OUT/summary.txt"
+python3 scripts/h200/summary.py "$OUT" > "$OUT/summary.txt" || log "summary failed"
+tar czf "$WORK/h200-run.tgz" -C "$OUT" --exclude h200-run.tgz . && mv "$WORK/h200-run.tgz" "$OUT/"
+cat "$OUT/summary.txt"
