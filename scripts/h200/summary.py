@@ -74,13 +74,13 @@ for name, dt in (("h200-sgemm-f32", "fp32"), ("h200-hgemm-f16", "fp16")):
     say(f"best accepted at sq4096: {f(best)} TFLOP/s = {f(best / ref[f'{dt}/sq4096'] if best and ref.get(f'{dt}/sq4096') else None, 2)}x torch {dt}")
 
 say("\nruntime checks, forward TFLOP/s at the largest square (kcamp run, one shape):")
-say(f"{'kernel':<16}{'full':>8}{'bounds':>8}{'none':>8}")
+say(f"{'kernel':<16}{'full':>9}{'bounds':>9}{'none':>9}")
 for k in ("01-naive", "02-tiled64", "13-unroll-bk16"):
     vals = []
     for mode in ("full", "bounds_checks", "none"):
         d = load(f"{out}/checks-{k}-{mode}.json", {}) or {}
         vals.append((d.get("summary") or {}).get("aggregate"))
-    say(f"{k:<16}" + "".join(f"{f(v):>8}" for v in vals))
+    say(f"{k:<16}" + "".join(f" {f(v):>8}" for v in vals))
 
 ax = load(f"{out}/axpy.json", {}) or {}
 lat = (ax.get("summary") or {}).get("latency_us_by_shape", {})
