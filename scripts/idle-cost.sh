@@ -65,7 +65,9 @@ open=$(ls "$camp/rounds" | sed 's/round-//' | sort -n | tail -1)
 gate="$camp/rounds/round-$open/artifacts/gate.json"
 for i in 1 2; do
     t=$(now_ms)
-    printf '{"time":"2026-03-14T12:0%d:00Z","event":"idle_check_%d","round":null,"pid":1,"detail":{}}\n' "$i" "$i" >> "$journal"
+    # Stamped now, as kcamp stamps its lines: the log panel orders lines by time, and the
+    # synthetic campaign's lines are dated 2026-03-14.
+    printf '{"time":"%s","event":"idle_check_%d","round":null,"pid":1,"detail":{}}\n' "$(date -u +%FT%TZ)" "$i" >> "$journal"
     echo "journal line $i on screen after $(latency "idle_check_$i" "$t") ms"
     sleep 1
     # A new verdict for the open round, written the way kcamp writes: temp file, rename.
