@@ -9,32 +9,8 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
-fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
-}
-
-fn run(dir: &Path, args: &[&str], code: i32) -> Value {
-    let out = Command::cargo_bin("kcamp")
-        .unwrap()
-        .arg("--json")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env_remove("KCAMP_FAILPOINT")
-        .env_remove("TEST_TIMEOUT_SEC")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "kcamp {args:?}: stdout {stdout}\nstderr {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
-}
+mod common;
+use common::{fixture, run};
 
 fn error_message(v: &Value) -> String {
     v["error"]["message"]

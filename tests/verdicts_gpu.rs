@@ -7,31 +7,8 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
-fn run(dir: &Path, args: &[&str], code: i32) -> Value {
-    let out = Command::cargo_bin("kcamp")
-        .unwrap()
-        .arg("--json")
-        .arg("-C")
-        .arg(dir)
-        .args(args)
-        .env(
-            "XDG_RUNTIME_DIR",
-            std::env::var("XDG_RUNTIME_DIR").unwrap_or_else(|_| "/tmp".into()),
-        )
-        .env_remove("KCAMP_FAILPOINT")
-        .env_remove("TEST_TIMEOUT_SEC")
-        .env_remove("KCAMP_TIMING")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "kcamp {args:?}: stdout {stdout}\nstderr {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
-}
+mod common;
+use common::run;
 
 fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()

@@ -40,6 +40,7 @@ pub fn kcamp_process(dir: &Path) -> std::process::Command {
         .env_remove("KCAMP_KILL_AT_FS_STEP")
         .env_remove("KCAMP_FS_TRACE")
         .env_remove("TEST_TIMEOUT_SEC")
+        .env_remove("KCAMP_TIMING")
         .env("GIT_DIR", "/nonexistent");
     cmd
 }
