@@ -1,6 +1,6 @@
 //! `manifest.yaml`: the campaign's definition (SPEC §4).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::files::{KERNEL_OVERRIDE_FILE, MANIFEST_FILE};
 use crate::fsutil::read_input_text;
 use crate::gate::GateConfig;
+use crate::schema::ShapeKey;
 use crate::types::{Dtype, OpName, RuntimeChecks, ShapeSpec, validate_label};
 use crate::{Error, Result};
 
@@ -368,6 +369,22 @@ impl Manifest {
     /// Dimensions of a shape in CSV order, with the op's defaults (`B` = 1).
     pub fn shape_dims(&self, shape: &ShapeSpec) -> Vec<u64> {
         crate::ops::shape_dims(self.op, shape)
+    }
+
+    /// How a shape is matched in a CSV: its label and dimensions.
+    pub fn shape_key(&self, shape: &ShapeSpec) -> ShapeKey {
+        ShapeKey {
+            label: shape.label.clone(),
+            dims: self.shape_dims(shape),
+        }
+    }
+
+    /// The keys of every target shape.
+    pub fn target_keys(&self) -> BTreeSet<ShapeKey> {
+        self.target_shapes
+            .iter()
+            .map(|s| self.shape_key(s))
+            .collect()
     }
 
     pub fn representative(&self) -> Vec<&ShapeSpec> {

@@ -265,15 +265,7 @@ pub(super) fn finish_baseline(c: &Campaign, representative: &[String]) -> Result
 }
 
 fn check_baseline_table(c: &Campaign, table: &BenchTable) -> Result<()> {
-    let expected: BTreeSet<ShapeKey> = c
-        .manifest
-        .target_shapes
-        .iter()
-        .map(|s| ShapeKey {
-            label: s.label.clone(),
-            dims: c.manifest.shape_dims(s),
-        })
-        .collect();
+    let expected = c.manifest.target_keys();
     check_shape_set(table, &expected, "the manifest's target_shapes")?;
     let gateable = table.schema.gateable_metrics();
     if !gateable.iter().any(|m| m == &c.manifest.primary_metric) {

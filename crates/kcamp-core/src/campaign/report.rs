@@ -84,15 +84,7 @@ pub fn final_report<T>(
             };
             let measured = measure(c, source, &plan, on_event)
                 .map_err(|e| abandon(c, e, "report", incumbent, Validation::Full, &[]))?;
-            let keys: BTreeSet<ShapeKey> = c
-                .manifest
-                .target_shapes
-                .iter()
-                .map(|s| ShapeKey {
-                    label: s.label.clone(),
-                    dims: c.manifest.shape_dims(s),
-                })
-                .collect();
+            let keys = c.manifest.target_keys();
             check_shape_set(&measured.table, &keys, "the manifest's target_shapes")?;
             c.journal(
                 "final_validation",

@@ -20,9 +20,8 @@ use crate::case::ProgressEvent;
 use crate::files::{ARTIFACTS_DIR, FROZEN_HEADER_FILE, GATE_JSON, KERNEL_DIR, VALIDATIONS_JSONL};
 use crate::fsutil::{append_line, remove_dir_if_exists, rename, write_json_atomic};
 use crate::gate::{GateReport, Verdict, remeasure_holds};
-use crate::manifest::Manifest;
 use crate::schema::ShapeKey;
-use crate::types::{DecisionKind, ShapeSpec, Validation};
+use crate::types::{DecisionKind, Validation};
 use crate::{Error, Result};
 
 /// `artifacts/gate.json`: the latest validation of a round.
@@ -132,14 +131,14 @@ pub(super) fn validate_locked(
             c.manifest
                 .representative()
                 .into_iter()
-                .map(|s| key_of(&c.manifest, s))
+                .map(|s| c.manifest.shape_key(s))
                 .collect()
         }
         Validation::Full => c
             .manifest
             .target_shapes
             .iter()
-            .map(|s| key_of(&c.manifest, s))
+            .map(|s| c.manifest.shape_key(s))
             .collect(),
     };
     let rdir = c.round_dir(round);
@@ -462,13 +461,6 @@ pub(super) fn finish_validation(c: &Campaign, round: u32) -> Result<bool> {
         wrote = true;
     }
     Ok(wrote)
-}
-
-fn key_of(m: &Manifest, s: &ShapeSpec) -> ShapeKey {
-    ShapeKey {
-        label: s.label.clone(),
-        dims: m.shape_dims(s),
-    }
 }
 
 /// Re-measurements of the same kernel (same validation kind) in a row, this one included.
