@@ -191,8 +191,12 @@ fn record_utilization_uses_the_adapter_that_measured_the_run() {
         device: 8997,
         ..AdapterDescription::default()
     };
-    let (flops_pct, bw_pct) =
-        kcamp_core::specs::record_utilization(dir.path(), &manifest, &table, Some(&result));
+    let (flops_pct, bw_pct) = kcamp_core::specs::record_utilization(
+        dir.path(),
+        (manifest.op, manifest.dtype),
+        &table,
+        Some(&result),
+    );
     assert!((flops_pct.unwrap() - 20.513).abs() < 1e-3, "{flops_pct:?}");
     assert!((bw_pct.unwrap() - 0.41943).abs() < 1e-4, "{bw_pct:?}");
     // A software adapter has no cited peak; its measured peaks (kcamp peak) are used.
@@ -207,7 +211,12 @@ fn record_utilization_uses_the_adapter_that_measured_the_run() {
         ..AdapterDescription::default()
     };
     assert_eq!(
-        kcamp_core::specs::record_utilization(dir.path(), &manifest, &table, Some(&software)),
+        kcamp_core::specs::record_utilization(
+            dir.path(),
+            (manifest.op, manifest.dtype),
+            &table,
+            Some(&software)
+        ),
         (None, None),
         "no cited or measured peak"
     );
@@ -216,8 +225,12 @@ fn record_utilization_uses_the_adapter_that_measured_the_run() {
         "driver": "test", "measured_at": "2026-11-29T00:00:00Z",
         "flops": {"f32": 137.44e12}, "bandwidth": 40.26e9}}});
     std::fs::write(dir.path().join("peaks.json"), store.to_string()).unwrap();
-    let (flops_pct, bw_pct) =
-        kcamp_core::specs::record_utilization(dir.path(), &manifest, &table, Some(&software));
+    let (flops_pct, bw_pct) = kcamp_core::specs::record_utilization(
+        dir.path(),
+        (manifest.op, manifest.dtype),
+        &table,
+        Some(&software),
+    );
     assert!((flops_pct.unwrap() - 10.0).abs() < 1e-2, "{flops_pct:?}");
     assert!((bw_pct.unwrap() - 50.0).abs() < 1e-1, "{bw_pct:?}");
 }

@@ -2,7 +2,7 @@
 //! the recorded H200 campaigns, each with the settings it was measured with (its
 //! `*.kernel.yaml`). `kcamp init --kernel NAME` starts a campaign from one.
 
-use crate::manifest::KernelSpec;
+use crate::kernel_spec::KernelSpec;
 use crate::types::{Dtype, OpName};
 use crate::{Error, Result};
 

@@ -14,6 +14,7 @@ pub mod files;
 pub mod fsutil;
 pub mod gate;
 pub mod isa;
+pub mod kernel_spec;
 pub mod kernels;
 pub mod manifest;
 pub mod memory;

@@ -1,6 +1,6 @@
 //! `manifest.yaml`: the campaign's definition (SPEC §4).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::files::{KERNEL_OVERRIDE_FILE, MANIFEST_FILE};
 use crate::fsutil::read_input_text;
 use crate::gate::GateConfig;
+pub use crate::kernel_spec::{KernelSpec, WorkgroupExprs};
 use crate::schema::ShapeKey;
 use crate::types::{Dtype, OpName, RuntimeChecks, ShapeSpec, validate_label};
 use crate::{Error, Result};
@@ -21,55 +22,6 @@ pub struct AdapterSelector {
     /// vulkan | metal | dx12 | gl
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend: Option<String>,
-}
-
-/// Workgroup-count expressions over the dispatch's dimensions (e.g. `ceil(N/16)`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WorkgroupExprs {
-    pub x: String,
-    #[serde(default = "one_expr")]
-    pub y: String,
-    #[serde(default = "one_expr")]
-    pub z: String,
-}
-
-fn one_expr() -> String {
-    "1".to_owned()
-}
-
-/// How the campaign's kernel plugs into the op's ABI (README "Kernel ABI").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct KernelSpec {
-    /// WGSL file under `kernel/`.
-    pub file: String,
-    /// Entry point per pass: `forward`, and for GEMM `backward_da`, `backward_db`.
-    /// A pass missing here uses `forward`'s entry point with the ABI's transpose flags.
-    pub entry_points: BTreeMap<String, String>,
-    /// Workgroup counts per dispatch.
-    pub workgroups: WorkgroupExprs,
-    /// Op buffer name -> binding number in group 0 (defaults: the op's ABI order).
-    #[serde(default)]
-    pub bindings: BTreeMap<String, u32>,
-    /// Skip naga's runtime bounds checks (trusted mode). Recorded with every result.
-    #[serde(default)]
-    pub trusted: bool,
-    /// The runtime checks the shader compiler adds, when not the default `bounds_checks`:
-    /// `full` adds forced loop bounding (wgpu's checked mode), `none` equals `trusted: true`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub checks: Option<RuntimeChecks>,
-}
-
-impl KernelSpec {
-    /// The runtime checks this kernel is compiled with (recorded with every result).
-    pub fn runtime_checks(&self) -> RuntimeChecks {
-        match (self.trusted, self.checks) {
-            (true, _) => RuntimeChecks::None,
-            (false, Some(c)) => c,
-            (false, None) => RuntimeChecks::BoundsChecks,
-        }
-    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -274,6 +226,15 @@ fn yaml_too_deep(text: &str, max: usize) -> Option<u64> {
 
 impl Manifest {
     /// A manifest with every optional field at its default.
+    /// The GPU this campaign's rows are held to when their adapter is unknown.
+    pub fn floor_target(&self) -> crate::specs::FloorTarget<'_> {
+        crate::specs::FloorTarget {
+            adapter_name: self.adapter.name.as_deref(),
+            target_gpu: self.target_gpu.as_deref(),
+            dtype: self.dtype,
+        }
+    }
+
     pub fn with_defaults(
         name: String,
         op: OpName,

@@ -113,7 +113,12 @@ mod tests {
                 .kernel,
         );
         m.target_gpu = Some("h200".into());
-        FloorPeaks::for_target(&Registry::builtin().unwrap(), &Default::default(), &m).unwrap()
+        FloorPeaks::for_target(
+            &Registry::builtin().unwrap(),
+            &Default::default(),
+            &m.floor_target(),
+        )
+        .unwrap()
     }
 
     fn table(csv: &str) -> BenchTable {

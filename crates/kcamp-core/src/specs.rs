@@ -322,11 +322,11 @@ pub fn adapter_peaks(
 /// rates against [`adapter_peaks`].
 pub fn record_utilization(
     campaign_dir: &Path,
-    manifest: &crate::manifest::Manifest,
+    (op, dtype): (crate::types::OpName, Dtype),
     table: &crate::schema::BenchTable,
     adapter: Option<&AdapterDescription>,
 ) -> (Option<f64>, Option<f64>) {
-    let Some(peaks) = adapter.and_then(|a| adapter_peaks(campaign_dir, a, manifest.dtype)) else {
+    let Some(peaks) = adapter.and_then(|a| adapter_peaks(campaign_dir, a, dtype)) else {
         return (None, None);
     };
     let rates: Vec<(f64, f64)> = table
@@ -335,7 +335,7 @@ pub fn record_utilization(
         .filter(|r| r.check == crate::types::Check::Pass)
         .filter_map(|r| {
             let ms = r.metric(&table.schema, "Forward Time (ms)")?;
-            let (flops, bytes) = crate::ops::pass_work(manifest.op, manifest.dtype, &r.dims)[0]?;
+            let (flops, bytes) = crate::ops::pass_work(op, dtype, &r.dims)[0]?;
             (ms > 0.0).then(|| (flops / (ms * 1e-3), bytes / (ms * 1e-3)))
         })
         .collect();
@@ -640,6 +640,15 @@ pub struct FloorPeaks {
     pub bandwidth: Option<PeakValue>,
 }
 
+/// What a campaign says about the GPU its rows come from (its manifest's `adapter.name`,
+/// `target_gpu` and `dtype`), for [`FloorPeaks::for_target`].
+#[derive(Debug, Clone, Copy)]
+pub struct FloorTarget<'a> {
+    pub adapter_name: Option<&'a str>,
+    pub target_gpu: Option<&'a str>,
+    pub dtype: Dtype,
+}
+
 impl FloorPeaks {
     /// The highest applicable peak of each kind from the registry and the measured store
     /// (measured ones with [`MEASURED_PEAK_HEADROOM`], or [`MEASURED_SOFTWARE_PEAK_HEADROOM`]
@@ -668,10 +677,10 @@ impl FloorPeaks {
     pub fn for_target(
         registry: &Registry,
         store: &PeakStore,
-        manifest: &crate::manifest::Manifest,
+        target: &FloorTarget<'_>,
     ) -> Result<FloorPeaks> {
         let mut peaks = FloorPeaks::default();
-        let wanted = manifest.adapter.name.as_deref().map(str::to_lowercase);
+        let wanted = target.adapter_name.map(str::to_lowercase);
         for m in store.adapters.values() {
             if wanted
                 .as_deref()
@@ -683,10 +692,10 @@ impl FloorPeaks {
                 .gpus
                 .iter()
                 .any(|g| g.software && g.matches_adapter(&m.adapter));
-            peaks.add_measured(m, software, manifest.dtype);
+            peaks.add_measured(m, software, target.dtype);
         }
-        if let Some(id) = &manifest.target_gpu {
-            peaks.add_cited(registry.find(id)?, manifest.dtype);
+        if let Some(id) = target.target_gpu {
+            peaks.add_cited(registry.find(id)?, target.dtype);
         }
         Ok(peaks)
     }

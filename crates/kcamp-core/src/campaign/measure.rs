@@ -345,7 +345,7 @@ fn hold_to_target_floor(
     }
     let m = &campaign.manifest;
     let store = PeakStore::load(&peak_store_path(&campaign.dir)?)?;
-    let peaks = FloorPeaks::for_target(&Registry::builtin()?, &store, m)?;
+    let peaks = FloorPeaks::for_target(&Registry::builtin()?, &store, &m.floor_target())?;
     if !peaks.is_known() {
         measured.notes.push(
             "rows not checked against a roofline floor: no measured peaks in this campaign (run `kcamp peak` on the target) and no target_gpu in manifest.yaml".into(),

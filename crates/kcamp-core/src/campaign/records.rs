@@ -380,7 +380,7 @@ fn run_fill(c: &Campaign, round: u32) -> Result<RunFill> {
     let latencies: Vec<f64> = latency_us_by_shape.values().copied().collect();
     let utilization = crate::specs::record_utilization(
         &c.dir,
-        &c.manifest,
+        (c.manifest.op, c.manifest.dtype),
         &table,
         result.as_ref().and_then(|r| r.adapter.as_ref()),
     );

@@ -61,7 +61,7 @@ pub mod verify;
 
 use evalexpr::{ContextWithMutableVariables, DefaultNumericTypes, HashMapContext, Value};
 
-use crate::manifest::{KernelSpec, WorkgroupExprs};
+use crate::kernel_spec::{KernelSpec, WorkgroupExprs};
 use crate::schema::Schema;
 use crate::types::{Dtype, OpName, ShapeSpec};
 use crate::{Error, Result};
