@@ -945,15 +945,26 @@ pub fn render_gate(r: &GateReport) -> String {
             }
         ));
     }
-    s.push_str(&format!(
-        "aggregate ({metric}, geomean over shapes passing on both sides): {} -> {} ({})\nverdict: {}\n",
+    let change = r
+        .aggregate
+        .delta
+        .map_or_else(|| "-".to_owned(), units::change);
+    let means = format!(
+        "{} -> {}",
         units::metric_opt(r.aggregate.incumbent, metric),
-        units::metric_opt(r.aggregate.candidate, metric),
-        r.aggregate
-            .delta
-            .map_or_else(|| "-".to_owned(), units::change),
-        r.verdict.as_str()
-    ));
+        units::metric_opt(r.aggregate.candidate, metric)
+    );
+    // Paired, the change is the median of per-repeat ratios, not the ratio of the two
+    // geomeans printed beside it: say which is which, or the two read as a contradiction.
+    let aggregate = match r.aggregate.pairs {
+        Some(n) => format!(
+            "aggregate ({metric}): {change} paired (median over {n} repeats); geomean of the mean rates {means}"
+        ),
+        None => format!(
+            "aggregate ({metric}, geomean over shapes passing on both sides): {means} ({change})"
+        ),
+    };
+    s.push_str(&format!("{aggregate}\nverdict: {}\n", r.verdict.as_str()));
     for reason in &r.reasons {
         s.push_str(&format!("  - {reason}\n"));
     }

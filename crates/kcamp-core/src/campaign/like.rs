@@ -137,7 +137,7 @@ pub(crate) fn judge_like_for_like(
             });
             lead.push(if interleaved {
                 format!(
-                    "paired: round {round}'s kernel snapshot was re-measured in this run, its samples alternating with the candidate's (A B B A); Δ and bands come from the per-repeat ratios, the incumbent column is this run's (round {round}'s own numbers stay in its round)."
+                    "paired: round {round}'s kernel snapshot was re-measured in this run, its samples alternating with the candidate's (A B B A); Δ and bands come from the per-repeat ratios (their median, so a single stray sample can move the mean columns but not Δ), the incumbent column is this run's (round {round}'s own numbers stay in its round)."
                 )
             } else {
                 format!(

@@ -147,9 +147,9 @@ fn aggregate_sentence(
         };
     };
     let head = format!(
-        "aggregate {metric} (geomean of the paired ratios over {compared} shapes × {} repeats) {} ({} -> {} in this run)",
-        aggregate.pairs.unwrap_or(0),
+        "aggregate {metric} {} (median over {} repeats of each repeat's geomean of the paired ratios over {compared} shapes; geomean of the mean rates in this run: {} -> {})",
         percent(delta),
+        aggregate.pairs.unwrap_or(0),
         units::metric(inc, metric),
         units::metric(cand, metric)
     );
