@@ -39,7 +39,7 @@ fi
 # The two campaigns, recorded through kcamp's own loop (scripts/h200/record.sh).
 scripts/h200/versions.sh "$WORK/v" > /dev/null
 mkdir -p "$OUT/campaigns"
-for spec in "sgemm-f32 sgemm f32 40" "hgemm-f16 hgemm f16 78"; do
+for spec in "sgemm-f32 sgemm f32 46" "hgemm-f16 hgemm f16 80"; do
   set -- $spec
   log "campaign h200-$1"
   SHAPES_FILE="$SHAPES" PEAKS="$XDG_DATA_HOME/kcamp/peaks.json" DEADLINE="$(at "$4")" \

@@ -17,6 +17,8 @@ What it adds to gen_sgemm.py (whose version 13 is the starting point):
          read consecutive rows, so the transposing stores to shared memory hit 32 banks
   split  two copies of the k-loop behind one uniform branch (all vec4 loads / all scalar loads)
          instead of a branch per operand inside one loop: each loop keeps only its own addresses live
+  scal_dbuf, scal_ahead  with split: dbuf and ahead for the scalar loop alone (default: as the
+         vec4 loop), so the unaligned path can trade a barrier for fewer live registers
 
 Three entry points (forward, backward_da, backward_db) share one body; the transposes are
 compile-time constants. Batches through workgroup_id.z; any shape (edge tiles guarded).
@@ -25,7 +27,7 @@ import json
 import sys
 
 DEFAULTS = dict(BM=128, BN=128, BK=16, TM=8, TN=8, warp=None, vecg=True, cse=True, swz=0,
-                ahead=True, dbuf=True, amap="row", split=False)
+                ahead=True, dbuf=True, amap="row", split=False, scal_dbuf=None, scal_ahead=None)
 
 
 def gen(cfg):
@@ -47,7 +49,10 @@ def gen(cfg):
         T = LY * LX
         WM, WN, WYN, WXN = BM, BN, 1, 1
     assert T <= 1024
-    NS = 2 if dbuf else 1
+    scal_dbuf = dbuf if p["scal_dbuf"] is None else p["scal_dbuf"]
+    scal_ahead = ahead if p["scal_ahead"] is None else p["scal_ahead"]
+    assert split or (scal_dbuf == dbuf and scal_ahead == ahead)
+    NS = 2 if (dbuf or scal_dbuf) else 1
     GA = BM * BK // 4 // T
     GB = BN * BK // 4 // T
     assert GA >= 1 and GB >= 1 and (BM * BK // 4) % T == 0 and (BN * BK // 4) % T == 0
@@ -62,6 +67,9 @@ def gen(cfg):
     w(f"// global loads {'vec4 where the leading dimension is a multiple of 4, else scalar' if vecg else 'scalar'}; "
       f"{'double buffered with a register prefetch' if dbuf else 'single buffered'}"
       f"{', next fragments read ahead' if ahead else ''}{f', grouped block order ({swz} rows)' if swz else ''}.")
+    if split and (scal_dbuf, scal_ahead) != (dbuf, ahead):
+        w(f"// the scalar (unaligned) k-loop: {'double buffered with a register prefetch' if scal_dbuf else 'single buffered'}"
+          f"{', next fragments read ahead' if scal_ahead else ', no read-ahead'}.")
     w("// Needs buffers padded to 16 bytes (kcamp pads every binding), the bindings being vec4 arrays.")
     w(f"// Entry points forward, backward_da, backward_db. Workgroups: x = ceil(N/{BN}), y = ceil(M/{BM}), z = B.")
     w("""
@@ -217,7 +225,7 @@ struct Params {
             return [f"{s}acc{i}_{cj} = fma(vec4<f32>(av{kk}_{i // 4}.{'xyzw'[i % 4]}), bv{kk}_{cj}, acc{i}_{cj});"
                     for i in range(TM) for cj in range(TN // 4)]
 
-        def compute(indent, stage):
+        def compute(indent, stage, ahead):
             s = " " * indent
             out = []
             if ahead:
@@ -232,7 +240,7 @@ struct Params {
                     out.extend(fmas(s, kk))
             return out
 
-        def mainloop(ind, mode):
+        def mainloop(ind, mode, dbuf, ahead):
             s = " " * ind
             if dbuf:
                 L.extend(load(ind, "0u", mode))
@@ -244,7 +252,7 @@ struct Params {
                 # store fills the idle buffer, which nothing reads afterwards.
                 w(f"{s}    let k0 = (t + 1u) * {BK}u;")
                 L.extend(load(ind + 4, "k0", mode))
-                L.extend(compute(ind + 4, "cur"))
+                L.extend(compute(ind + 4, "cur", ahead))
                 L.extend(store(ind + 4, "nxt"))
                 w(f"{s}    workgroupBarrier();")
                 w(f"{s}}}")
@@ -254,18 +262,18 @@ struct Params {
                 L.extend(load(ind + 4, "k0", mode))
                 L.extend(store(ind + 4, "0u"))
                 w(f"{s}    workgroupBarrier();")
-                L.extend(compute(ind + 4, "0u"))
+                L.extend(compute(ind + 4, "0u", ahead))
                 w(f"{s}    workgroupBarrier();")
                 w(f"{s}}}")
 
         if split:
             w("    if (a_vec & b_vec) {")
-            mainloop(8, "vec")
+            mainloop(8, "vec", dbuf, ahead)
             w("    } else {")
-            mainloop(8, "scal")
+            mainloop(8, "scal", scal_dbuf, scal_ahead)
             w("    }")
         else:
-            mainloop(4, None)
+            mainloop(4, None, dbuf, ahead)
         # epilogue
         for cj in range(TN // 4):
             w(f"    let cc{cj} = col0 + b4_{cj} * 4u;")

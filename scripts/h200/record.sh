@@ -6,6 +6,8 @@
 # confirmed by `kcamp accept`'s full validation. Ends with `kcamp report` (the final full
 # validation, paired with the BASELINE, gated).
 #   scripts/h200/record.sh KCAMP DIR PLAN VERSIONS DTYPE ADAPTER
+# A DIR that already holds a campaign is continued: every version of PLAN is then a round
+# (a later stretch of work on a bundled campaign, measured on the same kind of machine).
 # ADAPTER (part of the adapter's name) goes into the manifest, so every command measures there.
 # Env: DEADLINE (epoch seconds): no round is started after it. WARMUP, WARMUP_MS, REPEATS.
 # PEAKS: a peaks.json from `kcamp peak` on this adapter, copied into the campaign (else
@@ -21,17 +23,23 @@ hypothesis() { # the override after ` | `, else the version's hypothesis.txt
 }
 put_kernel() { rm -f "$C"/kernel/*; cp "$V/$1/gemm.wgsl" "$V/$1/kernel.yaml" "$C/kernel/"; }
 
-"$K" init "$C" --op gemm --dtype "$DTYPE" --shapes "${SHAPES_FILE:-$HERE/shapes.yaml}" --json > /dev/null
-# Commits off (the campaign is committed with the repository); warm-up by time so the GPU
-# leaves its idle clocks before every timed step; the representative shapes fixed.
-sed -i "s/^adapter: {}/adapter: {name: '$ADAPTER'}/; s/^git_commit: .*/git_commit: false/; s/^representative_shapes: .*/representative_shapes: ['sq4096', 'r2047x1999x1023', 'b8x512']/" "$C/manifest.yaml"
-sed -i "s/^  warmup: .*/  warmup: ${WARMUP:-10}\n  warmup_ms: ${WARMUP_MS:-300}/; s/^  repeats: .*/  repeats: ${REPEATS:-10}/" "$C/manifest.yaml"
-if [ -n "${PEAKS:-}" ] && [ -f "$PEAKS" ]; then cp "$PEAKS" "$C/peaks.json"; fi
-first="$(plan | head -1)"
-put_kernel "$(version "$first")"
-log "BASELINE $(version "$first")"
-"$K" -C "$C" baseline --json > "$C.baseline.json"
-plan | tail -n +2 | while IFS= read -r line; do
+if [ -f "$C/manifest.yaml" ]; then
+  log "continuing at round $(ls "$C/rounds" | wc -l) + 1"
+  rounds() { plan; }
+else
+  rounds() { plan | tail -n +2; }
+  "$K" init "$C" --op gemm --dtype "$DTYPE" --shapes "${SHAPES_FILE:-$HERE/shapes.yaml}" --json > /dev/null
+  # Commits off (the campaign is committed with the repository); warm-up by time so the GPU
+  # leaves its idle clocks before every timed step; the representative shapes fixed.
+  sed -i "s/^adapter: {}/adapter: {name: '$ADAPTER'}/; s/^git_commit: .*/git_commit: false/; s/^representative_shapes: .*/representative_shapes: ['sq4096', 'r2047x1999x1023', 'b8x512']/" "$C/manifest.yaml"
+  sed -i "s/^  warmup: .*/  warmup: ${WARMUP:-10}\n  warmup_ms: ${WARMUP_MS:-300}/; s/^  repeats: .*/  repeats: ${REPEATS:-10}/" "$C/manifest.yaml"
+  if [ -n "${PEAKS:-}" ] && [ -f "$PEAKS" ]; then cp "$PEAKS" "$C/peaks.json"; fi
+  first="$(plan | head -1)"
+  put_kernel "$(version "$first")"
+  log "BASELINE $(version "$first")"
+  "$K" -C "$C" baseline --json > "$C.baseline.json"
+fi
+rounds | while IFS= read -r line; do
   name="$(version "$line")"
   if [ -n "${DEADLINE:-}" ] && [ "$(date +%s)" -ge "$DEADLINE" ]; then
     log "deadline reached: $name and later versions not run"; break

@@ -89,6 +89,16 @@ v 34-warp-amapcol-swz8 '{"warp": [32, 64], "amap": "col", "swz": 8}' 0 "18 with 
 v 35-split '{"split": true}' 0 "17 with the vec4 and scalar load paths as two copies of the k-loop behind one uniform branch: run 3 read 16-19 as register-bound (+5-7% where one workgroup per SM runs anyway, 8x512^3; -17% at 4096^3 where 13 keeps two), so a vec4-only loop with fewer live addresses than 13 should keep two workgroups per SM and the vec4 gain."
 v 36-warp64x32-split '{"warp": [64, 32], "split": true}' 0 "31 (the fastest at 8x512^3 in run 3) with 35's split loops."
 v 37-16x8-sbuf-split '{"TM": 16, "TN": 8, "warp": [64, 64], "dbuf": false, "split": true}' 0 "22 (33.2 at 4096^3 with 128 invocations, single buffered) with 35's split loops: fewer live addresses for the register-heaviest tile that did not spill."
+# Run 5 read 35 as the vec4 gain without the occupancy loss (sq4096 41.6, b8x512 35.0 against 13's
+# 33.4 and 27.0) but its scalar loop 12% slower than 13's at r2047x1999x1023 (27.5 vs 31.1):
+# variants of the scalar loop alone.
+v 38-split-scal-sbuf '{"split": true, "scal_dbuf": false}' 0 "35 with the scalar (unaligned) k-loop single-buffered: 35 lost 12% to 13 at r2047x1999x1023, and its scalar loop, sharing one register allocation with the vec4 loop and the prologue, likely no longer fits two workgroups per SM; dropping the 16 prefetch registers there costs one barrier per k-tile."
+v 39-split-scal-sbuf-noahead '{"split": true, "scal_dbuf": false, "scal_ahead": false}' 0 "38 with the scalar loop also without the fragment read-ahead: 16 fewer live registers again, if 38's loop still does not fit two workgroups per SM."
+v 40-split-sbuf '{"split": true, "dbuf": false}' 0 "35 with both k-loops single-buffered: if registers, not barriers, bound the aligned loop too, the vec4 path gains as well."
+# Run 6 accepted 40 (sq4096 40.4 = 0.79x cuBLAS): two more steps on it.
+v 41-split-sbuf-trusted '{"split": true, "dbuf": false}' 1 "40 trusted (no runtime bounds checks): the kernel already clamps every global read to the binding (min with arrayLength - 1), guards every store by M and N, and indexes workgroup memory only through invocation- and loop-derived values below the array sizes, so naga's checks repeat work the kernel does; on 13 they cost 5% (33.5 vs 35.3)."
+v 42-split-sbuf-trusted-swz8 '{"split": true, "dbuf": false, "swz": 8}' 1 "41 with grouped block order (8 block rows per group): co-resident workgroups share A and B panels in L2 (+1% on 18 in run 3, where registers dominated)."
+v 43-split-sbuf-bk32 '{"split": true, "dbuf": false, "BK": 32}' 0 "40 with k-tile 32: half of 40's barriers per FMA (its price for single buffering) in the same 32 KiB of workgroup memory that 35's two stages used."
 
 D=hgemm-f16
 ver() { # ver NAME MODE BM BN BK WM WN DBUF PAD "hypothesis"
