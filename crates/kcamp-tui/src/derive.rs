@@ -728,10 +728,65 @@ pub fn journal_lines(state: &CampaignState) -> Vec<LogLine> {
         .collect()
 }
 
+/// The log panel's lines: the journal in the order it was written, the dashboard's own
+/// messages placed among them by time. Sorting everything by time would move a journal line
+/// stamped by a process with a slower clock (another machine on a shared disk) up among
+/// older lines, out of view; the journal's order is the order things happened.
+pub fn merge_log(journal: &[LogLine], messages: &[LogLine]) -> Vec<LogLine> {
+    let mut log = Vec::with_capacity(journal.len() + messages.len());
+    let (mut j, mut m) = (journal.iter().peekable(), messages.iter().peekable());
+    loop {
+        let next = match (j.peek(), m.peek()) {
+            // A journal line and a message of the same instant: the journal's first.
+            (Some(a), Some(b)) if b.time < a.time => m.next(),
+            (Some(_), _) => j.next(),
+            (None, Some(_)) => m.next(),
+            (None, None) => break,
+        };
+        log.extend(next.cloned());
+    }
+    log
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fixtures;
+
+    fn line(hh_mm: &str, source: LogSource, text: &str) -> LogLine {
+        LogLine {
+            time: format!("2026-03-14T{hh_mm}:00Z").parse().unwrap(),
+            source,
+            text: text.into(),
+            tone: Tone::Normal,
+        }
+    }
+
+    #[test]
+    fn the_log_keeps_the_journal_order_and_places_messages_by_time() {
+        use LogSource::{Dashboard, Journal};
+        // The third journal line was written last by a process whose clock is behind.
+        let journal = [
+            line("10:00", Journal, "a"),
+            line("10:20", Journal, "b"),
+            line("09:00", Journal, "skewed"),
+        ];
+        let messages = [
+            line("10:10", Dashboard, "m1"),
+            line("10:30", Dashboard, "m2"),
+        ];
+        let texts: Vec<String> = merge_log(&journal, &messages)
+            .into_iter()
+            .map(|l| l.text)
+            .collect();
+        assert_eq!(texts, ["a", "m1", "b", "skewed", "m2"]);
+        // Same instant: the journal line first.
+        let tie = merge_log(
+            &[line("10:00", Journal, "j")],
+            &[line("10:00", Dashboard, "d")],
+        );
+        assert_eq!(tie[0].text, "j");
+    }
 
     #[test]
     fn round_lines_mark_status_and_incumbent() {

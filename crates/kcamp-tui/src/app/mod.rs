@@ -218,10 +218,7 @@ impl Model {
     }
 
     fn merge_log(&mut self) {
-        let mut log: Vec<LogLine> = self.journal.iter().chain(&self.messages).cloned().collect();
-        // Stable: a journal line and a message of the same instant keep journal first.
-        log.sort_by_key(|l| l.time);
-        self.log = log;
+        self.log = derive::merge_log(&self.journal, &self.messages);
     }
 
     fn apply_state(&mut self, state: CampaignState) {
