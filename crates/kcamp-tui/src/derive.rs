@@ -7,7 +7,7 @@ use serde_json::Value;
 use kcamp_core::artifacts::progress::Progress;
 use kcamp_core::campaign::{CampaignState, RoundState};
 use kcamp_core::gate::{ShapeClass, Verdict};
-use kcamp_core::schema::{BenchTable, Row};
+use kcamp_core::schema::{BenchTable, MetricRef, Row};
 use kcamp_core::types::Check;
 use kcamp_core::types::{DecisionKind, Validation};
 
@@ -237,48 +237,23 @@ pub fn round_status(round: &RoundState) -> RoundStatus {
     }
 }
 
-/// Index of a named column, found by scanning the schema (no dependency on its methods).
-fn column(table: &BenchTable, name: &str) -> Option<usize> {
-    table.schema.columns.iter().position(|c| c.name == name)
-}
-
-/// A row's value of the primary metric, `Combined Step TFLOPS` derived from the times.
+/// Where a row's value of the primary metric lives: the schema's own resolution (a column,
+/// or `Combined Step TFLOPS` derived by the schema's metric code), so the dashboard never
+/// computes a metric differently from the gate.
 fn metric_index(table: &BenchTable, metric: &str) -> MetricSource {
-    if let Some(i) = column(table, metric) {
-        return MetricSource::Column(i);
-    }
-    match (
-        column(table, "Forward Time (ms)"),
-        column(table, "Backward Time (ms)"),
-    ) {
-        (Some(f), Some(b)) if metric == "Combined Step TFLOPS" => MetricSource::Combined(f, b),
-        _ => MetricSource::Missing,
-    }
+    MetricSource(table.schema.resolve_metric(metric))
 }
 
 #[derive(Debug, Clone, Copy)]
-enum MetricSource {
-    Column(usize),
-    Combined(usize, usize),
-    Missing,
-}
+struct MetricSource(Option<MetricRef>);
 
 impl MetricSource {
+    /// The metric of a PASS row, if finite (other rows have no rate to show).
     fn value(self, row: &Row) -> Option<f64> {
         if row.check != Check::Pass {
             return None;
         }
-        let v = match self {
-            MetricSource::Column(i) => *row.values.get(i)?,
-            MetricSource::Combined(f, b) => {
-                let ms = row.values.get(f)? + row.values.get(b)?;
-                // SPEC §7: 6·M·N·K per step (times the batch), dims are B, M, N, K.
-                let flops = 6.0 * row.dims.iter().map(|&d| d as f64).product::<f64>();
-                flops / (ms * 1e-3) / 1e12
-            }
-            MetricSource::Missing => return None,
-        };
-        v.is_finite().then_some(v)
+        self.0?.value(row).filter(|v| v.is_finite())
     }
 }
 
