@@ -9,6 +9,11 @@
 # recorded campaign directories), summary.txt, which it prints last, and h200-run.tgz, all of
 # it in one archive: a borrowed machine may return only a few files and shallow folders (one
 # run lost its recorded campaigns that way), so fetch the archive, not the tree.
+# CONTINUE=DIR continues the campaigns already recorded in DIR (h200-sgemm-f32 and
+# h200-hgemm-f16, e.g. campaigns/) with the plans scripts/h200/sgemm.next.rounds and
+# hgemm.next.rounds instead of recording them anew: a later stretch of work on the bundled
+# campaigns, whose final `kcamp report` re-measures the incumbent against the BASELINE in this
+# run, beside this run's torch references.
 # Rehearsal on the software adapter (small shapes, no torch):
 #   ADAPTER=llvmpipe SHAPES=scripts/h200/rehearsal-shapes.yaml \
 #     AXPY_SHAPES=scripts/h200/rehearsal-axpy.yaml scripts/h200.sh target/debug/kcamp
@@ -42,8 +47,14 @@ mkdir -p "$OUT/campaigns"
 for spec in "sgemm-f32 sgemm f32 46" "hgemm-f16 hgemm f16 80"; do
   set -- $spec
   log "campaign h200-$1"
+  plan="scripts/h200/$2.rounds"
+  if [ -n "${CONTINUE:-}" ]; then
+    cp -r "$CONTINUE/h200-$1" "$WORK/"
+    rm -rf "$WORK/h200-$1/runs" "$WORK/h200-$1/live" "$WORK/h200-$1/.kcamp.lock"
+    plan="scripts/h200/$2.next.rounds"
+  fi
   SHAPES_FILE="$SHAPES" PEAKS="$XDG_DATA_HOME/kcamp/peaks.json" DEADLINE="$(at "$4")" \
-    scripts/h200/record.sh "$KCAMP" "$WORK/h200-$1" "scripts/h200/$2.rounds" "$WORK/v/$1" "$3" "${ADAPTER:-H200}" \
+    scripts/h200/record.sh "$KCAMP" "$WORK/h200-$1" "$plan" "$WORK/v/$1" "$3" "${ADAPTER:-H200}" \
     || log "campaign h200-$1 ended early (exit $?)"
   rm -rf "$WORK/h200-$1/runs" "$WORK/h200-$1/live" "$WORK/h200-$1/.kcamp.lock"
   cp -r "$WORK/h200-$1" "$OUT/campaigns/" || true
@@ -80,6 +91,6 @@ if [ "$(date +%s)" -lt "$(at 97)" ]; then
 fi
 command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$OUT/nvidia-smi.csv" || true
 log "summary"
-python3 scripts/h200/summary.py "$OUT" > "$OUT/summary.txt" || log "summary failed"
+RUN_T0="$T0" python3 scripts/h200/summary.py "$OUT" > "$OUT/summary.txt" || log "summary failed"
 tar czf "$WORK/h200-run.tgz" -C "$OUT" --exclude h200-run.tgz . && mv "$WORK/h200-run.tgz" "$OUT/"
 cat "$OUT/summary.txt"

@@ -9,8 +9,9 @@ FM x FN 16x16 accumulator fragments. Modes:
   staged : A and B k-tiles of depth BK staged in workgroup memory (rows padded by PAD halves
            against bank conflicts), fragments read from there with coopLoad; optional double
            buffering with a register prefetch of the next k-tile.
-Global operands are read as array<vec2<f16>> (4-byte words: kcamp pads every buffer to 4 bytes,
-so no load ever crosses the end of a binding). Output: f32 fragment -> workgroup staging ->
+Global operands are read as array<vec2<f16>> (4-byte words), or with the extra argument g64
+as array<vec4<f16>> (8-byte words: kcamp pads every buffer to 16 bytes, so no load ever crosses
+the end of a binding). Output: f32 fragment -> workgroup staging ->
 f16 stores with bounds checks (or a direct coopStoreT of a converted fragment, CVT=1).
 
     python3 gen_hgemm.py OUT.wgsl MODE BM BN BK WM WN DBUF PAD CVT
@@ -44,8 +45,10 @@ def mma_lines(ind, acc, fa, fb, emu, meta):
     ]
 
 
-def gen(mode, BM, BN, BK, WM, WN, dbuf, pad, cvt, emu=False, sv=2):
+def gen(mode, BM, BN, BK, WM, WN, dbuf, pad, cvt, emu=False, sv=2, gw=2):
     V = sv  # halves per workgroup-array element: 2 (vec2<f16>) or 1 (f16)
+    GW = gw  # halves per global load: 2 (array<vec2<f16>>, 4 bytes) or 4 (array<vec4<f16>>, 8 bytes)
+    assert GW == 2 or (GW == 4 and mode == "staged")
     two_stage = dbuf == 1  # two shared buffers, register prefetch, one barrier per k-tile
     prefetch = dbuf == 2   # one shared buffer, register prefetch of the next k-tile, two barriers
     FM, FN = BM // (16 * WM), BN // (16 * WN)
@@ -78,8 +81,8 @@ struct Params {
     _pad1: u32,
 }
 
-@group(0) @binding(0) var<storage, read> a: array<vec2<f16>>;
-@group(0) @binding(1) var<storage, read> b: array<vec2<f16>>;
+@group(0) @binding(0) var<storage, read> a: array<GTYPE>;
+@group(0) @binding(1) var<storage, read> b: array<GTYPE>;
 @group(0) @binding(2) var<storage, read_write> c: array<f16>;
 @group(0) @binding(3) var<uniform> params: Params;
 """)
@@ -92,8 +95,8 @@ fn half_at_s(arr_is_a: bool, h: u32) -> f32 {
     return f32(Bs[SMEM_AT]);
 }
 fn half_at_g(arr_is_a: bool, h: u32) -> f32 {
-    if (arr_is_a) { return f32(a[h / 2u][h % 2u]); }
-    return f32(b[h / 2u][h % 2u]);
+    if (arr_is_a) { return f32(a[h / GWu][h % GWu]); }
+    return f32(b[h / GWu][h % GWu]);
 }
 // Element (r, c) of a 16x16 fragment whose pointer is element `idx` (vec2 units) with stride `s` (vec2 units).
 fn emu_el(in_smem: bool, is_a: bool, idx: u32, s: u32, row_major: bool, r: u32, c: u32) -> f32 {
@@ -115,7 +118,7 @@ fn emu_el(in_smem: bool, is_a: bool, idx: u32, s: u32, row_major: bool, r: u32, 
 fn fetch_a(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
     if (r < rlim && col < clim) {
         let e = base + r * ld + col;
-        return a[e / 2u][e % 2u];
+        return a[e / GWu][e % GWu];
     }
     return f16(0.0);
 }
@@ -123,7 +126,7 @@ fn fetch_a(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
 fn fetch_b(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
     if (r < rlim && col < clim) {
         let e = base + r * ld + col;
-        return b[e / 2u][e % 2u];
+        return b[e / GWu][e % GWu];
     }
     return f16(0.0);
 }
@@ -175,9 +178,15 @@ fn fetch_b(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
             t = op["tag"]
             out = [f"{s}if {fast_cond(op)} {{"]
             for g in range(op["G"]):
-                out.append(f"{s}    let e{t}{g} = ({op['base']} + ({op['r0']} + l{t}r{g}) * {op['ld']} + {op['c0']} + l{t}c{g}) / 2u;")
-                for q in range(4):
-                    out.append(f"{s}    r{t}{g}_{q} = {op['buf']}[e{t}{g} + {q}u];")
+                out.append(f"{s}    let e{t}{g} = ({op['base']} + ({op['r0']} + l{t}r{g}) * {op['ld']} + {op['c0']} + l{t}c{g}) / {GW}u;")
+                if GW == 2:
+                    for q in range(4):
+                        out.append(f"{s}    r{t}{g}_{q} = {op['buf']}[e{t}{g} + {q}u];")
+                else:  # two 8-byte loads per 8 halves (the fast path's rows start 8-half aligned)
+                    for h in range(2):
+                        out.append(f"{s}    let v{t}{g}_{h} = {op['buf']}[e{t}{g} + {h}u];")
+                        out.append(f"{s}    r{t}{g}_{2 * h} = v{t}{g}_{h}.xy;")
+                        out.append(f"{s}    r{t}{g}_{2 * h + 1} = v{t}{g}_{h}.zw;")
             out.append(f"{s}}} else {{")
             for g in range(op["G"]):
                 out.append(f"{s}    let gr{t}{g} = {op['r0']} + l{t}r{g};")
@@ -354,7 +363,8 @@ fn fetch_b(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
                 w("    }")
         w("}\n")
     return ("\n".join(L).replace("ENABLE_COOP", "" if emu else "enable wgpu_cooperative_matrix;")
-            .replace("SMEM_AT", "h / 2u][h % 2u" if V == 2 else "h").replace("SMEM_W", f"{V}u"))
+            .replace("SMEM_AT", "h / 2u][h % 2u" if V == 2 else "h").replace("SMEM_W", f"{V}u")
+            .replace("GTYPE", "vec2<f16>" if GW == 2 else "vec4<f16>").replace("GWu", f"{GW}u"))
 
 
 if __name__ == "__main__":
@@ -363,4 +373,5 @@ if __name__ == "__main__":
     extra = sys.argv[11:]
     emu = "emu" in extra
     sv = 1 if "f16smem" in extra else 2
-    open(out, "w").write(gen(mode, BM, BN, BK, WM, WN, dbuf, pad, bool(cvt), emu, sv))
+    gw = 4 if "g64" in extra else 2
+    open(out, "w").write(gen(mode, BM, BN, BK, WM, WN, dbuf, pad, bool(cvt), emu, sv, gw))

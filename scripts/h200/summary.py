@@ -38,14 +38,28 @@ def f(x, d=3):
     return f"{x:.{d}g}" if abs(x) < 10 ** d else f"{x:.0f}"
 
 
+T0 = float(os.environ.get("RUN_T0", "0"))
+
+
+def this_run(rd):
+    """Whether the round was measured in this run (a continued campaign holds earlier runs' rounds)."""
+    res = load(f"{rd}/artifacts/result.json", {}) or {}
+    started = res.get("started_at", "")
+    try:
+        from datetime import datetime
+        return datetime.fromisoformat(started[:26].rstrip("Z") + "+00:00").timestamp() >= T0
+    except ValueError:
+        return False
+
+
 for name, dt in (("h200-sgemm-f32", "fp32"), ("h200-hgemm-f16", "fp16")):
     c = f"{out}/campaigns/{name}"
     if not os.path.isdir(c):
         say(f"\n{name}: not recorded")
         continue
-    say(f"\n{name}: Forward TFLOP/s per round (torch {dt} same run in brackets); decision by kcamp's gate")
+    say(f"\n{name}: Forward TFLOP/s per round, x ref = / torch {dt} of this run; decision by kcamp's gate; * = measured in this run")
     say(f"{'round':<6}{'decision':<13}{'verdict':<18}{'sq4096':>8}{'x ref':>7}{'r2047':>8}{'b8x512':>8}  hypothesis")
-    best = None
+    best = best_now = None
     for rd in sorted(glob.glob(f"{c}/rounds/round-*"), key=lambda p: int(p.rsplit("-", 1)[1])):
         n = int(rd.rsplit("-", 1)[1])
         dec = load(f"{rd}/decision.json", {}) or {}
@@ -61,8 +75,10 @@ for name, dt in (("h200-sgemm-f32", "fp32"), ("h200-hgemm-f16", "fp16")):
         ratio = sq / ref[f"{dt}/sq4096"] if sq and ref.get(f"{dt}/sq4096") else None
         if dec.get("decision") in ("BASELINE", "ACCEPTED") and sq and sq == sq:
             best = max(best or 0, sq)
+            if this_run(rd):
+                best_now = max(best_now or 0, sq)
         verdict = (gate.get("report") or {}).get("verdict", dec.get("verdict") or "")
-        say(f"{n:<6}{dec.get('decision', 'OPEN'):<13}{verdict or '':<18}{f(sq):>8}{f(ratio, 2):>7}{f(tf('r2047x1999x1023')):>8}{f(tf('b8x512')):>8}  {hyp[:70]}")
+        say(f"{n:<5}{'*' if this_run(rd) else ' '}{dec.get('decision', 'OPEN'):<13}{verdict or '':<18}{f(sq):>8}{f(ratio, 2):>7}{f(tf('r2047x1999x1023')):>8}{f(tf('b8x512')):>8}  {hyp[:70]}")
     rep = load(f"{out}/campaigns/{name}.report.json", {}) or {}
     say(f"final acceptance (kcamp report): {rep.get('verdict', rep.get('error', '-'))}; gain {f((rep.get('gain') or 0) * 100)}% over BASELINE")
     final = rows(f"{c}/report/final/benchmark.csv")
@@ -71,7 +87,8 @@ for name, dt in (("h200-sgemm-f32", "fp32"), ("h200-hgemm-f16", "fp16")):
         v = float(row["Forward TFLOPS"]) if row["Check"] == "PASS" else None
         rr = ref.get(f"{dt}/{label}")
         say(f"  final {label:<18}{row['Check']:<6}{f(v):>8} TFLOP/s   torch {dt} {f(rr):>7}   x {f(v / rr if v and rr else None, 2)}")
-    say(f"best accepted at sq4096: {f(best)} TFLOP/s = {f(best / ref[f'{dt}/sq4096'] if best and ref.get(f'{dt}/sq4096') else None, 2)}x torch {dt}")
+    r4 = ref.get(f"{dt}/sq4096")
+    say(f"best accepted at sq4096 (quick validations, any run): {f(best)} TFLOP/s; measured in this run: {f(best_now)} = {f(best_now / r4 if best_now and r4 else None, 2)}x torch {dt}")
 
 say("\nruntime checks, forward TFLOP/s at the largest square (kcamp run, one shape):")
 say(f"{'kernel':<16}{'full':>9}{'bounds':>9}{'none':>9}")

@@ -150,3 +150,8 @@ ver2 15-tile128x256-bk32-prefetch staged 128 256 32 2 4 2 8 - "128x256 tile, 8 s
 ver2 16-bk64-prefetch-f16smem staged 128 128 64 2 4 2 8 f16smem "10 and 13 together: register prefetch with f16 workgroup arrays."
 ver2 17-tile128x256-bk32 staged 128 256 32 2 4 0 8 - "15 without the prefetch (control for 15)."
 
+# run 7: the global->shared copy in 8-byte words (g64), and without runtime checks.
+ver2 18-bk64-g64 staged 128 128 64 2 4 0 8 g64 "09 with the global operands read as vec4<f16> (8-byte loads) instead of vec2<f16>: half the load instructions of the global->shared copy, the per-k-tile work besides the MMAs that k-tile 64 showed to dominate (buffers are padded to 16 bytes, so no load crosses the end of a binding)."
+ver2 19-bk64-g64-trusted staged 128 128 64 2 4 0 8 g64 "18 trusted (no runtime bounds checks): every global read of the kernel is guarded or inside the tile's checked fast path, workgroup indices are bounded by construction, so naga's clamps on the staging stores, the cooperative loads' pointers and the epilogue repeat work; on the f32 kernels they cost 5%."
+sed -i 's/^trusted: false/trusted: true/' $D/19-bk64-g64-trusted/kernel.yaml
+ver2 20-tile128x256-bk32-g64 staged 128 256 32 2 4 0 8 g64 "17 (the fastest at 4096^3, 101 TFLOP/s, rolled back for 8x512^3) with 18's 8-byte global loads."
