@@ -66,6 +66,7 @@ run_full "$WORK/fwd" warmup300
 new_campaign "$WORK/rev" "$WORK/reversed.yaml"
 set_warmup "$WORK/rev" 3
 run_full "$WORK/rev" reversed
+run_full "$WORK/rev" reversed2
 
 # 3. A quick validation that times one shape and checks the others, paired (the default)
 #    and unpaired; the unchanged kernel against itself.
@@ -117,6 +118,23 @@ for lab, r in w3.items():
     pct = lambda v: f"{v * 100:+.1f}%" if v is not None else "-"
     print(f"{lab:<20}{fmt(a):>10}{fmt(b):>11}{pct(d1):>8}{fmt(c):>10}{pct(d2):>8}{fmt(bwd):>9}{(f'{ratio:.2f}' if ratio else '-'):>9}  {wtxt}")
     ok &= d1 is not None and abs(d1) < 0.03 and d2 is not None and abs(d2) < 0.03 and ratio is not None and ratio >= 0.97
+print("\nevery run's forward warm-ups and samples (TFLOP/s = 2·B·M·N·K / sample time):")
+for run in ("warmup3", "warmup300", "reversed", "reversed2"):
+    try:
+        res = json.load(open(f"{out}/{run}.result.json"))
+        rr = rows(run)
+    except OSError:
+        print(f"  {run}: missing")
+        continue
+    for s in res["shapes"]:
+        w = next((x for x in s.get("warmup", []) if x["step"] == "Forward"), None)
+        fwd = num(rr.get(s["label"], {}), "Forward TFLOPS")
+        last = ", ".join(f"{v:.3g}" for v in (w or {}).get("last_dispatch_ms", [])[-3:]) if w else ""
+        wtxt = f"{w['dispatches']} dispatches, {w['ms']:.0f} ms, {'settled' if w['settled'] else 'NOT settled'}, last ms [{last}]" if w else "-"
+        print(f"  {run:<10} {s['label']:<20} fwd {fwd if fwd is None else f'{fwd:.3g}':>6}  {wtxt}")
+rev2 = rows("reversed2")
+ok2 = all(abs(num(rev2.get(l, {}), "Forward TFLOPS") / num(r, "Forward TFLOPS") - 1) < 0.03 for l, r in w3.items() if num(rev2.get(l, {}), "Forward TFLOPS") and num(r, "Forward TFLOPS"))
+print(f"reversed order again: {'within 3% of warmup 3 on every shape' if ok2 else 'NOT within 3%'}")
 times = json.load(open(f"{out}/quick_times.json"))
 qp = json.load(open(f"{out}/quick_paired.result.json"))
 def bands(doc):

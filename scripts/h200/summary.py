@@ -79,6 +79,10 @@ for name, dt in (("h200-sgemm-f32", "fp32"), ("h200-hgemm-f16", "fp16")):
                 best_now = max(best_now or 0, sq)
         verdict = (gate.get("report") or {}).get("verdict", dec.get("verdict") or "")
         say(f"{n:<5}{'*' if this_run(rd) else ' '}{dec.get('decision', 'OPEN'):<13}{verdict or '':<18}{f(sq):>8}{f(ratio, 2):>7}{f(tf('r2047x1999x1023')):>8}{f(tf('b8x512')):>8}  {hyp[:70]}")
+        if this_run(rd) and dec.get("decision") == "ROLLED_BACK":
+            # Why the gate said no, for the rounds of this run (the pairing note is method, not reason).
+            why = [x for x in (gate.get("report") or {}).get("reasons", []) if not x.startswith("paired:")]
+            say(f"      why: {' | '.join(why[:2])[:240]}")
     rep = load(f"{out}/campaigns/{name}.report.json", {}) or {}
     say(f"final acceptance (kcamp report): {rep.get('verdict', rep.get('error', '-'))}; gain {f((rep.get('gain') or 0) * 100)}% over BASELINE")
     final = rows(f"{c}/report/final/benchmark.csv")

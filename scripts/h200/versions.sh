@@ -155,3 +155,6 @@ ver2 18-bk64-g64 staged 128 128 64 2 4 0 8 g64 "09 with the global operands read
 ver2 19-bk64-g64-trusted staged 128 128 64 2 4 0 8 g64 "18 trusted (no runtime bounds checks): every global read of the kernel is guarded or inside the tile's checked fast path, workgroup indices are bounded by construction, so naga's clamps on the staging stores, the cooperative loads' pointers and the epilogue repeat work; on the f32 kernels they cost 5%."
 sed -i 's/^trusted: false/trusted: true/' $D/19-bk64-g64-trusted/kernel.yaml
 ver2 20-tile128x256-bk32-g64 staged 128 256 32 2 4 0 8 g64 "17 (the fastest at 4096^3, 101 TFLOP/s, rolled back for 8x512^3) with 18's 8-byte global loads."
+# run 8: back to the f32 lineage.
+D=sgemm-f32
+v 44-split-sbuf-swz8 '{"split": true, "dbuf": false, "swz": 8}' 0 "40 with grouped block order (8 block rows per group), with runtime checks on: in run 7 the grouped order gained 1.3% on the trusted kernel (42 against 41), and the trusted kernel itself was 6% slower than 40, so the order alone on 40."
