@@ -11,8 +11,9 @@ use crate::units;
 const LISTED_SHAPES: usize = 10;
 
 /// `a, b, c` — at most [`LISTED_SHAPES`] items, then `… and N more`. Items past the limit
-/// are counted, never formatted.
-fn list<I: Iterator<Item = String>>(items: I) -> String {
+/// are counted, never formatted: `show` runs on the listed ones only (a 10,000-shape
+/// report can regress thousands of shapes).
+fn list<T>(items: impl Iterator<Item = T>, show: impl Fn(T) -> String) -> String {
     let mut text = String::new();
     let mut count = 0usize;
     for item in items {
@@ -20,7 +21,7 @@ fn list<I: Iterator<Item = String>>(items: I) -> String {
             if count > 0 {
                 text.push_str(", ");
             }
-            text.push_str(&item);
+            text.push_str(&show(item));
         }
         count += 1;
     }
@@ -46,7 +47,7 @@ pub(super) fn reasons(
         reasons.push(format!(
             "{failed_count} of {} shapes do not PASS in the candidate: {}.",
             shapes.len(),
-            list(failed().map(|s| format!("{} ({})", s.label, s.check.as_str())))
+            list(failed(), |s| format!("{} ({})", s.label, s.check.as_str()))
         ));
     }
     let hard = || shapes.iter().filter(|s| s.hard_regression);
@@ -55,7 +56,7 @@ pub(super) fn reasons(
         reasons.push(format!(
             "{hard_count} shape(s) regressed beyond -max({}, band): {}.",
             units::percent(config.regression_threshold * 100.0),
-            list(hard().map(describe_change))
+            list(hard(), describe_change)
         ));
     }
     reasons.push(aggregate_sentence(
@@ -76,7 +77,7 @@ pub(super) fn reasons(
         reasons.push(format!(
             "{noted_count} shape(s) regressed beyond their noise band but within {}: {}.",
             units::percent(config.regression_threshold * 100.0),
-            list(noted().map(describe_change))
+            list(noted(), describe_change)
         ));
     }
     if !classified.not_significant.is_empty() {
@@ -88,7 +89,7 @@ pub(super) fn reasons(
         reasons.push(format!(
             "outside the band but not significant by {test} (p >= {}), counted neutral: {}.",
             config.p_value,
-            list(classified.not_significant.iter().cloned())
+            list(classified.not_significant.iter(), String::clone)
         ));
     }
     let newly_passing = || {
@@ -99,11 +100,11 @@ pub(super) fn reasons(
     if newly_passing().next().is_some() {
         reasons.push(format!(
             "now PASS (not part of the aggregate): {}.",
-            list(newly_passing().map(|s| format!(
+            list(newly_passing(), |s| format!(
                 "{} (was {})",
                 s.label,
                 s.incumbent_check.as_str()
-            )))
+            ))
         ));
     }
     reasons
