@@ -113,14 +113,15 @@ fn paired_aggregate(c: &Classified, config: &GateConfig) -> Option<PairedAggrega
 }
 
 /// Geometric means over shapes that PASS on both sides. Values are sorted first so the
-/// result does not depend on row order, to the last bit.
+/// result does not depend on row order, to the last bit (an unstable sort gives the same
+/// sequence: `total_cmp` calls two values equal only when their bits are).
 fn aggregate_of(shapes: &[ShapeVerdict]) -> Aggregate {
     let (mut inc, mut cand): (Vec<f64>, Vec<f64>) = shapes
         .iter()
         .filter_map(|s| Some((s.incumbent?, s.candidate?)))
         .unzip();
-    inc.sort_by(f64::total_cmp);
-    cand.sort_by(f64::total_cmp);
+    inc.sort_unstable_by(f64::total_cmp);
+    cand.sort_unstable_by(f64::total_cmp);
     let (incumbent, candidate) = (geomean(&inc), geomean(&cand));
     let delta = match (incumbent, candidate) {
         (Some(i), Some(c)) => Some(c / i - 1.0),
