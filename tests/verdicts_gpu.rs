@@ -216,3 +216,32 @@ fn a_quick_validation_checks_the_output_of_every_target_shape() {
         "{v}"
     );
 }
+
+#[test]
+fn a_trusted_candidate_is_paired_with_the_incumbent_as_the_incumbent_runs() {
+    // The change under test is the runtime-checks mode: the incumbent's snapshot must keep its
+    // own (bounds checks), or the pair compares the candidate with itself.
+    let (_tmp, dir) = campaign(
+        "- {label: s16, M: 16, N: 16, K: 16}\n- {label: s32, M: 32, N: 32, K: 32}\n",
+        "s16, s32",
+    );
+    run(&dir, &["baseline"], 0);
+    run(&dir, &["round", "new", "--hypothesis", "no runtime checks"], 0);
+    std::fs::write(
+        dir.join("kernel/kernel.yaml"),
+        "file: gemm.wgsl\nentry_points: {forward: main}\nworkgroups: {x: ceil(N/16), y: ceil(M/16), z: B}\ntrusted: true\n",
+    )
+    .unwrap();
+    let (_, v) = run_any(&dir, &["validate"]);
+    let result = read_json(&dir.join("rounds/round-2/artifacts/result.json"));
+    assert_eq!(result["paired"]["runtime_checks"], "bounds_checks", "{result}");
+    let fingerprint = read_json(&dir.join("rounds/round-2/artifacts/fingerprint.json"));
+    assert_eq!(fingerprint["runtime_checks"], "none", "{fingerprint}");
+    let reasons = v["report"]["reasons"].to_string();
+    assert!(
+        reasons.contains("the candidate was compiled with `none`, round 1's snapshot with its own `bounds_checks`"),
+        "{v}"
+    );
+    // Nothing else differs between round 1's own measurement and its side of this verdict.
+    assert!(!reasons.contains("round 1 itself was measured as"), "{v}");
+}

@@ -433,8 +433,15 @@ pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
     )
 }
 
-/// What to do after a verdict.
-fn next_after_verdict(ctx: &Ctx, verdict: Verdict, failures: bool) -> Vec<String> {
+/// What to do after a verdict. `mismatch`: the sides were measured differently (the
+/// fingerprints differ), so validating the same way again would repeat the NEEDS_REMEASURE;
+/// `None` where that is not known (a stored gate report).
+fn next_after_verdict(
+    ctx: &Ctx,
+    verdict: Verdict,
+    failures: bool,
+    mismatch: Option<bool>,
+) -> Vec<String> {
     let k = prefix(ctx);
     if failures {
         return vec![
@@ -444,9 +451,17 @@ fn next_after_verdict(ctx: &Ctx, verdict: Verdict, failures: bool) -> Vec<String
     }
     match verdict {
         Verdict::Accept | Verdict::AcceptWithNote => vec![format!("{k} accept   (dashboard: a)")],
-        Verdict::NeedsRemeasure => vec![format!(
-            "{k} validate again without changing the kernel   (dashboard: v)"
-        )],
+        Verdict::NeedsRemeasure => match mismatch {
+            Some(true) => vec![format!(
+                "re-measure like the incumbent with the command the reason above names (the sides were measured differently: validating the same way again repeats this verdict)"
+            )],
+            Some(false) => vec![format!(
+                "{k} validate again without changing the kernel   (dashboard: v)"
+            )],
+            None => vec![format!(
+                "re-measure as the verdict's reason says: the command it names where the sides were measured differently, else {k} validate again without changing the kernel   (dashboard: v)"
+            )],
+        },
         Verdict::Reject => vec![
             format!("{k} rollback --reason TEXT   (dashboard: r)"),
             format!("or: change the kernel, then {k} validate   (dashboard: v)"),
@@ -487,7 +502,13 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
     if let Some(line) = result_line(ctx, &out.summary) {
         human.push_str(&line);
     }
-    let next = next_after_verdict(ctx, r.report.verdict, !out.failures.is_empty());
+    let mismatch = r.like_for_like.as_ref().map(|l| !l.comparable());
+    let next = next_after_verdict(
+        ctx,
+        r.report.verdict,
+        !out.failures.is_empty(),
+        Some(mismatch.unwrap_or(false)),
+    );
     Ok(CmdOutput::with_exit(out, human, exit).with_next(next))
 }
 
@@ -614,6 +635,7 @@ fn next_from_state(ctx: &Ctx, st: &CampaignState) -> Vec<String> {
                 ctx,
                 g.verdict,
                 g.shapes.iter().any(|s| s.class == ShapeClass::Failed),
+                None,
             ),
         },
         None => vec![

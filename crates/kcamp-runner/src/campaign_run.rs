@@ -131,7 +131,7 @@ pub fn run_campaign_cases(
         .clone()
         .unwrap_or_else(|| manifest.adapter.clone());
     let paired = match &opts.paired_kernel_dir {
-        Some(dir) => Some(paired_kernel(campaign_dir, manifest, dir)?),
+        Some(dir) => Some(paired_kernel(campaign_dir, dir)?),
         None => None,
     };
     let timed = shapes.len();
@@ -236,6 +236,7 @@ pub fn run_campaign_cases(
         PairedSide {
             table: paired_table,
             samples: Some(paired_samples),
+            checks: Some(p.kernel.runtime_checks()),
         }
         .write(&artifacts_dir)?;
         result.paired = Some(PairedRun {
@@ -248,6 +249,7 @@ pub fn run_campaign_cases(
             kernel_sha256: kernel_sha256(&p.kernel_source),
             interleaved: true,
             shapes: paired_outcomes.iter().map(ShapeRecord::of).collect(),
+            runtime_checks: Some(p.kernel.runtime_checks()),
         });
     }
     write_run_artifacts(&artifacts_dir, &table, &samples, &result)?;
@@ -263,23 +265,22 @@ pub fn run_campaign_cases(
 
 /// The paired kernel of a run: the snapshot's file with the snapshot's own settings (its
 /// `kernel.yaml`, else the ones its round recorded in `result.json`, else the manifest's),
-/// and the scored kernel's runtime-checks mode, so that both sides are compiled alike.
-fn paired_kernel(campaign_dir: &Path, manifest: &Manifest, dir: &Path) -> Result<PairedKernel> {
+/// its runtime-checks mode included: the checks mode is a kernel setting that travels with
+/// the snapshot, so a round whose change is `trusted: true` is judged against the incumbent
+/// as the incumbent runs (compiling both sides the candidate's way hid that change).
+fn paired_kernel(campaign_dir: &Path, dir: &Path) -> Result<PairedKernel> {
     let base = Manifest::load_base(campaign_dir)?;
     let recorded = match dir.parent() {
         Some(round) => RunResult::read(&round.join(ARTIFACTS_DIR).join(RESULT_JSON))?
             .and_then(|r| r.kernel_settings),
         None => None,
     };
-    let mut kernel = Manifest {
+    let kernel = Manifest {
         kernel: recorded.unwrap_or_else(|| base.kernel.clone()),
         ..base
     }
     .with_kernel_settings_of(&dir.join(KERNEL_SETTINGS_FILE))?
     .kernel;
-    // The candidate's runtime checks: the pair differs in its kernel only.
-    kernel.trusted = manifest.kernel.trusted;
-    kernel.checks = manifest.kernel.checks;
     let kernel_path = dir.join(&kernel.file);
     let kernel_source = std::fs::read_to_string(&kernel_path).map_err(|e| {
         Error::io(

@@ -10,12 +10,16 @@ use crate::Result;
 use crate::files::{PAIRED_CSV, PAIRED_SAMPLES_CSV};
 use crate::fsutil::write_atomic;
 use crate::schema::{BenchTable, Samples};
+use crate::types::RuntimeChecks;
 
 /// The re-measured side of a pair.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PairedSide {
     pub table: BenchTable,
     pub samples: Option<Samples>,
+    /// The runtime-checks mode the paired kernel was compiled with (its own snapshot's
+    /// settings; `result.json` records it), when the measurer knows it.
+    pub checks: Option<RuntimeChecks>,
 }
 
 impl PairedSide {
@@ -33,7 +37,11 @@ impl PairedSide {
         } else {
             None
         };
-        Ok(Some(PairedSide { table, samples }))
+        Ok(Some(PairedSide {
+            table,
+            samples,
+            checks: None,
+        }))
     }
 
     /// Writes both files into `dir`, each atomically.

@@ -61,6 +61,10 @@ pub struct PairedRun {
     /// two sides were measured one after the other (a harness).
     pub interleaved: bool,
     pub shapes: Vec<ShapeRecord>,
+    /// The runtime-checks mode of the paired kernel (its snapshot's own settings); absent in
+    /// runs recorded before it was kept, which compiled both sides with the candidate's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_checks: Option<RuntimeChecks>,
 }
 
 /// The RESULT_JSON summary (SPEC §6).

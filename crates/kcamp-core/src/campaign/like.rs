@@ -131,9 +131,15 @@ pub(crate) fn judge_like_for_like(
     let mut lead = Vec::new();
     match &pairing {
         Pairing::Interleaved { round } | Pairing::SameRun { round } => {
+            // The incumbent's side ran in this run, compiled with its own snapshot's
+            // runtime checks where the measurer recorded them.
+            let mut side = measured.fingerprint.clone();
+            if let Some(checks) = measured.paired.as_ref().and_then(|(p, _)| p.checks) {
+                side.runtime_checks = Some(checks);
+            }
             like.incumbent.push(RoundFingerprint {
                 round: *round,
-                fingerprint: measured.fingerprint.clone(),
+                fingerprint: side.clone(),
             });
             lead.push(if interleaved {
                 format!(
@@ -144,13 +150,21 @@ pub(crate) fn judge_like_for_like(
                     "round {round}'s kernel snapshot was re-measured by the harness in this run (one after the other, not interleaved): judged against this run's numbers, unpaired."
                 )
             });
+            if side.runtime_checks != measured.fingerprint.runtime_checks {
+                let mode = |f: &Fingerprint| f.runtime_checks.map_or("unknown", |c| c.as_str());
+                lead.push(format!(
+                    "runtime checks: the candidate was compiled with `{}`, round {round}'s snapshot with its own `{}` (each kernel's settings travel with it), so the checks mode is part of the change judged here.",
+                    mode(&measured.fingerprint),
+                    mode(&side)
+                ));
+            }
             let then = recorded(*round)?;
-            let differ = then.differences(&measured.fingerprint);
+            let differ = then.differences(&side);
             if !differ.is_empty() {
                 lead.push(format!(
-                    "round {round} itself was measured as {}; both sides of this verdict were measured as {} ({}).",
+                    "round {round} itself was measured as {}; its side of this verdict was measured as {} ({}).",
                     then.summary(),
-                    measured.fingerprint.summary(),
+                    side.summary(),
                     describe_differences(&differ)
                 ));
             }

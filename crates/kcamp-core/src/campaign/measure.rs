@@ -252,9 +252,18 @@ pub(crate) fn measure(
             } else {
                 None
             };
+            let result = RunResult::read(&out_dir.join(RESULT_JSON))?;
             let paired = match paired_kernel_dir {
                 Some(dir) => Some((
-                    PairedSide::read(out_dir, plan.frozen)?.ok_or_else(|| {
+                    PairedSide::read(out_dir, plan.frozen)?
+                        .map(|mut side| {
+                            side.checks = result
+                                .as_ref()
+                                .and_then(|r| r.paired.as_ref())
+                                .and_then(|p| p.runtime_checks);
+                            side
+                        })
+                        .ok_or_else(|| {
                         Error::Internal(format!(
                             "the measurer was asked to measure {} beside the kernel and wrote no paired CSV",
                             dir.display()
@@ -267,7 +276,6 @@ pub(crate) fn measure(
                 )),
                 None => None,
             };
-            let result = RunResult::read(&out_dir.join(RESULT_JSON))?;
             let mut notes = Vec::new();
             if !checks && !plan.check_shapes.is_empty() {
                 notes.push(format!(
