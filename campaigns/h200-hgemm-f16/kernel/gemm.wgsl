@@ -18,8 +18,8 @@ struct Params {
     _pad1: u32,
 }
 
-@group(0) @binding(0) var<storage, read> a: array<vec2<f16>>;
-@group(0) @binding(1) var<storage, read> b: array<vec2<f16>>;
+@group(0) @binding(0) var<storage, read> a: array<vec4<f16>>;
+@group(0) @binding(1) var<storage, read> b: array<vec4<f16>>;
 @group(0) @binding(2) var<storage, read_write> c: array<f16>;
 @group(0) @binding(3) var<uniform> params: Params;
 
@@ -31,7 +31,7 @@ var<workgroup> Cs: array<f32, 2048>;
 fn fetch_a(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
     if (r < rlim && col < clim) {
         let e = base + r * ld + col;
-        return a[e / 2u][e % 2u];
+        return a[e / 4u][e % 4u];
     }
     return f16(0.0);
 }
@@ -39,7 +39,7 @@ fn fetch_a(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
 fn fetch_b(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
     if (r < rlim && col < clim) {
         let e = base + r * ld + col;
-        return b[e / 2u][e % 2u];
+        return b[e / 4u][e % 4u];
     }
     return f16(0.0);
 }
@@ -119,26 +119,34 @@ fn forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index
         for (var t = 0u; t < ntiles; t = t + 1u) {
             let k0 = t * 64u;
             if (row0 + 128u <= M && k0 + 64u <= K && K % 8u == 0u) {
-                let ea0 = (a_base + (row0 + lar0) * K + k0 + lac0) / 2u;
-                ra0_0 = a[ea0 + 0u];
-                ra0_1 = a[ea0 + 1u];
-                ra0_2 = a[ea0 + 2u];
-                ra0_3 = a[ea0 + 3u];
-                let ea1 = (a_base + (row0 + lar1) * K + k0 + lac1) / 2u;
-                ra1_0 = a[ea1 + 0u];
-                ra1_1 = a[ea1 + 1u];
-                ra1_2 = a[ea1 + 2u];
-                ra1_3 = a[ea1 + 3u];
-                let ea2 = (a_base + (row0 + lar2) * K + k0 + lac2) / 2u;
-                ra2_0 = a[ea2 + 0u];
-                ra2_1 = a[ea2 + 1u];
-                ra2_2 = a[ea2 + 2u];
-                ra2_3 = a[ea2 + 3u];
-                let ea3 = (a_base + (row0 + lar3) * K + k0 + lac3) / 2u;
-                ra3_0 = a[ea3 + 0u];
-                ra3_1 = a[ea3 + 1u];
-                ra3_2 = a[ea3 + 2u];
-                ra3_3 = a[ea3 + 3u];
+                let ea0 = (a_base + (row0 + lar0) * K + k0 + lac0) / 4u;
+                let va0_0 = a[ea0 + 0u];
+                ra0_0 = va0_0.xy;
+                ra0_1 = va0_0.zw;
+                let va0_1 = a[ea0 + 1u];
+                ra0_2 = va0_1.xy;
+                ra0_3 = va0_1.zw;
+                let ea1 = (a_base + (row0 + lar1) * K + k0 + lac1) / 4u;
+                let va1_0 = a[ea1 + 0u];
+                ra1_0 = va1_0.xy;
+                ra1_1 = va1_0.zw;
+                let va1_1 = a[ea1 + 1u];
+                ra1_2 = va1_1.xy;
+                ra1_3 = va1_1.zw;
+                let ea2 = (a_base + (row0 + lar2) * K + k0 + lac2) / 4u;
+                let va2_0 = a[ea2 + 0u];
+                ra2_0 = va2_0.xy;
+                ra2_1 = va2_0.zw;
+                let va2_1 = a[ea2 + 1u];
+                ra2_2 = va2_1.xy;
+                ra2_3 = va2_1.zw;
+                let ea3 = (a_base + (row0 + lar3) * K + k0 + lac3) / 4u;
+                let va3_0 = a[ea3 + 0u];
+                ra3_0 = va3_0.xy;
+                ra3_1 = va3_0.zw;
+                let va3_1 = a[ea3 + 1u];
+                ra3_2 = va3_1.xy;
+                ra3_3 = va3_1.zw;
             } else {
                 let gra0 = row0 + lar0;
                 let gca0 = k0 + lac0;
@@ -166,26 +174,34 @@ fn forward(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index
                 ra3_3 = vec2<f16>(fetch_a(gra3, gca3 + 6u, M, K, K, a_base), fetch_a(gra3, gca3 + 7u, M, K, K, a_base));
             }
             if (k0 + 64u <= K && col0 + 128u <= N && N % 8u == 0u) {
-                let eb0 = (b_base + (k0 + lbr0) * N + col0 + lbc0) / 2u;
-                rb0_0 = b[eb0 + 0u];
-                rb0_1 = b[eb0 + 1u];
-                rb0_2 = b[eb0 + 2u];
-                rb0_3 = b[eb0 + 3u];
-                let eb1 = (b_base + (k0 + lbr1) * N + col0 + lbc1) / 2u;
-                rb1_0 = b[eb1 + 0u];
-                rb1_1 = b[eb1 + 1u];
-                rb1_2 = b[eb1 + 2u];
-                rb1_3 = b[eb1 + 3u];
-                let eb2 = (b_base + (k0 + lbr2) * N + col0 + lbc2) / 2u;
-                rb2_0 = b[eb2 + 0u];
-                rb2_1 = b[eb2 + 1u];
-                rb2_2 = b[eb2 + 2u];
-                rb2_3 = b[eb2 + 3u];
-                let eb3 = (b_base + (k0 + lbr3) * N + col0 + lbc3) / 2u;
-                rb3_0 = b[eb3 + 0u];
-                rb3_1 = b[eb3 + 1u];
-                rb3_2 = b[eb3 + 2u];
-                rb3_3 = b[eb3 + 3u];
+                let eb0 = (b_base + (k0 + lbr0) * N + col0 + lbc0) / 4u;
+                let vb0_0 = b[eb0 + 0u];
+                rb0_0 = vb0_0.xy;
+                rb0_1 = vb0_0.zw;
+                let vb0_1 = b[eb0 + 1u];
+                rb0_2 = vb0_1.xy;
+                rb0_3 = vb0_1.zw;
+                let eb1 = (b_base + (k0 + lbr1) * N + col0 + lbc1) / 4u;
+                let vb1_0 = b[eb1 + 0u];
+                rb1_0 = vb1_0.xy;
+                rb1_1 = vb1_0.zw;
+                let vb1_1 = b[eb1 + 1u];
+                rb1_2 = vb1_1.xy;
+                rb1_3 = vb1_1.zw;
+                let eb2 = (b_base + (k0 + lbr2) * N + col0 + lbc2) / 4u;
+                let vb2_0 = b[eb2 + 0u];
+                rb2_0 = vb2_0.xy;
+                rb2_1 = vb2_0.zw;
+                let vb2_1 = b[eb2 + 1u];
+                rb2_2 = vb2_1.xy;
+                rb2_3 = vb2_1.zw;
+                let eb3 = (b_base + (k0 + lbr3) * N + col0 + lbc3) / 4u;
+                let vb3_0 = b[eb3 + 0u];
+                rb3_0 = vb3_0.xy;
+                rb3_1 = vb3_0.zw;
+                let vb3_1 = b[eb3 + 1u];
+                rb3_2 = vb3_1.xy;
+                rb3_3 = vb3_1.zw;
             } else {
                 let grb0 = k0 + lbr0;
                 let gcb0 = col0 + lbc0;
@@ -589,26 +605,34 @@ fn backward_da(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_i
         for (var t = 0u; t < ntiles; t = t + 1u) {
             let k0 = t * 64u;
             if (row0 + 128u <= M && k0 + 64u <= K && K % 8u == 0u) {
-                let ea0 = (a_base + (row0 + lar0) * K + k0 + lac0) / 2u;
-                ra0_0 = a[ea0 + 0u];
-                ra0_1 = a[ea0 + 1u];
-                ra0_2 = a[ea0 + 2u];
-                ra0_3 = a[ea0 + 3u];
-                let ea1 = (a_base + (row0 + lar1) * K + k0 + lac1) / 2u;
-                ra1_0 = a[ea1 + 0u];
-                ra1_1 = a[ea1 + 1u];
-                ra1_2 = a[ea1 + 2u];
-                ra1_3 = a[ea1 + 3u];
-                let ea2 = (a_base + (row0 + lar2) * K + k0 + lac2) / 2u;
-                ra2_0 = a[ea2 + 0u];
-                ra2_1 = a[ea2 + 1u];
-                ra2_2 = a[ea2 + 2u];
-                ra2_3 = a[ea2 + 3u];
-                let ea3 = (a_base + (row0 + lar3) * K + k0 + lac3) / 2u;
-                ra3_0 = a[ea3 + 0u];
-                ra3_1 = a[ea3 + 1u];
-                ra3_2 = a[ea3 + 2u];
-                ra3_3 = a[ea3 + 3u];
+                let ea0 = (a_base + (row0 + lar0) * K + k0 + lac0) / 4u;
+                let va0_0 = a[ea0 + 0u];
+                ra0_0 = va0_0.xy;
+                ra0_1 = va0_0.zw;
+                let va0_1 = a[ea0 + 1u];
+                ra0_2 = va0_1.xy;
+                ra0_3 = va0_1.zw;
+                let ea1 = (a_base + (row0 + lar1) * K + k0 + lac1) / 4u;
+                let va1_0 = a[ea1 + 0u];
+                ra1_0 = va1_0.xy;
+                ra1_1 = va1_0.zw;
+                let va1_1 = a[ea1 + 1u];
+                ra1_2 = va1_1.xy;
+                ra1_3 = va1_1.zw;
+                let ea2 = (a_base + (row0 + lar2) * K + k0 + lac2) / 4u;
+                let va2_0 = a[ea2 + 0u];
+                ra2_0 = va2_0.xy;
+                ra2_1 = va2_0.zw;
+                let va2_1 = a[ea2 + 1u];
+                ra2_2 = va2_1.xy;
+                ra2_3 = va2_1.zw;
+                let ea3 = (a_base + (row0 + lar3) * K + k0 + lac3) / 4u;
+                let va3_0 = a[ea3 + 0u];
+                ra3_0 = va3_0.xy;
+                ra3_1 = va3_0.zw;
+                let va3_1 = a[ea3 + 1u];
+                ra3_2 = va3_1.xy;
+                ra3_3 = va3_1.zw;
             } else {
                 let gra0 = row0 + lar0;
                 let gca0 = k0 + lac0;
@@ -636,26 +660,34 @@ fn backward_da(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_i
                 ra3_3 = vec2<f16>(fetch_a(gra3, gca3 + 6u, M, K, K, a_base), fetch_a(gra3, gca3 + 7u, M, K, K, a_base));
             }
             if (col0 + 128u <= N && k0 + 64u <= K && K % 8u == 0u) {
-                let eb0 = (b_base + (col0 + lbr0) * K + k0 + lbc0) / 2u;
-                rb0_0 = b[eb0 + 0u];
-                rb0_1 = b[eb0 + 1u];
-                rb0_2 = b[eb0 + 2u];
-                rb0_3 = b[eb0 + 3u];
-                let eb1 = (b_base + (col0 + lbr1) * K + k0 + lbc1) / 2u;
-                rb1_0 = b[eb1 + 0u];
-                rb1_1 = b[eb1 + 1u];
-                rb1_2 = b[eb1 + 2u];
-                rb1_3 = b[eb1 + 3u];
-                let eb2 = (b_base + (col0 + lbr2) * K + k0 + lbc2) / 2u;
-                rb2_0 = b[eb2 + 0u];
-                rb2_1 = b[eb2 + 1u];
-                rb2_2 = b[eb2 + 2u];
-                rb2_3 = b[eb2 + 3u];
-                let eb3 = (b_base + (col0 + lbr3) * K + k0 + lbc3) / 2u;
-                rb3_0 = b[eb3 + 0u];
-                rb3_1 = b[eb3 + 1u];
-                rb3_2 = b[eb3 + 2u];
-                rb3_3 = b[eb3 + 3u];
+                let eb0 = (b_base + (col0 + lbr0) * K + k0 + lbc0) / 4u;
+                let vb0_0 = b[eb0 + 0u];
+                rb0_0 = vb0_0.xy;
+                rb0_1 = vb0_0.zw;
+                let vb0_1 = b[eb0 + 1u];
+                rb0_2 = vb0_1.xy;
+                rb0_3 = vb0_1.zw;
+                let eb1 = (b_base + (col0 + lbr1) * K + k0 + lbc1) / 4u;
+                let vb1_0 = b[eb1 + 0u];
+                rb1_0 = vb1_0.xy;
+                rb1_1 = vb1_0.zw;
+                let vb1_1 = b[eb1 + 1u];
+                rb1_2 = vb1_1.xy;
+                rb1_3 = vb1_1.zw;
+                let eb2 = (b_base + (col0 + lbr2) * K + k0 + lbc2) / 4u;
+                let vb2_0 = b[eb2 + 0u];
+                rb2_0 = vb2_0.xy;
+                rb2_1 = vb2_0.zw;
+                let vb2_1 = b[eb2 + 1u];
+                rb2_2 = vb2_1.xy;
+                rb2_3 = vb2_1.zw;
+                let eb3 = (b_base + (col0 + lbr3) * K + k0 + lbc3) / 4u;
+                let vb3_0 = b[eb3 + 0u];
+                rb3_0 = vb3_0.xy;
+                rb3_1 = vb3_0.zw;
+                let vb3_1 = b[eb3 + 1u];
+                rb3_2 = vb3_1.xy;
+                rb3_3 = vb3_1.zw;
             } else {
                 let grb0 = col0 + lbr0;
                 let gcb0 = k0 + lbc0;
@@ -1059,26 +1091,34 @@ fn backward_db(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_i
         for (var t = 0u; t < ntiles; t = t + 1u) {
             let k0 = t * 64u;
             if (k0 + 64u <= K && row0 + 128u <= M && M % 8u == 0u) {
-                let ea0 = (a_base + (k0 + lar0) * M + row0 + lac0) / 2u;
-                ra0_0 = a[ea0 + 0u];
-                ra0_1 = a[ea0 + 1u];
-                ra0_2 = a[ea0 + 2u];
-                ra0_3 = a[ea0 + 3u];
-                let ea1 = (a_base + (k0 + lar1) * M + row0 + lac1) / 2u;
-                ra1_0 = a[ea1 + 0u];
-                ra1_1 = a[ea1 + 1u];
-                ra1_2 = a[ea1 + 2u];
-                ra1_3 = a[ea1 + 3u];
-                let ea2 = (a_base + (k0 + lar2) * M + row0 + lac2) / 2u;
-                ra2_0 = a[ea2 + 0u];
-                ra2_1 = a[ea2 + 1u];
-                ra2_2 = a[ea2 + 2u];
-                ra2_3 = a[ea2 + 3u];
-                let ea3 = (a_base + (k0 + lar3) * M + row0 + lac3) / 2u;
-                ra3_0 = a[ea3 + 0u];
-                ra3_1 = a[ea3 + 1u];
-                ra3_2 = a[ea3 + 2u];
-                ra3_3 = a[ea3 + 3u];
+                let ea0 = (a_base + (k0 + lar0) * M + row0 + lac0) / 4u;
+                let va0_0 = a[ea0 + 0u];
+                ra0_0 = va0_0.xy;
+                ra0_1 = va0_0.zw;
+                let va0_1 = a[ea0 + 1u];
+                ra0_2 = va0_1.xy;
+                ra0_3 = va0_1.zw;
+                let ea1 = (a_base + (k0 + lar1) * M + row0 + lac1) / 4u;
+                let va1_0 = a[ea1 + 0u];
+                ra1_0 = va1_0.xy;
+                ra1_1 = va1_0.zw;
+                let va1_1 = a[ea1 + 1u];
+                ra1_2 = va1_1.xy;
+                ra1_3 = va1_1.zw;
+                let ea2 = (a_base + (k0 + lar2) * M + row0 + lac2) / 4u;
+                let va2_0 = a[ea2 + 0u];
+                ra2_0 = va2_0.xy;
+                ra2_1 = va2_0.zw;
+                let va2_1 = a[ea2 + 1u];
+                ra2_2 = va2_1.xy;
+                ra2_3 = va2_1.zw;
+                let ea3 = (a_base + (k0 + lar3) * M + row0 + lac3) / 4u;
+                let va3_0 = a[ea3 + 0u];
+                ra3_0 = va3_0.xy;
+                ra3_1 = va3_0.zw;
+                let va3_1 = a[ea3 + 1u];
+                ra3_2 = va3_1.xy;
+                ra3_3 = va3_1.zw;
             } else {
                 let gra0 = k0 + lar0;
                 let gca0 = row0 + lac0;
@@ -1106,26 +1146,34 @@ fn backward_db(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_i
                 ra3_3 = vec2<f16>(fetch_a(gra3, gca3 + 6u, K, M, M, a_base), fetch_a(gra3, gca3 + 7u, K, M, M, a_base));
             }
             if (k0 + 64u <= K && col0 + 128u <= N && N % 8u == 0u) {
-                let eb0 = (b_base + (k0 + lbr0) * N + col0 + lbc0) / 2u;
-                rb0_0 = b[eb0 + 0u];
-                rb0_1 = b[eb0 + 1u];
-                rb0_2 = b[eb0 + 2u];
-                rb0_3 = b[eb0 + 3u];
-                let eb1 = (b_base + (k0 + lbr1) * N + col0 + lbc1) / 2u;
-                rb1_0 = b[eb1 + 0u];
-                rb1_1 = b[eb1 + 1u];
-                rb1_2 = b[eb1 + 2u];
-                rb1_3 = b[eb1 + 3u];
-                let eb2 = (b_base + (k0 + lbr2) * N + col0 + lbc2) / 2u;
-                rb2_0 = b[eb2 + 0u];
-                rb2_1 = b[eb2 + 1u];
-                rb2_2 = b[eb2 + 2u];
-                rb2_3 = b[eb2 + 3u];
-                let eb3 = (b_base + (k0 + lbr3) * N + col0 + lbc3) / 2u;
-                rb3_0 = b[eb3 + 0u];
-                rb3_1 = b[eb3 + 1u];
-                rb3_2 = b[eb3 + 2u];
-                rb3_3 = b[eb3 + 3u];
+                let eb0 = (b_base + (k0 + lbr0) * N + col0 + lbc0) / 4u;
+                let vb0_0 = b[eb0 + 0u];
+                rb0_0 = vb0_0.xy;
+                rb0_1 = vb0_0.zw;
+                let vb0_1 = b[eb0 + 1u];
+                rb0_2 = vb0_1.xy;
+                rb0_3 = vb0_1.zw;
+                let eb1 = (b_base + (k0 + lbr1) * N + col0 + lbc1) / 4u;
+                let vb1_0 = b[eb1 + 0u];
+                rb1_0 = vb1_0.xy;
+                rb1_1 = vb1_0.zw;
+                let vb1_1 = b[eb1 + 1u];
+                rb1_2 = vb1_1.xy;
+                rb1_3 = vb1_1.zw;
+                let eb2 = (b_base + (k0 + lbr2) * N + col0 + lbc2) / 4u;
+                let vb2_0 = b[eb2 + 0u];
+                rb2_0 = vb2_0.xy;
+                rb2_1 = vb2_0.zw;
+                let vb2_1 = b[eb2 + 1u];
+                rb2_2 = vb2_1.xy;
+                rb2_3 = vb2_1.zw;
+                let eb3 = (b_base + (k0 + lbr3) * N + col0 + lbc3) / 4u;
+                let vb3_0 = b[eb3 + 0u];
+                rb3_0 = vb3_0.xy;
+                rb3_1 = vb3_0.zw;
+                let vb3_1 = b[eb3 + 1u];
+                rb3_2 = vb3_1.xy;
+                rb3_3 = vb3_1.zw;
             } else {
                 let grb0 = k0 + lbr0;
                 let gcb0 = col0 + lbc0;
