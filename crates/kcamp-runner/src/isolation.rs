@@ -42,6 +42,9 @@ pub struct RunOptions {
     pub cancel: Arc<AtomicBool>,
     /// Metric reported in `ShapeFinished::primary` (a column of the outcomes' metrics).
     pub primary_metric: Option<String>,
+    /// A fresh worker (and GPU device) for every case instead of one for the run
+    /// (`KCAMP_WORKER_PER_CASE=1`): isolates a case from the device state earlier cases left.
+    pub worker_per_case: bool,
 }
 
 impl RunOptions {
@@ -62,6 +65,7 @@ impl RunOptions {
             env: Vec::new(),
             cancel: Arc::new(AtomicBool::new(false)),
             primary_metric: None,
+            worker_per_case: std::env::var_os("KCAMP_WORKER_PER_CASE").is_some_and(|v| v == "1"),
         }
     }
 }
@@ -112,6 +116,11 @@ pub fn run_cases(
                 .and_then(|m| outcome.metrics.get(m).copied()),
         });
         outcomes.push(outcome);
+        if opts.worker_per_case {
+            if let Some(w) = worker.take() {
+                w.finish();
+            }
+        }
     }
     if let Some(w) = worker.take() {
         w.finish();
