@@ -43,6 +43,28 @@ pub struct TimingConfig {
     pub min_sample_ms: f64,
 }
 
+impl TimingConfig {
+    /// Least warm-up on a GPU when `warmup_ms` is not set: long enough to leave idle clocks.
+    pub const GPU_WARMUP_MS: f64 = 200.0;
+    /// Least warm-up on a software adapter when `warmup_ms` is not set: a CPU has no clocks
+    /// to raise, only caches to fill.
+    pub const SOFTWARE_WARMUP_MS: f64 = 20.0;
+    /// A warm-up stops trying to settle at this multiple of its least wall time.
+    pub const WARMUP_CAP_FACTOR: f64 = 10.0;
+    /// The warm-up samples that must agree within `warmup_tolerance`.
+    pub const WARMUP_SETTLE_SAMPLES: usize = 3;
+
+    /// The least wall time of each warm-up, in ms, on a GPU or a software adapter.
+    pub fn warmup_min_ms(&self, software: bool) -> f64 {
+        let default_ms = if software {
+            Self::SOFTWARE_WARMUP_MS
+        } else {
+            Self::GPU_WARMUP_MS
+        };
+        self.warmup_ms.unwrap_or(default_ms).max(0.0)
+    }
+}
+
 impl Default for TimingConfig {
     fn default() -> Self {
         TimingConfig {

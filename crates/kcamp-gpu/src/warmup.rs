@@ -9,14 +9,11 @@ use std::time::Duration;
 
 use kcamp_core::manifest::TimingConfig;
 
-/// Least warm-up on a GPU: long enough to leave idle clocks.
-pub(crate) const GPU_WARMUP_MS: f64 = 200.0;
-/// Least warm-up on a software adapter: a CPU has no clocks to raise, only caches to fill.
-pub(crate) const SOFTWARE_WARMUP_MS: f64 = 20.0;
-/// The warm-up stops trying to settle at this multiple of its minimum.
-const CAP_FACTOR: f64 = 10.0;
+/// The warm-up stops trying to settle at this multiple of its minimum (kept in the manifest's
+/// `TimingConfig`, so that the reports describe the same rule).
+const CAP_FACTOR: f64 = TimingConfig::WARMUP_CAP_FACTOR;
 /// Samples that must agree within the tolerance.
-const SETTLE_SAMPLES: usize = 3;
+const SETTLE_SAMPLES: usize = TimingConfig::WARMUP_SETTLE_SAMPLES;
 /// Warm-up samples aim at this fraction of the minimum time each, so several fit in it.
 const SAMPLES_PER_MINIMUM: f64 = 10.0;
 
@@ -31,12 +28,7 @@ pub(crate) struct WarmupPlan {
 
 impl WarmupPlan {
     pub(crate) fn new(timing: &TimingConfig, software: bool) -> WarmupPlan {
-        let default_ms = if software {
-            SOFTWARE_WARMUP_MS
-        } else {
-            GPU_WARMUP_MS
-        };
-        let min_ms = timing.warmup_ms.unwrap_or(default_ms).max(0.0);
+        let min_ms = timing.warmup_min_ms(software);
         WarmupPlan {
             min: Duration::from_secs_f64(min_ms / 1e3),
             cap: Duration::from_secs_f64(min_ms * CAP_FACTOR / 1e3),
