@@ -132,6 +132,25 @@ fn baseline_measures_real_kernels_and_records_everything() {
         "{report}"
     );
     assert!(dir.join("report/baseline_roofline.png").is_file());
+    // The warm-up is described as it was done (by time and stability) and as recorded.
+    let warmup = report
+        .lines()
+        .find(|l| l.starts_with("- warm-up: before each timed step, by time and stability"))
+        .unwrap_or_else(|| panic!("no warm-up line: {report}"));
+    let recorded = result["shapes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["warmup"].as_array().unwrap().len())
+        .sum::<usize>();
+    assert!(
+        warmup.contains("on a software adapter")
+            && warmup.contains(&format!(
+                "as recorded in result.json: {recorded} warm-up(s)"
+            )),
+        "{warmup}"
+    );
+    assert!(!report.contains("warm-up dispatches"), "{report}");
     // `kcamp run --json`: exactly one JSON document on stdout.
     let r = run(&dir, &["run", "--shapes", "quick"], 0, None);
     assert_eq!(r["summary"]["all_pass"], true, "{r}");

@@ -158,6 +158,97 @@ fn a_harness_campaign_remeasures_the_incumbent_with_its_harness_and_never_the_bu
     assert!(!dir.join("live/progress.json").exists());
 }
 
+/// A `Forward TFLOPS` value of the JSON, in GFLOP/s.
+fn gflops(v: &Value) -> f64 {
+    v.as_f64().unwrap() * 1e3
+}
+
+#[test]
+fn the_report_compares_what_its_verdict_compares_the_baseline_re_measured_in_the_same_run() {
+    let (_tmp, dir, _log) = harness_campaign("{kernel_dir}");
+    run(&dir, &["baseline"], 0);
+    run(&dir, &["round", "new", "--hypothesis", "better"], 0);
+    std::fs::write(dir.join("kernel/numbers"), "better.csv").unwrap();
+    run(&dir, &["validate"], 0);
+    run(&dir, &["accept"], 0);
+    // A drifting machine: re-measured in the final validation's run, the BASELINE's kernel
+    // reads 3% faster than round 1 recorded (+12% recorded, +8.74% against this run).
+    std::fs::write(dir.join("rounds/round-1/kernel/numbers"), "gain3.csv").unwrap();
+    let r = run(&dir, &["report"], 0);
+    assert_eq!(r["like_for_like"]["pairing"]["kind"], "same_run", "{r}");
+    assert_eq!(r["baseline_basis"]["kind"], "same_run", "{r}");
+    assert_eq!(
+        r["baseline_basis"]["file"], "report/final/paired.csv",
+        "{r}"
+    );
+    // The headline's baseline is the verdict's: the same geomean, the same gain.
+    let (base, verdict_base) = (
+        gflops(&r["baseline_aggregate"]),
+        gflops(&r["aggregate"]["incumbent"]),
+    );
+    assert!((base - verdict_base).abs() < 1e-9, "{r}");
+    let gain = r["gain"].as_f64().unwrap();
+    let delta = r["aggregate"]["delta"].as_f64().unwrap();
+    assert!(
+        (gain - delta).abs() < 1e-9 && (gain - 0.0874).abs() < 5e-4,
+        "{r}"
+    );
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("(**+8.74%**)"), "{md}");
+    // Round 1's recorded numbers appear in the lineage only (round 2's gate said +12.0%).
+    let (compared, lineage) = md.split_once("## Lineage").unwrap();
+    assert!(!compared.contains("+12.0%"), "{md}");
+    assert!(lineage.contains("+12.0% vs r1"), "{md}");
+    assert!(
+        md.contains("Compared: baseline = round 1's kernel re-measured in this run (by the harness, in the same sitting as the incumbent; `report/final/paired.csv`)"),
+        "{md}"
+    );
+    // Per shape: gain3.csv's 2.16 GFLOP/s for s64, not round 1's recorded 2.10.
+    assert!(
+        md.contains("| s64 | 1×64×64×64 | 2.16 GFLOP/s ± 10.8 MFLOP/s | 2.35 GFLOP/s ± 11.8 MFLOP/s | 1.09× |"),
+        "{md}"
+    );
+    let svg = std::fs::read_to_string(dir.join("report/speedup.svg")).unwrap();
+    // The chart draws the table's speedups and names their baseline.
+    assert!(
+        svg.contains("shape (baseline: round 1&apos;s kernel re-measured in this run)"),
+        "{svg}"
+    );
+    // The CLI's line says the same.
+    let out = common::kcamp(&dir).arg("report").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("vs BASELINE 13.")
+            && text.contains("(+8.74%) over 7 shapes")
+            && text.contains("BASELINE = round 1's kernel re-measured in this run"),
+        "{text}"
+    );
+    // Without a final validation, the report compares round 1's recorded numbers and says so.
+    let r = run(&dir, &["report", "--no-run"], 0);
+    assert_eq!(r["baseline_basis"]["kind"], "recorded", "{r}");
+    assert!((r["gain"].as_f64().unwrap() - 0.12).abs() < 5e-4, "{r}");
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        md.contains("Compared: baseline = round 1's recorded numbers (its BASELINE measurement), not re-measured in this run (--no-run: round 2's recorded numbers, no final validation)"),
+        "{md}"
+    );
+    assert!(md.contains("| s64 | 1×64×64×64 | 2.10 GFLOP/s"), "{md}");
+}
+
+#[test]
+fn a_report_on_the_baseline_alone_says_why_it_compares_recorded_numbers() {
+    let (_tmp, dir, _log) = harness_campaign("{kernel_dir}");
+    run(&dir, &["baseline"], 0);
+    // No round accepted: nothing to pair with, and the reason is not `gate.paired` (it is on).
+    let r = run(&dir, &["report"], 1);
+    let why =
+        "the incumbent is the BASELINE itself: there is no other kernel to re-measure beside it";
+    assert!(reasons(&r).contains(&format!("unpaired ({why})")), "{r}");
+    assert!(!reasons(&r).contains("gate.paired is false"), "{r}");
+    assert_eq!(r["baseline_basis"]["kind"], "recorded", "{r}");
+    assert_eq!(r["baseline_basis"]["why"], why, "{r}");
+}
+
 #[test]
 fn an_edited_harness_is_a_different_harness_when_judged_unpaired() {
     let (_tmp, dir, _log) = harness_campaign("{kernel_dir}");

@@ -877,13 +877,14 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
                 render_gate(gate)
             );
             h += &format!(
-                "report.md written: incumbent round {}, {metric} {} vs BASELINE {} ({}) over {} shapes, incumbent from its {}; {} rounds accepted\ncharts: {}",
+                "report.md written: incumbent round {}, {metric} {} vs BASELINE {} ({}) over {} shapes, incumbent from its {}, BASELINE = {}; {} rounds accepted\ncharts: {}",
                 report.incumbent_round,
                 units::metric_opt(cmp.incumbent, metric),
                 units::metric_opt(cmp.baseline, metric),
                 cmp.gain().map_or_else(|| "-".to_owned(), units::change),
                 cmp.shapes,
                 cmp.incumbent_source,
+                cmp.baseline_basis.short(),
                 files.accepted_rounds,
                 chart_paths
                     .iter()
@@ -920,6 +921,7 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
             "incumbent": report.incumbent_round,
             "metric": metric,
             "baseline_aggregate": cmp.baseline,
+            "baseline_basis": cmp.baseline_basis,
             "incumbent_aggregate": cmp.incumbent,
             "gain": cmp.gain(),
             "final_validation": !a.no_run,

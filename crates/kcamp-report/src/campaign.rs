@@ -1,23 +1,27 @@
 //! Reports of a campaign: gathers what `baseline_report.md` and `report.md` state from the
 //! campaign's rounds and artifacts, then renders them (markdown and charts).
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 use kcamp_core::Result;
 use kcamp_core::analysis::shape_roofs;
-use kcamp_core::artifacts::result::RunResult;
-use kcamp_core::campaign::{Campaign, FINAL_VALIDATION_DIR, FinalMeasurement, read_gate_record};
-use kcamp_core::files::{BENCHMARK_CSV, KERNEL_DIR, RESULT_JSON};
+use kcamp_core::artifacts::result::{RunResult, ShapeRecord};
+use kcamp_core::campaign::{
+    Campaign, FINAL_VALIDATION_DIR, FinalMeasurement, Pairing, read_gate_record,
+};
+use kcamp_core::case::WarmupRecord;
+use kcamp_core::files::{BENCHMARK_CSV, KERNEL_DIR, PAIRED_CSV, RESULT_JSON};
 use kcamp_core::fsutil::write_atomic;
-use kcamp_core::manifest::Manifest;
+use kcamp_core::manifest::{Manifest, TimingConfig};
 use kcamp_core::schema::BenchTable;
 use kcamp_core::specs::Roofs;
 use kcamp_core::types::{Check, DecisionKind, OpName, Validation};
 use kcamp_core::units;
 
 use crate::{
-    Aggregate, BaselineReport, ChartFiles, ChartLink, Comparison, FinalReport, Provenance,
-    RoundPoint, ShapeComparison, ShapeResult,
+    Aggregate, BaselineBasis, BaselineReport, ChartFiles, ChartLink, Comparison, FinalReport,
+    Provenance, RoundPoint, ShapeComparison, ShapeResult,
 };
 
 pub use kcamp_core::files::BASELINE_REPORT;
@@ -150,7 +154,7 @@ pub fn write_baseline_report(c: &Campaign) -> Result<()> {
             (None, None) => "built-in wgpu runner (`kcamp baseline`): seeded random inputs, NaN-poisoned outputs, every timed output checked".to_owned(),
         },
         reference: kcamp_core::ops::op(m.op).reference_description().to_owned(),
-        configuration: configuration(m),
+        configuration: configuration(m, result.as_ref()),
         primary_metric: m.primary_metric.clone(),
         aggregate: table.aggregate(&m.primary_metric),
         latency_us: kcamp_core::stats::geomean(&latencies),
@@ -165,18 +169,11 @@ pub fn write_baseline_report(c: &Campaign) -> Result<()> {
     )
 }
 
-fn configuration(m: &Manifest) -> Vec<(String, String)> {
+fn configuration(m: &Manifest, result: Option<&RunResult>) -> Vec<(String, String)> {
     vec![
         ("primary metric".into(), m.primary_metric.clone()),
-        (
-            "timing".into(),
-            format!(
-                "{} warm-up dispatches, {} samples per shape, each sample at least {}",
-                m.timing.warmup,
-                m.timing.repeats,
-                units::millis(m.timing.min_sample_ms)
-            ),
-        ),
+        ("timing".into(), sampling_text(&m.timing, result)),
+        ("warm-up".into(), warmup_text(&m.timing, result)),
         (
             "timeout per case".into(),
             units::millis(m.effective_timeout_sec().unwrap_or(m.timeout_sec) * 1000.0),
@@ -196,6 +193,125 @@ fn configuration(m: &Manifest) -> Vec<(String, String)> {
         ),
         ("gate".into(), gate_rule(m)),
     ]
+}
+
+/// How the samples of `result`'s run were taken; a CSV without a run record was timed by
+/// its harness, not by these settings.
+fn sampling_text(timing: &TimingConfig, result: Option<&RunResult>) -> String {
+    match result {
+        Some(_) => format!(
+            "{} samples per shape, each sample batching dispatches until it lasts at least {}",
+            timing.repeats,
+            units::millis(timing.min_sample_ms)
+        ),
+        None => "the harness's own (an imported or harness CSV: kcamp did not time it)".to_owned(),
+    }
+}
+
+/// How `result`'s run warmed up before each timed step: the rule it ran under and the
+/// warm-ups its `result.json` recorded.
+pub fn warmup_text(timing: &TimingConfig, result: Option<&RunResult>) -> String {
+    match result {
+        Some(r) => warmup_description(
+            timing,
+            r.adapter.as_ref().is_some_and(|a| a.software),
+            &r.shapes,
+            r.paired.as_ref().map_or(&[], |p| p.shapes.as_slice()),
+        ),
+        None => {
+            "the harness's own (an imported or harness CSV: kcamp recorded no warm-up)".to_owned()
+        }
+    }
+}
+
+fn range(lo: f64, hi: f64, f: impl Fn(f64) -> String) -> String {
+    if f(lo) == f(hi) {
+        f(lo)
+    } else {
+        format!("{}–{}", f(lo), f(hi))
+    }
+}
+
+/// The warm-up rule (`timing.warmup_ms`, `warmup`, `warmup_tolerance`) and a summary of the
+/// warm-ups `shapes` recorded; `paired`: the records of the kernel measured beside them,
+/// which shared each warm-up.
+pub fn warmup_description(
+    timing: &TimingConfig,
+    software: bool,
+    shapes: &[ShapeRecord],
+    paired: &[ShapeRecord],
+) -> String {
+    let min_ms = timing.warmup_min_ms(software);
+    let mut text = format!(
+        "before each timed step, by time and stability: dispatches for at least {} ({}) and at least {} dispatch(es) (`timing.warmup`), until the last {} warm-up samples agree within {} (`timing.warmup_tolerance`), giving up settling after {}",
+        units::millis(min_ms),
+        match (timing.warmup_ms, software) {
+            (Some(_), _) => "`timing.warmup_ms`",
+            (None, true) => "the default of `timing.warmup_ms` on a software adapter",
+            (None, false) => "the default of `timing.warmup_ms` on a GPU",
+        },
+        timing.warmup.max(1),
+        TimingConfig::WARMUP_SETTLE_SAMPLES,
+        units::percent(timing.warmup_tolerance * 100.0),
+        units::millis(min_ms * TimingConfig::WARMUP_CAP_FACTOR)
+    );
+    let records: Vec<(&str, &WarmupRecord)> = shapes
+        .iter()
+        .flat_map(|s| s.warmup.iter().map(move |w| (s.label.as_str(), w)))
+        .collect();
+    if records.is_empty() {
+        text.push_str(
+            "; the run's result.json records no warm-up (no shape was timed, or the run predates warm-up records)",
+        );
+        return text;
+    }
+    let spread = |records: &[(&str, &WarmupRecord)], f: fn(&WarmupRecord) -> f64| {
+        records
+            .iter()
+            .map(|(_, w)| f(w))
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+                (lo.min(v), hi.max(v))
+            })
+    };
+    let count = |d: f64| format!("{d:.0}");
+    let (dlo, dhi) = spread(&records, |w| w.dispatches as f64);
+    let (mlo, mhi) = spread(&records, |w| w.ms);
+    let timed = shapes.iter().filter(|s| !s.warmup.is_empty()).count();
+    let _ = write!(
+        text,
+        "; as recorded in result.json: {} warm-up(s) over {timed} timed shape(s), {} dispatches and {} each",
+        records.len(),
+        range(dlo, dhi, count),
+        range(mlo, mhi, units::millis)
+    );
+    let unsettled: Vec<String> = records
+        .iter()
+        .filter(|(_, w)| !w.settled)
+        .map(|(label, w)| format!("{label} {}", w.step.to_lowercase()))
+        .collect();
+    if unsettled.is_empty() {
+        text.push_str(", all settled");
+    } else {
+        let _ = write!(
+            text,
+            "; {} of them did not settle before giving up: {}",
+            unsettled.len(),
+            unsettled.join(", ")
+        );
+    }
+    let paired: Vec<(&str, &WarmupRecord)> = paired
+        .iter()
+        .flat_map(|s| s.warmup.iter().map(move |w| (s.label.as_str(), w)))
+        .collect();
+    if !paired.is_empty() {
+        let (plo, phi) = spread(&paired, |w| w.dispatches as f64);
+        let _ = write!(
+            text,
+            "; the kernel re-measured beside it shared each warm-up ({} dispatches of its own)",
+            range(plo, phi, count)
+        );
+    }
+    text
 }
 
 fn gate_rule(m: &Manifest) -> String {
@@ -310,6 +426,37 @@ fn round_points(c: &Campaign, frozen: Option<&str>) -> Result<Vec<RoundPoint>> {
     Ok(points)
 }
 
+/// The baseline side of the final report and what it is: the BASELINE's snapshot
+/// re-measured beside the incumbent when the final acceptance was paired (its numbers, not
+/// round 1's record, are what the verdict judged), else round 1's recorded rows.
+fn baseline_side(
+    c: &Campaign,
+    fm: &FinalMeasurement,
+    frozen: Option<&str>,
+) -> Result<(BenchTable, BaselineBasis)> {
+    let pairing = fm.acceptance.like_for_like.as_ref().map(|l| &l.pairing);
+    let interleaved = match pairing {
+        Some(Pairing::Interleaved { round: 1 }) => Some(true),
+        Some(Pairing::SameRun { round: 1 }) => Some(false),
+        _ => None,
+    };
+    if let (Some(interleaved), Some(side)) = (interleaved, &fm.paired) {
+        return Ok((
+            side.table.clone(),
+            BaselineBasis::SameRun {
+                interleaved,
+                file: format!("{FINAL_VALIDATION_DIR}/{PAIRED_CSV}"),
+            },
+        ));
+    }
+    let why = match pairing {
+        Some(Pairing::Unpaired { reason }) => reason.clone(),
+        _ => "the final validation recorded no re-measurement of it".to_owned(),
+    };
+    let table = BenchTable::read_held_to(&c.artifacts_dir(1).join(BENCHMARK_CSV), frozen)?;
+    Ok((table, BaselineBasis::Recorded { why }))
+}
+
 /// What `kcamp report` wrote.
 #[derive(Debug, Clone)]
 pub struct FinalReportFiles {
@@ -329,8 +476,10 @@ pub fn write_final_report(c: &Campaign, fm: &FinalMeasurement) -> Result<FinalRe
     let metric = m.primary_metric.clone();
     let incumbent = fm.incumbent;
     let base_dir = c.artifacts_dir(1);
-    let baseline = BenchTable::read_held_to(&base_dir.join(BENCHMARK_CSV), frozen.as_deref())?;
     let base_result = RunResult::read(&base_dir.join(RESULT_JSON)).ok().flatten();
+    // The baseline side is what the final acceptance judged against: the BASELINE's snapshot
+    // re-measured in this run when it was paired, else round 1's recorded rows.
+    let (baseline, baseline_basis) = baseline_side(c, fm, frozen.as_deref())?;
     let (inc_result, incumbent_source) = match &fm.origin {
         Some(_) => (
             RunResult::read(&c.dir.join(FINAL_VALIDATION_DIR).join(RESULT_JSON))
@@ -377,11 +526,14 @@ pub fn write_final_report(c: &Campaign, fm: &FinalMeasurement) -> Result<FinalRe
     let geo = |f: fn(&ShapeComparison) -> Option<f64>| {
         kcamp_core::stats::geomean(&both.iter().filter_map(|s| f(s)).collect::<Vec<_>>())
     };
+    let verdict = &fm.acceptance.report;
     let comparison = Comparison {
         baseline: geo(|s| s.baseline),
         incumbent: geo(|s| s.incumbent),
         shapes: both.len(),
         incumbent_source,
+        verdict_delta: verdict.aggregate.delta.filter(|_| verdict.paired),
+        baseline_basis,
     };
     let (roofs, peaks_note) = roofs_of(c, inc_result.as_ref().or(base_result.as_ref()));
     let peaks = roofs.primary();
@@ -390,8 +542,10 @@ pub fn write_final_report(c: &Campaign, fm: &FinalMeasurement) -> Result<FinalRe
     let rounds = round_points(c, frozen.as_deref())?;
     let provenance_inc = provenance(inc_result.as_ref());
     let provenance_base = provenance(base_result.as_ref());
-    let differs = provenance_inc.adapter != provenance_base.adapter
-        || provenance_inc.timing != provenance_base.timing;
+    // Re-measured in the same run, the baseline was measured where the incumbent was.
+    let differs = !comparison.baseline_basis.same_run()
+        && (provenance_inc.adapter != provenance_base.adapter
+            || provenance_inc.timing != provenance_base.timing);
 
     let mut files = Vec::new();
     let mut charts = Vec::new();
@@ -404,7 +558,12 @@ pub fn write_final_report(c: &Campaign, fm: &FinalMeasurement) -> Result<FinalRe
     )?;
     charts.push(link(c, &format!("{metric} over rounds"), &rounds_chart));
     files.push(rounds_chart);
-    let speedup = crate::chart_speedup(&metric, &shapes, &report_dir.join("speedup"))?;
+    let speedup = crate::chart_speedup(
+        &metric,
+        &shapes,
+        comparison.baseline_basis.short(),
+        &report_dir.join("speedup"),
+    )?;
     charts.push(link(
         c,
         "Speedup per shape (incumbent / baseline)",
@@ -439,11 +598,17 @@ pub fn write_final_report(c: &Campaign, fm: &FinalMeasurement) -> Result<FinalRe
         roofs,
         peaks_note,
         method: vec![
+            match &inc_result {
+                Some(_) => format!(
+                    "Each shape's value is the mean of {} samples, ± their population stddev; each sample batches dispatches until it lasts at least {}.",
+                    m.timing.repeats,
+                    units::millis(m.timing.min_sample_ms),
+                ),
+                None => "Each shape's value and stddev are the harness's (an imported or harness CSV: kcamp did not time it).".to_owned(),
+            },
             format!(
-                "Each shape's value is the mean of {} samples, ± their population stddev; each sample batches dispatches until it lasts at least {}, after {} warm-up dispatches.",
-                m.timing.repeats,
-                units::millis(m.timing.min_sample_ms),
-                m.timing.warmup
+                "Warm-up of the incumbent's numbers: {}.",
+                warmup_text(&m.timing, inc_result.as_ref())
             ),
             format!(
                 "Correctness: {}; PASS iff rel_err < {} and the output has no NaN/Inf and is not all zeros.",
@@ -453,7 +618,13 @@ pub fn write_final_report(c: &Campaign, fm: &FinalMeasurement) -> Result<FinalRe
             format!("FLOPs and bytes: {}.", work_definition(m.op)),
             format!("Gate: {}.", gate_rule(m)),
             "Aggregates compare like with like: the same shapes on both sides, a quick aggregate never against a full one.".to_owned(),
-        ],
+        ]
+        .into_iter()
+        .chain(verdict.paired.then(|| format!(
+            "The final acceptance was paired: per shape, Δ is the median of the per-repeat ratios incumbent/baseline minus one and r the robust spread of their logarithms, with the Wilcoxon signed-rank test (p < {}) in place of Welch's; the aggregate Δ is the median over repeats of each repeat's geomean ratio. The table's values and speedups are the mean rates of the same samples.",
+            m.gate.p_value
+        )))
+        .collect(),
         charts,
         acceptance: Some(crate::Acceptance {
             verdict: fm.acceptance.report.verdict.as_str().to_owned(),
@@ -473,4 +644,96 @@ pub fn write_final_report(c: &Campaign, fm: &FinalMeasurement) -> Result<FinalRe
         charts: files,
         accepted_rounds,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kcamp_core::types::Check;
+
+    fn warmup(step: &str, dispatches: u64, ms: f64, settled: bool) -> WarmupRecord {
+        WarmupRecord {
+            step: step.into(),
+            dispatches,
+            ms,
+            settled,
+            last_dispatch_ms: Vec::new(),
+        }
+    }
+
+    fn shape(label: &str, warmup: Vec<WarmupRecord>) -> ShapeRecord {
+        ShapeRecord {
+            label: label.into(),
+            dims: vec![1, 64, 64, 64],
+            check: Check::Pass,
+            reason: None,
+            seed: 1,
+            latency_us: Some(1.0),
+            rel_err: Some(1e-7),
+            timing_method: None,
+            warmup,
+        }
+    }
+
+    #[test]
+    fn the_warm_up_is_described_by_time_and_stability_with_what_was_recorded() {
+        let timing = TimingConfig {
+            warmup: 10,
+            warmup_ms: Some(300.0),
+            ..TimingConfig::default()
+        };
+        let shapes = [
+            shape(
+                "sq1024",
+                vec![
+                    warmup("Forward", 1034, 335.8, true),
+                    warmup("Backward", 436, 303.3, true),
+                ],
+            ),
+            shape(
+                "sq4096",
+                vec![
+                    warmup("Forward", 12, 458.1, true),
+                    warmup("Backward", 10, 3000.0, false),
+                ],
+            ),
+        ];
+        let paired = [shape(
+            "sq1024",
+            vec![
+                warmup("Forward", 204, 335.8, true),
+                warmup("Backward", 45, 303.3, true),
+            ],
+        )];
+        let text = warmup_description(&timing, false, &shapes, &paired);
+        assert!(!text.contains("warm-up dispatches"), "{text}");
+        assert_eq!(
+            text,
+            "before each timed step, by time and stability: dispatches for at least 300 ms (`timing.warmup_ms`) and at least 10 dispatch(es) (`timing.warmup`), until the last 3 warm-up samples agree within 2.00% (`timing.warmup_tolerance`), giving up settling after 3.00 s; as recorded in result.json: 4 warm-up(s) over 2 timed shape(s), 10–1034 dispatches and 303 ms–3.00 s each; 1 of them did not settle before giving up: sq4096 backward; the kernel re-measured beside it shared each warm-up (45–204 dispatches of its own)"
+        );
+        // The defaults are named as such, per kind of adapter.
+        let soft = warmup_description(&TimingConfig::default(), true, &shapes[..1], &[]);
+        assert!(
+            soft.starts_with("before each timed step, by time and stability: dispatches for at least 20.0 ms (the default of `timing.warmup_ms` on a software adapter) and at least 3 dispatch(es)"),
+            "{soft}"
+        );
+        assert!(soft.ends_with(", all settled"), "{soft}");
+        // A run that timed nothing records no warm-up, and says so.
+        let none = warmup_description(&TimingConfig::default(), false, &[shape("s", vec![])], &[]);
+        assert!(
+            none.contains("at least 200 ms (the default of `timing.warmup_ms` on a GPU)"),
+            "{none}"
+        );
+        assert!(
+            none.ends_with(
+                "records no warm-up (no shape was timed, or the run predates warm-up records)"
+            ),
+            "{none}"
+        );
+        // A harness's numbers: kcamp did not warm them up.
+        assert_eq!(
+            warmup_text(&timing, None),
+            "the harness's own (an imported or harness CSV: kcamp recorded no warm-up)"
+        );
+    }
 }

@@ -288,7 +288,12 @@ fn draw_rounds<DB: DrawingBackend>(
 
 /// Incumbent over baseline per shape (bars around 1×, ±1σ from both stddevs); shapes that
 /// do not PASS on either side are marked with their Check. Writes `<stem>.svg|png`.
-pub fn chart_speedup(metric: &str, shapes: &[ShapeComparison], stem: &Path) -> Result<ChartFiles> {
+pub fn chart_speedup(
+    metric: &str,
+    shapes: &[ShapeComparison],
+    baseline: &str,
+    stem: &Path,
+) -> Result<ChartFiles> {
     if shapes.is_empty() {
         return Err(Error::State(format!(
             "no shapes to chart for {}",
@@ -301,16 +306,18 @@ pub fn chart_speedup(metric: &str, shapes: &[ShapeComparison], stem: &Path) -> R
         .fold(1.0, f64::max)
         * 1.15;
     let title = format!("{metric}: incumbent / baseline per shape (±1σ)");
+    let x_desc = format!("shape (baseline: {baseline})");
     render(
         stem,
-        |root| draw_speedup(root, &title, shapes, top),
-        |root| draw_speedup(root, &title, shapes, top),
+        |root| draw_speedup(root, &title, &x_desc, shapes, top),
+        |root| draw_speedup(root, &title, &x_desc, shapes, top),
     )
 }
 
 fn draw_speedup<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     title: &str,
+    x_desc: &str,
     shapes: &[ShapeComparison],
     top: f64,
 ) -> std::result::Result<(), String> {
@@ -336,7 +343,7 @@ fn draw_speedup<DB: DrawingBackend>(
             .configure_mesh()
             .disable_x_mesh()
             .max_light_lines(1)
-            .x_desc("shape")
+            .x_desc(x_desc)
             .y_desc("speedup (×)")
             .x_labels(n.min(30))
             .x_label_formatter(&label_of)
@@ -777,6 +784,7 @@ mod tests {
         let files = chart_speedup(
             "Forward TFLOPS",
             &test_data::comparisons(),
+            "round 1's kernel re-measured in this run",
             &dir.path().join("s"),
         )
         .unwrap();
@@ -790,6 +798,7 @@ mod tests {
                 "FAIL",
                 "1× (no change)",
                 "speedup (×)",
+                "shape (baseline: round 1's kernel re-measured in this run)",
             ],
         );
         assert!(texts.iter().any(|t| t == "2.00×"), "{texts:?}");
@@ -852,7 +861,7 @@ mod tests {
             parent: None,
         }];
         assert!(chart_metric_over_rounds("m", &open_only, 1, 1, &dir.path().join("a")).is_err());
-        assert!(chart_speedup("m", &[], &dir.path().join("b")).is_err());
+        assert!(chart_speedup("m", &[], "b", &dir.path().join("b")).is_err());
         assert!(chart_roofline(&Roofs::default(), &[], &[], &dir.path().join("c")).is_err());
         assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
     }

@@ -157,6 +157,54 @@ impl ShapeComparison {
     }
 }
 
+/// Which numbers a report's baseline side is: always the ones the final acceptance judged
+/// the incumbent against, so that the verdict and every figure beside it agree.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BaselineBasis {
+    /// Round 1's kernel snapshot re-measured in the final validation's run, beside the
+    /// incumbent (`file`: where those numbers are, relative to the campaign).
+    SameRun {
+        /// Samples alternated with the incumbent's (A B B A; the built-in runner), else
+        /// measured one after the other in the same sitting (a harness).
+        interleaved: bool,
+        file: String,
+    },
+    /// Round 1's numbers as recorded at BASELINE; `why` it was not re-measured.
+    Recorded { why: String },
+}
+
+impl BaselineBasis {
+    /// A few words for a table, a chart axis or a CLI line.
+    pub fn short(&self) -> &'static str {
+        match self {
+            BaselineBasis::SameRun { .. } => "round 1's kernel re-measured in this run",
+            BaselineBasis::Recorded { .. } => "round 1's recorded numbers",
+        }
+    }
+
+    /// What the baseline numbers of a report are, said once: `baseline = ...`.
+    pub fn describe(&self) -> String {
+        match self {
+            BaselineBasis::SameRun { interleaved, file } => format!(
+                "baseline = round 1's kernel re-measured in this run ({}; `{file}`)",
+                if *interleaved {
+                    "in the same cases, its samples alternating with the incumbent's"
+                } else {
+                    "by the harness, in the same sitting as the incumbent"
+                }
+            ),
+            BaselineBasis::Recorded { why } => format!(
+                "baseline = round 1's recorded numbers (its BASELINE measurement), not re-measured in this run ({why})"
+            ),
+        }
+    }
+
+    pub fn same_run(&self) -> bool {
+        matches!(self, BaselineBasis::SameRun { .. })
+    }
+}
+
 /// Baseline against incumbent over the shapes both measured and passed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
@@ -166,6 +214,13 @@ pub struct Comparison {
     pub shapes: usize,
     /// The incumbent's numbers: "final full validation" or "round 3's quick validation".
     pub incumbent_source: String,
+    /// The baseline's numbers: the same ones the final acceptance judged against.
+    pub baseline_basis: BaselineBasis,
+    /// The final acceptance's aggregate Δ when it judged paired ratios (the median over
+    /// repeats of each repeat's geomean ratio): a different statistic of the same numbers
+    /// than [`Comparison::gain`] (the ratio of the geomeans of the mean rates), named beside
+    /// it so that the two never read as a contradiction.
+    pub verdict_delta: Option<f64>,
 }
 
 impl Comparison {
@@ -315,7 +370,16 @@ pub(crate) mod test_data {
             kernel_path: "rounds/round-1/kernel/gemm.wgsl".into(),
             correctness_test: "built-in wgpu runner".into(),
             reference: "f64 CPU GEMM, C = A·B".into(),
-            configuration: vec![("timing".into(), "3 warm-up dispatches".into())],
+            configuration: vec![
+                (
+                    "timing".into(),
+                    "10 samples per shape, each sample batching dispatches until it lasts at least 1.00 ms".into(),
+                ),
+                (
+                    "warm-up".into(),
+                    "before each timed step, by time and stability: dispatches for at least 200 ms (the default of `timing.warmup_ms` on a GPU) and at least 3 dispatch(es) (`timing.warmup`), until the last 3 warm-up samples agree within 2.00% (`timing.warmup_tolerance`), giving up settling after 2.00 s; as recorded in result.json: 4 warm-up(s) over 2 timed shape(s), 48–191 dispatches and 201–212 ms each, all settled".into(),
+                ),
+            ],
             shapes,
             primary_metric: "Forward TFLOPS".into(),
             aggregate: table.aggregate("Forward TFLOPS"),
@@ -430,6 +494,11 @@ pub(crate) mod test_data {
                 incumbent: Some(2.828e-3),
                 shapes: 2,
                 incumbent_source: "final full validation (report/final/benchmark.csv)".into(),
+                baseline_basis: BaselineBasis::SameRun {
+                    interleaved: true,
+                    file: "report/final/paired.csv".into(),
+                },
+                verdict_delta: Some(0.98),
             },
             target: None,
             provenance: provenance(),

@@ -284,15 +284,32 @@ pub fn final_report_md(r: &FinalReport) -> String {
         md.push('\n');
     }
     let c = &r.comparison;
-    let _ = writeln!(
+    let _ = write!(
         md,
-        "**Incumbent: round {}** (\"{}\"). {metric}: baseline {} → incumbent {} (**{}**), geometric mean over the {} shape(s) that PASS in both the baseline (round 1, full validation) and the incumbent's {}.\n",
+        "**Incumbent: round {}** (\"{}\"). {metric}: baseline {} → incumbent {} (**{}**), the ratio of the geometric means of the mean rates over the {} shape(s) that PASS on both sides",
         r.incumbent_round,
         cell(&r.incumbent_hypothesis),
         opt(c.baseline, |v| units::metric(v, metric)),
         opt(c.incumbent, |v| units::metric(v, metric)),
         opt(c.gain(), units::change),
         c.shapes,
+    );
+    if let Some(d) = c.verdict_delta {
+        let _ = write!(
+            md,
+            "; the final acceptance's paired Δ over the same numbers (the median over repeats of each repeat's geomean ratio) is {}",
+            units::change(d)
+        );
+    }
+    let _ = writeln!(
+        md,
+        ".\n\nCompared: {} — the numbers the final acceptance judged against, used by the per-shape table, the speedups and the charts{}. Incumbent = {}.\n",
+        c.baseline_basis.describe(),
+        if c.baseline_basis.same_run() {
+            "; round 1's own recorded numbers appear only in the lineage"
+        } else {
+            ""
+        },
         c.incumbent_source
     );
     if let Some(t) = &r.target {
@@ -307,7 +324,23 @@ pub fn final_report_md(r: &FinalReport) -> String {
             t.describe()
         );
     }
-    let _ = writeln!(md, "Measured on {}.", provenance_text(&r.provenance));
+    let _ = match (c.baseline_basis.same_run(), &r.baseline_provenance) {
+        (true, _) => writeln!(
+            md,
+            "Both sides were measured in one run on {}.",
+            provenance_text(&r.provenance)
+        ),
+        (false, None) => writeln!(
+            md,
+            "Both sides were measured, in separate runs, on {}.",
+            provenance_text(&r.provenance)
+        ),
+        (false, Some(_)) => writeln!(
+            md,
+            "The incumbent was measured on {}.",
+            provenance_text(&r.provenance)
+        ),
+    };
     if let Some(b) = &r.baseline_provenance {
         let _ = writeln!(
             md,
@@ -355,7 +388,12 @@ pub fn final_report_md(r: &FinalReport) -> String {
     md.push_str("\n## Lineage\n\n");
     let _ = writeln!(
         md,
-        "Aggregates are geometric means over PASS shapes, ±1σ propagated from the per-shape stddev columns. The two columns are never mixed: every round measures the {} representative shapes; only full validations measure all {} target shapes.\n",
+        "Each row is that round's own recorded measurement{}. Aggregates are geometric means over PASS shapes, ±1σ propagated from the per-shape stddev columns. The two columns are never mixed: every round measures the {} representative shapes; only full validations measure all {} target shapes.\n",
+        if c.baseline_basis.same_run() {
+            " (round 1's: the BASELINE as recorded then, not its re-measurement compared above)"
+        } else {
+            ""
+        },
         r.representative_shapes.len(),
         r.target_shapes
     );
@@ -445,6 +483,57 @@ mod tests {
                 "# Campaign report: demo-gemm\n\n**Final acceptance: REJECT** (round 3 against the BASELINE)\n\n- 1 of 2 shapes do not PASS"
             ),
             "the verdict leads: {md}"
+        );
+    }
+
+    #[test]
+    fn a_paired_final_report_compares_the_same_run_baseline_and_says_so_once() {
+        let md = final_report_md(&test_data::final_report());
+        assert_eq!(
+            md.matches("re-measured in this run").count(),
+            1,
+            "said once: {md}"
+        );
+        assert!(
+            md.contains("\n\nCompared: baseline = round 1's kernel re-measured in this run (in the same cases, its samples alternating with the incumbent's; `report/final/paired.csv`) — the numbers the final acceptance judged against, used by the per-shape table, the speedups and the charts; round 1's own recorded numbers appear only in the lineage. Incumbent = final full validation (report/final/benchmark.csv).\n"),
+            "{md}"
+        );
+        // The verdict's own statistic of the same numbers is named beside the headline's.
+        assert!(
+            md.contains("(**+100%**), the ratio of the geometric means of the mean rates over the 2 shape(s) that PASS on both sides; the final acceptance's paired Δ over the same numbers (the median over repeats of each repeat's geomean ratio) is +98.0%."),
+            "{md}"
+        );
+        assert!(
+            md.contains("Both sides were measured in one run on TestGPU"),
+            "{md}"
+        );
+        assert!(
+            md.contains(
+                "round 1's: the BASELINE as recorded then, not its re-measurement compared above"
+            ),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn an_unpaired_final_report_says_it_compares_round_1s_recorded_numbers() {
+        let mut r = test_data::final_report();
+        r.comparison.baseline_basis = crate::BaselineBasis::Recorded {
+            why: "--no-run: round 3's recorded numbers, no final validation".into(),
+        };
+        r.comparison.verdict_delta = None;
+        r.comparison.incumbent_source =
+            "full validation of round 3 (recorded numbers: `kcamp report --no-run`)".into();
+        let md = final_report_md(&r);
+        assert!(
+            md.contains("\n\nCompared: baseline = round 1's recorded numbers (its BASELINE measurement), not re-measured in this run (--no-run: round 3's recorded numbers, no final validation) — the numbers the final acceptance judged against, used by the per-shape table, the speedups and the charts. Incumbent = full validation of round 3 (recorded numbers: `kcamp report --no-run`).\n"),
+            "{md}"
+        );
+        assert!(!md.contains("paired Δ"), "{md}");
+        assert!(!md.contains("kernel re-measured in this run"), "{md}");
+        assert!(
+            md.contains("Both sides were measured, in separate runs, on TestGPU"),
+            "{md}"
         );
     }
 

@@ -15,6 +15,7 @@ use super::like::{Against, judge_like_for_like, remeasure_command};
 use super::measure::{MeasureSource, Measured, Plan, abandon, measure};
 use super::validate::{GateRecord, add_measurement_reasons};
 use crate::artifacts::fingerprint::{Fingerprint, HarnessIdentity};
+use crate::artifacts::paired::PairedSide;
 use crate::artifacts::result::RunSummary;
 use crate::case::ProgressEvent;
 use crate::files::{BENCHMARK_CSV, FINAL_ACCEPTANCE_JSON, KERNEL_DIR, SAMPLES_CSV};
@@ -39,6 +40,10 @@ pub struct FinalMeasurement {
     pub acceptance: GateRecord,
     /// The final validation's `RESULT_JSON` summary; None when no run was made.
     pub summary: Option<RunSummary>,
+    /// The BASELINE's snapshot re-measured in the final validation's run, when it was
+    /// paired (`acceptance.like_for_like` says how): the numbers the verdict judged the
+    /// incumbent against, so the report's baseline column is these, not round 1's record.
+    pub paired: Option<PairedSide>,
 }
 
 /// With a `source`, a final full validation of the incumbent (the working kernel must equal
@@ -82,8 +87,14 @@ pub fn final_report<T>(
                     .then(|| c.round_dir(1).join(KERNEL_DIR)),
                 check_shapes: Vec::new(),
             };
-            let measured = measure(c, source, &plan, on_event)
+            let mut measured = measure(c, source, &plan, on_event)
                 .map_err(|e| abandon(c, e, "report", incumbent, Validation::Full, &[]))?;
+            if incumbent == 1 && c.manifest.gate.paired {
+                measured.unpaired_because = Some(
+                    "the incumbent is the BASELINE itself: there is no other kernel to re-measure beside it"
+                        .into(),
+                );
+            }
             let keys = c.manifest.target_keys();
             check_shape_set(&measured.table, &keys, "the manifest's target_shapes")?;
             c.journal(
@@ -141,6 +152,7 @@ pub fn final_report<T>(
         table: measured.table,
         origin: ran.then_some(measured.origin),
         summary: ran.then_some(measured.summary),
+        paired: measured.paired.map(|(side, _)| side),
         acceptance,
     };
     let out = write(&measurement)?;
