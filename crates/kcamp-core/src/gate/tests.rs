@@ -72,6 +72,25 @@ fn class_of<'r>(report: &'r GateReport, label: &str) -> &'r ShapeVerdict {
 }
 
 #[test]
+fn shapes_pair_by_key_in_any_order_and_a_duplicate_is_named() {
+    // The same shapes in another order pair by label and dims, as in the same order.
+    let (inc, cand) = pair(&[1.1, 0.9, 1.0]);
+    let mut reversed = cand.clone();
+    reversed.rows.reverse();
+    let (same, other) = (run(&inc, &cand, FWD).unwrap(), run(&inc, &reversed, FWD).unwrap());
+    let mut backwards = other.shapes.clone();
+    backwards.reverse();
+    assert_eq!(same.shapes, backwards);
+    assert_eq!(same.aggregate, other.aggregate);
+    // One shape twice on both sides, in the same order: the incumbent's duplicate is named.
+    let (mut inc, mut cand) = pair(&[1.0, 1.0]);
+    inc.rows[1] = inc.rows[0].clone();
+    cand.rows[1] = cand.rows[0].clone();
+    let err = run(&inc, &cand, FWD).unwrap_err().to_string();
+    assert!(err.contains("duplicated shape 's0'") && err.contains("incumbent"), "{err}");
+}
+
+#[test]
 fn clear_gain_is_accepted() {
     let (inc, cand) = pair(&[1.1, 1.1, 1.1]);
     let report = run(&inc, &cand, FWD).unwrap();

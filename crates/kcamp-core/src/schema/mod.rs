@@ -21,6 +21,7 @@ mod tests;
 pub use columns::{Column, ColumnRole, HeaderDifference, Schema, SchemaKind, header_difference};
 pub use metric::{CombinedStepColumns, MetricRef};
 pub use samples::{SAMPLES_HEADER, SampleRow, Samples};
+pub(crate) use table::distinct_hashes;
 pub use table::{BenchTable, Row, ShapeKey, describe_shape};
 
 /// The GEMM header, byte for byte (no trailing newline).
