@@ -55,11 +55,17 @@ const TENS: [f64; 45] = [
 /// logarithm lies more than 4e-10 from an integer, far beyond its error of an ulp or two.
 fn decade(x: f64) -> i32 {
     const NEAR: f64 = 1e-9;
-    if !(TENS[0]..TENS[TENS.len() - 1]).contains(&x) {
+    if !(1e-21..1e21).contains(&x) {
         return x.log10().floor() as i32;
     }
-    // The last power of ten not above x: TENS[k] <= x < TENS[k + 1].
-    let k = TENS.partition_point(|t| *t <= x) - 1;
+    // 2^e <= x < 2^(e+1), so floor(log10 x) is floor(e · log10 2) or one more
+    // (78913 / 2^18 is log10 2 closely enough for |e| < 1650).
+    let e = ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    let mut k = (((e * 78913) >> 18) + 22) as usize;
+    if x >= TENS[k + 1] {
+        k += 1;
+    }
+    // Now TENS[k] <= x < TENS[k + 1], unless x is within an ulp of TENS[k].
     if x <= TENS[k] * (1.0 + NEAR) || x >= TENS[k + 1] * (1.0 - NEAR) {
         return x.log10().floor() as i32;
     }
@@ -79,41 +85,38 @@ fn write_fixed_fast(out: &mut String, value: f64, decimals: usize) -> bool {
     if product >= 1e15 {
         return false;
     }
-    let whole = product.floor();
+    // Below 2^53 the conversion truncates exactly, and the fraction is exact.
+    let whole = product as u64;
+    let fraction = product - whole as f64;
     // |product - exact| <= product · 2^-53; twice that keeps clear of every half-integer.
-    if ((product - whole) - 0.5).abs() <= product * f64::EPSILON {
+    if (fraction - 0.5).abs() <= product * f64::EPSILON {
         return false;
     }
-    let rounded = product.round() as u64;
+    let rounded = whole + u64::from(fraction > 0.5);
     if rounded == 0 {
         return false;
     }
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = rounded;
-    while n > 0 {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-    }
-    let digits = &digits[at..];
-    if value < 0.0 {
-        out.push('-');
-    }
-    let push = |out: &mut String, bytes: &[u8]| {
-        out.extend(bytes.iter().map(|b| char::from(*b)));
-    };
-    if digits.len() > decimals {
-        let (int, frac) = digits.split_at(digits.len() - decimals);
-        push(out, int);
-        if decimals > 0 {
-            out.push('.');
-            push(out, frac);
+    // Sign, digits and point composed right to left: at most 1 + 16 + 1 + 15 bytes.
+    let mut text = [b'0'; 40];
+    let mut at = text.len();
+    let (mut n, mut written) = (rounded, 0);
+    while n > 0 || written <= decimals {
+        if written == decimals && decimals > 0 {
+            at -= 1;
+            text[at] = b'.';
         }
-    } else {
-        out.push_str("0.");
-        out.extend(std::iter::repeat_n('0', decimals - digits.len()));
-        push(out, digits);
+        at -= 1;
+        text[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        written += 1;
+    }
+    if value < 0.0 {
+        at -= 1;
+        text[at] = b'-';
+    }
+    match std::str::from_utf8(&text[at..]) {
+        Ok(digits) => out.push_str(digits),
+        Err(_) => return false,
     }
     true
 }
