@@ -4,6 +4,8 @@
 //! `--json`) and a human rendering. Errors print `{"error": {...}}` with `--json`.
 //! Exit codes: 0 success, 1 gate REJECT/NEEDS_REMEASURE, 2 bad input or usage, 3 internal.
 
+use std::borrow::Cow;
+use std::io::{BufWriter, StdoutLock, Write as _};
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -18,6 +20,7 @@ mod cancel;
 pub mod export;
 pub mod gate_cmd;
 pub mod gpu_cmd;
+mod json;
 pub mod memory_cmd;
 pub mod run_cmd;
 
@@ -31,6 +34,9 @@ pub struct CmdOutput {
     /// What to run next (or which dashboard key), printed last and added to the JSON
     /// document as `next`.
     next: Vec<String>,
+    /// The JSON document is written to stdout as it is serialized (see
+    /// [`CmdOutput::streamed`]).
+    streamed: bool,
 }
 
 /// A document with the `next` steps added beside its own fields.
@@ -45,11 +51,15 @@ struct WithNext<'a> {
 trait JsonDoc {
     fn to_json(&self) -> serde_json::Result<String>;
     fn to_value(&self) -> serde_json::Result<serde_json::Value>;
+    fn write_json(&self, out: &mut BufWriter<StdoutLock<'static>>) -> serde_json::Result<()>;
 }
 
 impl<T: serde::Serialize> JsonDoc for T {
     fn to_json(&self) -> serde_json::Result<String> {
         serde_json::to_string_pretty(self)
+    }
+    fn write_json(&self, out: &mut BufWriter<StdoutLock<'static>>) -> serde_json::Result<()> {
+        json::write_pretty(out, self)
     }
     fn to_value(&self) -> serde_json::Result<serde_json::Value> {
         serde_json::to_value(self)
@@ -71,7 +81,18 @@ impl CmdOutput {
             human: human.into(),
             exit: code,
             next: Vec::new(),
+            streamed: false,
         }
+    }
+
+    /// Write the JSON document to stdout while it is serialized, instead of as one string
+    /// made first: the same bytes (through [`json::Pretty`]), without a 4 MB buffer for a
+    /// 10,000-shape gate report (fresh memory costs a page fault every 4 KiB). Only for
+    /// documents whose serialization cannot fail (derived `Serialize`, no maps: no map key
+    /// can be refused), since what is written cannot be taken back for an error document.
+    pub fn streamed(mut self) -> CmdOutput {
+        self.streamed = true;
+        self
     }
 
     /// The next steps: each a command to run or a dashboard key, most likely first.
@@ -80,8 +101,12 @@ impl CmdOutput {
         self
     }
 
-    /// The text for people: the command's own output, then its next steps.
-    fn text(&self) -> String {
+    /// The text for people: the command's own output, then its next steps (borrowed when
+    /// there are none: a gate table is a megabyte).
+    fn text(&self) -> Cow<'_, str> {
+        if self.next.is_empty() {
+            return Cow::Borrowed(self.human.trim_end());
+        }
         let mut text = self.human.trim_end().to_owned();
         for (i, step) in self.next.iter().enumerate() {
             if !text.is_empty() || i > 0 {
@@ -90,7 +115,30 @@ impl CmdOutput {
             text.push_str(if i == 0 { "next: " } else { "      " });
             text.push_str(step);
         }
-        text
+        Cow::Owned(text)
+    }
+
+    /// Print a [`streamed`](CmdOutput::streamed) document and its final newline, as
+    /// `println!` prints the others (a failed write panics as `println!` does); returns the
+    /// exit code.
+    fn print_json_streamed(&self) -> i32 {
+        let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        let written = self
+            .doc
+            .write_json(&mut out)
+            .map_err(std::io::Error::from)
+            .and_then(|()| out.write_all(b"\n"))
+            .and_then(|()| out.flush());
+        match written {
+            Ok(()) => self.exit,
+            Err(e) if e.get_ref().is_some_and(|e| e.is::<serde_json::Error>()) => {
+                // Not an I/O error: a document that should not have been streamed.
+                let err = Error::Internal(format!("serializing the output: {e}"));
+                eprintln!("error: {err}");
+                err.exit_code()
+            }
+            Err(e) => panic!("failed printing to stdout: {e}"),
+        }
     }
 
     /// The JSON document. One that cannot be serialized (a map with non-string keys: a
@@ -248,7 +296,9 @@ pub fn run() -> i32 {
     };
     match dispatch(cli, &ctx) {
         Ok(out) => {
-            if json {
+            let code = if json && out.streamed && out.next.is_empty() {
+                out.print_json_streamed()
+            } else if json {
                 let (doc, code) = out.json();
                 println!("{doc}");
                 code
@@ -258,7 +308,11 @@ pub fn run() -> i32 {
                     println!("{}", for_terminal(&text));
                 }
                 out.exit
-            }
+            };
+            // The process exits next and its memory goes back whole: freeing a report's
+            // 10,000 shapes one by one first would only cost time.
+            std::mem::forget(out);
+            code
         }
         Err(err) => {
             if json {
