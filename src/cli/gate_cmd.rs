@@ -13,7 +13,7 @@ use kcamp_core::error::exit;
 use kcamp_core::files::MANIFEST_FILE;
 use kcamp_core::files::RESULT_JSON;
 use kcamp_core::gate::{
-    GateConfig, GateInput, GateReport, ShapeClass, Verdict, judge, percent, write_value,
+    GateConfig, GateInput, GateReport, ShapeClass, ShapeVerdict, Verdict, judge, write_value,
 };
 use kcamp_core::manifest::Manifest;
 use kcamp_core::schema::{BenchTable, Samples, Schema};
@@ -260,26 +260,11 @@ fn directory_of(path: &Path) -> PathBuf {
     }
 }
 
-/// The per-shape table, then the verdict and its reasons. Cells are written once into one
-/// buffer (reports of 10,000 shapes are common) and padded when the widths are known.
+/// The per-shape table, then the verdict and its reasons. A large table is written in two
+/// halves on two threads (its cells, then its padded rows), joined in order.
 fn render(report: &GateReport, schema: &Schema) -> String {
-    const COLUMNS: usize = 8;
-    // Numbers right-aligned, text left-aligned.
-    const RIGHT: [bool; COLUMNS] = [false, false, false, true, true, true, true, false];
-    let mut text = String::new();
-    let mut cells: Vec<[(usize, usize); COLUMNS]> = Vec::with_capacity(report.shapes.len() + 1);
-    let mut row = [(0, 0); COLUMNS];
-    // Writes cell `i` of the current row at the end of `text` and remembers where it is.
-    fn cell(
-        text: &mut String,
-        row: &mut [(usize, usize)],
-        i: usize,
-        write: impl FnOnce(&mut String),
-    ) {
-        let start = text.len();
-        write(text);
-        row[i] = (start, text.len());
-    }
+    /// Below this many shapes one thread writes the table (a thread costs more than it saves).
+    const SPLIT_FROM: usize = 2_000;
     let header = [
         "label",
         &schema.dim_names().join("×"),
@@ -289,79 +274,42 @@ fn render(report: &GateReport, schema: &Schema) -> String {
         "Δ",
         "band",
         "class",
-    ]
-    .map(str::to_owned);
-    for (i, h) in header.iter().enumerate() {
-        cell(&mut text, &mut row, i, |t| t.push_str(h));
-    }
-    cells.push(row);
+    ];
     let metric = report.metric.as_str();
-    let value = |t: &mut String, v: Option<f64>| match v {
-        Some(v) => write_value(t, v, metric),
-        None => t.push('-'),
-    };
-    for s in &report.shapes {
-        cell(&mut text, &mut row, 0, |t| t.push_str(&s.label));
-        cell(&mut text, &mut row, 1, |t| {
-            for (i, d) in s.dims.iter().enumerate() {
-                if i > 0 {
-                    t.push('×');
-                }
-                let _ = write!(t, "{d}");
-            }
+    let shapes = &report.shapes[..];
+    let mut out;
+    if shapes.len() < SPLIT_FROM {
+        let mut cells = Cells::with_capacity(shapes.len() + 1);
+        cells.push_row(&header);
+        cells.push_shapes(shapes, metric);
+        out = String::with_capacity(cells.text.len() * 2);
+        cells.write_padded(&cells.widths(), &mut out);
+    } else {
+        let (first, second) = shapes.split_at(shapes.len() / 2);
+        let (head, tail) = std::thread::scope(|scope| {
+            let tail = scope.spawn(|| {
+                let mut cells = Cells::with_capacity(second.len());
+                cells.push_shapes(second, metric);
+                cells
+            });
+            let mut head = Cells::with_capacity(first.len() + 1);
+            head.push_row(&header);
+            head.push_shapes(first, metric);
+            (head, joined(tail))
         });
-        cell(&mut text, &mut row, 2, |t| {
-            if s.incumbent_check != s.check {
-                t.push_str(s.incumbent_check.as_str());
-                t.push('→');
-            }
-            t.push_str(s.check.as_str());
+        let (a, b) = (head.widths(), tail.widths());
+        let widths: [usize; COLUMNS] = std::array::from_fn(|i| a[i].max(b[i]));
+        out = String::with_capacity((head.text.len() + tail.text.len()) * 2);
+        let rest = std::thread::scope(|scope| {
+            let rest = scope.spawn(|| {
+                let mut rest = String::with_capacity(tail.text.len() * 2);
+                tail.write_padded(&widths, &mut rest);
+                rest
+            });
+            head.write_padded(&widths, &mut out);
+            joined(rest)
         });
-        cell(&mut text, &mut row, 3, |t| value(t, s.incumbent));
-        cell(&mut text, &mut row, 4, |t| value(t, s.candidate));
-        cell(&mut text, &mut row, 5, |t| match s.delta {
-            Some(d) => t.push_str(&percent(d)),
-            None => t.push('-'),
-        });
-        cell(&mut text, &mut row, 6, |t| {
-            t.push('±');
-            kcamp_core::units::write_sig(t, s.band * 100.0);
-            t.push('%');
-        });
-        cell(&mut text, &mut row, 7, |t| {
-            t.push_str(s.class.as_str());
-            if s.hard_regression {
-                t.push_str(" (REGRESSION)");
-            }
-        });
-        cells.push(row);
-    }
-    let width = |(a, b): (usize, usize)| text[a..b].chars().count();
-    let mut widths = [0usize; COLUMNS];
-    for r in &cells {
-        for (w, c) in widths.iter_mut().zip(r) {
-            *w = (*w).max(width(*c));
-        }
-    }
-    let mut out = String::with_capacity(text.len() + cells.len() * (COLUMNS * 2 + 1));
-    for r in &cells {
-        let start = out.len();
-        for (i, (c, w)) in r.iter().zip(widths).enumerate() {
-            if i > 0 {
-                out.push_str("  ");
-            }
-            let pad = w - width(*c);
-            if RIGHT[i] {
-                out.extend(std::iter::repeat_n(' ', pad));
-            }
-            out.push_str(&text[c.0..c.1]);
-            if !RIGHT[i] {
-                out.extend(std::iter::repeat_n(' ', pad));
-            }
-        }
-        let trimmed = out[start..].trim_end().len();
-        out.truncate(start + trimmed);
-        out.push('\n');
+        out.push_str(&rest);
     }
     let _ = write!(
         out,
@@ -373,4 +321,149 @@ fn render(report: &GateReport, schema: &Schema) -> String {
         let _ = writeln!(out, "  - {reason}");
     }
     out
+}
+
+/// A scoped thread's result; its panic goes on in the caller.
+fn joined<T>(thread: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    thread
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// Columns of the gate table.
+const COLUMNS: usize = 8;
+
+/// Rows of table cells, written once into one buffer (reports of 10,000 shapes are common),
+/// each cell remembered by where it ends (it starts where the one before it ended).
+struct Cells {
+    text: String,
+    ends: Vec<[usize; COLUMNS]>,
+}
+
+impl Cells {
+    fn with_capacity(rows: usize) -> Cells {
+        Cells {
+            // About 80 bytes of cells a row: reserved once (unwritten capacity costs nothing).
+            text: String::with_capacity(128 * rows),
+            ends: Vec::with_capacity(rows),
+        }
+    }
+
+    fn push_row(&mut self, cells: &[&str; COLUMNS]) {
+        let mut row = [0; COLUMNS];
+        for (end, cell) in row.iter_mut().zip(cells) {
+            self.text.push_str(cell);
+            *end = self.text.len();
+        }
+        self.ends.push(row);
+    }
+
+    /// One row per shape: label, dims, check, the two values, Δ, band, class.
+    fn push_shapes(&mut self, shapes: &[ShapeVerdict], metric: &str) {
+        let text = &mut self.text;
+        for s in shapes {
+            let mut row = [0; COLUMNS];
+            text.push_str(&s.label);
+            row[0] = text.len();
+            for (i, d) in s.dims.iter().enumerate() {
+                if i > 0 {
+                    text.push('×');
+                }
+                let _ = write!(text, "{d}");
+            }
+            row[1] = text.len();
+            if s.incumbent_check != s.check {
+                text.push_str(s.incumbent_check.as_str());
+                text.push('→');
+            }
+            text.push_str(s.check.as_str());
+            row[2] = text.len();
+            for (i, v) in [(3, s.incumbent), (4, s.candidate)] {
+                match v {
+                    Some(v) => write_value(text, v, metric),
+                    None => text.push('-'),
+                }
+                row[i] = text.len();
+            }
+            match s.delta {
+                Some(d) => kcamp_core::units::write_change(text, d),
+                None => text.push('-'),
+            }
+            row[5] = text.len();
+            text.push('±');
+            kcamp_core::units::write_sig(text, s.band * 100.0);
+            text.push('%');
+            row[6] = text.len();
+            text.push_str(s.class.as_str());
+            if s.hard_regression {
+                text.push_str(" (REGRESSION)");
+            }
+            row[7] = text.len();
+            self.ends.push(row);
+        }
+    }
+
+    /// Each row's cells.
+    fn rows(&self) -> impl Iterator<Item = [&str; COLUMNS]> {
+        let mut start = 0;
+        self.ends.iter().map(move |ends| {
+            let row = std::array::from_fn(|i| {
+                &self.text[if i == 0 { start } else { ends[i - 1] }..ends[i]]
+            });
+            start = ends[COLUMNS - 1];
+            row
+        })
+    }
+
+    /// The widest cell of each column, in characters.
+    fn widths(&self) -> [usize; COLUMNS] {
+        let mut widths = [0; COLUMNS];
+        for row in self.rows() {
+            for (w, cell) in widths.iter_mut().zip(row) {
+                *w = (*w).max(width(cell));
+            }
+        }
+        widths
+    }
+
+    /// The rows padded to `widths`, numbers right-aligned, text left-aligned, each line
+    /// without trailing spaces.
+    fn write_padded(&self, widths: &[usize; COLUMNS], out: &mut String) {
+        const RIGHT: [bool; COLUMNS] = [false, false, false, true, true, true, true, false];
+        const SPACES: &str = "                                                                ";
+        let pad = |out: &mut String, mut n: usize| {
+            while n > 0 {
+                let k = n.min(SPACES.len());
+                out.push_str(&SPACES[..k]);
+                n -= k;
+            }
+        };
+        for row in self.rows() {
+            let line = out.len();
+            for (i, (cell, w)) in row.iter().zip(widths).enumerate() {
+                if i > 0 {
+                    out.push_str("  ");
+                }
+                if RIGHT[i] {
+                    pad(out, w - width(cell));
+                }
+                out.push_str(cell);
+                if !RIGHT[i] {
+                    pad(out, w - width(cell));
+                }
+            }
+            let trimmed = out[line..].trim_end().len();
+            out.truncate(line + trimmed);
+            out.push('\n');
+        }
+    }
+}
+
+/// A cell's width in characters (most cells are ASCII).
+fn width(cell: &str) -> usize {
+    if cell.is_ascii() {
+        cell.len()
+    } else {
+        cell.chars().count()
+    }
 }
