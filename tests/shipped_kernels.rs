@@ -101,6 +101,37 @@ fn a_kernel_of_another_op_or_an_unknown_name_is_refused_and_nothing_is_written()
 }
 
 #[test]
+fn the_split_sgemm_passes_on_aligned_and_unaligned_shapes() {
+    // Its aligned (vec4) and unaligned (scalar) k-loops are two copies: one shape of each.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("c");
+    let shapes = tmp.path().join("shapes.yaml");
+    std::fs::write(
+        &shapes,
+        "- {label: aligned, M: 128, N: 64, K: 48}\n- {label: odd, M: 67, N: 59, K: 33}\n- {label: b2, B: 2, M: 40, N: 136, K: 24}\n",
+    )
+    .unwrap();
+    json(
+        &kcamp(&[
+            "init",
+            path(&dir),
+            "--kernel",
+            "gemm_sgemm_128x128_split",
+            "--shapes",
+            path(&shapes),
+        ]),
+        0,
+    );
+    let manifest = std::fs::read_to_string(dir.join("manifest.yaml"))
+        .unwrap()
+        .replace("  repeats: 10", "  repeats: 3")
+        .replace("git_commit: true", "git_commit: false");
+    std::fs::write(dir.join("manifest.yaml"), manifest).unwrap();
+    let out = json(&kcamp(&["-C", path(&dir), "run"]), 0);
+    assert_eq!(out["summary"]["passed"], 3, "{out}");
+}
+
+#[test]
 fn the_shipped_sgemm_passes_on_shapes_no_tile_divides_and_checks_are_recorded() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("c");

@@ -226,7 +226,11 @@ fn a_trusted_candidate_is_paired_with_the_incumbent_as_the_incumbent_runs() {
         "s16, s32",
     );
     run(&dir, &["baseline"], 0);
-    run(&dir, &["round", "new", "--hypothesis", "no runtime checks"], 0);
+    run(
+        &dir,
+        &["round", "new", "--hypothesis", "no runtime checks"],
+        0,
+    );
     std::fs::write(
         dir.join("kernel/kernel.yaml"),
         "file: gemm.wgsl\nentry_points: {forward: main}\nworkgroups: {x: ceil(N/16), y: ceil(M/16), z: B}\ntrusted: true\n",
@@ -234,7 +238,10 @@ fn a_trusted_candidate_is_paired_with_the_incumbent_as_the_incumbent_runs() {
     .unwrap();
     let (_, v) = run_any(&dir, &["validate"]);
     let result = read_json(&dir.join("rounds/round-2/artifacts/result.json"));
-    assert_eq!(result["paired"]["runtime_checks"], "bounds_checks", "{result}");
+    assert_eq!(
+        result["paired"]["runtime_checks"], "bounds_checks",
+        "{result}"
+    );
     let fingerprint = read_json(&dir.join("rounds/round-2/artifacts/fingerprint.json"));
     assert_eq!(fingerprint["runtime_checks"], "none", "{fingerprint}");
     let reasons = v["report"]["reasons"].to_string();

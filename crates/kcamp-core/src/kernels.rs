@@ -53,6 +53,14 @@ pub const SHIPPED: &[ShippedKernel] = &[
         summary: "128x128 tile, k-tile 16, 8x8 per invocation, double-buffered, unrolled (H200 4096^3: 33.5 TFLOP/s, 0.66x cuBLAS fp32)",
     },
     ShippedKernel {
+        name: "gemm_sgemm_128x128_split",
+        op: OpName::Gemm,
+        dtype: Dtype::F32,
+        source: shader!("gemm_sgemm_128x128_split.wgsl"),
+        settings: Some(shader!("gemm_sgemm_128x128_split.kernel.yaml")),
+        summary: "128x128 tile, k-tile 16, 8x8 per invocation, vec4 global loads, aligned and unaligned k-loops split (H200 4096^3: 40.3 TFLOP/s, 0.79x cuBLAS fp32; the best accepted round of campaigns/h200-sgemm-f32)",
+    },
+    ShippedKernel {
         name: "gemm_naive_f16",
         op: OpName::Gemm,
         dtype: Dtype::F16,
@@ -75,6 +83,14 @@ pub const SHIPPED: &[ShippedKernel] = &[
         source: shader!("gemm_hgemm_coop_128x256.wgsl"),
         settings: Some(shader!("gemm_hgemm_coop_128x256.kernel.yaml")),
         summary: "tensor cores, 128x256 tile, k-tile 32 (H200 4096^3: 101 TFLOP/s, 0.14x torch fp16, slower on small batched shapes)",
+    },
+    ShippedKernel {
+        name: "gemm_hgemm_coop_128x128_bk64_g64",
+        op: OpName::Gemm,
+        dtype: Dtype::F16,
+        source: shader!("gemm_hgemm_coop_128x128_bk64_g64.wgsl"),
+        settings: Some(shader!("gemm_hgemm_coop_128x128_bk64_g64.kernel.yaml")),
+        summary: "tensor cores, 128x128 tile, k-tile 64, 8-byte global loads, no runtime checks (H200 4096^3: 113 TFLOP/s, 0.17x torch fp16; the best accepted round of campaigns/h200-hgemm-f16); needs wgpu's cooperative-matrix feature",
     },
     ShippedKernel {
         name: "axpy",
