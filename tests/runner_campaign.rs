@@ -271,4 +271,7 @@ fn kcamp_run_json_keeps_stdout_one_document_and_reports_on_stderr() {
         "{stderr}"
     );
     assert!(!dir.path().join(PROGRESS_FILE).exists());
+    // A run records nothing; in a campaign without a BASELINE the next step is the baseline.
+    let next = doc["next"][0].as_str().unwrap();
+    assert!(next.contains("baseline"), "{next}");
 }

@@ -160,9 +160,20 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     } else {
         format!("kcamp -C {}", ctx.campaign.display())
     };
-    Ok(CmdOutput::ok(doc, human).with_next(vec![format!(
-        "{k} validate   (record this kernel in the open round and judge it; dashboard: v)"
-    )]))
+    // A run records nothing: the next step is the one that would, given the campaign's state.
+    let state = kcamp_core::campaign::CampaignState::load(&ctx.campaign).ok();
+    let next = match state {
+        Some(st) if st.incumbent.is_none() => {
+            format!("{k} baseline   (record these measurements as round 1, the BASELINE)")
+        }
+        Some(st) if st.open_round.is_none() => format!(
+            "{k} round new --hypothesis TEXT, then {k} validate   (a run records nothing; dashboard: n, then v)"
+        ),
+        _ => format!(
+            "{k} validate   (record this kernel in the open round and judge it; dashboard: v)"
+        ),
+    };
+    Ok(CmdOutput::ok(doc, human).with_next(vec![next]))
 }
 
 /// Measure the adapter's FMA (f32, and f16 where it has SHADER_F16) and copy ceilings.
