@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Open the dashboard on a scratch copy of the bundled demo campaign (campaigns/demo-gemm),
+# Open the dashboard on a scratch copy of a bundled campaign (default campaigns/demo-gemm;
+# `scripts/demo.sh h200-sgemm-f32` or `h200-hgemm-f16` for the campaigns recorded on an H200),
 # so validating, accepting or rolling back in the demo never changes the repository's
 # files. When wgpu finds no adapter at all, installs Mesa's software Vulkan driver
 # (lavapipe) first.
@@ -10,9 +11,12 @@ export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}"
 if [ "$(target/release/kcamp adapters --json 2>/dev/null | tr -d '[:space:]')" = "[]" ]; then
   scripts/ensure-driver.sh
 fi
+name=demo-gemm
+if [ $# -gt 0 ] && [ -f "campaigns/$1/manifest.yaml" ]; then name="$1"; shift; fi
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/kcamp-demo-XXXXXX")"
-cp -R campaigns/demo-gemm "$scratch/demo-gemm"
-rm -f "$scratch/demo-gemm/.kcamp.lock"
-echo "demo: a scratch copy of campaigns/demo-gemm in $scratch/demo-gemm (the repository stays untouched)"
-echo "      afterwards: target/release/kcamp -C $scratch/demo-gemm status"
-exec target/release/kcamp tui "$scratch/demo-gemm" "$@"
+cp -R "campaigns/$name" "$scratch/$name"
+rm -f "$scratch/$name/.kcamp.lock"
+echo "demo: a scratch copy of campaigns/$name in $scratch/$name (the repository stays untouched)"
+case "$name" in h200-*) echo "      recorded on an NVIDIA H200: browse it here; validating it needs that GPU" ;; esac
+echo "      afterwards: target/release/kcamp -C $scratch/$name status"
+exec target/release/kcamp tui "$scratch/$name" "$@"
