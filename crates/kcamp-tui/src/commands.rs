@@ -6,6 +6,9 @@ use std::path::Path;
 use serde_json::Value;
 
 use kcamp_core::error::exit;
+use kcamp_core::gate::GateReport;
+
+use crate::derive::verdict_summary;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CampaignCommand {
@@ -172,11 +175,16 @@ pub fn interpret(command: &CampaignCommand, result: &CommandResult) -> Outcome {
     if let Some(r) = round {
         summary.push_str(&format!(" round {r}"));
     }
-    if let Some(v) = &verdict {
-        summary.push_str(&format!(": {v}"));
-    }
-    if let Some(first) = reasons.first() {
-        summary.push_str(&format!(" ({first})"));
+    // A whole gate report says what decided the verdict; its first reason may only say how
+    // the run was measured (the pairing note of every paired validation).
+    let report = first_of(&["/report", "/decision/gate", "/gate"])
+        .and_then(|r| serde_json::from_value::<GateReport>(r.clone()).ok());
+    match (&report, &verdict, reasons.first()) {
+        (Some(report), _, _) => summary.push_str(&format!(": {}", verdict_summary(report))),
+        (None, Some(v), Some(first)) => summary.push_str(&format!(": {v} ({first})")),
+        (None, Some(v), None) => summary.push_str(&format!(": {v}")),
+        (None, None, Some(first)) => summary.push_str(&format!(" ({first})")),
+        (None, None, None) => {}
     }
     match code {
         Some(exit::OK) => Outcome {
@@ -286,6 +294,23 @@ mod tests {
             ),
         );
         assert_eq!(a.summary, "accept round 4: ACCEPT (+3%) — done");
+    }
+
+    #[test]
+    fn a_whole_report_is_summed_up_by_what_decided_it_not_by_its_pairing_note() {
+        let state = crate::fixtures::paired_candidate();
+        let report = state.rounds[3].gate.clone().unwrap();
+        let doc = serde_json::json!({"round": 4, "validation": "quick", "report": report});
+        let out = interpret(
+            &CampaignCommand::Validate { full: false },
+            &result(1, &doc.to_string()),
+        );
+        assert_eq!(
+            out.summary,
+            "validate round 4: REJECT · aggregate +10.8% · 1 shape does not PASS: sq1024 (FAIL)"
+        );
+        // Every reason is still there for the notice.
+        assert_eq!(out.details, report.reasons);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use kcamp_core::artifacts::progress::Progress;
 use kcamp_core::campaign::{CampaignState, RoundState};
-use kcamp_core::gate::{ShapeClass, Verdict};
+use kcamp_core::gate::{GateReport, ShapeClass, ShapeVerdict, Verdict};
 use kcamp_core::schema::{BenchTable, MetricRef, Row};
 use kcamp_core::types::Check;
 use kcamp_core::types::{DecisionKind, Validation};
@@ -385,6 +385,101 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
         ));
     }
     view
+}
+
+/// Reasons that say why a verdict went against the candidate where the shapes cannot:
+/// untimed shapes that fail, rows faster than the hardware, a re-measurement that does not
+/// hold, a gain the paired band cannot tell from noise. Pairing and method notes match none.
+const DECIDING_REASONS: [&str; 4] = ["do not PASS", "is ERROR", "does not hold", NOISE];
+
+/// A paired gain the band cannot tell from noise.
+const NOISE: &str = "no gain distinguishable from noise";
+
+/// Shapes named in a rollback reason; the rest are counted.
+const REASON_SHAPES: usize = 3;
+
+/// `a, b, c and 4 more`.
+fn listed(shapes: &[&ShapeVerdict], show: impl Fn(&ShapeVerdict) -> String) -> String {
+    let mut text = shapes
+        .iter()
+        .take(REASON_SHAPES)
+        .map(|s| show(s))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if shapes.len() > REASON_SHAPES {
+        text.push_str(&format!(" and {} more", shapes.len() - REASON_SHAPES));
+    }
+    text
+}
+
+/// Why a round is rolled back, from its verdict: `gate ` and the [`verdict_summary`].
+pub fn rollback_reason(gate: &GateReport) -> String {
+    format!("gate {}", verdict_summary(gate))
+}
+
+/// A verdict in one line: the verdict, the aggregate change and what decided it (`REJECT ·
+/// aggregate +10.8% · 1 shape does not PASS: sq1024 (FAIL)`). Built from the report's
+/// numbers, not from its first reason: that is often a note on how the run was measured
+/// (`paired: round 1's kernel snapshot was re-measured…`), which says nothing of why.
+pub fn verdict_summary(gate: &GateReport) -> String {
+    let mut parts = vec![gate.verdict.as_str().to_owned()];
+    if let Some(d) = gate.aggregate.delta {
+        parts.push(format!("aggregate {}", kcamp_core::units::change(d)));
+    }
+    let failed: Vec<&ShapeVerdict> = gate
+        .shapes
+        .iter()
+        .filter(|s| s.class == ShapeClass::Failed)
+        .collect();
+    if !failed.is_empty() {
+        let (count, verb) = shape_count(failed.len(), "does", "do");
+        parts.push(format!(
+            "{count} {verb} not PASS: {}",
+            listed(&failed, |s| format!("{} ({})", s.label, s.check.as_str()))
+        ));
+    }
+    let hard: Vec<&ShapeVerdict> = gate.shapes.iter().filter(|s| s.hard_regression).collect();
+    if !hard.is_empty() {
+        let (count, _) = shape_count(hard.len(), "", "");
+        parts.push(format!(
+            "{count} regressed beyond the threshold: {}",
+            listed(&hard, |s| format!(
+                "{} {}",
+                s.label,
+                s.delta.map_or("—".into(), kcamp_core::units::change)
+            ))
+        ));
+    }
+    if failed.is_empty() && hard.is_empty() {
+        let deciding = gate
+            .reasons
+            .iter()
+            .find(|r| DECIDING_REASONS.iter().any(|k| r.contains(k)));
+        match deciding {
+            // The aggregate's sentence is long; what it decides fits in a few words.
+            Some(r) if r.contains(NOISE) => parts.push(match gate.aggregate.band {
+                Some(b) => format!("{NOISE} (paired band {})", kcamp_core::units::band(b)),
+                None => NOISE.to_owned(),
+            }),
+            Some(r) => parts.push(r.trim().trim_end_matches('.').to_owned()),
+            None if gate.verdict == Verdict::Reject
+                && gate.aggregate.delta.is_some_and(|d| d <= 0.0) =>
+            {
+                parts.push("not a gain".into());
+            }
+            None => {}
+        }
+    }
+    parts.join(" · ")
+}
+
+/// `1 shape` / `3 shapes`, with the verb that agrees.
+fn shape_count(n: usize, one: &'static str, many: &'static str) -> (String, &'static str) {
+    if n == 1 {
+        ("1 shape".into(), one)
+    } else {
+        (format!("{n} shapes"), many)
+    }
 }
 
 pub fn chart(state: &CampaignState) -> ChartData {

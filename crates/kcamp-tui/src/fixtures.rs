@@ -725,6 +725,28 @@ pub fn progress(index: usize, total: usize) -> Progress {
     }
 }
 
+/// Like [`several_rounds`], but the open candidate was judged paired (the default): its
+/// reasons open with the pairing note, as `kcamp validate` writes them, before the ones
+/// that say why it is rejected.
+pub fn paired_candidate() -> CampaignState {
+    let mut state = several_rounds();
+    if let Some(gate) = state.rounds.last_mut().and_then(|r| r.gate.as_mut()) {
+        gate.paired = true;
+        gate.reasons = vec![
+            "paired: round 2's kernel snapshot was re-measured in this run, its samples \
+             alternating with the candidate's (A B B A); Δ and bands come from the per-repeat \
+             ratios (their median, so a single stray sample can move the mean columns but not \
+             Δ), the incumbent column is this run's (round 2's own numbers stay in its round)."
+                .into(),
+            "1 of 6 shapes do not PASS in the candidate: sq1024 (FAIL).".into(),
+            "aggregate Forward TFLOPS +10.8% (median over 10 repeats of each repeat's geomean \
+             of the paired ratios over 5 shapes) clears the paired band ±2.00%."
+                .into(),
+        ];
+    }
+    state
+}
+
 /// The open candidate's verdict carries 200 reference notes, the way a quick validation
 /// against an incumbent accepted on a quick run does.
 pub fn many_reasons() -> CampaignState {

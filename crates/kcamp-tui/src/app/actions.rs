@@ -493,12 +493,13 @@ fn open_rollback(model: &mut Model) {
         model.note("no open round to roll back", Tone::Warn);
         return;
     };
+    // What decision.json will say: why the round goes, never a note on how it was measured.
     let suggestion = match &round.gate {
-        Some(g) if !g.verdict.allows_accept() => match g.reasons.first() {
-            Some(r) => format!("gate {}: {r}", g.verdict.as_str()),
-            None => format!("gate {}", g.verdict.as_str()),
-        },
-        Some(_) => "abandoned although the gate allowed it".to_owned(),
+        Some(g) if !g.verdict.allows_accept() => derive::rollback_reason(g),
+        Some(g) => format!(
+            "abandoned although the gate allowed it ({})",
+            derive::rollback_reason(g)
+        ),
         None => "abandoned before validation".to_owned(),
     };
     let lines = verdict_lines(model, round);

@@ -120,13 +120,91 @@ fn rollback_prefills_a_reason_from_the_gate() {
     };
     assert_eq!(
         p.text,
-        "gate REJECT: sq1024 is FAIL (rel_err 3.2e-2 over 1e-4)"
+        "gate REJECT · aggregate +10.8% · 1 shape does not PASS: sq1024 (FAIL)"
     );
     let effects = key(&mut m, KeyCode::Enter);
     assert!(matches!(
         &effects[..],
         [Effect::Spawn(CampaignCommand::Rollback { .. })]
     ));
+}
+
+#[test]
+fn a_paired_verdicts_pairing_note_is_never_the_rollback_reason() {
+    let mut m = model_with(fixtures::paired_candidate());
+    let first = &m.gate.view.reasons[0];
+    assert!(
+        first.starts_with("paired: "),
+        "the fixture leads with the note: {first}"
+    );
+    chr(&mut m, 'r');
+    let Some(Popup::Input(p)) = &m.popup else {
+        panic!("expected the reason input")
+    };
+    assert_eq!(
+        p.text,
+        "gate REJECT · aggregate +10.8% · 1 shape does not PASS: sq1024 (FAIL)"
+    );
+    // Enter records what the field says.
+    assert_eq!(
+        key(&mut m, KeyCode::Enter),
+        [Effect::Spawn(CampaignCommand::Rollback {
+            reason: "gate REJECT · aggregate +10.8% · 1 shape does not PASS: sq1024 (FAIL)".into()
+        })]
+    );
+}
+
+#[test]
+fn a_rollback_reason_names_what_decided_the_verdict() {
+    use kcamp_core::gate::Verdict;
+    let mut gate = fixtures::paired_candidate().rounds[3].gate.clone().unwrap();
+    // Hard regressions are named with their change.
+    gate.shapes[0].hard_regression = true;
+    gate.shapes[0].delta = Some(-0.12);
+    assert_eq!(
+        derive::rollback_reason(&gate),
+        "gate REJECT · aggregate +10.8% · 1 shape does not PASS: sq1024 (FAIL) · \
+         1 shape regressed beyond the threshold: sq64 -12.0%"
+    );
+    // No shape decided it: the reason that did, never the pairing note.
+    for s in &mut gate.shapes {
+        s.hard_regression = false;
+        s.class = kcamp_core::gate::ShapeClass::Neutral;
+    }
+    gate.reasons.retain(|r| !r.contains("do not PASS"));
+    gate.reasons.insert(
+        1,
+        "1 of the 3 untimed target shape(s) checked by this validation do not PASS: sq2048 (FAIL)."
+            .into(),
+    );
+    assert_eq!(
+        derive::rollback_reason(&gate),
+        "gate REJECT · aggregate +10.8% · 1 of the 3 untimed target shape(s) checked by this \
+         validation do not PASS: sq2048 (FAIL)"
+    );
+    // A paired gain inside its band, as `kcamp validate` words it.
+    gate.reasons[1] = "aggregate Forward TFLOPS +3.15% (median over 6 repeats of each repeat's \
+        geomean of the paired ratios over 7 shapes; geomean of the mean rates in this run: \
+        278 MFLOP/s -> 303 MFLOP/s) does not clear the paired band ±18.4%, p = 0.562: no gain \
+        distinguishable from noise."
+        .into();
+    gate.aggregate.band = Some(0.184);
+    assert_eq!(
+        derive::rollback_reason(&gate),
+        "gate REJECT · aggregate +10.8% · no gain distinguishable from noise (paired band ±18.4%)"
+    );
+    gate.reasons.remove(1);
+    gate.aggregate.delta = Some(-0.05);
+    assert_eq!(
+        derive::rollback_reason(&gate),
+        "gate REJECT · aggregate -5.00% · not a gain"
+    );
+    gate.verdict = Verdict::NeedsRemeasure;
+    gate.aggregate.delta = Some(0.01);
+    assert_eq!(
+        derive::rollback_reason(&gate),
+        "gate NEEDS_REMEASURE · aggregate +1.00%"
+    );
 }
 
 #[test]
@@ -517,3 +595,4 @@ fn ticks_check_liveness_only_while_something_runs_and_redraw_once_a_second() {
     assert!(update(&mut busy, Msg::Tick).is_empty(), "once a second");
     assert!(!busy.take_redraw(), "same second");
 }
+
