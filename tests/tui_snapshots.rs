@@ -400,3 +400,26 @@ fn help_fits_the_terminal_and_scrolls_to_its_end_only() {
     );
     assert!(!text.contains("more (↓ PgDn)"), "at the end: {text}");
 }
+
+#[test]
+fn an_unmeasured_round_says_what_it_waits_for() {
+    let mut m = model(fixtures::unmeasured_round(), Theme::colored());
+    assert!(screen(&m, BIG).contains("press v to validate"));
+    press(&mut m, "V");
+    let text = screen(&m, BIG);
+    assert!(!text.contains("press v"), "V is running: {text}");
+    assert!(
+        text.contains("shows its progress; Esc cancels it"),
+        "{text}"
+    );
+    snap("unmeasured_running", &m);
+    let m = model(fixtures::rolled_back_unmeasured(), Theme::colored());
+    let text = screen(&m, BIG);
+    assert!(!text.contains("press v"), "{text}");
+    assert!(text.contains("nothing to validate; n"), "{text}");
+    assert!(text.contains("opens round 3"), "{text}");
+    // Too short for the whole note: it says so.
+    let small = screen(&m, (60, 15));
+    assert!(small.contains("rolled back before it was…"), "{small}");
+    snap("rolled_back_unmeasured", &m);
+}

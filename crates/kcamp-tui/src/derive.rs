@@ -72,8 +72,11 @@ pub struct GateView {
     pub aggregate_delta: Option<f64>,
     /// The round's CSV could not be read.
     pub error: Option<String>,
-    /// Why there is nothing to show (not measured yet, no rounds).
+    /// Why there is nothing to show (no rounds).
     pub note: Option<String>,
+    /// The round has neither a table nor a verdict: what to say depends on what runs now
+    /// ([`crate::app::Model::gate_note`]).
+    pub unmeasured: Option<RoundStatus>,
     pub lines: Vec<GateLine>,
 }
 
@@ -379,10 +382,7 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
             })
             .collect();
     } else if view.error.is_none() {
-        view.note = Some(format!(
-            "round {} is not measured yet: press v to validate",
-            round.number
-        ));
+        view.unmeasured = Some(round_status(round));
     }
     view
 }

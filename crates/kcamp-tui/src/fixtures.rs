@@ -747,6 +747,31 @@ pub fn paired_candidate() -> CampaignState {
     state
 }
 
+/// A BASELINE and round 2, opened and never measured.
+pub fn unmeasured_round() -> CampaignState {
+    CampaignBuilder::new(shapes(&[64, 128]), &[])
+        .baseline(&[pass(0.01), pass(0.03)])
+        .open("unroll the k loop by 4", None, Verdict::Accept, &[])
+        .build()
+}
+
+/// [`unmeasured_round`] rolled back before it was measured: no round is open.
+pub fn rolled_back_unmeasured() -> CampaignState {
+    let mut state = unmeasured_round();
+    if let Some(mut decision) = state.rounds[0].decision.clone() {
+        decision.round = 2;
+        decision.decision = DecisionKind::RolledBack;
+        decision.parent = Some(1);
+        decision.aggregate = None;
+        decision.validation = None;
+        decision.reason = Some("abandoned before validation".into());
+        decision.time = at(40);
+        state.rounds[1].decision = Some(decision);
+    }
+    state.open_round = None;
+    state
+}
+
 /// The open candidate's verdict carries 200 reference notes, the way a quick validation
 /// against an incumbent accepted on a quick run does.
 pub fn many_reasons() -> CampaignState {

@@ -16,7 +16,9 @@ use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
 use crate::commands::{CampaignCommand, CommandResult};
-use crate::derive::{self, ChartData, DetailLine, LogLine, LogSource, RoundLine, ShapeSpark, Tone};
+use crate::derive::{
+    self, ChartData, DetailLine, LogLine, LogSource, RoundLine, RoundStatus, ShapeSpark, Tone,
+};
 use crate::keys::{Context, Panel};
 use crate::loading::{LoadScope, StatePatch};
 use crate::popups::Popup;
@@ -187,6 +189,67 @@ impl Model {
     /// The number `n` would give the next round.
     pub fn next_round_number(&self) -> u32 {
         self.rounds.last().map_or(1, |r| r.number + 1)
+    }
+
+    /// What the gate panel says instead of a table: no rounds yet, or why the selected
+    /// round has no measurement and what would give it one now. Never offers a key that
+    /// would be refused.
+    pub fn gate_note(&self) -> Option<String> {
+        let view = &self.gate.view;
+        if let Some(note) = &view.note {
+            return Some(note.clone());
+        }
+        let status = view.unmeasured?;
+        let n = view.round?;
+        let text = match status {
+            RoundStatus::RolledBack => {
+                let next = match self.open_round_number() {
+                    Some(open) => format!("the keys act on the open round {open}"),
+                    None => format!("n opens round {}", self.next_round_number()),
+                };
+                format!(
+                    "round {n} was rolled back before it was measured: nothing to validate; {next}"
+                )
+            }
+            RoundStatus::Baseline | RoundStatus::Accepted => {
+                format!("round {n} ({}) has no measurement to show", status.as_str())
+            }
+            RoundStatus::Open => self.unmeasured_open_note(n),
+        };
+        Some(text)
+    }
+
+    /// The open round `n` without a measurement: being measured (here or elsewhere), or
+    /// waiting for `v`.
+    fn unmeasured_open_note(&self, n: u32) -> String {
+        let state = self.state.as_ref();
+        let live = state.and_then(|s| s.live.as_ref());
+        match &self.running {
+            Some(run) if run.cancelling => format!(
+                "round {n}: cancelling `kcamp {}`; nothing is recorded and the round stays unmeasured",
+                run.command.label()
+            ),
+            Some(run) if run.command.is_cancellable() => format!(
+                "round {n} is being measured by `kcamp {}`: the live panel (4) shows its progress; Esc cancels it",
+                run.command.label()
+            ),
+            Some(run) => format!(
+                "round {n} is not measured yet: v validates it once `kcamp {}` has finished",
+                run.command.label()
+            ),
+            None => match (live, state.and_then(|s| s.lock_holder.as_ref())) {
+                (Some(live), _) => format!(
+                    "round {n} is being measured by pid {} (started elsewhere): the live panel (4) shows its progress; stop it there (Ctrl-C, or kill {})",
+                    live.pid, live.pid
+                ),
+                (None, Some(holder)) => format!(
+                    "round {n} is not measured yet; the campaign is locked by {holder}: v validates it once that has finished"
+                ),
+                (None, None) => format!(
+                    "round {n} is not measured yet: press v to validate it (V: every target shape)"
+                ),
+            },
+        }
     }
 
     /// A line in the log, and the toast when it is a warning or an error.

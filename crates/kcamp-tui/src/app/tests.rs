@@ -596,3 +596,48 @@ fn ticks_check_liveness_only_while_something_runs_and_redraw_once_a_second() {
     assert!(!busy.take_redraw(), "same second");
 }
 
+#[test]
+fn the_gate_panel_says_what_an_unmeasured_round_is_waiting_for() {
+    let mut m = model_with(fixtures::unmeasured_round());
+    assert_eq!(
+        m.gate_note().as_deref(),
+        Some("round 2 is not measured yet: press v to validate it (V: every target shape)")
+    );
+    // While V runs on it, pressing v again would be refused: the note says what runs.
+    assert_eq!(
+        chr(&mut m, 'V'),
+        [Effect::Spawn(CampaignCommand::Validate { full: true })]
+    );
+    let note = m.gate_note().unwrap();
+    assert_eq!(
+        note,
+        "round 2 is being measured by `kcamp validate --full`: the live panel (4) shows its progress; Esc cancels it"
+    );
+    key(&mut m, KeyCode::Esc);
+    chr(&mut m, 'y');
+    assert!(m.gate_note().unwrap().starts_with("round 2: cancelling"));
+    // The same run, started by another process.
+    let mut elsewhere = fixtures::unmeasured_round();
+    elsewhere.live = Some(fixtures::progress(0, 2));
+    elsewhere.lock_holder = Some("pid 77 (kcamp validate)".into());
+    let m = model_with(elsewhere);
+    let note = m.gate_note().unwrap();
+    assert!(note.contains("started elsewhere"), "{note}");
+    assert!(!note.contains("press v"), "{note}");
+}
+
+#[test]
+fn a_round_rolled_back_before_it_was_measured_has_nothing_to_validate() {
+    let mut m = model_with(fixtures::rolled_back_unmeasured());
+    assert_eq!(m.gate.view.round, Some(2));
+    assert_eq!(
+        m.gate_note().as_deref(),
+        Some(
+            "round 2 was rolled back before it was measured: nothing to validate; n opens round 3"
+        )
+    );
+    // And v is indeed refused there.
+    assert!(chr(&mut m, 'v').is_empty());
+    assert!(last_message(&m).starts_with("no open round to validate"));
+}
+

@@ -7,7 +7,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState};
 
-use super::text::{fit_end, fit_line, fit_middle, width, wrap};
+use super::text::{clip_rows, fit_end, fit_line, fit_middle, width, wrap};
 use super::{dim_parts, fmt_metric, fmt_pct, panel_block, position, window};
 use crate::app::Model;
 use crate::derive::{GateLine, collapse_reasons};
@@ -191,15 +191,14 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             &Line::styled(err.clone(), theme.error()),
             inner.width as usize,
         ));
+        let text = clip_rows(text, inner.height as usize, inner.width as usize);
         frame.render_widget(Paragraph::new(text), inner);
         return;
     }
-    if let Some(note) = &gate.note {
+    if let Some(note) = model.gate_note() {
         frame.render_widget(block, area);
-        let lines = wrap(
-            &Line::styled(note.clone(), theme.dim()),
-            inner.width as usize,
-        );
+        let lines = wrap(&Line::styled(note, theme.dim()), inner.width as usize);
+        let lines = clip_rows(lines, inner.height as usize, inner.width as usize);
         frame.render_widget(Paragraph::new(lines), inner);
         return;
     }

@@ -178,6 +178,31 @@ pub fn wrap(line: &Line<'static>, max: usize) -> Vec<Line<'static>> {
         .collect()
 }
 
+/// At most `rows` of `lines`; when some are left out, the last one kept ends in `…` (cut to
+/// `max` cells to make room), so a wrapped sentence never stops short in silence.
+pub fn clip_rows(mut lines: Vec<Line<'static>>, rows: usize, max: usize) -> Vec<Line<'static>> {
+    if lines.len() <= rows {
+        return lines;
+    }
+    lines.truncate(rows);
+    if let Some(last) = lines.pop() {
+        let mut marked = last;
+        marked.spans.push(Span::raw(ELLIPSIS.to_string()));
+        let marked = if marked.width() > max {
+            // Cutting a cell off the text makes room for the mark.
+            let mut cut = fit_line(marked, max);
+            if !cut.to_string().ends_with(ELLIPSIS) {
+                cut.spans.push(Span::raw(ELLIPSIS.to_string()));
+            }
+            cut
+        } else {
+            marked
+        };
+        lines.push(marked);
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +237,24 @@ mod tests {
         assert_eq!(cut.spans[0].style.fg, Some(Color::Red));
         let exact = fit_line(Line::from(vec!["ab".into(), "cd".into()]), 2);
         assert_eq!(exact.to_string(), "a…");
+    }
+
+    #[test]
+    fn clipped_rows_end_in_an_ellipsis() {
+        let rows = wrap(
+            &Line::from("round 5 was rolled back before it was measured"),
+            12,
+        );
+        assert!(rows.len() > 2);
+        let clipped = clip_rows(rows.clone(), 2, 12);
+        assert_eq!(clipped.len(), 2);
+        assert!(clipped[1].to_string().ends_with('…'), "{:?}", clipped[1]);
+        assert!(clipped[1].width() <= 12);
+        assert_eq!(clip_rows(rows.clone(), 9, 12), rows, "all fit: unchanged");
+        assert!(clip_rows(rows, 0, 12).is_empty());
+        // A full row gives up its last cell for the mark.
+        let full = clip_rows(vec![Line::from("abcd"), Line::from("efgh")], 1, 4);
+        assert_eq!(full[0].to_string(), "abc…");
     }
 
     #[test]
