@@ -401,6 +401,41 @@ fn help_fits_the_terminal_and_scrolls_to_its_end_only() {
     assert!(!text.contains("more (↓ PgDn)"), "at the end: {text}");
 }
 
+/// Every `FLOP` on screen is a whole `FLOP/s` (or the metric's name, `TFLOPS`): no unit is
+/// cut.
+fn assert_units_whole(text: &str, size: (u16, u16)) {
+    for line in text.lines() {
+        for (i, _) in line.match_indices("FLOP") {
+            assert!(
+                line[i..].starts_with("FLOP/s") || line[i..].starts_with("FLOPS"),
+                "unit cut at {size:?}: {line}\n{text}"
+            );
+        }
+        assert!(!line.contains("FLO…") && !line.contains("FL…"), "{line}");
+    }
+}
+
+#[test]
+fn chart_labels_never_cut_their_unit() {
+    for state in [
+        fixtures::several_rounds(),
+        fixtures::synthetic_gate(200),
+        fixtures::baseline_only(),
+    ] {
+        let m = model(state, Theme::colored());
+        for width in (40..=160).step_by(2) {
+            for height in [12, 15, 18, 24, 30, 48] {
+                assert_units_whole(&screen(&m, (width, height)), (width, height));
+            }
+        }
+    }
+    // At 60 columns the axis keeps the numbers and names the unit once.
+    let m = model(fixtures::several_rounds(), Theme::colored());
+    let text = screen(&m, (60, 15));
+    assert!(text.contains("GFLOP/s│"), "{text}");
+    insta::assert_snapshot!("several_rounds_60x15", text);
+}
+
 #[test]
 fn an_unmeasured_round_says_what_it_waits_for() {
     let mut m = model(fixtures::unmeasured_round(), Theme::colored());
