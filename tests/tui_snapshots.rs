@@ -401,6 +401,64 @@ fn help_fits_the_terminal_and_scrolls_to_its_end_only() {
     assert!(!text.contains("more (↓ PgDn)"), "at the end: {text}");
 }
 
+/// The text of the gate panel's bottom border, between its corners.
+fn gate_bottom_border(text: &str) -> String {
+    let lines: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+    let (top, x) = lines
+        .iter()
+        .enumerate()
+        .find_map(|(y, l)| {
+            let s: String = l.iter().collect();
+            let byte = s.find("┌ 2 Gate")?;
+            Some((y, s[..byte].chars().count()))
+        })
+        .expect("the gate panel");
+    let bottom = (top + 1..lines.len())
+        .find(|&y| lines[y].get(x) == Some(&'└'))
+        .expect("the gate panel's bottom border");
+    let row = &lines[bottom][x + 1..];
+    row.iter().take_while(|c| **c != '┘').collect()
+}
+
+#[test]
+fn the_gate_order_stays_in_sight_at_every_width() {
+    for state in [
+        fixtures::long_labels(),
+        fixtures::synthetic_gate(200),
+        fixtures::baseline_only(),
+    ] {
+        let mut m = model(state, Theme::colored());
+        press(&mut m, "2");
+        for (keys, long, short) in [
+            ("", "worst first", "worst 1st"),
+            ("s", "best first", "best 1st"),
+            ("s", "file order", "file"),
+        ] {
+            press(&mut m, keys);
+            for width in (50..=160).step_by(5) {
+                for height in [15, 24, 48] {
+                    let border = gate_bottom_border(&screen(&m, (width, height)));
+                    assert!(
+                        border.contains(long) || border.contains(short),
+                        "{width}x{height}: {border}"
+                    );
+                }
+            }
+        }
+    }
+    // With a filter on, the order and the filter are both there at 80×24.
+    let mut m = model(fixtures::long_labels(), Theme::colored());
+    press(&mut m, "2/b");
+    update(
+        &mut m,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    let border = gate_bottom_border(&screen(&m, SMALL));
+    assert!(border.contains("worst 1st"), "{border}");
+    assert!(border.contains("'b' 6/6"), "{border}");
+    snap("gate_order_filtered", &m);
+}
+
 /// Every `FLOP` on screen is a whole `FLOP/s` (or the metric's name, `TFLOPS`): no unit is
 /// cut.
 fn assert_units_whole(text: &str, size: (u16, u16)) {

@@ -30,6 +30,15 @@ impl SortOrder {
             SortOrder::File => "file order",
         }
     }
+
+    /// The order in a few cells, for a narrow table's border.
+    pub fn short_label(self) -> &'static str {
+        match self {
+            SortOrder::WorstFirst => "worst 1st",
+            SortOrder::BestFirst => "best 1st",
+            SortOrder::File => "file",
+        }
+    }
 }
 
 /// Shapes per class, over the whole table (the filter does not change them).

@@ -299,12 +299,23 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let all: Vec<&GateLine> = gate.lines.iter().collect();
     let (cols, hidden) = columns(&all, metric, table_area.width, gate.verdict.is_some());
 
-    // The border says what is not plain: the order, the filter, the columns left out.
-    // Most important last to go: hidden columns, then the filter, then the order.
-    let order = gate.verdict.map(|_| table.sort.label().to_owned());
+    // The border says what is not plain: the order, the filter, the columns left out. The
+    // order is always there (after `s` it is the only sign of what changed), in its short
+    // form when room is short; the others shorten, then go, hidden columns last.
+    let order = !gate.lines.is_empty();
+    let order_long = order.then(|| table.sort.label().to_owned());
+    let order_short = order.then(|| table.sort.short_label().to_owned());
     let filter = (!table.filter.is_empty()).then(|| {
         format!(
             "filter '{}' {}/{}",
+            table.filter,
+            table.rows.len(),
+            gate.lines.len()
+        )
+    });
+    let filter_short = (!table.filter.is_empty()).then(|| {
+        format!(
+            "'{}' {}/{}",
             table.filter,
             table.rows.len(),
             gate.lines.len()
@@ -319,28 +330,40 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             )
         })
     };
-    let room = inner.width.saturating_sub(10) as usize;
+    let hidden_short = (!hidden.is_empty()).then(|| format!("-{}", hidden.join(",")));
+    let pos = position(table.cursor, table.rows.len(), visible_rows, theme);
+    // Beside the position, with a line of border between them.
+    let room = (inner.width as usize).saturating_sub(pos.as_ref().map_or(0, Line::width) + 2);
     let candidates = [
-        [order.clone(), filter.clone(), hidden_text(true)],
-        [None, filter.clone(), hidden_text(true)],
-        [None, filter.clone(), hidden_text(false)],
-        [None, None, hidden_text(false)],
+        [order_long.clone(), filter.clone(), hidden_text(true)],
+        [order_long.clone(), filter.clone(), hidden_text(false)],
+        [order_short.clone(), filter.clone(), hidden_text(false)],
+        [
+            order_short.clone(),
+            filter_short.clone(),
+            hidden_text(false),
+        ],
+        [
+            order_short.clone(),
+            filter_short.clone(),
+            hidden_short.clone(),
+        ],
+        [order_short.clone(), filter_short.clone(), None],
+        [order_short.clone(), None, None],
     ];
+    let joined = |parts: &[Option<String>; 3]| {
+        let parts: Vec<&str> = parts.iter().flatten().map(String::as_str).collect();
+        format!(" {} ", parts.join(" · "))
+    };
     let status = candidates
         .iter()
-        .map(|parts| {
-            let parts: Vec<&str> = parts.iter().flatten().map(String::as_str).collect();
-            format!(" {} ", parts.join(" · "))
-        })
+        .map(joined)
         .find(|t| width(t) <= room)
-        .unwrap_or_else(|| {
-            let parts: Vec<String> = candidates[3].iter().flatten().cloned().collect();
-            fit_end(&format!(" {} ", parts.join(" · ")), room)
-        });
+        .unwrap_or_else(|| fit_end(&joined(&candidates[candidates.len() - 1]), room));
     if !status.trim().is_empty() {
         block = block.title_bottom(Line::styled(status, theme.key()));
     }
-    if let Some(pos) = position(table.cursor, table.rows.len(), visible_rows, theme) {
+    if let Some(pos) = pos {
         block = block.title_bottom(pos);
     }
     frame.render_widget(block, area);
