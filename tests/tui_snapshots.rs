@@ -495,6 +495,50 @@ fn chart_labels_never_cut_their_unit() {
 }
 
 #[test]
+fn while_a_run_goes_on_the_bar_offers_esc_and_no_refused_key() {
+    let mut m = model(fixtures::several_rounds(), Theme::colored());
+    press(&mut m, "V");
+    for size in [SMALL, BIG, (60, 15)] {
+        let text = screen(&m, size);
+        // TestBackend quotes every line.
+        let bar = text.lines().last().unwrap().trim_matches('"');
+        assert!(bar.starts_with(" Esc cancel run"), "{size:?}: {bar}");
+        for refused in ["validate", "full", "accept", "rollback", "new round"] {
+            assert!(!bar.contains(refused), "{size:?}: {refused} offered: {bar}");
+        }
+        assert!(bar.contains("? help"), "{bar}");
+    }
+    // No open round: nothing to validate, accept or roll back; n is what there is to do.
+    let m = model(fixtures::baseline_only(), Theme::colored());
+    let bar = screen(&m, BIG).lines().last().unwrap().to_owned();
+    assert!(bar.contains("n new round r2"), "{bar}");
+    for refused in ["validate", "accept", "rollback", "Esc", "reasons"] {
+        assert!(!bar.contains(refused), "{refused} offered: {bar}");
+    }
+    // A run started elsewhere: no Esc to offer, and no key that writes.
+    let m = model(fixtures::running(), Theme::colored());
+    let bar = screen(&m, BIG).lines().last().unwrap().to_owned();
+    for refused in ["Esc", "validate", "accept", "rollback", "new round"] {
+        assert!(!bar.contains(refused), "{refused} offered: {bar}");
+    }
+}
+
+#[test]
+fn the_live_panel_marks_the_lines_it_leaves_out() {
+    let m = model(fixtures::running(), Theme::colored());
+    let text = screen(&m, SMALL);
+    assert!(
+        text.contains("≈59 min 30 s left"),
+        "the time left stays: {text}"
+    );
+    assert!(text.contains("+2 lines (taller terminal)"), "{text}");
+    let text = screen(&m, BIG);
+    assert!(!text.contains("taller terminal"), "all of it fits: {text}");
+    let text = screen(&m, (60, 15));
+    assert!(text.contains("more "), "{text}");
+}
+
+#[test]
 fn an_unmeasured_round_says_what_it_waits_for() {
     let mut m = model(fixtures::unmeasured_round(), Theme::colored());
     assert!(screen(&m, BIG).contains("press v to validate"));

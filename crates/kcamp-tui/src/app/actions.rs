@@ -228,16 +228,17 @@ fn open_round(model: &Model) -> Option<&RoundState> {
     state.round(state.open_round?)
 }
 
+/// Why nothing can be validated or opened before the first measurement.
+const NO_BASELINE: &str =
+    "no BASELINE yet: run `kcamp baseline` in a terminal (it measures every target shape)";
+
 /// Why `v`/`V` cannot run now.
 fn validate_blocked(model: &Model) -> Option<String> {
     let Some(state) = &model.state else {
         return Some("the campaign is still loading".into());
     };
     if state.incumbent.is_none() {
-        return Some(
-            "no BASELINE yet: run `kcamp baseline` in a terminal (it measures every target shape)"
-                .into(),
-        );
+        return Some(NO_BASELINE.into());
     }
     if state.open_round.is_none() {
         return Some(format!(
@@ -246,6 +247,84 @@ fn validate_blocked(model: &Model) -> Option<String> {
         ));
     }
     model.write_blocked()
+}
+
+/// Why `action` would be refused now, in full; None when it would do something. Every key
+/// that can be refused asks here first, and the key bar leaves out what this refuses, so
+/// what the bar offers and what a key does cannot disagree.
+pub(crate) fn refusal(model: &Model, action: Action) -> Option<String> {
+    match action {
+        Action::ValidateQuick | Action::ValidateFull => validate_blocked(model),
+        Action::NewRound => model.write_blocked().or_else(|| {
+            if model.state.as_ref().is_some_and(|s| s.incumbent.is_none()) {
+                return Some(NO_BASELINE.to_owned());
+            }
+            open_round(model).map(|round| {
+                format!(
+                    "round {} is still open: accept (a) or roll back (r) first",
+                    round.number
+                )
+            })
+        }),
+        Action::Accept => model.write_blocked().or_else(|| match open_round(model) {
+            None => Some(format!(
+                "no open round to accept: press n to open round {}",
+                model.next_round_number()
+            )),
+            Some(round) if round.gate.is_none() => Some(format!(
+                "round {} has no gate verdict yet: validate it first (v)",
+                round.number
+            )),
+            Some(_) => None,
+        }),
+        Action::Rollback => model.write_blocked().or_else(|| {
+            open_round(model)
+                .is_none()
+                .then(|| "no open round to roll back".to_owned())
+        }),
+        Action::Reasons => {
+            let view = &model.gate.view;
+            match (view.round, view.verdict) {
+                (None, _) => Some("no round selected".into()),
+                (Some(n), None) => Some(format!(
+                    "round {n} has no gate verdict (a BASELINE, or not validated yet)"
+                )),
+                (Some(_), Some(_)) => None,
+            }
+        }
+        Action::CancelRun => cancel_blocked(model),
+        _ => None,
+    }
+}
+
+/// Why Esc cancels nothing now.
+fn cancel_blocked(model: &Model) -> Option<String> {
+    match &model.running {
+        Some(run) if run.cancelling => Some("already cancelling: waiting for it to end".into()),
+        Some(run) if run.command.is_cancellable() => None,
+        Some(run) => Some(format!(
+            "`kcamp {}` is short and cannot be cancelled",
+            run.command.label()
+        )),
+        None => Some(match model.state.as_ref().and_then(|s| s.live.as_ref()) {
+            Some(live) => format!(
+                "the run in progress was started elsewhere (pid {}): stop it there with Ctrl-C, or `kill {}`",
+                live.pid, live.pid
+            ),
+            None => "nothing is running".into(),
+        }),
+    }
+}
+
+/// Note a refusal of `action`; true when it was refused.
+fn refused(model: &mut Model, action: Action) -> bool {
+    match refusal(model, action) {
+        Some(why) => {
+            model.note(why, Tone::Warn);
+            true
+        }
+        None => false,
+    }
 }
 
 fn on_main_action(model: &mut Model, action: Option<Action>) -> Vec<Effect> {
@@ -314,8 +393,7 @@ fn on_main_action(model: &mut Model, action: Option<Action>) -> Vec<Effect> {
             Vec::new()
         }
         Action::ValidateQuick | Action::ValidateFull => {
-            if let Some(why) = validate_blocked(model) {
-                model.note(why, Tone::Warn);
+            if refused(model, action) {
                 return Vec::new();
             }
             spawn(
@@ -326,15 +404,7 @@ fn on_main_action(model: &mut Model, action: Option<Action>) -> Vec<Effect> {
             )
         }
         Action::NewRound => {
-            if let Some(why) = model.write_blocked() {
-                model.note(why, Tone::Warn);
-            } else if let Some(round) = open_round(model) {
-                let text = format!(
-                    "round {} is still open: accept (a) or roll back (r) first",
-                    round.number
-                );
-                model.note(text, Tone::Warn);
-            } else {
+            if !refused(model, action) {
                 let next = model.next_round_number();
                 model.popup = Some(Popup::Input(InputPopup::new(
                     InputPurpose::Hypothesis,
@@ -361,52 +431,37 @@ fn on_main_action(model: &mut Model, action: Option<Action>) -> Vec<Effect> {
 }
 
 fn cancel_run(model: &mut Model) {
-    match &model.running {
-        Some(run) if run.cancelling => {
-            model.note("already cancelling: waiting for it to end", Tone::Warn);
-        }
-        Some(run) if run.command.is_cancellable() => {
-            let label = run.command.label();
-            let round = open_round(model)
-                .map(|r| format!("round {} keeps its last recorded verdict", r.number))
-                .unwrap_or_else(|| "the campaign keeps its last recorded state".into());
-            model.popup = Some(Popup::Confirm(ConfirmPopup::new(
-                format!("Cancel `kcamp {label}`?"),
-                vec![(
-                    format!("Stop it and every worker it started? Nothing is recorded: {round}."),
-                    Tone::Warn,
-                )],
-                Some(Pending::CancelRun),
-            )));
-        }
-        Some(run) => {
-            let text = format!(
-                "`kcamp {}` is short and cannot be cancelled",
-                run.command.label()
-            );
-            model.note(text, Tone::Warn);
-        }
-        None => {
-            if let Some(live) = model.state.as_ref().and_then(|s| s.live.as_ref()) {
-                let text = format!(
-                    "the run in progress was started elsewhere (pid {}): stop it there with Ctrl-C, or `kill {}`",
-                    live.pid, live.pid
-                );
-                model.note(text, Tone::Warn);
-            }
-        }
+    let idle = model.running.is_none() && model.state.as_ref().is_none_or(|s| s.live.is_none());
+    if idle {
+        // Esc with nothing running is no mistake worth a message.
+        return;
     }
+    if refused(model, Action::CancelRun) {
+        return;
+    }
+    let Some(run) = &model.running else {
+        return;
+    };
+    let label = run.command.label();
+    let round = open_round(model)
+        .map(|r| format!("round {} keeps its last recorded verdict", r.number))
+        .unwrap_or_else(|| "the campaign keeps its last recorded state".into());
+    model.popup = Some(Popup::Confirm(ConfirmPopup::new(
+        format!("Cancel `kcamp {label}`?"),
+        vec![(
+            format!("Stop it and every worker it started? Nothing is recorded: {round}."),
+            Tone::Warn,
+        )],
+        Some(Pending::CancelRun),
+    )));
 }
 
 fn open_reasons(model: &mut Model) {
-    let view = &model.gate.view;
-    let Some(number) = view.round else {
-        model.note("no round selected", Tone::Warn);
+    if refused(model, Action::Reasons) {
         return;
-    };
-    let Some(verdict) = view.verdict else {
-        let text = format!("round {number} has no gate verdict (a BASELINE, or not validated yet)");
-        model.note(text, Tone::Warn);
+    }
+    let view = &model.gate.view;
+    let (Some(number), Some(verdict)) = (view.round, view.verdict) else {
         return;
     };
     let mut lines = vec![(
@@ -434,24 +489,13 @@ fn open_reasons(model: &mut Model) {
 }
 
 fn open_accept(model: &mut Model) {
-    if let Some(why) = model.write_blocked() {
-        model.note(why, Tone::Warn);
+    if refused(model, Action::Accept) {
         return;
     }
     let Some(round) = open_round(model) else {
-        let next = model.next_round_number();
-        model.note(
-            format!("no open round to accept: press n to open round {next}"),
-            Tone::Warn,
-        );
         return;
     };
     let Some(gate) = &round.gate else {
-        let text = format!(
-            "round {} has no gate verdict yet: validate it first (v)",
-            round.number
-        );
-        model.note(text, Tone::Warn);
         return;
     };
     let mut lines = verdict_lines(model, round);
@@ -485,12 +529,10 @@ fn open_accept(model: &mut Model) {
 }
 
 fn open_rollback(model: &mut Model) {
-    if let Some(why) = model.write_blocked() {
-        model.note(why, Tone::Warn);
+    if refused(model, Action::Rollback) {
         return;
     }
     let Some(round) = open_round(model) else {
-        model.note("no open round to roll back", Tone::Warn);
         return;
     };
     // What decision.json will say: why the round goes, never a note on how it was measured.

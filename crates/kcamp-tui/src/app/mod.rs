@@ -191,6 +191,12 @@ impl Model {
         self.rounds.last().map_or(1, |r| r.number + 1)
     }
 
+    /// Why `action` would be refused now (said in full), or None: the key bar offers only
+    /// keys this does not refuse.
+    pub fn refusal(&self, action: crate::keys::Action) -> Option<String> {
+        actions::refusal(self, action)
+    }
+
     /// What the gate panel says instead of a table: no rounds yet, or why the selected
     /// round has no measurement and what would give it one now. Never offers a key that
     /// would be refused.

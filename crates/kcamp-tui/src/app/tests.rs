@@ -641,3 +641,71 @@ fn a_round_rolled_back_before_it_was_measured_has_nothing_to_validate() {
     assert!(last_message(&m).starts_with("no open round to validate"));
 }
 
+#[test]
+fn a_key_is_refused_exactly_when_refusal_says_so_and_then_says_that() {
+    use crate::keys::Action;
+    let keys = [
+        ('v', Action::ValidateQuick),
+        ('V', Action::ValidateFull),
+        ('a', Action::Accept),
+        ('r', Action::Rollback),
+        ('n', Action::NewRound),
+        ('e', Action::Reasons),
+    ];
+    let states = [
+        fixtures::empty(),
+        fixtures::baseline_only(),
+        fixtures::several_rounds(),
+        fixtures::acceptable_candidate(),
+        fixtures::drifted_csv(),
+        fixtures::running(),
+        fixtures::unmeasured_round(),
+        fixtures::rolled_back_unmeasured(),
+    ];
+    for state in states {
+        for running in [false, true] {
+            for (c, action) in keys {
+                let mut m = model_with(state.clone());
+                if running {
+                    m.running = Some(Running {
+                        command: CampaignCommand::Validate { full: true },
+                        cancelling: false,
+                    });
+                }
+                let why = m.refusal(action);
+                let before = m.messages.len();
+                let effects = chr(&mut m, c);
+                match &why {
+                    Some(why) => {
+                        assert!(effects.is_empty(), "{c}: refused, yet {effects:?}");
+                        assert!(m.popup.is_none(), "{c}: refused, yet a popup");
+                        assert_eq!(last_message(&m), why, "{c}");
+                    }
+                    None => {
+                        assert!(
+                            m.messages[before..].iter().all(|l| l.tone == Tone::Normal),
+                            "{c}: not refused, yet warned: {:?}",
+                            &m.messages[before..]
+                        );
+                        assert!(
+                            m.popup.is_some() || !effects.is_empty(),
+                            "{c}: neither a popup nor a command"
+                        );
+                    }
+                }
+            }
+            // Esc: offered only for a run of ours that can be cancelled.
+            let mut m = model_with(state.clone());
+            if running {
+                m.running = Some(Running {
+                    command: CampaignCommand::Validate { full: true },
+                    cancelling: false,
+                });
+            }
+            let offered = m.refusal(Action::CancelRun).is_none();
+            assert_eq!(offered, running);
+            key(&mut m, KeyCode::Esc);
+            assert_eq!(m.popup.is_some(), offered);
+        }
+    }
+}

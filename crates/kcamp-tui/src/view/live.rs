@@ -4,7 +4,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{LineGauge, Paragraph};
 
 use super::text::fit_end;
@@ -17,12 +17,22 @@ use kcamp_core::units;
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let theme = model.theme;
-    let block = panel_block(model, Panel::Live, Vec::new(), area);
+    // While a run of ours goes on, the panel says how to stop it.
+    let cancellable = model
+        .running
+        .as_ref()
+        .is_some_and(|r| !r.cancelling && r.command.is_cancellable());
+    let extra = if cancellable {
+        vec![Span::styled("Esc cancels ", theme.key())]
+    } else {
+        Vec::new()
+    };
+    let mut block = panel_block(model, Panel::Live, extra, area);
     let inner = block.inner(area);
-    frame.render_widget(block, area);
     let width = inner.width as usize;
     let cancelling = model.running.as_ref().is_some_and(|r| r.cancelling);
     let Some(live) = &model.live else {
+        frame.render_widget(block, area);
         let text = match &model.running {
             Some(run) if run.cancelling => Line::styled(
                 fit_end(
@@ -70,22 +80,31 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             // `rate_unit` names the unit the same way a metric column does (TFLOPS, GB/s).
             fmt_metric(Some(r), &live.rate_unit)
         });
-    let elapsed = format!("{} elapsed", units::wall_clock(derive::elapsed(live, now)));
-    let eta = match derive::eta(live, now) {
-        Some(s) => format!("≈{} left", units::wall_clock(s)),
-        None => "time left known after the first shape".to_owned(),
-    };
-    // Most useful first: a short panel shows what runs, how far, and how long it takes.
-    let mut lines = vec![
-        Line::styled(fit_end(&head, width), theme.warning()),
-        Line::raw(fit_end(&shape, width)),
-    ];
-    let both = format!("{elapsed} · {eta}");
-    if super::text::width(&both) <= width {
-        lines.push(Line::raw(both));
+    let elapsed = units::wall_clock(derive::elapsed(live, now));
+    let eta = derive::eta(live, now).map(|s| format!("≈{} left", units::wall_clock(s)));
+    // Under the head and the gauge, most useful first: the current shape, the time it
+    // takes, the samples, the start.
+    let mut lines = vec![Line::raw(fit_end(&shape, width))];
+    let long = format!(
+        "{elapsed} elapsed · {}",
+        eta.as_deref()
+            .unwrap_or("time left known after the first shape")
+    );
+    let short = format!("{elapsed} · {}", eta.as_deref().unwrap_or("≈? left"));
+    let rows = inner.height.saturating_sub(2);
+    let fits = |t: &str| super::text::width(t) <= width;
+    // One line in words; else two when every line has a row, else one without the words.
+    if fits(&long) {
+        lines.push(Line::raw(long));
+    } else if rows < 5 && fits(&short) {
+        lines.push(Line::raw(short));
     } else {
-        lines.push(Line::raw(fit_end(&elapsed, width)));
-        lines.push(Line::raw(fit_end(&eta, width)));
+        lines.push(Line::raw(fit_end(&format!("{elapsed} elapsed"), width)));
+        lines.push(Line::raw(fit_end(
+            eta.as_deref()
+                .unwrap_or("time left known after the first shape"),
+            width,
+        )));
     }
     lines.push(Line::raw(fit_end(
         &format!("{} samples · last {rate}", live.samples),
@@ -104,7 +123,23 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         Constraint::Min(0),
     ])
     .areas(inner);
-    frame.render_widget(Paragraph::new(lines[0].clone()), head_area);
+    // Lines that do not fit are counted on the border, never dropped in silence.
+    let left_out = lines.len().saturating_sub(rest.height as usize);
+    if left_out > 0 {
+        let s = if left_out == 1 { "" } else { "s" };
+        let long = format!(" +{left_out} line{s} (taller terminal) ");
+        let text = if super::text::width(&long) + 2 <= width {
+            long
+        } else {
+            format!(" +{left_out} more ")
+        };
+        block = block.title_bottom(Line::styled(text, theme.key()).right_aligned());
+    }
+    frame.render_widget(block, area);
+    frame.render_widget(
+        Paragraph::new(Line::styled(fit_end(&head, width), theme.warning())),
+        head_area,
+    );
     // The label sits left of the bar, never on it.
     let ratio = live.ratio().unwrap_or(0.0);
     frame.render_widget(
@@ -115,5 +150,5 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             .unfilled_style(theme.dim()),
         gauge_area,
     );
-    frame.render_widget(Paragraph::new(lines[1..].to_vec()), rest);
+    frame.render_widget(Paragraph::new(lines), rest);
 }

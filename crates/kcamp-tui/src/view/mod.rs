@@ -320,12 +320,19 @@ pub fn key_hints(context: Context, theme: Theme, width: usize) -> Line<'static> 
     fit_bar(bar_spans(context, theme, Targets::default()), width, theme)
 }
 
+/// The bar under the panels: the keys that would do something now (a key that would be
+/// refused is left out), with `Esc cancel run` first while a run of ours goes on.
 fn key_bar(model: &Model, width: usize) -> Line<'static> {
-    fit_bar(
-        bar_spans(model.context(), model.theme, Targets::of(model)),
-        width,
-        model.theme,
-    )
+    let context = model.context();
+    let mut items = bar_spans(context, model.theme, Targets::of(model));
+    if matches!(context, Context::Main(_)) {
+        items.retain(|(action, _)| model.refusal(*action).is_none());
+        if let Some(i) = items.iter().position(|(a, _)| *a == Action::CancelRun) {
+            let cancel = items.remove(i);
+            items.insert(0, cancel);
+        }
+    }
+    fit_bar(items, width, model.theme)
 }
 
 fn fit_bar(items: Vec<(Action, Vec<Span<'static>>)>, width: usize, theme: Theme) -> Line<'static> {
@@ -335,13 +342,15 @@ fn fit_bar(items: Vec<(Action, Vec<Span<'static>>)>, width: usize, theme: Theme)
     if total > width {
         let more = Span::styled(" …", theme.dim());
         let budget = width.saturating_sub(more.width());
+        // Help, and the way to stop a run, are never left out.
+        let always = |a: &Action| matches!(a, Action::Help | Action::CancelRun);
         let mut used: usize = kept
             .iter()
-            .filter(|(a, _)| *a == Action::Help)
+            .filter(|(a, _)| always(a))
             .map(|(_, s)| item_width(s))
             .sum();
         kept.retain(|(action, spans)| {
-            if *action == Action::Help {
+            if always(action) {
                 return true;
             }
             let w = item_width(spans);
