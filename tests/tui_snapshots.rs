@@ -188,7 +188,7 @@ fn forced_accept_asks_for_a_reason() {
 
 #[test]
 fn no_color_uses_no_colours_at_all() {
-    let mut m = model(fixtures::several_rounds(), Theme::plain());
+    let mut m = model(fixtures::several_rounds(), Theme::colored());
     press(&mut m, "2");
     for size in [SMALL, BIG] {
         let t = terminal(&m, size);
@@ -559,4 +559,15 @@ fn an_unmeasured_round_says_what_it_waits_for() {
     let small = screen(&m, (60, 15));
     assert!(small.contains("rolled back before it was…"), "{small}");
     snap("rolled_back_unmeasured", &m);
+}
+
+#[test]
+fn a_small_change_keeps_its_percent_sign_in_the_rounds_panel() {
+    let mut m = model(fixtures::several_rounds(), Theme::colored());
+    // Three significant digits of a change under 0.1% take 8 columns: `+0.0814%`.
+    m.rounds[2].delta = Some(0.000814);
+    for size in [SMALL, BIG] {
+        let text = screen(&m, size);
+        assert!(text.contains("+0.0814%"), "{text}");
+    }
 }

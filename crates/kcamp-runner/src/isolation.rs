@@ -116,10 +116,10 @@ pub fn run_cases(
                 .and_then(|m| outcome.metrics.get(m).copied()),
         });
         outcomes.push(outcome);
-        if opts.worker_per_case {
-            if let Some(w) = worker.take() {
-                w.finish();
-            }
+        if opts.worker_per_case
+            && let Some(w) = worker.take()
+        {
+            w.finish();
         }
     }
     if let Some(w) = worker.take() {

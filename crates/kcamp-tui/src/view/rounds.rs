@@ -60,7 +60,14 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     if show_aggregate {
         fixed.push(Some(aggregate_width));
     }
-    fixed.extend([Some(7), None]);
+    // Δ as wide as its widest value, so a unit is never cut (`+0.0814%` is 8 columns).
+    let delta_width = model.rounds[visible.clone()]
+        .iter()
+        .map(|r| fmt_pct(r.delta).chars().count())
+        .max()
+        .unwrap_or(1)
+        .max(1) as u16;
+    fixed.extend([Some(delta_width), None]);
     let w = widths(inner.width, &fixed, 1);
     let hypothesis_width = *w.last().unwrap_or(&0) as usize;
     let rows: Vec<Row> = model.rounds[visible]
