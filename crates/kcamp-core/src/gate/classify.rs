@@ -3,7 +3,7 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
-use super::{GateInput, ShapeClass, ShapeVerdict};
+use super::{GateConfig, GateInput, ShapeClass, ShapeVerdict};
 use crate::schema::{
     BenchTable, MetricRef, Row, Schema, describe_shape, distinct_hashes, header_difference,
 };
@@ -56,119 +56,174 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
     let no_samples = HashMap::default();
     let inc_samples = input.incumbent_samples.map(|s| s.repeats_by_label(metric));
     let cand_samples = input.candidate_samples.map(|s| s.repeats_by_label(metric));
-    let inc_samples = inc_samples.as_ref().unwrap_or(&no_samples);
-    let cand_samples = cand_samples.as_ref().unwrap_or(&no_samples);
-
-    let mut shapes = Vec::with_capacity(pairs.len());
-    let mut not_significant = Vec::new();
-    let mut paired_logs = Vec::with_capacity(pairs.len());
-    for (inc_row, cand_row) in pairs {
-        let mut verdict = ShapeVerdict {
-            label: cand_row.label.clone(),
-            dims: cand_row.dims.clone(),
-            check: cand_row.check,
-            incumbent_check: inc_row.check,
-            incumbent: None,
-            candidate: None,
-            delta: None,
-            band: config.noise_floor,
-            p_value: None,
-            pairs: None,
-            class: ShapeClass::Failed,
-            hard_regression: false,
-        };
-        let inc_measured = match inc_row.check {
-            Check::Pass => Some(measured(&accessor, inc_row, schema, metric, "incumbent")?),
-            _ => None,
-        };
-        verdict.incumbent = inc_measured.map(|(mu, _)| mu);
-        if cand_row.check != Check::Pass {
-            shapes.push(verdict);
-            paired_logs.push(None);
-            continue;
-        }
-        let (mu_c, sd_c) = measured(&accessor, cand_row, schema, metric, "candidate")?;
-        verdict.candidate = Some(mu_c);
-        let Some((mu_i, sd_i)) = inc_measured else {
-            // Newly passing: better than a failure, but there is no ratio to judge.
-            verdict.class = ShapeClass::Improved;
-            shapes.push(verdict);
-            paired_logs.push(None);
-            continue;
-        };
-        let (a, b) = (
-            inc_samples.get(cand_row.label.as_str()),
-            cand_samples.get(cand_row.label.as_str()),
-        );
-        let logs = if input.paired {
-            a.zip(b)
-                .map(|(a, b)| log_ratios(a, b))
-                .filter(|l| l.len() >= 2)
-        } else {
-            None
-        };
-        // Without samples the band alone decides; with them a change must also be
-        // significant. Two constant sample sets that differ are a certain change.
-        let (delta, band, significant) = match &logs {
-            Some(logs) => {
-                // Median and median deviation: one preempted sample on a busy machine moves
-                // neither the change nor its band.
-                let values: Vec<f64> = logs.iter().map(|(_, l)| *l).collect();
-                let m = median(&values).unwrap_or(0.0);
-                let sd = robust_stddev(&values).unwrap_or(0.0);
-                verdict.p_value = wilcoxon_p_value(&values);
-                verdict.pairs = Some(values.len() as u32);
-                (
-                    m.exp() - 1.0,
-                    config.noise_floor.max(config.stddev_multiplier * sd),
-                    verdict.p_value.is_none_or(|p| p < config.p_value),
-                )
-            }
-            None => {
-                let r = ((sd_i / mu_i).powi(2) + (sd_c / mu_c).powi(2)).sqrt();
-                let significant = match (a, b) {
-                    (Some(a), Some(b)) if a.len() >= 2 && b.len() >= 2 => {
-                        let values =
-                            |v: &[(u32, f64)]| v.iter().map(|(_, x)| *x).collect::<Vec<_>>();
-                        verdict.p_value = welch_p_value(&values(a), &values(b));
-                        verdict.p_value.is_none_or(|p| p < config.p_value)
-                    }
-                    _ => true,
-                };
-                (
-                    mu_c / mu_i - 1.0,
-                    config.noise_floor.max(config.stddev_multiplier * r),
-                    significant,
-                )
-            }
-        };
-        verdict.delta = Some(delta);
-        verdict.band = band;
-        verdict.class = if significant && delta > band {
-            ShapeClass::Improved
-        } else if significant && delta < -band {
-            ShapeClass::Regressed
-        } else {
-            ShapeClass::Neutral
-        };
-        verdict.hard_regression = significant && delta < -config.regression_threshold.max(band);
-        if !significant && delta.abs() > band {
-            not_significant.push(format!(
-                "{} {} (p = {:.3})",
-                verdict.label,
-                super::percent(delta),
-                verdict.p_value.unwrap_or(f64::NAN)
-            ));
-        }
-        shapes.push(verdict);
-        paired_logs.push(logs);
+    let judging = Judging {
+        accessor: &accessor,
+        schema,
+        metric,
+        config,
+        paired: input.paired,
+        inc_samples: inc_samples.as_ref().unwrap_or(&no_samples),
+        cand_samples: cand_samples.as_ref().unwrap_or(&no_samples),
+    };
+    if pairs.len() < SPLIT_FROM {
+        return judging.shapes(&pairs, pairs.len());
     }
+    // Two halves on two threads, joined in order; an error in the first half is the first
+    // error in the candidate's order, as one pass would have stopped at it.
+    let (first, second) = pairs.split_at(pairs.len() / 2);
+    let (first, second) = std::thread::scope(|scope| {
+        let second = scope.spawn(|| judging.shapes(second, second.len()));
+        let first = judging.shapes(first, pairs.len());
+        let second = second
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (first, second)
+    });
+    let mut all = first?;
+    let second = second?;
+    all.shapes.extend(second.shapes);
+    all.not_significant.extend(second.not_significant);
+    all.paired_logs.extend(second.paired_logs);
+    Ok(all)
+}
 
-    Ok(Classified {
-        shapes,
-        not_significant,
-        paired_logs,
-    })
+/// Below this many shapes one thread judges them all (a thread costs more than it saves).
+const SPLIT_FROM: usize = 2_000;
+
+/// What every shape is judged with.
+struct Judging<'a> {
+    accessor: &'a MetricRef,
+    schema: &'a Schema,
+    metric: &'a str,
+    config: &'a GateConfig,
+    paired: bool,
+    inc_samples: &'a HashMap<&'a str, Vec<(u32, f64)>>,
+    cand_samples: &'a HashMap<&'a str, Vec<(u32, f64)>>,
+}
+
+impl Judging<'_> {
+    /// The shapes of `pairs`, in order, in vectors with room for `capacity` shapes.
+    fn shapes(&self, pairs: &[(&Row, &Row)], capacity: usize) -> Result<Classified> {
+        let Judging {
+            accessor,
+            schema,
+            metric,
+            config,
+            inc_samples,
+            cand_samples,
+            ..
+        } = *self;
+        let mut shapes = Vec::with_capacity(capacity);
+        let mut not_significant = Vec::new();
+        let mut paired_logs = Vec::with_capacity(capacity);
+        for &(inc_row, cand_row) in pairs {
+            let mut verdict = ShapeVerdict {
+                label: cand_row.label.clone(),
+                dims: cand_row.dims.clone(),
+                check: cand_row.check,
+                incumbent_check: inc_row.check,
+                incumbent: None,
+                candidate: None,
+                delta: None,
+                band: config.noise_floor,
+                p_value: None,
+                pairs: None,
+                class: ShapeClass::Failed,
+                hard_regression: false,
+            };
+            let inc_measured = match inc_row.check {
+                Check::Pass => Some(measured(accessor, inc_row, schema, metric, "incumbent")?),
+                _ => None,
+            };
+            verdict.incumbent = inc_measured.map(|(mu, _)| mu);
+            if cand_row.check != Check::Pass {
+                shapes.push(verdict);
+                paired_logs.push(None);
+                continue;
+            }
+            let (mu_c, sd_c) = measured(accessor, cand_row, schema, metric, "candidate")?;
+            verdict.candidate = Some(mu_c);
+            let Some((mu_i, sd_i)) = inc_measured else {
+                // Newly passing: better than a failure, but there is no ratio to judge.
+                verdict.class = ShapeClass::Improved;
+                shapes.push(verdict);
+                paired_logs.push(None);
+                continue;
+            };
+            let (a, b) = (
+                inc_samples.get(cand_row.label.as_str()),
+                cand_samples.get(cand_row.label.as_str()),
+            );
+            let logs = if self.paired {
+                a.zip(b)
+                    .map(|(a, b)| log_ratios(a, b))
+                    .filter(|l| l.len() >= 2)
+            } else {
+                None
+            };
+            // Without samples the band alone decides; with them a change must also be
+            // significant. Two constant sample sets that differ are a certain change.
+            let (delta, band, significant) = match &logs {
+                Some(logs) => {
+                    // Median and median deviation: one preempted sample on a busy machine moves
+                    // neither the change nor its band.
+                    let values: Vec<f64> = logs.iter().map(|(_, l)| *l).collect();
+                    let m = median(&values).unwrap_or(0.0);
+                    let sd = robust_stddev(&values).unwrap_or(0.0);
+                    verdict.p_value = wilcoxon_p_value(&values);
+                    verdict.pairs = Some(values.len() as u32);
+                    (
+                        m.exp() - 1.0,
+                        config.noise_floor.max(config.stddev_multiplier * sd),
+                        verdict.p_value.is_none_or(|p| p < config.p_value),
+                    )
+                }
+                None => {
+                    let r = ((sd_i / mu_i).powi(2) + (sd_c / mu_c).powi(2)).sqrt();
+                    let significant = match (a, b) {
+                        (Some(a), Some(b)) if a.len() >= 2 && b.len() >= 2 => {
+                            let values =
+                                |v: &[(u32, f64)]| v.iter().map(|(_, x)| *x).collect::<Vec<_>>();
+                            verdict.p_value = welch_p_value(&values(a), &values(b));
+                            verdict.p_value.is_none_or(|p| p < config.p_value)
+                        }
+                        _ => true,
+                    };
+                    (
+                        mu_c / mu_i - 1.0,
+                        config.noise_floor.max(config.stddev_multiplier * r),
+                        significant,
+                    )
+                }
+            };
+            verdict.delta = Some(delta);
+            verdict.band = band;
+            verdict.class = if significant && delta > band {
+                ShapeClass::Improved
+            } else if significant && delta < -band {
+                ShapeClass::Regressed
+            } else {
+                ShapeClass::Neutral
+            };
+            verdict.hard_regression = significant && delta < -config.regression_threshold.max(band);
+            if !significant && delta.abs() > band {
+                not_significant.push(format!(
+                    "{} {} (p = {:.3})",
+                    verdict.label,
+                    super::percent(delta),
+                    verdict.p_value.unwrap_or(f64::NAN)
+                ));
+            }
+            shapes.push(verdict);
+            paired_logs.push(logs);
+        }
+
+        Ok(Classified {
+            shapes,
+            not_significant,
+            paired_logs,
+        })
+    }
 }
 
 /// `(repeat, ln(cand/inc))` for every repeat both sides measured (inputs sorted by repeat).

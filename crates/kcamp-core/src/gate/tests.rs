@@ -77,7 +77,10 @@ fn shapes_pair_by_key_in_any_order_and_a_duplicate_is_named() {
     let (inc, cand) = pair(&[1.1, 0.9, 1.0]);
     let mut reversed = cand.clone();
     reversed.rows.reverse();
-    let (same, other) = (run(&inc, &cand, FWD).unwrap(), run(&inc, &reversed, FWD).unwrap());
+    let (same, other) = (
+        run(&inc, &cand, FWD).unwrap(),
+        run(&inc, &reversed, FWD).unwrap(),
+    );
     let mut backwards = other.shapes.clone();
     backwards.reverse();
     assert_eq!(same.shapes, backwards);
@@ -87,7 +90,40 @@ fn shapes_pair_by_key_in_any_order_and_a_duplicate_is_named() {
     inc.rows[1] = inc.rows[0].clone();
     cand.rows[1] = cand.rows[0].clone();
     let err = run(&inc, &cand, FWD).unwrap_err().to_string();
-    assert!(err.contains("duplicated shape 's0'") && err.contains("incumbent"), "{err}");
+    assert!(
+        err.contains("duplicated shape 's0'") && err.contains("incumbent"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_large_table_judged_in_halves_is_judged_shape_by_shape() {
+    // 4,000 shapes take the two-thread path; 1,000 at a time the one-thread path.
+    let factors: Vec<f64> = (0..4_000).map(|i| 0.9 + (i % 23) as f64 * 0.01).collect();
+    let (mut inc, mut cand) = pair(&factors);
+    for i in (0..4_000).step_by(97) {
+        cand.rows[i].check = Check::Fail;
+    }
+    for i in (0..4_000).step_by(89) {
+        inc.rows[i].check = Check::TimeoutFail;
+    }
+    let whole = run(&inc, &cand, FWD).unwrap();
+    let mut pieces = Vec::new();
+    for part in 0..4 {
+        let rows = |t: &BenchTable| table(t.rows[part * 1_000..(part + 1) * 1_000].to_vec());
+        pieces.extend(run(&rows(&inc), &rows(&cand), FWD).unwrap().shapes);
+    }
+    assert_eq!(whole.shapes, pieces);
+    // The first bad shape in the candidate's order is the one named, in either half.
+    for bad in [[100, 3_000], [3_000, 3_500]] {
+        let mut broken = cand.clone();
+        for i in bad {
+            broken.rows[i].check = Check::Pass;
+            broken.rows[i].values[6] = 0.0;
+        }
+        let err = run(&inc, &broken, FWD).unwrap_err().to_string();
+        assert!(err.contains(&format!("'s{}'", bad[0])), "{err}");
+    }
 }
 
 #[test]
