@@ -121,7 +121,22 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
     // by one first.
     std::mem::forget((incumbent, candidate, samples));
     // A report is plain derived data (no maps), so it can be written as it is serialized.
-    Ok(CmdOutput::with_exit(report, human, code).streamed())
+    Ok(CmdOutput::streamed(report, human, code, write_report))
+}
+
+/// The report as pretty JSON, its shapes serialized in two halves side by side.
+fn write_report(report: &GateReport, out: &mut impl std::io::Write) -> serde_json::Result<()> {
+    let head = GateReport {
+        verdict: report.verdict,
+        metric: report.metric.clone(),
+        aggregate: report.aggregate.clone(),
+        reasons: report.reasons.clone(),
+        shapes: Vec::new(),
+        noted_regressions: report.noted_regressions.clone(),
+        config: report.config.clone(),
+        paired: report.paired,
+    };
+    super::json::write_pretty_with_items(out, &head, "shapes", &report.shapes)
 }
 
 /// The campaign's manifest when the campaign directory has one. A manifest that exists

@@ -7,6 +7,7 @@
 use std::borrow::Cow;
 use std::io::{BufWriter, StdoutLock, Write as _};
 use std::path::PathBuf;
+use std::rc::Rc;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -34,9 +35,21 @@ pub struct CmdOutput {
     /// What to run next (or which dashboard key), printed last and added to the JSON
     /// document as `next`.
     next: Vec<String>,
-    /// The JSON document is written to stdout as it is serialized (see
+    /// Writes the JSON document to stdout as it is serialized (see
     /// [`CmdOutput::streamed`]).
-    streamed: bool,
+    stream: Option<StreamWriter>,
+}
+
+/// Writes a command's JSON document to stdout.
+type StreamWriter = Box<dyn Fn(&mut BufWriter<StdoutLock<'static>>) -> serde_json::Result<()>>;
+
+/// A document held by both the output's `doc` and its stream writer.
+struct Shared<T>(Rc<T>);
+
+impl<T: serde::Serialize> serde::Serialize for Shared<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
 }
 
 /// A document with the `next` steps added beside its own fields.
@@ -51,15 +64,11 @@ struct WithNext<'a> {
 trait JsonDoc {
     fn to_json(&self) -> serde_json::Result<String>;
     fn to_value(&self) -> serde_json::Result<serde_json::Value>;
-    fn write_json(&self, out: &mut BufWriter<StdoutLock<'static>>) -> serde_json::Result<()>;
 }
 
 impl<T: serde::Serialize> JsonDoc for T {
     fn to_json(&self) -> serde_json::Result<String> {
         serde_json::to_string_pretty(self)
-    }
-    fn write_json(&self, out: &mut BufWriter<StdoutLock<'static>>) -> serde_json::Result<()> {
-        json::write_pretty(out, self)
     }
     fn to_value(&self) -> serde_json::Result<serde_json::Value> {
         serde_json::to_value(self)
@@ -81,18 +90,28 @@ impl CmdOutput {
             human: human.into(),
             exit: code,
             next: Vec::new(),
-            streamed: false,
+            stream: None,
         }
     }
 
-    /// Write the JSON document to stdout while it is serialized, instead of as one string
-    /// made first: the same bytes (through [`json::Pretty`]), without a 4 MB buffer for a
-    /// 10,000-shape gate report (fresh memory costs a page fault every 4 KiB). Only for
-    /// documents whose serialization cannot fail (derived `Serialize`, no maps: no map key
-    /// can be refused), since what is written cannot be taken back for an error document.
-    pub fn streamed(mut self) -> CmdOutput {
-        self.streamed = true;
-        self
+    /// Like [`with_exit`](CmdOutput::with_exit), but with `--json` (and no next steps)
+    /// `write` writes the document to stdout while it is serialized, instead of as one
+    /// string made first: the same bytes as `to_string_pretty` (see [`json`]), without a
+    /// 4 MB buffer for a 10,000-shape gate report (fresh memory costs a page fault every
+    /// 4 KiB). Only for documents whose serialization cannot fail (derived `Serialize`, no
+    /// maps: no map key can be refused), since what is written cannot be taken back for
+    /// an error document.
+    pub fn streamed<T: serde::Serialize + 'static>(
+        doc: T,
+        human: impl Into<String>,
+        code: i32,
+        write: fn(&T, &mut BufWriter<StdoutLock<'static>>) -> serde_json::Result<()>,
+    ) -> CmdOutput {
+        let doc = Rc::new(doc);
+        let shared = Rc::clone(&doc);
+        let mut out = CmdOutput::with_exit(Shared(doc), human, code);
+        out.stream = Some(Box::new(move |stdout| write(&shared, stdout)));
+        out
     }
 
     /// The next steps: each a command to run or a dashboard key, most likely first.
@@ -121,11 +140,9 @@ impl CmdOutput {
     /// Print a [`streamed`](CmdOutput::streamed) document and its final newline, as
     /// `println!` prints the others (a failed write panics as `println!` does); returns the
     /// exit code.
-    fn print_json_streamed(&self) -> i32 {
+    fn print_json_streamed(&self, write: &StreamWriter) -> i32 {
         let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-        let written = self
-            .doc
-            .write_json(&mut out)
+        let written = write(&mut out)
             .map_err(std::io::Error::from)
             .and_then(|()| out.write_all(b"\n"))
             .and_then(|()| out.flush());
@@ -296,8 +313,9 @@ pub fn run() -> i32 {
     };
     match dispatch(cli, &ctx) {
         Ok(out) => {
-            let code = if json && out.streamed && out.next.is_empty() {
-                out.print_json_streamed()
+            let stream = out.stream.as_ref().filter(|_| json && out.next.is_empty());
+            let code = if let Some(write) = stream {
+                out.print_json_streamed(write)
             } else if json {
                 let (doc, code) = out.json();
                 println!("{doc}");
