@@ -188,7 +188,7 @@ fn forced_accept_asks_for_a_reason() {
 
 #[test]
 fn no_color_uses_no_colours_at_all() {
-    let mut m = model(fixtures::several_rounds(), Theme::colored());
+    let mut m = model(fixtures::several_rounds(), Theme::plain());
     press(&mut m, "2");
     for size in [SMALL, BIG] {
         let t = terminal(&m, size);
