@@ -111,20 +111,45 @@ pub fn write_pretty<W: io::Write, T: serde::Serialize + ?Sized>(
     ))
 }
 
+/// Writes one array item as pretty JSON at the second level of indentation (an item of a
+/// top-level field's array), byte for byte what serde_json writes for it there.
+pub trait ItemWriter<T>: Sync {
+    fn write<W: io::Write>(&self, out: &mut W, item: &T) -> serde_json::Result<()>;
+}
+
+/// Items written through their `Serialize`: what the tests hold other writers to.
+#[cfg(test)]
+pub struct Serialized;
+
+#[cfg(test)]
+impl<T: serde::Serialize> ItemWriter<T> for Serialized {
+    fn write<W: io::Write>(&self, out: &mut W, item: &T) -> serde_json::Result<()> {
+        item.serialize(&mut serde_json::Serializer::with_formatter(
+            out,
+            Pretty {
+                depth: 2,
+                has_value: false,
+            },
+        ))
+    }
+}
+
 /// `doc` as pretty JSON into `out` with its top-level array field `key`, empty in `doc`,
-/// holding `items`: the bytes `write_pretty` gives for the document with those items in
-/// that field. Large arrays are serialized in two halves, the second on another thread
-/// while the first is written (a 10,000-shape gate report is 4 MB of JSON).
+/// holding `items` (each written by `writer`): the bytes `write_pretty` gives for the
+/// document with those items in that field. Large arrays are written in two halves, the
+/// second on another thread while the first is written (a 10,000-shape gate report is
+/// 4 MB of JSON).
 pub fn write_pretty_with_items<W, D, T>(
     out: &mut W,
     doc: &D,
     key: &str,
     items: &[T],
+    writer: &impl ItemWriter<T>,
 ) -> serde_json::Result<()>
 where
     W: io::Write,
     D: serde::Serialize + ?Sized,
-    T: serde::Serialize + Sync,
+    T: Sync,
 {
     /// Below this many items one thread writes them all.
     const SPLIT_FROM: usize = 2_000;
@@ -144,15 +169,15 @@ where
     };
     out.write_all(&head[..at]).map_err(serde_json::Error::io)?;
     if items.len() < SPLIT_FROM {
-        write_items(&mut *out, items, true)?;
+        write_items(&mut *out, items, true, writer)?;
     } else {
         let (first, second) = items.split_at(items.len() / 2);
         let rest = std::thread::scope(|scope| {
             let rest = scope.spawn(|| {
                 let mut rest = Vec::new();
-                write_items(&mut rest, second, false).map(|()| rest)
+                write_items(&mut rest, second, false, writer).map(|()| rest)
             });
-            let written = write_items(&mut *out, first, true);
+            let written = write_items(&mut *out, first, true, writer);
             let rest = rest
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
@@ -168,10 +193,11 @@ where
 
 /// Array items at the second level of indentation, each after its separator, as the
 /// array's serializer writes them (`first`: the first item of the array is among them).
-fn write_items<W: io::Write, T: serde::Serialize>(
+fn write_items<W: io::Write, T>(
     mut out: W,
     items: &[T],
     first: bool,
+    writer: &impl ItemWriter<T>,
 ) -> serde_json::Result<()> {
     for (i, item) in items.iter().enumerate() {
         let separator: &[u8] = if first && i == 0 {
@@ -180,13 +206,7 @@ fn write_items<W: io::Write, T: serde::Serialize>(
             b",\n    "
         };
         out.write_all(separator).map_err(serde_json::Error::io)?;
-        item.serialize(&mut serde_json::Serializer::with_formatter(
-            &mut out,
-            Pretty {
-                depth: 2,
-                has_value: false,
-            },
-        ))?;
+        writer.write(&mut out, item)?;
     }
     Ok(())
 }
@@ -220,7 +240,7 @@ mod tests {
             let mut doc = whole.clone();
             doc["shapes"] = serde_json::json!([]);
             let mut out = Vec::new();
-            write_pretty_with_items(&mut out, &doc, "shapes", &items).unwrap();
+            write_pretty_with_items(&mut out, &doc, "shapes", &items, &Serialized).unwrap();
             assert_eq!(
                 String::from_utf8(out).unwrap(),
                 serde_json::to_string_pretty(&whole).unwrap(),
@@ -229,7 +249,7 @@ mod tests {
         }
         let mut out = Vec::new();
         let doc = serde_json::json!({"other": []});
-        assert!(write_pretty_with_items(&mut out, &doc, "shapes", &[1]).is_err());
+        assert!(write_pretty_with_items(&mut out, &doc, "shapes", &[1], &Serialized).is_err());
     }
 
     #[test]
