@@ -390,8 +390,12 @@ fn parse_dim(cell: &str) -> std::result::Result<u64, String> {
             shown()
         ));
     }
-    cell.parse::<u64>()
-        .map_err(|_| format!("dimension '{}' does not fit in 64 bits", shown()))
+    // Digits only, so the value is theirs unless it overflows (what `str::parse` says).
+    cell.bytes()
+        .try_fold(0u64, |n, b| {
+            n.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+        })
+        .ok_or_else(|| format!("dimension '{}' does not fit in 64 bits", shown()))
 }
 
 /// Append a float so that it parses back to the same value; NaN (an empty cell) as nothing.
@@ -722,6 +726,36 @@ mod tests {
         })
         .unwrap();
         out
+    }
+
+    #[test]
+    fn dimensions_parse_as_str_parse_reads_digits() {
+        for cell in [
+            "0",
+            "007",
+            "64",
+            "18446744073709551615",
+            "18446744073709551616",
+            "99999999999999999999999",
+            "",
+            "+1",
+            "-1",
+            "1 ",
+            "1e3",
+            "٣",
+        ] {
+            let digits = !cell.is_empty() && cell.bytes().all(|b| b.is_ascii_digit());
+            match parse_dim(cell) {
+                Ok(n) => assert_eq!(Some(n), cell.parse::<u64>().ok().filter(|_| digits)),
+                Err(e) if digits => {
+                    assert!(
+                        cell.parse::<u64>().is_err() && e.contains("does not fit"),
+                        "{e}"
+                    )
+                }
+                Err(e) => assert!(e.contains("is not an unsigned integer"), "{e}"),
+            }
+        }
     }
 
     /// A GEMM CSV whose rows are chosen by `picks`: good rows, blank lines, and a few kinds
