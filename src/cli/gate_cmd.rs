@@ -445,7 +445,7 @@ impl Cells {
                 if i > 0 {
                     text.push('×');
                 }
-                let _ = write!(text, "{d}");
+                push_decimal(text, *d);
             }
             row[1] = text.len();
             if s.incumbent_check != s.check {
@@ -535,13 +535,25 @@ impl Cells {
     }
 }
 
-/// A cell's width in characters (most cells are ASCII).
+/// A cell's width in characters: its bytes that do not continue a UTF-8 sequence (cells
+/// are short; `chars().count()` is a call for each).
 fn width(cell: &str) -> usize {
-    if cell.is_ascii() {
-        cell.len()
-    } else {
-        cell.chars().count()
+    cell.bytes().filter(|&b| (b as i8) >= -0x40).count()
+}
+
+/// `n` in decimal (without `fmt`: 40,000 dimensions make a table).
+fn push_decimal(text: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
     }
+    text.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 #[cfg(test)]
