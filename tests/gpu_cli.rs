@@ -46,6 +46,7 @@ fn adapters_human_output_and_bad_backend() {
         text.contains("llvmpipe") && text.contains("timestamps yes"),
         "{text}"
     );
+    assert!(text.contains("next: kcamp peak --adapter NAME"), "{text}");
     let out = kcamp()
         .args(["adapters", "--backend", "cuda"])
         .output()

@@ -38,6 +38,7 @@ fn util_prints_rates_utilization_roofline_and_sources() {
         "{text}"
     );
     assert!(text.contains("waves        31.0"), "{text}");
+    assert!(text.contains("next: kcamp peak --adapter NAME"), "{text}");
     assert!(
         text.contains("nvidia-h200-datasheet: NVIDIA H200 Tensor Core GPU datasheet"),
         "{text}"

@@ -24,7 +24,16 @@ pub fn adapters(_ctx: &Ctx, a: &AdapterArgs) -> Result<CmdOutput> {
     } else {
         shown.iter().map(render).collect::<Vec<_>>().join("\n")
     };
-    Ok(CmdOutput::ok(json, human))
+    let next = if shown.is_empty() {
+        vec!["kcamp adapters   (every adapter wgpu sees; scripts/ensure-driver.sh installs Mesa's software driver where there is none)".to_owned()]
+    } else {
+        vec![
+            "kcamp peak --adapter NAME   (measure an adapter's compute and bandwidth ceilings)"
+                .to_owned(),
+            "kcamp init DIR, then adapter: {name: NAME} in its manifest.yaml   (pin a campaign to one adapter)".to_owned(),
+        ]
+    };
+    Ok(CmdOutput::ok(json, human).with_next(next))
 }
 
 fn render(r: &AdapterReport) -> String {

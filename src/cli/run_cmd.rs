@@ -353,7 +353,9 @@ pub fn util(_ctx: &Ctx, a: &UtilArgs) -> Result<CmdOutput> {
             .filter_map(|id| registry.sources.get(id).map(|s| (id.clone(), s)))
             .collect::<std::collections::BTreeMap<_, _>>(),
     });
-    Ok(CmdOutput::ok(doc, human))
+    Ok(CmdOutput::ok(doc, human).with_next(vec![
+        "kcamp peak --adapter NAME   (measured ceilings of the adapter itself; a campaign uses them before cited ones)".to_owned(),
+    ]))
 }
 
 /// `kcamp __worker`: serve cases on stdin/stdout until EOF (see `runner::serve`).
