@@ -414,6 +414,8 @@ const COLUMNS: usize = 8;
 struct Cells {
     text: String,
     ends: Vec<[usize; COLUMNS]>,
+    /// The widest cell of each column so far, in characters.
+    widths: [usize; COLUMNS],
 }
 
 impl Cells {
@@ -422,6 +424,7 @@ impl Cells {
             // About 80 bytes of cells a row: reserved once (unwritten capacity costs nothing).
             text: String::with_capacity(128 * rows),
             ends: Vec::with_capacity(rows),
+            widths: [0; COLUMNS],
         }
     }
 
@@ -431,13 +434,24 @@ impl Cells {
             self.text.push_str(cell);
             *end = self.text.len();
         }
-        self.ends.push(row);
+        self.end_row(row);
+    }
+
+    /// The row whose cells end at `ends` is written: measure its cells while they are in
+    /// the cache.
+    fn end_row(&mut self, ends: [usize; COLUMNS]) {
+        let mut start = self.ends.last().map_or(0, |row| row[COLUMNS - 1]);
+        for (w, end) in self.widths.iter_mut().zip(ends) {
+            *w = (*w).max(width(&self.text[start..end]));
+            start = end;
+        }
+        self.ends.push(ends);
     }
 
     /// One row per shape: label, dims, check, the two values, Δ, band, class.
     fn push_shapes(&mut self, shapes: &[ShapeVerdict], metric: &str) {
-        let text = &mut self.text;
         for s in shapes {
+            let text = &mut self.text;
             let mut row = [0; COLUMNS];
             text.push_str(&s.label);
             row[0] = text.len();
@@ -475,7 +489,7 @@ impl Cells {
                 text.push_str(" (REGRESSION)");
             }
             row[7] = text.len();
-            self.ends.push(row);
+            self.end_row(row);
         }
     }
 
@@ -493,13 +507,7 @@ impl Cells {
 
     /// The widest cell of each column, in characters.
     fn widths(&self) -> [usize; COLUMNS] {
-        let mut widths = [0; COLUMNS];
-        for row in self.rows() {
-            for (w, cell) in widths.iter_mut().zip(row) {
-                *w = (*w).max(width(cell));
-            }
-        }
-        widths
+        self.widths
     }
 
     /// The rows padded to `widths`, numbers right-aligned, text left-aligned, each line
