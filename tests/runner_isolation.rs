@@ -252,3 +252,32 @@ fn a_worker_that_never_reads_a_large_case_still_times_out() {
     );
     assert_eq!(checks(&outcomes), vec![Check::TimeoutFail]);
 }
+
+#[test]
+fn worker_per_case_starts_a_fresh_worker_for_every_case() {
+    // Each start of the worker appends a line to a file: one worker for the run by default,
+    // one per case with `worker_per_case` (KCAMP_WORKER_PER_CASE=1).
+    let tmp = tempfile::tempdir().unwrap();
+    let starts = tmp.path().join("starts");
+    let script =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/runner/fake_worker.sh");
+    let command: Vec<OsString> = vec![
+        "sh".into(),
+        "-c".into(),
+        format!(
+            "echo start >> '{}'; exec sh '{}'",
+            starts.display(),
+            script.display()
+        )
+        .into(),
+    ];
+    for (per_case, expected) in [(false, 1), (true, 3)] {
+        std::fs::write(&starts, "").unwrap();
+        let mut opts = RunOptions::with_worker(command.clone(), 5.0);
+        opts.worker_per_case = per_case;
+        let (outcomes, _) = run(&["a", "b", "c"], &opts);
+        assert_eq!(checks(&outcomes), vec![Check::Pass; 3]);
+        let lines = std::fs::read_to_string(&starts).unwrap().lines().count();
+        assert_eq!(lines, expected, "worker_per_case = {per_case}");
+    }
+}
