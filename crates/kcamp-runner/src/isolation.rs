@@ -52,10 +52,12 @@ impl RunOptions {
     pub fn new(timeout_sec: f64) -> Result<RunOptions> {
         let exe = std::env::current_exe()
             .map_err(|e| Error::io("finding the kcamp executable to start a worker", e))?;
-        Ok(RunOptions::with_worker(
+        let mut opts = RunOptions::with_worker(
             vec![exe.into_os_string(), OsString::from("__worker")],
             timeout_sec,
-        ))
+        );
+        opts.worker_per_case = std::env::var_os("KCAMP_WORKER_PER_CASE").is_some_and(|v| v == "1");
+        Ok(opts)
     }
 
     pub fn with_worker(worker_command: Vec<OsString>, timeout_sec: f64) -> RunOptions {
@@ -65,7 +67,7 @@ impl RunOptions {
             env: Vec::new(),
             cancel: Arc::new(AtomicBool::new(false)),
             primary_metric: None,
-            worker_per_case: std::env::var_os("KCAMP_WORKER_PER_CASE").is_some_and(|v| v == "1"),
+            worker_per_case: false,
         }
     }
 }
