@@ -13,7 +13,8 @@
 # h200-hgemm-f16, e.g. campaigns/) with the plans scripts/h200/sgemm.next.rounds and
 # hgemm.next.rounds instead of recording them anew: a later stretch of work on the bundled
 # campaigns, whose final `kcamp report` re-measures the incumbent against the BASELINE in this
-# run, beside this run's torch references.
+# run, beside this run's torch references. CAMPAIGNS (default "sgemm-f32 hgemm-f16") picks
+# the campaigns; EXTRAS=0 skips the checks table and axpy (a run about one campaign).
 # Rehearsal on the software adapter (small shapes, no torch):
 #   ADAPTER=llvmpipe SHAPES=scripts/h200/rehearsal-shapes.yaml \
 #     AXPY_SHAPES=scripts/h200/rehearsal-axpy.yaml scripts/h200.sh target/debug/kcamp
@@ -46,6 +47,7 @@ scripts/h200/versions.sh "$WORK/v" > /dev/null
 mkdir -p "$OUT/campaigns"
 for spec in "sgemm-f32 sgemm f32 46" "hgemm-f16 hgemm f16 80"; do
   set -- $spec
+  case " ${CAMPAIGNS:-sgemm-f32 hgemm-f16} " in *" $1 "*) ;; *) log "campaign h200-$1 not in CAMPAIGNS"; continue ;; esac
   log "campaign h200-$1"
   plan="scripts/h200/$2.rounds"
   if [ -n "${CONTINUE:-}" ]; then
@@ -64,7 +66,9 @@ done
 # Runtime checks: one kernel, one shape (the largest), three modes, through `kcamp run`.
 big="$(grep -o 'label: *[^,}]*' "$SHAPES" | sed -n 3p | sed 's/label: *//')"
 grep "label: *$big[,}]" "$SHAPES" > "$WORK/one.yaml"
+[ "${EXTRAS:-1}" = 1 ] || log "EXTRAS=0: checks table and axpy skipped"
 for k in 01-naive 02-tiled64 13-unroll-bk16; do
+  [ "${EXTRAS:-1}" = 1 ] || break
   [ "$(date +%s)" -lt "$(at 92)" ] || { log "checks table: $k skipped (time)"; continue; }
   c="$WORK/checks-$k"
   "$KCAMP" init "$c" --op gemm --shapes "$WORK/one.yaml" --json > /dev/null || continue
@@ -78,7 +82,7 @@ for k in 01-naive 02-tiled64 13-unroll-bk16; do
 done
 
 # axpy: the shipped 4-elements-per-invocation kernel on 64 Mi and 256 Mi elements.
-if [ "$(date +%s)" -lt "$(at 97)" ]; then
+if [ "${EXTRAS:-1}" = 1 ] && [ "$(date +%s)" -lt "$(at 97)" ]; then
   log "axpy"
   printf -- '- {label: n64m, N: 67108864}\n- {label: n256m, N: 268435456}\n' > "$WORK/axpy.yaml"
   [ -n "${AXPY_SHAPES:-}" ] && cp "$AXPY_SHAPES" "$WORK/axpy.yaml"

@@ -19,6 +19,10 @@ What it adds to gen_sgemm.py (whose version 13 is the starting point):
          instead of a branch per operand inside one loop: each loop keeps only its own addresses live
   scal_dbuf, scal_ahead  with split: dbuf and ahead for the scalar loop alone (default: as the
          vec4 loop), so the unaligned path can trade a barrier for fewer live registers
+  amap   'half' (version 45 on): a warp reads 16 rows x 2 consecutive k-vec4s (32 contiguous
+         bytes per row, whole sectors as 'row'), so with pad the transposing stores hit 32 banks
+  pad    vec4s of padding per shared-memory row (row stride 4 * (BM/4 + pad) floats): with
+         pad 1 the stride is 4 mod 32 banks, and 'half''s two k-vec4s of a row land 16 banks apart
 
 Three entry points (forward, backward_da, backward_db) share one body; the transposes are
 compile-time constants. Batches through workgroup_id.z; any shape (edge tiles guarded).
@@ -27,7 +31,8 @@ import json
 import sys
 
 DEFAULTS = dict(BM=128, BN=128, BK=16, TM=8, TN=8, warp=None, vecg=True, cse=True, swz=0,
-                ahead=True, dbuf=True, amap="row", split=False, scal_dbuf=None, scal_ahead=None)
+                ahead=True, dbuf=True, amap="row", split=False, scal_dbuf=None, scal_ahead=None,
+                pad=0)
 
 
 def gen(cfg):
@@ -89,9 +94,11 @@ struct Params {
 @group(0) @binding(2) var<storage, read_write> c: array<vec4<f32>>;
 @group(0) @binding(3) var<uniform> params: Params;
 """)
+    pad = p["pad"]
+    assert cse or not pad
     if cse:
-        w(f"var<workgroup> As: array<array<array<vec4<f32>, {BM // 4}>, {BK}>, {NS}>;")
-        w(f"var<workgroup> Bs: array<array<array<vec4<f32>, {BN // 4}>, {BK}>, {NS}>;")
+        w(f"var<workgroup> As: array<array<array<vec4<f32>, {BM // 4 + pad}>, {BK}>, {NS}>;")
+        w(f"var<workgroup> Bs: array<array<array<vec4<f32>, {BN // 4 + pad}>, {BK}>, {NS}>;")
     else:
         w(f"var<workgroup> As: array<vec4<f32>, {NS * BK * BM // 4}>;")
         w(f"var<workgroup> Bs: array<vec4<f32>, {NS * BK * BN // 4}>;")
@@ -151,7 +158,14 @@ struct Params {
             for g in range(o["G"]):
                 gi = f"(tid + {g * T}u)"
                 if o["tr"]:  # stored rows = tile rows (m or n), contiguous along k
-                    if amap == "col":
+                    if amap == "half":
+                        # warp wv: rows 16 * (wv / (KV/2)) + lane % 16, k-vec4 2 * (wv % (KV/2)) + lane / 16
+                        KV = BK // 4
+                        assert KV % 2 == 0 and R % 16 == 0 and (R // 16) * (KV // 2) * 32 == R * KV
+                        w(f"    let l{x}_w{g} = {gi} / 32u;\n    let l{x}_l{g} = {gi} % 32u;")
+                        w(f"    let l{x}_r{g} = (l{x}_w{g} / {KV // 2}u) * 16u + l{x}_l{g} % 16u;")
+                        w(f"    let l{x}_k{g} = ((l{x}_w{g} % {KV // 2}u) * 2u + l{x}_l{g} / 16u) * 4u;")
+                    elif amap == "col":
                         w(f"    let l{x}_r{g} = {gi} % {R}u;\n    let l{x}_k{g} = ({gi} / {R}u) * 4u;")
                     else:
                         w(f"    let l{x}_r{g} = {gi} / {BK // 4}u;\n    let l{x}_k{g} = ({gi} % {BK // 4}u) * 4u;")

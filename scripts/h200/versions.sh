@@ -158,3 +158,11 @@ ver2 20-tile128x256-bk32-g64 staged 128 256 32 2 4 0 8 g64 "17 (the fastest at 4
 # run 8: back to the f32 lineage.
 D=sgemm-f32
 v 44-split-sbuf-swz8 '{"split": true, "dbuf": false, "swz": 8}' 0 "40 with grouped block order (8 block rows per group), with runtime checks on: in run 7 the grouped order gained 1.3% on the trusted kernel (42 against 41), and the trusted kernel itself was 6% slower than 40, so the order alone on 40."
+# run 11: shared-memory traffic of 40. Per k step a warp of 40 reads 2 A vec4s (1 wavefront)
+# and 16 B vec4s (2 wavefronts) per fragment load, 96 wavefronts per k-tile; its transposing
+# A stores are 4-way conflicted (32 wavefronts for 8 stores). With 512 FMAs per invocation per
+# k-tile (128 issue cycles per warp on 4 FP32 pipes) shared memory (1 wavefront per cycle)
+# is as busy as the FMA pipes.
+v 45-split-sbuf-apad '{"split": true, "dbuf": false, "amap": "half", "pad": 1}' 0 "40 with conflict-free transposing stores: each warp loads 16 rows x 2 k-vec4s (whole 32-byte sectors, as 40's 8 rows x 4), and shared-memory rows padded by one vec4 (stride 4 mod 32 banks), so the 8 scalar stores of A per k-tile take 8 wavefronts instead of 32; same registers, 16.5 KiB of workgroup memory."
+v 46-split-sbuf-warp64x32 '{"split": true, "dbuf": false, "warp": [64, 32]}' 0 "40 with warp tiles of 64x32 (lanes 8x4): per k step a warp reads 8 distinct A and 4 distinct B vec4s, one wavefront each, instead of 1 + 2 for 16 B vec4s: 64 instead of 96 read wavefronts per k-tile; 36 (the same mapping, double-buffered) gained at 4096^3 and lost the unaligned shape to registers, which 40's single buffering removes."
+v 47-split-sbuf-warp64x32-apad '{"split": true, "dbuf": false, "warp": [64, 32], "amap": "half", "pad": 1}' 0 "46's warp tiles with 45's conflict-free stores: 80 shared-memory wavefronts per k-tile instead of 40's 136."
