@@ -64,11 +64,20 @@ fn files_named(dir: &Path, name: &str) -> Vec<PathBuf> {
 
 /// A campaign measured by `tests/fixtures/verdicts/harness.sh`, which logs every call.
 fn harness_campaign(command_kernel_dir: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    harness_campaign_reading(command_kernel_dir, |_| fixture("campaign"))
+}
+
+/// [`harness_campaign`] whose harness reads its numbers from the folder `numbers` makes
+/// (given the campaign's temporary folder).
+fn harness_campaign_reading(
+    command_kernel_dir: &str,
+    numbers: impl FnOnce(&Path) -> PathBuf,
+) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let (tmp, dir) = campaign();
     let log = tmp.path().join("harness.log");
     std::fs::copy(fixture("verdicts/harness.sh"), dir.join("harness.sh")).unwrap();
     std::fs::write(dir.join("kernel/numbers"), "baseline.csv").unwrap();
-    let fixtures = fixture("campaign");
+    let fixtures = numbers(tmp.path());
     edit_manifest(&dir, |m| {
         format!(
             "{m}quick_command: \"sh harness.sh {{csv}} {command_kernel_dir} '{}' '{}'\"\nharness_files: [harness.sh]\n",
@@ -430,6 +439,52 @@ fn an_imported_row_faster_than_the_target_is_error_naming_floor_peak_and_source(
     let stored =
         std::fs::read_to_string(dir.join("rounds/round-2/artifacts/benchmark.csv")).unwrap();
     assert!(stored.contains("s512,1,512,512,512,ERROR"), "{stored}");
+}
+
+#[test]
+fn a_harness_with_no_target_is_held_to_this_machine_when_it_has_no_gpu() {
+    // Case 6: the harness reports 52 TFLOP/s for s512; the manifest names no target_gpu and
+    // the campaign has no measured peaks.
+    let (_tmp, dir, _log) = harness_campaign_reading("{kernel_dir}", |tmp| {
+        let numbers = tmp.join("numbers");
+        std::fs::create_dir(&numbers).unwrap();
+        std::fs::copy(
+            fixture("campaign/baseline.csv"),
+            numbers.join("baseline.csv"),
+        )
+        .unwrap();
+        std::fs::copy(with_claim(tmp, "s512", 52.0), numbers.join("claim.csv")).unwrap();
+        numbers
+    });
+    run(&dir, &["baseline"], 0);
+    run(&dir, &["round", "new", "--hypothesis", "cached result"], 0);
+    std::fs::write(dir.join("kernel/numbers"), "claim.csv").unwrap();
+    let host = kcamp_core::host::Host::detect();
+    let out = Command::cargo_bin("kcamp")
+        .unwrap()
+        .args(["-C", dir.to_str().unwrap(), "validate", "--full", "--json"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let all = v["report"]["reasons"].to_string();
+    if host.has_no_gpu() {
+        // Only the CPUs can have computed this: 52 TFLOP/s is orders of magnitude past them.
+        assert_eq!(out.status.code(), Some(1), "{v}");
+        assert_eq!(v["report"]["verdict"], "REJECT", "{v}");
+        assert!(
+            all.contains("s512 is ERROR: impossible: Forward TFLOPS 52")
+                && all.contains("logical CPUs × 6.5 GHz")
+                && all.contains("[host-cpu-bound]"),
+            "{all}"
+        );
+        assert!(all.contains("rows held to this machine's CPUs"), "{all}");
+    } else {
+        // A GPU kcamp cannot name for the harness: nothing to bound it by, and it says so.
+        assert!(
+            all.contains("this machine has a GPU kcamp cannot identify"),
+            "{all}"
+        );
+    }
 }
 
 #[test]

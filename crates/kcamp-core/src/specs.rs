@@ -700,6 +700,13 @@ impl FloorPeaks {
         Ok(peaks)
     }
 
+    /// Adds the bound of this machine's CPUs ([`crate::host::Host::cpu_peak`]): what a
+    /// software adapter, or a harness on a machine without a GPU, can reach at most.
+    pub fn with_host_cpu(mut self, host: &crate::host::Host, dtype: Dtype) -> FloorPeaks {
+        self.offer_flops(host.cpu_peak(dtype));
+        self
+    }
+
     /// Whether any peak is known (else no time can be called impossible).
     pub fn is_known(&self) -> bool {
         self.flops.is_some() || self.bandwidth.is_some()
@@ -1010,6 +1017,17 @@ mod tests {
         assert_eq!(soft_flops.key.as_deref(), Some("f32 measured ×3"));
         let nothing = FloorPeaks::default();
         assert!(nothing.floor_ms(1.0, 1.0).is_none());
+        // Before `kcamp peak`, the CPUs bound a software adapter; the higher peak wins.
+        let dev = tempfile::tempdir().unwrap();
+        let host = crate::host::Host::from_parts("processor : 0\nflags : avx2 fma\n", dev.path());
+        let unmeasured = FloorPeaks::for_adapter(&r, &PeakStore::default(), &llvmpipe, Dtype::F32);
+        assert!(!unmeasured.is_known());
+        let bound = unmeasured.with_host_cpu(&host, Dtype::F32).flops.unwrap();
+        assert_eq!(bound.source, crate::host::HOST_SOURCE);
+        assert_eq!(bound.value, host.logical_cpus as f64 * 6.5e9 * 32.0);
+        let both = FloorPeaks::for_adapter(&r, &store, &llvmpipe, Dtype::F32)
+            .with_host_cpu(&host, Dtype::F32);
+        assert_eq!(both.flops.unwrap().value, bound.value.max(150e9));
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::artifacts::result::{RunResult, RunSummary, ShapeFailure, ShapeRecord,
 use crate::case::ProgressEvent;
 use crate::files::{BENCHMARK_CSV, RESULT_JSON, SAMPLES_CSV};
 use crate::fsutil::write_atomic;
+use crate::host::Host;
 use crate::plausibility::{Impossible, check_table};
 use crate::schema::{BenchTable, Samples};
 use crate::specs::{FloorPeaks, PeakStore, Registry, peak_store_path};
@@ -353,12 +354,33 @@ fn hold_to_target_floor(
     }
     let m = &campaign.manifest;
     let store = PeakStore::load(&peak_store_path(&campaign.dir)?)?;
-    let peaks = FloorPeaks::for_target(&Registry::builtin()?, &store, &m.floor_target())?;
+    let mut peaks = FloorPeaks::for_target(&Registry::builtin()?, &store, &m.floor_target())?;
     if !peaks.is_known() {
-        measured.notes.push(
-            "rows not checked against a roofline floor: no measured peaks in this campaign (run `kcamp peak` on the target) and no target_gpu in manifest.yaml".into(),
-        );
-        return Ok(());
+        let unnamed = "no measured peaks in this campaign (run `kcamp peak` on the target) and no target_gpu in manifest.yaml";
+        if !matches!(
+            measured.fingerprint.harness,
+            HarnessIdentity::Command { .. }
+        ) {
+            // An imported CSV may come from any machine: this one's hardware says nothing.
+            measured.notes.push(format!(
+                "rows not checked against a roofline floor: {unnamed}"
+            ));
+            return Ok(());
+        }
+        let host = Host::detect();
+        if !host.has_no_gpu() {
+            measured.notes.push(format!(
+                "rows not checked against a roofline floor: {unnamed}, and this machine has a GPU kcamp cannot identify for the harness ({})",
+                host.gpus.join(", ")
+            ));
+            return Ok(());
+        }
+        // The harness ran here, and here there is no GPU: only the CPUs can have computed.
+        peaks = peaks.with_host_cpu(&host, m.dtype);
+        measured.notes.push(format!(
+            "rows held to this machine's CPUs ({}): {unnamed}, and it has no GPU device; a harness that measures another machine needs that machine named in target_gpu",
+            peaks.flops.as_ref().map_or_else(String::new, |p| p.describe("FLOP/s"))
+        ));
     }
     let found = check_table(&mut measured.table, m.op, m.dtype, &peaks);
     if !found.is_empty() {
