@@ -279,6 +279,56 @@ fn forced_accept_records_the_reason() {
 }
 
 #[test]
+fn a_baseline_in_which_no_shape_passes_is_not_recorded() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("camp");
+    let shapes = fixture("shapes.yaml");
+    let init = [
+        "init",
+        dir.to_str().unwrap(),
+        "--shapes",
+        shapes.to_str().unwrap(),
+    ];
+    run(tmp.path(), &init, 0);
+    let failing = tmp.path().join("all_fail.csv");
+    let text = std::fs::read_to_string(fixture("baseline.csv")).unwrap();
+    std::fs::write(&failing, text.replace(",PASS,", ",FAIL,")).unwrap();
+    let before = snapshot_tree(&dir);
+    let v = run(&dir, &["baseline", "--csv", failing.to_str().unwrap()], 2);
+    let msg = error_message(&v);
+    assert!(
+        msg.contains("no target shape PASSes")
+            && msg.contains("not recorded")
+            && msg.contains("FAIL"),
+        "{msg}"
+    );
+    assert!(!dir.join("rounds/round-1").exists());
+    // Only the kept measurement under runs/ is new.
+    let after: Vec<_> = snapshot_tree(&dir)
+        .into_iter()
+        .filter(|(p, _)| p != ".kcamp.lock" && !p.starts_with("runs/"))
+        .collect();
+    let before: Vec<_> = before
+        .into_iter()
+        .filter(|(p, _)| p != ".kcamp.lock")
+        .collect();
+    assert_eq!(before, after);
+    let kept = std::fs::read_dir(dir.join("runs")).unwrap().count();
+    assert_eq!(kept, 1);
+    // A BASELINE that passes is recorded afterwards as if nothing had happened.
+    let b = run(
+        &dir,
+        &[
+            "baseline",
+            "--csv",
+            fixture("baseline.csv").to_str().unwrap(),
+        ],
+        0,
+    );
+    assert_eq!(b["round"], 1);
+}
+
+#[test]
 fn bad_csvs_change_nothing_on_disk() {
     let (_tmp, dir) = baselined();
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);

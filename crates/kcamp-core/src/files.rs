@@ -8,6 +8,8 @@ pub const MANIFEST_FILE: &str = "manifest.yaml";
 /// workgroup counts too, and rollback restores both together.
 pub const KERNEL_OVERRIDE_FILE: &str = "kernel/kernel.yaml";
 pub const ROUNDS_DIR: &str = "rounds";
+/// Measurements that record nothing (`kcamp run`, a BASELINE no shape passed).
+pub const RUNS_DIR: &str = "runs";
 pub const KERNEL_DIR: &str = "kernel";
 pub const MEMORY_DIR: &str = "memory";
 pub const JOURNAL_FILE: &str = "journal.jsonl";

@@ -17,7 +17,7 @@ use crate::artifacts::result::{RunResult, RunSummary, ShapeFailure, failures};
 use crate::case::ProgressEvent;
 use crate::files::{
     ARTIFACTS_DIR, BASELINE_REPORT, BENCHMARK_CSV, DECISION_FILE, FROZEN_HEADER_FILE,
-    HYPOTHESIS_FILE, KERNEL_DIR, MANIFEST_FILE, RESULT_JSON,
+    HYPOTHESIS_FILE, KERNEL_DIR, MANIFEST_FILE, RESULT_JSON, RUNS_DIR,
 };
 use crate::fsutil::{remove_dir_if_exists, rename, write_atomic, write_json_atomic};
 use crate::manifest::Manifest;
@@ -96,6 +96,9 @@ pub fn baseline(
     if let Err(e) = checked {
         let _ = std::fs::remove_dir_all(&staging);
         return Err(e);
+    }
+    if !measured.table.rows.iter().any(|r| r.check == Check::Pass) {
+        return Err(nothing_passed(c, &staging, &artifacts, &measured.failures));
     }
     let metric = c.manifest.primary_metric.clone();
     let aggregate = measured.table.aggregate(&metric);
@@ -262,6 +265,49 @@ pub(super) fn finish_baseline(c: &Campaign, representative: &[String]) -> Result
         json!({"representative_shapes": representative}),
     )?;
     Ok(())
+}
+
+/// A BASELINE in which no shape passes is not recorded: no later round could be compared
+/// with it. The measurement moves to `runs/` (where `kcamp run` keeps what it records
+/// nothing for), so its reasons stay readable, and the campaign is as it was.
+fn nothing_passed(
+    c: &Campaign,
+    staging: &Path,
+    artifacts: &Path,
+    failures: &[ShapeFailure],
+) -> Error {
+    let runs = c.dir.join(RUNS_DIR);
+    let kept = runs.join(format!(
+        "{}-baseline-not-recorded",
+        Utc::now().format("%Y%m%dT%H%M%S%.3fZ")
+    ));
+    let kept = std::fs::create_dir_all(&runs)
+        .and_then(|()| std::fs::rename(artifacts, &kept))
+        .ok()
+        .map(|()| kept);
+    let _ = std::fs::remove_dir_all(staging);
+    const SHOWN: usize = 5;
+    let mut why: Vec<String> = failures
+        .iter()
+        .take(SHOWN)
+        .map(|f| match &f.reason {
+            Some(r) => format!("{} {}: {r}", f.label, f.check.as_str()),
+            None => format!("{} {}", f.label, f.check.as_str()),
+        })
+        .collect();
+    if failures.len() > SHOWN {
+        why.push(format!("… and {} more", failures.len() - SHOWN));
+    }
+    Error::input(format!(
+        "{}: no target shape PASSes, so no later round could be compared with this BASELINE: not recorded, the campaign is unchanged. {}. {}Fix {} and run `kcamp baseline` again",
+        c.dir.display(),
+        why.join("; "),
+        kept.map_or_else(String::new, |k| format!(
+            "The measurement is kept in {}. ",
+            k.display()
+        )),
+        c.kernel_dir().display()
+    ))
 }
 
 fn check_baseline_table(c: &Campaign, table: &BenchTable) -> Result<()> {
