@@ -1010,20 +1010,18 @@ fn adapter_line(c: &Campaign, round: u32) -> String {
     } else {
         ""
     };
-    let methods = result
-        .timing_methods
-        .iter()
-        .map(|m| m.as_str())
-        .collect::<Vec<_>>()
-        .join(", ");
+    let methods = super::timing_methods(&result);
+    // The mode the fingerprint recorded (full / bounds_checks / none); older results only
+    // say whether the kernel was trusted.
+    let checks = result
+        .fingerprint
+        .as_ref()
+        .and_then(|f| f.runtime_checks)
+        .unwrap_or_else(|| kcamp_core::types::RuntimeChecks::of_trusted(result.trusted));
     format!(
-        "\nmeasured on {} ({}){software}; timing: {methods}; bounds checks {}",
+        "\nmeasured on {} ({}){software}; timing: {methods}; runtime checks: {}",
         adapter.name,
         adapter.backend,
-        if result.trusted {
-            "off (trusted)"
-        } else {
-            "on"
-        }
+        checks.as_str()
     )
 }

@@ -90,7 +90,7 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         other => other,
     })?;
     let mut report = report;
-    like_for_like(&mut report, &a.base, &a.candidate);
+    let unlike = like_for_like(&mut report, &a.base, &a.candidate);
     // Only the form that is printed is made: 10,000-shape reports are common.
     let mut human = if ctx.json {
         String::new()
@@ -120,8 +120,14 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
     // The process exits once the report is printed: 20,000 parsed rows are not freed one
     // by one first.
     std::mem::forget((incumbent, candidate, samples));
-    // A report is plain derived data (no maps), so it can be written as it is serialized.
-    Ok(CmdOutput::streamed(report, human, code, write_report))
+    // Next steps are for people: the JSON document stays the report, streamed as it is
+    // serialized (a report is plain derived data, no maps).
+    let next = if ctx.json || a.format != Format::Text {
+        Vec::new()
+    } else {
+        next_steps(&report, a, unlike, manifest.is_some())
+    };
+    Ok(CmdOutput::streamed(report, human, code, write_report).with_next(next))
 }
 
 /// The report as pretty JSON, its shapes serialized in two halves side by side.
@@ -277,18 +283,19 @@ impl SamplesBeside {
 /// Two kcamp runs (a `fingerprint.json` or `result.json` beside each CSV) are judged only
 /// when they were measured alike; otherwise NEEDS_REMEASURE says what differs. CSVs without
 /// a fingerprint (or with one kcamp cannot read) are judged as they are.
-fn like_for_like(report: &mut GateReport, base: &Path, candidate: &Path) {
+/// Whether the two sides' fingerprints differ (then the verdict asks for a re-measure).
+fn like_for_like(report: &mut GateReport, base: &Path, candidate: &Path) -> bool {
     let (base_dir, cand_dir) = (directory_of(base), directory_of(candidate));
     if base_dir == cand_dir {
-        return;
+        return false;
     }
     let read = |d: &Path| Fingerprint::read(d).ok().flatten();
     let (Some(inc), Some(cand)) = (read(&base_dir), read(&cand_dir)) else {
-        return;
+        return false;
     };
     let differ = inc.differences(&cand);
     if differ.is_empty() {
-        return;
+        return false;
     }
     if !report.shapes.iter().any(|s| s.class == ShapeClass::Failed) {
         report.verdict = Verdict::NeedsRemeasure;
@@ -304,6 +311,49 @@ fn like_for_like(report: &mut GateReport, base: &Path, candidate: &Path) {
             describe_differences(&differ)
         ),
     );
+    true
+}
+
+/// What to do with a verdict of the standalone gate (it records nothing): the commands that
+/// show why, measure again, or carry the result on.
+fn next_steps(report: &GateReport, a: &GateArgs, unlike: bool, in_campaign: bool) -> Vec<String> {
+    let files = format!(
+        "{} {}",
+        shell_quote(&a.base.display().to_string()),
+        shell_quote(&a.candidate.display().to_string())
+    );
+    let mut next = Vec::new();
+    match report.verdict {
+        Verdict::NeedsRemeasure if unlike => next.push(
+            "measure both sides alike (one adapter, backend, driver, checks mode and harness), then gate again; inside a campaign `kcamp validate` measures the incumbent beside the candidate".into(),
+        ),
+        Verdict::NeedsRemeasure => next.push(
+            "measure the candidate again (more `timing.repeats` narrow the bands), then gate again".into(),
+        ),
+        Verdict::Reject => next.push(format!(
+            "kcamp gate {files} --format csv   # every shape's numbers, to find where it lost"
+        )),
+        Verdict::Accept | Verdict::AcceptWithNote if in_campaign => next.push(format!(
+            "kcamp validate --csv {}   # record the candidate as this round's measurement, then `kcamp accept`",
+            shell_quote(&a.candidate.display().to_string())
+        )),
+        Verdict::Accept | Verdict::AcceptWithNote => next.push(format!(
+            "kcamp gate {files} --format markdown   # the verdict as a pull-request comment"
+        )),
+    }
+    next
+}
+
+/// A path as one shell word (quoted when it holds anything but plain path characters).
+fn shell_quote(s: &str) -> String {
+    if !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,@%".contains(&b))
+    {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
 }
 
 /// `adapter (backend), timing` from a run record beside a CSV; None when there is none
@@ -320,12 +370,7 @@ fn measured_on(csv: &Path) -> Option<String> {
         } else {
             ""
         },
-        result
-            .timing_methods
-            .iter()
-            .map(|m| m.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
+        super::timing_methods(&result)
     ))
 }
 

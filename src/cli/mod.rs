@@ -4,7 +4,6 @@
 //! `--json`) and a human rendering. Errors print `{"error": {...}}` with `--json`.
 //! Exit codes: 0 success, 1 gate REJECT/NEEDS_REMEASURE, 2 bad input or usage, 3 internal.
 
-use std::borrow::Cow;
 use std::io::{BufWriter, StdoutLock, Write as _};
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -58,6 +57,20 @@ struct WithNext<'a> {
     #[serde(flatten)]
     doc: &'a serde_json::Value,
     next: &'a [String],
+}
+
+/// How a run was timed, for a line people read: its methods, or that nothing was timed (a
+/// run whose every shape failed has no method to name).
+fn timing_methods(result: &kcamp_core::artifacts::result::RunResult) -> String {
+    if result.timing_methods.is_empty() {
+        return "none (no shape was timed)".to_owned();
+    }
+    result
+        .timing_methods
+        .iter()
+        .map(|m| m.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A document that can be written as JSON.
@@ -120,21 +133,19 @@ impl CmdOutput {
         self
     }
 
-    /// The text for people: the command's own output, then its next steps (borrowed when
-    /// there are none: a gate table is a megabyte).
-    fn text(&self) -> Cow<'_, str> {
-        if self.next.is_empty() {
-            return Cow::Borrowed(self.human.trim_end());
-        }
-        let mut text = self.human.trim_end().to_owned();
+    /// The next steps as printed under the command's own output (empty when there are
+    /// none); the output itself is printed as it is, never copied: a gate table is a
+    /// megabyte.
+    fn next_text(&self) -> String {
+        let mut text = String::new();
         for (i, step) in self.next.iter().enumerate() {
-            if !text.is_empty() || i > 0 {
+            if i > 0 {
                 text.push('\n');
             }
             text.push_str(if i == 0 { "next: " } else { "      " });
             text.push_str(step);
         }
-        Cow::Owned(text)
+        text
     }
 
     /// Print a [`streamed`](CmdOutput::streamed) document and its final newline, as
@@ -321,9 +332,13 @@ pub fn run() -> i32 {
                 println!("{doc}");
                 code
             } else {
-                let text = out.text();
-                if !text.is_empty() {
-                    println!("{}", for_terminal(&text));
+                let human = out.human.trim_end();
+                if !human.is_empty() {
+                    println!("{}", for_terminal(human));
+                }
+                let next = out.next_text();
+                if !next.is_empty() {
+                    println!("{}", for_terminal(&next));
                 }
                 out.exit
             };

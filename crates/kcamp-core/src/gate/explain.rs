@@ -38,6 +38,7 @@ pub(super) fn reasons(
     decision: &Decision,
     metric: &str,
     config: &GateConfig,
+    paired: bool,
 ) -> Vec<String> {
     let shapes = &classified.shapes;
     let mut reasons = Vec::new();
@@ -49,6 +50,15 @@ pub(super) fn reasons(
             shapes.len(),
             list(failed(), |s| format!("{} ({})", s.label, s.check.as_str()))
         ));
+        // A paired run times the incumbent only beside a candidate that passes: its ERROR
+        // on these shapes is "not timed", not a fault of the incumbent.
+        let untimed = || failed().filter(|s| s.incumbent_check == Check::Error);
+        if paired && untimed().next().is_some() {
+            reasons.push(format!(
+                "the incumbent shows ERROR (not timed) on {}: a paired run times it only where the candidate passes.",
+                list(untimed(), |s| s.label.clone())
+            ));
+        }
     }
     let hard = || shapes.iter().filter(|s| s.hard_regression);
     let hard_count = hard().count();

@@ -243,7 +243,13 @@ pub struct GateInput<'a> {
 pub fn judge(input: &GateInput<'_>) -> Result<GateReport> {
     let classified = classify::classify(input)?;
     let decision = decide::decide(&classified, input.config);
-    let reasons = explain::reasons(&classified, &decision, input.metric, input.config);
+    let reasons = explain::reasons(
+        &classified,
+        &decision,
+        input.metric,
+        input.config,
+        input.paired,
+    );
     Ok(GateReport {
         verdict: decision.verdict,
         metric: input.metric.to_owned(),

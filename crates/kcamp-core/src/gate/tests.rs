@@ -227,6 +227,34 @@ fn failed_candidate_shape_is_rejected() {
 }
 
 #[test]
+fn a_paired_incumbent_not_timed_beside_a_failed_candidate_is_explained() {
+    let (mut inc, mut cand) = pair(&[1.5, 1.5]);
+    cand.rows[1].check = Check::Fail;
+    inc.rows[1].check = Check::Error;
+    let judge_with = |paired| {
+        judge(&GateInput {
+            incumbent: &inc,
+            candidate: &cand,
+            incumbent_samples: None,
+            candidate_samples: None,
+            metric: FWD,
+            config: &GateConfig::default(),
+            paired,
+        })
+        .unwrap()
+    };
+    let note = "the incumbent shows ERROR (not timed) on s1: a paired run times it only where the candidate passes.";
+    assert!(judge_with(true).reasons.iter().any(|r| r == note));
+    // Judged against recorded numbers, an incumbent's ERROR is its own.
+    assert!(
+        !judge_with(false)
+            .reasons
+            .iter()
+            .any(|r| r.contains("not timed"))
+    );
+}
+
+#[test]
 fn newly_passing_shape_is_improved_without_delta() {
     let (mut inc, cand) = pair(&[1.1, 1.1]);
     inc.rows[0].check = Check::Fail;
