@@ -11,7 +11,7 @@ use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent};
 use kcamp_core::manifest::{AdapterSelector, KernelSpec, TimingConfig, WorkgroupExprs};
 use kcamp_core::types::Check;
 use kcamp_core::types::{Dtype, OpName, ShapeSpec};
-use kcamp_runner::{RunOptions, run_cases};
+use kcamp_runner::{RunOptions, WorkerReuse, run_cases};
 
 fn fake_worker() -> Vec<OsString> {
     let script =
@@ -127,6 +127,24 @@ fn a_hanging_case_times_out_and_the_following_cases_still_pass() {
     assert_eq!(outcomes[1].dims, vec![1024]);
     assert_eq!(outcomes[1].seed, 101);
     assert_eq!(restarts(&events), vec!["hang-1".to_owned()]);
+}
+
+#[test]
+fn a_timeout_names_what_the_worker_was_doing() {
+    let opts = RunOptions::with_worker(fake_worker(), 1.0);
+    let (outcomes, events) = run(&["slowcompile-1", "a"], &opts);
+    assert_eq!(checks(&outcomes), vec![Check::TimeoutFail, Check::Pass]);
+    assert_eq!(
+        outcomes[0].reason.as_deref(),
+        Some(
+            "exceeded 1 s while compiling the kernel (compiling counts against timeout_sec: raise it in manifest.yaml for a kernel that is slow to compile)"
+        )
+    );
+    // The phase reached the caller as it happened.
+    assert!(events.iter().any(|e| matches!(
+        e,
+        ProgressEvent::Phase { label, phase } if label == "slowcompile-1" && phase == "compiling the kernel"
+    )));
 }
 
 #[test]
@@ -254,9 +272,9 @@ fn a_worker_that_never_reads_a_large_case_still_times_out() {
 }
 
 #[test]
-fn worker_per_case_starts_a_fresh_worker_for_every_case() {
-    // Each start of the worker appends a line to a file: one worker for the run by default,
-    // one per case with `worker_per_case` (KCAMP_WORKER_PER_CASE=1).
+fn a_hardware_adapter_or_per_case_mode_gets_a_fresh_worker_for_every_case() {
+    // Each start of the worker appends a line to a file: one worker for the run on a
+    // software adapter, one per case on a hardware adapter or with KCAMP_WORKER_PER_CASE=1.
     let tmp = tempfile::tempdir().unwrap();
     let starts = tmp.path().join("starts");
     let script =
@@ -271,13 +289,35 @@ fn worker_per_case_starts_a_fresh_worker_for_every_case() {
         )
         .into(),
     ];
-    for (per_case, expected) in [(false, 1), (true, 3)] {
+    // The fake worker reports a software adapter, except for shapes named `gpu*`.
+    for (reuse, labels, expected) in [
+        (WorkerReuse::Auto, ["a", "b", "c"], 1),
+        (WorkerReuse::PerCase, ["a", "b", "c"], 3),
+        (WorkerReuse::Auto, ["gpu-a", "gpu-b", "gpu-c"], 3),
+        (WorkerReuse::Shared, ["gpu-a", "gpu-b", "gpu-c"], 1),
+    ] {
         std::fs::write(&starts, "").unwrap();
         let mut opts = RunOptions::with_worker(command.clone(), 5.0);
-        opts.worker_per_case = per_case;
-        let (outcomes, _) = run(&["a", "b", "c"], &opts);
+        opts.worker_reuse = reuse;
+        let (outcomes, _) = run(&labels, &opts);
         assert_eq!(checks(&outcomes), vec![Check::Pass; 3]);
         let lines = std::fs::read_to_string(&starts).unwrap().lines().count();
-        assert_eq!(lines, expected, "worker_per_case = {per_case}");
+        assert_eq!(lines, expected, "{reuse:?} on {labels:?}");
     }
+    // Precompiling takes a worker of its own before the first timed case; its outcome is
+    // not one of the run's.
+    std::fs::write(&starts, "").unwrap();
+    let mut opts = RunOptions::with_worker(command.clone(), 5.0);
+    opts.precompile = true;
+    let (outcomes, events) = run(&["a", "b", "c"], &opts);
+    assert_eq!(checks(&outcomes), vec![Check::Pass; 3]);
+    let lines = std::fs::read_to_string(&starts).unwrap().lines().count();
+    assert_eq!(lines, 2);
+    assert!(
+        matches!(
+            &events[1],
+            ProgressEvent::Phase { label, phase } if label == "a" && phase.starts_with("compiling the kernels")
+        ),
+        "{events:?}"
+    );
 }

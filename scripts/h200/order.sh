@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Does a case's rate depend on the cases before it in the same worker? The shipped 128x128
 # SGEMM on sq4096 measured first, and last after two smaller shapes, with one worker for the
-# run (the default) and with a fresh worker per case (KCAMP_WORKER_PER_CASE=1).
+# run (KCAMP_WORKER_PER_CASE=0) and with a fresh worker per case (KCAMP_WORKER_PER_CASE=1,
+# what kcamp does by default on a hardware adapter).
 #   scripts/h200/order.sh KCAMP OUT        (ADAPTER, default H200)
 # REPEAT=N runs the four combinations N times. Where nvidia-smi exists, clocks (SM and
 # memory), power and the clock-event reasons are logged every 100 ms into OUT/clocks.csv,
@@ -30,7 +31,7 @@ done
 for i in $(seq 1 "${REPEAT:-1}"); do
   for order in first last; do
     for mode in shared fresh; do
-      if [ $mode = fresh ]; then export KCAMP_WORKER_PER_CASE=1; else unset KCAMP_WORKER_PER_CASE; fi
+      if [ $mode = fresh ]; then export KCAMP_WORKER_PER_CASE=1; else export KCAMP_WORKER_PER_CASE=0; fi
       t0="$(date +%s.%N)"
       "$K" -C "$W/$order" run "${sel[@]}" --json > "$OUT/$order-$mode-$i.json" 2>/dev/null || true
       echo "$order $mode $i $t0 $(date +%s.%N)" >> "$OUT/runs.txt"

@@ -105,6 +105,7 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     let report = run_campaign_cases(&ctx.campaign, &manifest, &opts, &mut |event| match event {
         ProgressEvent::RunStarted { total_shapes } => bar.set_length(total_shapes as u64),
         ProgressEvent::ShapeStarted { label, .. } => bar.set_message(label),
+        ProgressEvent::Phase { label, phase } => bar.set_message(format!("{label}: {phase}")),
         ProgressEvent::Sample {
             label,
             pass,
@@ -269,10 +270,10 @@ pub fn util(_ctx: &Ctx, a: &UtilArgs) -> Result<CmdOutput> {
     };
     use kcamp_core::units as fmt;
     let mut human = format!(
-        "{} ({}), {} FLOP and {} per launch in {}\n",
+        "{} ({}), {} and {} per launch in {}\n",
         gpu.name,
         a.dtype,
-        fmt::sig(flops),
+        fmt::si(flops, "FLOP"),
         fmt::bytes(bytes),
         fmt::millis(a.time_ms)
     );

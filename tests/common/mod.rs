@@ -204,3 +204,18 @@ pub fn wait_for<T>(what: &str, timeout: Duration, mut found: impl FnMut() -> Opt
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Whether the live progress of the campaign at `dir` says a worker is in a case, past the
+/// throwaway worker that compiles the kernels first (that one ends within a second).
+#[allow(dead_code)]
+pub fn in_a_timed_case(dir: &Path) -> bool {
+    let Ok(live) = std::fs::read_to_string(dir.join("live/progress.json")) else {
+        return false;
+    };
+    let Ok(doc) = serde_json::from_str::<Value>(&live) else {
+        return false;
+    };
+    doc["phase"]
+        .as_str()
+        .is_some_and(|p| !p.starts_with("compiling the kernels in a worker of their own"))
+}

@@ -105,6 +105,13 @@ pub enum ProgressEvent {
         total: usize,
         label: String,
     },
+    /// What the worker is doing for a case before and between its samples (`compiling the
+    /// kernel`, `checking the first dispatch against the f64 reference`, `warming up
+    /// Forward`, ...): a case that runs out of time says where it was.
+    Phase {
+        label: String,
+        phase: String,
+    },
     /// One timed sample of a pass (`forward`, `backward_da`, ...): `repeat` of `repeats`.
     Sample {
         label: String,

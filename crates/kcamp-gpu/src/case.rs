@@ -272,6 +272,7 @@ fn run(
             ctx.report().summary()
         )));
     }
+    say(progress, spec, "generating the inputs");
     let problem = ops::op(spec.op).problem(spec.dtype, &dims, spec.seed);
     check_limits(ctx, spec, &problem)?;
     let inputs: Vec<wgpu::Buffer> = problem
@@ -282,6 +283,7 @@ fn run(
             ctx.buffer_with(name, &bytes, wgpu::BufferUsages::STORAGE)
         })
         .collect();
+    say(progress, spec, "compiling the kernel");
     let side = prepare_side(
         ctx,
         spec,
@@ -295,6 +297,7 @@ fn run(
     // The paired kernel's own failures are its outcome's; the scored kernel goes on alone.
     let mut paired_side = None;
     if let (Some(p), Some(out)) = (&spec.paired, paired.as_deref_mut()) {
+        say(progress, spec, "compiling the paired kernel");
         match prepare_side(
             ctx,
             spec,
@@ -335,6 +338,11 @@ fn run(
     let timer = Timer::new(ctx);
     outcome.timing_method = Some(timer.method);
 
+    say(
+        progress,
+        spec,
+        "checking the first dispatch against the f64 reference",
+    );
     let failures = check_first_dispatches(ctx, &timer, &problem, &passes, spec.dtype, outcome)?;
     if !failures.is_empty() {
         return Err(Stop::Fail(failures.join("; ")));
@@ -381,6 +389,7 @@ fn run(
         if let Some(t) = &theirs {
             kernels.insert(0, t);
         }
+        say(progress, spec, format!("warming up {}", step.prefix));
         let mut records = warm_up(ctx, &timer, &kernels, &plan, step.prefix)?;
         // Records come in `kernels` order: ours is the last.
         if let Some(r) = records.pop() {
@@ -389,6 +398,7 @@ fn run(
         if let (Some(out), Some(r)) = (paired_out.as_deref_mut(), records.pop()) {
             out.warmup.push(r);
         }
+        say(progress, spec, format!("timing {}", step.prefix));
         let batch = calibrate(ctx, &timer, &ours, spec.timing.min_sample_ms)?;
         let paired_batch = match &theirs {
             Some(t) => Some(calibrate(ctx, &timer, t, spec.timing.min_sample_ms)?),
@@ -463,6 +473,14 @@ fn run(
     }
     ctx.check_errors()?;
     Ok(())
+}
+
+/// Tells the runner what the worker is doing for `spec` (a timeout's reason names it).
+fn say(progress: &mut dyn FnMut(ProgressEvent), spec: &CaseSpec, phase: impl Into<String>) {
+    progress(ProgressEvent::Phase {
+        label: spec.shape.label.clone(),
+        phase: phase.into(),
+    });
 }
 
 /// One timed sample of a step: `batch` dispatches of each of its passes; the time of one

@@ -21,6 +21,7 @@ use kcamp_core::files::{
     ARTIFACTS_DIR, KERNEL_DIR, KERNEL_SETTINGS_FILE, PROGRESS_FILE, RESULT_JSON,
 };
 use kcamp_core::fsutil::write_json_atomic;
+use kcamp_core::host::Host;
 use kcamp_core::manifest::{AdapterSelector, Manifest};
 use kcamp_core::ops::{op as op_spec, pass_work, shape_dims};
 use kcamp_core::schema::{BenchTable, Samples};
@@ -33,7 +34,7 @@ use crate::artifacts::{apply_roofline_floor, outcomes_to_table, summarize, write
 use crate::isolation::{RunOptions, run_cases};
 
 /// Directory of ad-hoc runs (`kcamp run`) inside a campaign.
-pub const RUNS_DIR: &str = "runs";
+pub use kcamp_core::files::RUNS_DIR;
 /// The live progress file is rewritten at most this often.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(100);
 
@@ -301,12 +302,14 @@ fn floor_peaks(dir: &Path, outcomes: &[CaseOutcome], manifest: &Manifest) -> Res
         return Ok(FloorPeaks::default());
     };
     let store = PeakStore::load(&peak_store_path(dir)?)?;
-    Ok(FloorPeaks::for_adapter(
-        &Registry::builtin()?,
-        &store,
-        adapter,
-        manifest.dtype,
-    ))
+    let peaks = FloorPeaks::for_adapter(&Registry::builtin()?, &store, adapter, manifest.dtype);
+    // A software adapter computes on this machine's CPUs: they bound it even before
+    // `kcamp peak` has measured it.
+    Ok(if adapter.software {
+        peaks.with_host_cpu(&Host::detect(), manifest.dtype)
+    } else {
+        peaks
+    })
 }
 
 /// A seed for runs whose manifest sets none; recorded per shape in result.json.
@@ -353,6 +356,7 @@ impl LiveProgress {
                 total: 0,
                 label: String::new(),
                 samples: 0,
+                phase: None,
                 last_ms: None,
                 last_rate: None,
                 rate_unit: op_spec(op).rate_unit().to_owned(),
@@ -378,6 +382,12 @@ impl LiveProgress {
                 self.doc.total = *total;
                 self.doc.label = label.clone();
                 self.doc.samples = 0;
+                self.doc.phase = None;
+                true
+            }
+            ProgressEvent::Phase { phase, .. } => {
+                self.doc.phase = Some(phase.clone());
+                // A phase can last long (a compile, a reference): the view shows it now.
                 true
             }
             ProgressEvent::Sample {

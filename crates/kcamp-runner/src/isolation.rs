@@ -42,9 +42,50 @@ pub struct RunOptions {
     pub cancel: Arc<AtomicBool>,
     /// Metric reported in `ShapeFinished::primary` (a column of the outcomes' metrics).
     pub primary_metric: Option<String>,
-    /// A fresh worker (and GPU device) for every case instead of one for the run
-    /// (`KCAMP_WORKER_PER_CASE=1`): isolates a case from the device state earlier cases left.
-    pub worker_per_case: bool,
+    /// When a case gets a worker (and GPU device) of its own.
+    pub worker_reuse: WorkerReuse,
+    /// Before the first timed case, compile its kernels in a worker of their own (a copy of
+    /// the first timed case shrunk to at most [`PRECOMPILE_DIM`] per dimension, checked,
+    /// not timed), so no timed process is the one whose compile filled the driver's shader
+    /// cache: on the H200 the first process of a new kernel ran 4096^3 at 14-16 instead of
+    /// 40 TFLOP/s for 2 of 3 kernels (run 13), and for none of 3 with this step (run 14).
+    pub precompile: bool,
+}
+
+/// When `run_cases` starts a fresh worker for the next case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WorkerReuse {
+    /// One worker for the run on a software adapter; a fresh one after every case that ran
+    /// on a hardware adapter. On the H200, a 4096^3 GEMM measured in a worker that had run
+    /// other cases ran at 13-25 instead of 33.5-40 TFLOP/s in 13 of 24 cases, at full SM and
+    /// memory clocks; in a worker of its own, in 2 of 36 (the first process of a kernel);
+    /// `scripts/h200/slow.sh`, runs 12 and 13. A CPU adapter shows no such state and pays
+    /// for every start. The default.
+    Auto,
+    /// A fresh worker for every case (`KCAMP_WORKER_PER_CASE=1`).
+    PerCase,
+    /// One worker for the run, replaced only when a case loses it (`KCAMP_WORKER_PER_CASE=0`).
+    Shared,
+}
+
+impl WorkerReuse {
+    /// The mode `KCAMP_WORKER_PER_CASE` asks for (`1`, `0`; unset or anything else: auto).
+    pub fn from_env() -> WorkerReuse {
+        match std::env::var_os("KCAMP_WORKER_PER_CASE").as_deref() {
+            Some(v) if v == "1" => WorkerReuse::PerCase,
+            Some(v) if v == "0" => WorkerReuse::Shared,
+            _ => WorkerReuse::Auto,
+        }
+    }
+
+    /// Whether the worker that ran `outcome` is retired before the next case.
+    fn retire_after(self, outcome: &CaseOutcome) -> bool {
+        match self {
+            WorkerReuse::PerCase => true,
+            WorkerReuse::Shared => false,
+            WorkerReuse::Auto => outcome.adapter.as_ref().is_some_and(|a| !a.software),
+        }
+    }
 }
 
 impl RunOptions {
@@ -56,7 +97,8 @@ impl RunOptions {
             vec![exe.into_os_string(), OsString::from("__worker")],
             timeout_sec,
         );
-        opts.worker_per_case = std::env::var_os("KCAMP_WORKER_PER_CASE").is_some_and(|v| v == "1");
+        opts.worker_reuse = WorkerReuse::from_env();
+        opts.precompile = true;
         Ok(opts)
     }
 
@@ -67,7 +109,8 @@ impl RunOptions {
             env: Vec::new(),
             cancel: Arc::new(AtomicBool::new(false)),
             primary_metric: None,
-            worker_per_case: false,
+            worker_reuse: WorkerReuse::Auto,
+            precompile: false,
         }
     }
 }
@@ -87,6 +130,9 @@ pub fn run_cases(
     });
     let mut outcomes = Vec::with_capacity(total);
     let mut worker: Option<Worker> = None;
+    if opts.precompile {
+        precompile(specs, opts, on_event);
+    }
     for (index, spec) in specs.iter().enumerate() {
         if opts.cancel.load(Ordering::SeqCst) {
             break;
@@ -117,10 +163,9 @@ pub fn run_cases(
                 .as_ref()
                 .and_then(|m| outcome.metrics.get(m).copied()),
         });
+        let retire = opts.worker_reuse.retire_after(&outcome);
         outcomes.push(outcome);
-        if opts.worker_per_case
-            && let Some(w) = worker.take()
-        {
+        if retire && let Some(w) = worker.take() {
             w.finish();
         }
     }
@@ -130,6 +175,34 @@ pub fn run_cases(
     let passed = outcomes.iter().filter(|o| o.check == Check::Pass).count();
     on_event(ProgressEvent::RunFinished { passed, total });
     outcomes
+}
+
+/// The largest dimension of the case [`RunOptions::precompile`] runs: a compile does not
+/// depend on the shape, and the check of a small one costs nothing next to a 4096^3
+/// reference.
+pub const PRECOMPILE_DIM: u64 = 32;
+
+/// Compiles the kernels of the first timed case in a worker that is then retired: its
+/// outcome (a check of a shrunk copy) is not kept. Whatever goes wrong here (a timeout, a
+/// crash) the timed case meets again and reports.
+fn precompile(specs: &[CaseSpec], opts: &RunOptions, on_event: &mut dyn FnMut(ProgressEvent)) {
+    let Some(first) = specs.iter().find(|s| !s.check_only) else {
+        return;
+    };
+    let mut warm = first.clone();
+    warm.check_only = true;
+    for d in warm.shape.dims.values_mut() {
+        *d = (*d).min(PRECOMPILE_DIM);
+    }
+    on_event(ProgressEvent::Phase {
+        label: warm.shape.label.clone(),
+        phase: "compiling the kernels in a worker of their own".into(),
+    });
+    let mut slot = None;
+    let _ = run_one(&mut slot, &warm, opts, &mut |_| {});
+    if let Some(w) = slot.take() {
+        w.finish();
+    }
 }
 
 /// One case; the flag says whether the worker must be discarded.
@@ -158,6 +231,9 @@ fn run_one(
         );
     }
     let started = Instant::now();
+    // Where the worker was, for a timeout's reason: its last phase and timed samples.
+    let mut phase: Option<String> = None;
+    let mut samples = 0u32;
     loop {
         if opts.cancel.load(Ordering::SeqCst) {
             return fail(Check::Error, CANCELLED_REASON.into());
@@ -166,7 +242,7 @@ fn run_one(
         if elapsed >= opts.timeout {
             return fail(
                 Check::TimeoutFail,
-                format!("exceeded {} s", format_secs(opts.timeout)),
+                timeout_reason(opts.timeout, phase.as_deref(), samples),
             );
         }
         match worker
@@ -174,7 +250,14 @@ fn run_one(
             .recv_timeout(POLL_INTERVAL.min(opts.timeout - elapsed))
         {
             Ok(line) => match serde_json::from_str::<WorkerMessage>(&line) {
-                Ok(WorkerMessage::Progress(event)) => on_event(event),
+                Ok(WorkerMessage::Progress(event)) => {
+                    match &event {
+                        ProgressEvent::Phase { phase: p, .. } => phase = Some(p.clone()),
+                        ProgressEvent::Sample { .. } => samples += 1,
+                        _ => {}
+                    }
+                    on_event(event)
+                }
                 Ok(WorkerMessage::Outcome(outcome)) if outcome.label == spec.shape.label => {
                     return (*outcome, false);
                 }
@@ -206,6 +289,20 @@ fn run_one(
                 );
             }
         }
+    }
+}
+
+/// Why a case ran out of time: the limit, and where the worker was when it did. Compiling
+/// counts against the limit (a compiler can hang too), so a kernel that is merely slow to
+/// compile, as a large unrolled one is on a software adapter, says so.
+fn timeout_reason(limit: Duration, phase: Option<&str>, samples: u32) -> String {
+    let limit = format_secs(limit);
+    match phase {
+        Some(p) if p.starts_with("compiling") => format!(
+            "exceeded {limit} s while {p} (compiling counts against timeout_sec: raise it in manifest.yaml for a kernel that is slow to compile)"
+        ),
+        Some(p) => format!("exceeded {limit} s while {p}, after {samples} timed sample(s)"),
+        None => format!("exceeded {limit} s"),
     }
 }
 

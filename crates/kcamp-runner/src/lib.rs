@@ -18,7 +18,7 @@ pub use artifacts::{
     apply_roofline_floor, outcomes_to_table, outcomes_to_table_with, summarize, write_run_artifacts,
 };
 pub use campaign_run::{CampaignRunOptions, RunReport, run_campaign_cases};
-pub use isolation::{RunOptions, run_cases};
+pub use isolation::{RunOptions, WorkerReuse, run_cases};
 pub use lifeline::exit_when_orphaned;
 pub use worker::{WorkerMessage, serve};
 

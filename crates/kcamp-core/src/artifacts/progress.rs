@@ -20,6 +20,10 @@ pub struct Progress {
     pub label: String,
     /// Timed samples of the current shape so far.
     pub samples: u32,
+    /// What the worker is doing for the current shape (compiling, checking, warming up,
+    /// timing a step), when it has said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
     /// Milliseconds of the last sample.
     pub last_ms: Option<f64>,
     /// The last forward sample as a rate (`rate_unit`).

@@ -106,10 +106,15 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             width,
         )));
     }
-    lines.push(Line::raw(fit_end(
-        &format!("{} samples · last {rate}", live.samples),
-        width,
-    )));
+    // What the worker is doing leads when it fits: a compile or a reference can take a
+    // while with no sample coming. Narrow, the samples and the rate win once they come.
+    let samples = format!("{} samples · last {rate}", live.samples);
+    let line = match &live.phase {
+        Some(phase) if fits(&format!("{phase} · {samples}")) => format!("{phase} · {samples}"),
+        Some(phase) if live.samples == 0 => phase.clone(),
+        _ => samples,
+    };
+    lines.push(Line::raw(fit_end(&line, width)));
     lines.push(Line::styled(
         fit_end(
             &format!("started {} UTC", live.started_at.format("%H:%M:%S")),
