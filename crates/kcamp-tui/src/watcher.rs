@@ -39,7 +39,11 @@ pub fn is_change(kind: &EventKind) -> bool {
 /// Watch `dir` recursively; each burst of changes sends the scope to read again.
 pub fn watch(dir: &Path, out: mpsc::UnboundedSender<LoadScope>) -> Result<CampaignWatcher> {
     let (raw_tx, raw_rx) = mpsc::unbounded_channel::<LoadScope>();
-    let root = dir.to_path_buf();
+    // Events name absolute paths: a relative `-C camp` (or one through a symlink) would
+    // match none of them, and the dashboard would never see a live run.
+    let root = std::fs::canonicalize(dir)
+        .map_err(|e| Error::io(format!("cannot watch {}", dir.display()), e))?;
+    let watched = root.clone();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         let scope = match event {
             // Events were lost (queue overflow): only a full read is sure to be right.
@@ -61,7 +65,7 @@ pub fn watch(dir: &Path, out: mpsc::UnboundedSender<LoadScope>) -> Result<Campai
     })
     .map_err(|e| Error::Internal(format!("cannot watch {}: {e}", dir.display())))?;
     watcher
-        .watch(dir, RecursiveMode::Recursive)
+        .watch(&watched, RecursiveMode::Recursive)
         .map_err(|e| Error::Internal(format!("cannot watch {}: {e}", dir.display())))?;
     tokio::spawn(debounce(raw_rx, out));
     Ok(CampaignWatcher { _watcher: watcher })
@@ -137,5 +141,22 @@ mod tests {
             None,
             "the burst was debounced into one message"
         );
+    }
+
+    #[tokio::test]
+    async fn a_campaign_named_by_a_relative_path_is_watched_too() {
+        // `kcamp -C camp tui`: a folder below the working directory, named relatively.
+        let cwd = std::env::current_dir().unwrap();
+        let dir = tempfile::tempdir_in(&cwd).unwrap();
+        let relative = dir.path().strip_prefix(&cwd).unwrap().to_path_buf();
+        assert!(relative.is_relative());
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let _w = watch(&relative, tx).unwrap();
+        std::fs::create_dir_all(dir.path().join("live")).unwrap();
+        std::fs::write(dir.path().join("live/progress.json"), "{}").unwrap();
+        let scope = next(&mut rx, Duration::from_secs(5))
+            .await
+            .expect("the live file's change reaches the dashboard");
+        assert!(scope.live, "{scope:?}");
     }
 }
