@@ -56,11 +56,10 @@ pub struct RunOptions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkerReuse {
     /// One worker for the run on a software adapter; a fresh one after every case that ran
-    /// on a hardware adapter. On the H200, a 4096^3 GEMM measured in a worker that had run
-    /// other cases ran at 13-25 instead of 33.5-40 TFLOP/s in 13 of 24 cases, at full SM and
-    /// memory clocks; in a worker of its own, in 2 of 36 (the first process of a kernel);
-    /// `scripts/h200/slow.sh`, runs 12 and 13. A CPU adapter shows no such state and pays
-    /// for every start. The default.
+    /// on a hardware adapter. On the H200, large GEMMs measured with one worker per run ran
+    /// at 13-25 instead of 33.5-40 TFLOP/s in 14 of 36 cases, at full SM and memory clocks;
+    /// with a worker per case in 2 of 36 (`scripts/h200/slow.sh`, runs 12-14). A CPU adapter
+    /// shows no such state and pays for every start. The default.
     Auto,
     /// A fresh worker for every case (`KCAMP_WORKER_PER_CASE=1`).
     PerCase,
