@@ -478,6 +478,15 @@ fn a_harness_with_no_target_is_held_to_this_machine_when_it_has_no_gpu() {
             "{all}"
         );
         assert!(all.contains("rows held to this machine's CPUs"), "{all}");
+        // The list of failing shapes gives the same reason, not "no reason recorded".
+        let failure = &v["failures"][0];
+        assert_eq!(failure["label"], "s512", "{v}");
+        assert!(
+            failure["reason"]
+                .as_str()
+                .is_some_and(|r| r.starts_with("impossible: Forward TFLOPS 52")),
+            "{v}"
+        );
     } else {
         // A GPU kcamp cannot name for the harness: nothing to bound it by, and it says so.
         assert!(

@@ -309,6 +309,13 @@ pub(crate) fn measure(
         |r| r.summary.clone(),
     );
     measured.failures = failures(&measured.table, result.as_ref());
+    // A row the floor turned into ERROR has its reason here, not in a run record (a harness
+    // or an imported CSV has none): the failure list must say it.
+    for f in measured.failures.iter_mut().filter(|f| f.reason.is_none()) {
+        if let Some(i) = measured.impossible.iter().find(|i| i.label == f.label) {
+            f.reason = Some(i.reason.clone());
+        }
+    }
     Ok(measured)
 }
 
