@@ -303,8 +303,11 @@ async fn validating_with(body: &str) -> (tempfile::TempDir, Harness, u32) {
 async fn a_signal_cancels_the_running_command_and_waits_for_its_cleanup() {
     // Stands for `kcamp validate`: staging on disk until SIGTERM, then cleanup and exit 2.
     let (dir, h, pid) = validating_with(
-        r#"d="$(dirname "$0")"; mkdir "$d/staging"
+        // The trap is set before the staging exists: the test signals once it sees the
+        // staging, and a signal between the two would end the shell without its cleanup.
+        r#"d="$(dirname "$0")"
 trap 'rm -r "$d/staging"; echo "{\"error\":{\"kind\":\"cancelled\",\"message\":\"cancelled\"}}"; exit 2' TERM
+mkdir "$d/staging"
 while :; do sleep 0.05; done"#,
     )
     .await;
