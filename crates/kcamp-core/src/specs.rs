@@ -700,10 +700,11 @@ impl FloorPeaks {
         Ok(peaks)
     }
 
-    /// Adds the bound of this machine's CPUs ([`crate::host::Host::cpu_peak`]): what a
-    /// software adapter, or a harness on a machine without a GPU, can reach at most.
-    pub fn with_host_cpu(mut self, host: &crate::host::Host, dtype: Dtype) -> FloorPeaks {
-        self.offer_flops(host.cpu_peak(dtype));
+    /// Adds a FLOP-rate bound from outside the registry and the store (the CPUs' bound of
+    /// `host::Host::cpu_peak`: what a software adapter, or a harness on a machine without a
+    /// GPU, can reach at most); the higher peak wins.
+    pub fn with_flops_bound(mut self, bound: PeakValue) -> FloorPeaks {
+        self.offer_flops(bound);
         self
     }
 
@@ -1017,17 +1018,25 @@ mod tests {
         assert_eq!(soft_flops.key.as_deref(), Some("f32 measured ×3"));
         let nothing = FloorPeaks::default();
         assert!(nothing.floor_ms(1.0, 1.0).is_none());
-        // Before `kcamp peak`, the CPUs bound a software adapter; the higher peak wins.
-        let dev = tempfile::tempdir().unwrap();
-        let host = crate::host::Host::from_parts("processor : 0\nflags : avx2 fma\n", dev.path());
+        // Before `kcamp peak`, an outside bound alone bounds a software adapter; with a
+        // measured peak, the higher one wins.
         let unmeasured = FloorPeaks::for_adapter(&r, &PeakStore::default(), &llvmpipe, Dtype::F32);
         assert!(!unmeasured.is_known());
-        let bound = unmeasured.with_host_cpu(&host, Dtype::F32).flops.unwrap();
-        assert_eq!(bound.source, crate::host::HOST_SOURCE);
-        assert_eq!(bound.value, host.logical_cpus as f64 * 6.5e9 * 32.0);
-        let both = FloorPeaks::for_adapter(&r, &store, &llvmpipe, Dtype::F32)
-            .with_host_cpu(&host, Dtype::F32);
-        assert_eq!(both.flops.unwrap().value, bound.value.max(150e9));
+        let bound = PeakValue {
+            value: 416e9,
+            source: "host-cpu-bound".into(),
+            key: None,
+        };
+        let bounded = unmeasured.with_flops_bound(bound.clone());
+        assert_eq!(bounded.flops, Some(bound));
+        let both = FloorPeaks::for_adapter(&r, &store, &llvmpipe, Dtype::F32).with_flops_bound(
+            PeakValue {
+                value: 100e9,
+                source: "host-cpu-bound".into(),
+                key: None,
+            },
+        );
+        assert_eq!(both.flops.unwrap().value, 150e9);
     }
 
     #[test]

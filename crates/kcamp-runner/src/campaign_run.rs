@@ -306,7 +306,7 @@ fn floor_peaks(dir: &Path, outcomes: &[CaseOutcome], manifest: &Manifest) -> Res
     // A software adapter computes on this machine's CPUs: they bound it even before
     // `kcamp peak` has measured it.
     Ok(if adapter.software {
-        peaks.with_host_cpu(&Host::detect(), manifest.dtype)
+        peaks.with_flops_bound(Host::detect().cpu_peak(manifest.dtype))
     } else {
         peaks
     })

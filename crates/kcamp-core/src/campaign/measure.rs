@@ -383,7 +383,7 @@ fn hold_to_target_floor(
             return Ok(());
         }
         // The harness ran here, and here there is no GPU: only the CPUs can have computed.
-        peaks = peaks.with_host_cpu(&host, m.dtype);
+        peaks = peaks.with_flops_bound(host.cpu_peak(m.dtype));
         measured.notes.push(format!(
             "rows held to this machine's CPUs ({}): {unnamed}, and it has no GPU device; a harness that measures another machine needs that machine named in target_gpu",
             peaks.flops.as_ref().map_or_else(String::new, |p| p.describe("FLOP/s"))
