@@ -465,3 +465,21 @@ fn a_git_campaign_is_clean_after_every_step_and_names_one_hash_everywhere() {
         "{log}"
     );
 }
+
+#[test]
+fn the_gate_in_a_campaign_ends_with_the_command_that_records_its_candidate() {
+    let (_tmp, dir) = baselined("");
+    let better = fixture_str("better.csv");
+    let out = text(&dir, &["gate", &fixture_str("baseline.csv"), &better], 0);
+    let next = out.lines().last().unwrap_or_default();
+    assert_eq!(
+        next,
+        format!(
+            "next: kcamp -C [CAMPAIGN] validate --csv {better}   # record the candidate as this round's measurement, then `kcamp -C [CAMPAIGN] accept`"
+        ),
+        "{out}"
+    );
+    // JSON stays the report alone.
+    let v = json(&dir, &["gate", &fixture_str("baseline.csv"), &better], 0);
+    assert!(v.get("next").is_none() && v["verdict"] == "ACCEPT", "{v}");
+}

@@ -143,10 +143,6 @@ fn open_round(screen: &str) -> Option<u32> {
         .ok()
 }
 
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
-
 /// A copy of the demo campaign in `tmp`, with `edit` applied to its manifest.
 fn demo_copy(tmp: &Path, edit: impl Fn(String) -> String) -> PathBuf {
     let demo = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(DEMO);
@@ -178,8 +174,8 @@ fn open_dashboard(name: &str, campaign: &Path) -> (Tmux, String) {
     let command = format!(
         "env XDG_RUNTIME_DIR=/tmp VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \
          TERM=xterm-256color {} tui {}; echo KCAMP_EXIT=$?; sleep 600",
-        shell_quote(exe),
-        shell_quote(&campaign.display().to_string())
+        kcamp_core::text::shell_word(exe),
+        kcamp_core::text::shell_word(&campaign.display().to_string())
     );
     let tmux = Tmux::start(name, &command);
     let screen = tmux.wait_for("the dashboard", Duration::from_secs(30), |s| {

@@ -216,11 +216,14 @@ fn parse_dtype(s: &str) -> Result<Dtype> {
 
 /// `kcamp -C DIR ` when the campaign is not the current directory, so a printed next step
 /// can be pasted as is.
-fn prefix(ctx: &Ctx) -> String {
+pub(super) fn prefix(ctx: &Ctx) -> String {
     if ctx.campaign == std::path::Path::new(".") {
         "kcamp".to_owned()
     } else {
-        format!("kcamp -C {}", ctx.campaign.display())
+        format!(
+            "kcamp -C {}",
+            kcamp_core::text::shell_word(&ctx.campaign.display().to_string())
+        )
     }
 }
 

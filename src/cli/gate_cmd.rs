@@ -17,6 +17,7 @@ use kcamp_core::gate::{
 };
 use kcamp_core::manifest::Manifest;
 use kcamp_core::schema::{BenchTable, Samples, Schema};
+use kcamp_core::text::shell_word;
 use kcamp_core::{Error, Result};
 
 /// Raw per-repeat samples are looked up under this name beside each CSV.
@@ -125,7 +126,8 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
     let next = if ctx.json || a.format != Format::Text {
         Vec::new()
     } else {
-        next_steps(&report, a, unlike, manifest.is_some())
+        let campaign = manifest.as_ref().map(|_| super::campaign_cmd::prefix(ctx));
+        vec![next_step(&report, a, unlike, campaign.as_deref())]
     };
     Ok(CmdOutput::streamed(report, human, code, write_report).with_next(next))
 }
@@ -314,45 +316,26 @@ fn like_for_like(report: &mut GateReport, base: &Path, candidate: &Path) -> bool
     true
 }
 
-/// What to do with a verdict of the standalone gate (it records nothing): the commands that
-/// show why, measure again, or carry the result on.
-fn next_steps(report: &GateReport, a: &GateArgs, unlike: bool, in_campaign: bool) -> Vec<String> {
-    let files = format!(
-        "{} {}",
-        shell_quote(&a.base.display().to_string()),
-        shell_quote(&a.candidate.display().to_string())
-    );
-    let mut next = Vec::new();
-    match report.verdict {
-        Verdict::NeedsRemeasure if unlike => next.push(
-            "measure both sides alike (one adapter, backend, driver, checks mode and harness), then gate again; inside a campaign `kcamp validate` measures the incumbent beside the candidate".into(),
+/// What to do with a verdict of the standalone gate (it records nothing): the command that
+/// shows why, measures again, or carries the result on. `campaign`: the `kcamp [-C DIR]` of
+/// the campaign the gate ran in, if any.
+fn next_step(report: &GateReport, a: &GateArgs, unlike: bool, campaign: Option<&str>) -> String {
+    let candidate = shell_word(&a.candidate.display().to_string()).into_owned();
+    let files = format!("{} {candidate}", shell_word(&a.base.display().to_string()));
+    match (report.verdict, campaign) {
+        (Verdict::NeedsRemeasure, _) if unlike => "measure both sides alike (one adapter, backend, driver, checks mode and harness), then gate again; inside a campaign `kcamp validate` measures the incumbent beside the candidate".into(),
+        (Verdict::NeedsRemeasure, _) => {
+            "measure the candidate again (more `timing.repeats` narrow the bands), then gate again".into()
+        }
+        (Verdict::Reject, _) => {
+            format!("kcamp gate {files} --format csv   # every shape's numbers, to find where it lost")
+        }
+        (Verdict::Accept | Verdict::AcceptWithNote, Some(k)) => format!(
+            "{k} validate --csv {candidate}   # record the candidate as this round's measurement, then `{k} accept`"
         ),
-        Verdict::NeedsRemeasure => next.push(
-            "measure the candidate again (more `timing.repeats` narrow the bands), then gate again".into(),
-        ),
-        Verdict::Reject => next.push(format!(
-            "kcamp gate {files} --format csv   # every shape's numbers, to find where it lost"
-        )),
-        Verdict::Accept | Verdict::AcceptWithNote if in_campaign => next.push(format!(
-            "kcamp validate --csv {}   # record the candidate as this round's measurement, then `kcamp accept`",
-            shell_quote(&a.candidate.display().to_string())
-        )),
-        Verdict::Accept | Verdict::AcceptWithNote => next.push(format!(
-            "kcamp gate {files} --format markdown   # the verdict as a pull-request comment"
-        )),
-    }
-    next
-}
-
-/// A path as one shell word (quoted when it holds anything but plain path characters).
-fn shell_quote(s: &str) -> String {
-    if !s.is_empty()
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,@%".contains(&b))
-    {
-        s.to_owned()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
+        (Verdict::Accept | Verdict::AcceptWithNote, None) => {
+            format!("kcamp gate {files} --format markdown   # the verdict as a pull-request comment")
+        }
     }
 }
 

@@ -92,9 +92,10 @@ impl Host {
         }
     }
 
-    /// Whether only the CPUs can have produced a measurement taken on this machine.
-    pub fn has_no_gpu(&self) -> bool {
-        self.gpus.is_empty()
+    /// Whether a GPU may have produced a measurement taken on this machine (else only the
+    /// CPUs can have).
+    pub fn has_gpu(&self) -> bool {
+        !self.gpus.is_empty()
     }
 }
 
@@ -187,7 +188,7 @@ mod tests {
         touch("nvidiactl");
         touch("nvidia-uvm");
         touch("null");
-        assert!(Host::from_parts("", dev.path()).has_no_gpu());
+        assert!(!Host::from_parts("", dev.path()).has_gpu());
         touch("nvidia0");
         touch("dri/renderD128");
         let h = Host::from_parts("", dev.path());

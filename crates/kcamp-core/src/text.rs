@@ -95,6 +95,18 @@ pub fn quote(text: &str, max_chars: usize) -> String {
     format!("{}… ({count} characters)", escape_controls(&head))
 }
 
+/// `s` as one POSIX shell word: as it is when it holds only characters no shell treats
+/// specially, else in single quotes (an inner `'` written `'\''`). For commands kcamp runs
+/// (harness templates) and prints (next steps) alike.
+pub fn shell_word(s: &str) -> Cow<'_, str> {
+    let plain = |b: u8| b.is_ascii_alphanumeric() || b"/._-+=:,@%".contains(&b);
+    if !s.is_empty() && s.bytes().all(plain) {
+        Cow::Borrowed(s)
+    } else {
+        Cow::Owned(format!("'{}'", s.replace('\'', r"'\''")))
+    }
+}
+
 /// Free text given on the command line that is stored and shown later (a hypothesis, a
 /// reason): at most `max_chars` characters and no control characters (one line, nothing
 /// a terminal would interpret). The error names the flag.
@@ -119,6 +131,15 @@ pub fn check_one_line(flag: &str, text: &str, max_chars: usize) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shell_words_are_quoted_only_when_a_shell_would_read_them_otherwise() {
+        assert_eq!(shell_word("camp/rounds/round-2"), "camp/rounds/round-2");
+        assert_eq!(shell_word("my camp"), "'my camp'");
+        assert_eq!(shell_word("it's"), r"'it'\''s'");
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(shell_word("$HOME;rm"), "'$HOME;rm'");
+    }
 
     #[test]
     fn escapes_and_quotes() {

@@ -147,10 +147,13 @@ fn run_external(
     let campaign_dir = absolute(&campaign.dir)?;
     let kernel_dir = absolute(kernel_dir)?;
     let line = cmd
-        .replace("{csv}", &shell_quote(&csv_out.to_string_lossy()))
+        .replace(
+            "{csv}",
+            &kcamp_core::text::shell_word(&csv_out.to_string_lossy()),
+        )
         .replace(
             KERNEL_DIR_PLACEHOLDER,
-            &shell_quote(&kernel_dir.to_string_lossy()),
+            &kcamp_core::text::shell_word(&kernel_dir.to_string_lossy()),
         );
     let log_path = csv_out.with_file_name("harness.log");
     let log =
@@ -264,8 +267,4 @@ fn keep_log(campaign_dir: &Path, log: &Path) -> String {
         .map(|l| kcamp_core::text::quote(l, 200))
         .collect();
     format!("{place}; last lines:\n  {}", tail.join("\n  "))
-}
-
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
 }

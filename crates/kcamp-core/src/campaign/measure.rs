@@ -375,7 +375,7 @@ fn hold_to_target_floor(
             return Ok(());
         }
         let host = Host::detect();
-        if !host.has_no_gpu() {
+        if host.has_gpu() {
             measured.notes.push(format!(
                 "rows not checked against a roofline floor: {unnamed}, and this machine has a GPU kcamp cannot identify for the harness ({})",
                 host.gpus.join(", ")
@@ -385,7 +385,7 @@ fn hold_to_target_floor(
         // The harness ran here, and here there is no GPU: only the CPUs can have computed.
         peaks = peaks.with_flops_bound(host.cpu_peak(m.dtype));
         measured.notes.push(format!(
-            "rows held to this machine's CPUs ({}): {unnamed}, and it has no GPU device; a harness that measures another machine needs that machine named in target_gpu",
+            "rows held to this machine's CPUs, at most {}: {unnamed}, and it has no GPU device; a harness that measures another machine needs that machine named in target_gpu",
             peaks.flops.as_ref().map_or_else(String::new, |p| p.describe("FLOP/s"))
         ));
     }

@@ -109,9 +109,13 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     // What the worker is doing leads when it fits: a compile or a reference can take a
     // while with no sample coming. Narrow, the samples and the rate win once they come.
     let samples = format!("{} samples · last {rate}", live.samples);
-    let line = match &live.phase {
-        Some(phase) if fits(&format!("{phase} · {samples}")) => format!("{phase} · {samples}"),
-        Some(phase) if live.samples == 0 => phase.clone(),
+    let line = match live
+        .phase
+        .as_deref()
+        .map(|p| (p, format!("{p} · {samples}")))
+    {
+        Some((_, both)) if fits(&both) => both,
+        Some((phase, _)) if live.samples == 0 => phase.to_owned(),
         _ => samples,
     };
     lines.push(Line::raw(fit_end(&line, width)));
