@@ -65,6 +65,7 @@ fn case(op: OpName, dtype: Dtype, shape: ShapeSpec, fixture: Option<&str>) -> Ca
         seed: 42,
         paired: None,
         check_only: false,
+        driver_statistics: false,
     }
 }
 
@@ -453,4 +454,24 @@ fn numeric_columns(op: OpName) -> Vec<String> {
         .skip(1)
         .map(|c| c.name.clone())
         .collect()
+}
+
+#[test]
+fn asking_for_the_drivers_statistics_where_the_driver_has_none_changes_nothing_else() {
+    // lavapipe does not offer VK_KHR_pipeline_executable_properties: the case runs as it
+    // would without the question, and the outcome carries no statistics rather than empty
+    // ones. (On the H200 the same question reads "Register Count" and four more.)
+    let mut spec = case(OpName::Gemm, Dtype::F32, gemm("s", 1, 16, 16, 16), None);
+    spec.driver_statistics = true;
+    let c = ctx();
+    let (outcome, events) = run(&c, &spec);
+    assert_pass(&outcome);
+    assert_eq!(outcome.driver_statistics, None);
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            ProgressEvent::Phase { phase, .. } if phase.contains("asking the driver")
+        )),
+        "{events:?}"
+    );
 }

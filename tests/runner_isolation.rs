@@ -46,6 +46,7 @@ fn spec(label: &str, seed: u64) -> CaseSpec {
         seed,
         paired: None,
         check_only: false,
+        driver_statistics: false,
     }
 }
 
@@ -319,5 +320,29 @@ fn a_hardware_adapter_or_per_case_mode_gets_a_fresh_worker_for_every_case() {
             ProgressEvent::Phase { label, phase } if label == "a" && phase.starts_with("compiling the kernels")
         ),
         "{events:?}"
+    );
+}
+
+#[test]
+fn the_drivers_statistics_come_from_the_precompile_worker_and_go_with_the_first_outcome() {
+    let registers = |o: &CaseOutcome| o.driver_statistics.as_ref().and_then(|d| d.registers());
+    let mut asked = specs(&["a", "b"]);
+    asked[0].driver_statistics = true;
+    // Without a precompile step the first timed case asks (the fake worker answers 99).
+    let opts = RunOptions::with_worker(fake_worker(), 5.0);
+    let outcomes = run_cases(&asked, &opts, &mut |_| {});
+    assert_eq!(
+        outcomes.iter().map(registers).collect::<Vec<_>>(),
+        vec![Some(99), None]
+    );
+    // With one, the throwaway check-only worker asks (77) and the timed case does not again:
+    // its compile is the one no timed process should make.
+    let mut opts = RunOptions::with_worker(fake_worker(), 5.0);
+    opts.precompile = true;
+    let outcomes = run_cases(&asked, &opts, &mut |_| {});
+    assert_eq!(checks(&outcomes), vec![Check::Pass; 2]);
+    assert_eq!(
+        outcomes.iter().map(registers).collect::<Vec<_>>(),
+        vec![Some(77), None]
     );
 }

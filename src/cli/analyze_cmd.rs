@@ -215,6 +215,19 @@ fn render(e: &ProfileEvidence) -> String {
             "off (trusted)"
         }
     );
+    match &e.driver_statistics {
+        Some(d) => {
+            let _ = writeln!(
+                out,
+                "\ncompiled by the driver ({}, as measured): {}",
+                d.entry_point,
+                d.summary()
+            );
+        }
+        None => out.push_str(
+            "\ncompiled by the driver: no statistics (the adapter does not report them: Vulkan's VK_KHR_pipeline_executable_properties; or the round predates them)\n",
+        ),
+    }
     if !e.isa_metric_progress.is_empty() {
         out.push_str("\ntargets (isa_metric_progress):\n");
         for m in &e.isa_metric_progress {

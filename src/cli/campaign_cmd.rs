@@ -1022,9 +1022,10 @@ fn adapter_line(c: &Campaign, round: u32) -> String {
         .and_then(|f| f.runtime_checks)
         .unwrap_or_else(|| kcamp_core::types::RuntimeChecks::of_trusted(result.trusted));
     format!(
-        "\nmeasured on {} ({}){software}; timing: {methods}; runtime checks: {}",
+        "\nmeasured on {} ({}){software}; timing: {methods}; runtime checks: {}{}",
         adapter.name,
         adapter.backend,
-        checks.as_str()
+        checks.as_str(),
+        super::driver_line(&result)
     )
 }

@@ -73,6 +73,19 @@ fn timing_methods(result: &kcamp_core::artifacts::result::RunResult) -> String {
         .join(", ")
 }
 
+/// `compiled by the driver: forward: Register Count 128, ...` where the adapter reported
+/// what it made of the kernel (Vulkan's pipeline-executable statistics), else nothing.
+fn driver_line(result: &kcamp_core::artifacts::result::RunResult) -> String {
+    match &result.driver_statistics {
+        Some(d) => format!(
+            "\ncompiled by the driver: {}: {}",
+            d.entry_point,
+            d.summary()
+        ),
+        None => String::new(),
+    }
+}
+
 /// A document that can be written as JSON.
 trait JsonDoc {
     fn to_json(&self) -> serde_json::Result<String>;

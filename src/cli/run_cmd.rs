@@ -142,6 +142,10 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     if cancelled {
         human.push_str("cancelled: the remaining shapes were not run\n");
     }
+    let driver = super::driver_line(&report.result);
+    if !driver.is_empty() {
+        let _ = writeln!(human, "{}", driver.trim_start());
+    }
     let _ = writeln!(human, "artifacts: {}", report.artifacts_dir.display());
     // With --json stdout carries exactly one JSON document (its `summary` is the line),
     // so the line goes to stderr.

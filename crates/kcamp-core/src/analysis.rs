@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::isa::{EntryMetrics, IsaMetric, MAX_BARRIERS_PER_LOOP_ITERATION};
+use crate::isa::{DriverStatistics, EntryMetrics, IsaMetric, MAX_BARRIERS_PER_LOOP_ITERATION};
 use crate::ops::pass_work;
 use crate::schema::{BenchTable, FORWARD_TIME, Row};
 use crate::specs::{Bound, UtilPeaks};
@@ -152,6 +152,10 @@ pub struct ProfileEvidence {
     /// naga's static metrics of the forward entry point (None when the kernel does not
     /// compile: `problems` says why).
     pub static_metrics: Option<EntryMetrics>,
+    /// What the driver made of the forward entry point when the round was measured
+    /// (registers, ...), where the adapter reports it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub driver_statistics: Option<DriverStatistics>,
     pub isa_metric_progress: Vec<IsaMetric>,
     /// Runtime bounds checks were on (`kernel.trusted: false`).
     pub bounds_checks: bool,
@@ -161,6 +165,58 @@ pub struct ProfileEvidence {
     pub open_directions: Vec<String>,
     /// Inputs that could not be analyzed (no peaks, kernel does not compile, ...).
     pub problems: Vec<String>,
+}
+
+/// NVIDIA's PCI vendor id.
+pub const NVIDIA_VENDOR: u32 = 0x10de;
+/// 32-bit registers of one NVIDIA multiprocessor (every architecture since Kepler, Hopper
+/// included); a warp's registers are allocated in units of 8 per invocation.
+pub const NVIDIA_REGISTERS_PER_SM: u64 = 65_536;
+
+/// Workgroups of `invocations` that one NVIDIA multiprocessor's registers hold at `registers`
+/// per invocation (other limits, such as workgroup memory, may hold fewer).
+pub fn nvidia_workgroups_by_registers(registers: u64, invocations: u64) -> u64 {
+    let warps = invocations.div_ceil(32).max(1);
+    let per_invocation = registers.max(1).next_multiple_of(8);
+    NVIDIA_REGISTERS_PER_SM / (warps * 32 * per_invocation)
+}
+
+/// What the driver's statistics say about occupancy: the registers per invocation and, on
+/// NVIDIA, how many workgroups they leave room for and where the next step lies.
+pub fn driver_findings(
+    stats: &DriverStatistics,
+    invocations: Option<u32>,
+    vendor: Option<u32>,
+) -> Vec<String> {
+    let Some(registers) = stats.registers() else {
+        return Vec::new();
+    };
+    let head = format!(
+        "the driver compiled {} to {registers} registers per invocation",
+        stats.entry_point
+    );
+    let (Some(invocations), Some(NVIDIA_VENDOR)) = (invocations.map(u64::from), vendor) else {
+        return vec![head];
+    };
+    let fit = nvidia_workgroups_by_registers(registers, invocations);
+    let warps = invocations.div_ceil(32);
+    if fit == 0 {
+        return vec![format!(
+            "{head}: {invocations} invocations need {} registers, more than a multiprocessor's {NVIDIA_REGISTERS_PER_SM}",
+            invocations * registers.next_multiple_of(8)
+        )];
+    }
+    // The most registers at which one more workgroup would fit.
+    let next = NVIDIA_REGISTERS_PER_SM / (warps * 32 * (fit + 1)) / 8 * 8;
+    let more = if next >= 8 {
+        format!("; at {next} or fewer, {}", fit + 1)
+    } else {
+        String::new()
+    };
+    vec![format!(
+        "{head}: {fit} workgroup(s) of {invocations} per multiprocessor by registers ({} warps of the {NVIDIA_REGISTERS_PER_SM}-register file){more}",
+        fit * warps
+    )]
 }
 
 /// Observations from the roofline positions and the static metrics, most important first.
@@ -262,7 +318,67 @@ pub fn findings(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::isa::{DriverExecutable, DriverStatistic, StatisticValue};
     use crate::specs::PeakValue;
+
+    fn registers(n: u64) -> DriverStatistics {
+        DriverStatistics {
+            entry_point: "forward".into(),
+            executables: vec![DriverExecutable {
+                name: "compute".into(),
+                description: String::new(),
+                subgroup_size: 32,
+                statistics: vec![DriverStatistic {
+                    name: "Register Count".into(),
+                    description: String::new(),
+                    value: StatisticValue::Unsigned(n),
+                }],
+            }],
+        }
+    }
+
+    #[test]
+    fn registers_decide_workgroups_per_nvidia_multiprocessor() {
+        // The H200 runs of scripts/h200: SGEMM versions 40 (128 registers), 35 (155) and 13
+        // (171) with 256 invocations; HGEMM version 22 (128) with 512.
+        assert_eq!(nvidia_workgroups_by_registers(128, 256), 2);
+        assert_eq!(nvidia_workgroups_by_registers(155, 256), 1);
+        assert_eq!(nvidia_workgroups_by_registers(171, 256), 1);
+        assert_eq!(nvidia_workgroups_by_registers(128, 512), 1);
+        assert_eq!(nvidia_workgroups_by_registers(129, 512), 0);
+        // 65 registers round up to 72 per invocation.
+        assert_eq!(nvidia_workgroups_by_registers(65, 128), 7);
+        assert_eq!(nvidia_workgroups_by_registers(64, 128), 8);
+    }
+
+    #[test]
+    fn the_driver_findings_say_how_far_the_next_workgroup_is() {
+        let f = driver_findings(&registers(155), Some(256), Some(NVIDIA_VENDOR));
+        assert_eq!(
+            f,
+            vec![
+                "the driver compiled forward to 155 registers per invocation: 1 workgroup(s) of 256 per multiprocessor by registers (8 warps of the 65536-register file); at 128 or fewer, 2"
+            ]
+        );
+        let f = driver_findings(&registers(128), Some(256), Some(NVIDIA_VENDOR));
+        assert!(
+            f[0].contains("2 workgroup(s) of 256") && f[0].contains("at 80 or fewer, 3"),
+            "{f:?}"
+        );
+        let f = driver_findings(&registers(200), Some(512), Some(NVIDIA_VENDOR));
+        assert!(f[0].contains("need 102400 registers"), "{f:?}");
+        // Elsewhere the register file is not known: the count alone.
+        let f = driver_findings(&registers(96), Some(256), Some(0x1002));
+        assert_eq!(
+            f,
+            vec!["the driver compiled forward to 96 registers per invocation"]
+        );
+        let none = DriverStatistics {
+            entry_point: "forward".into(),
+            executables: vec![],
+        };
+        assert!(driver_findings(&none, Some(256), Some(NVIDIA_VENDOR)).is_empty());
+    }
 
     fn table(rows: &str) -> BenchTable {
         let text = format!("{}\n{rows}", crate::schema::GEMM_HEADER);

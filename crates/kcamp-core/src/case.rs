@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::isa::EntryMetrics;
+use crate::isa::{DriverStatistics, EntryMetrics};
 use crate::manifest::{AdapterSelector, KernelSpec, TimingConfig};
 use crate::schema::SampleRow;
 use crate::types::{AdapterDescription, Check, Dtype, OpName, ShapeSpec, TimingMethod};
@@ -36,6 +36,11 @@ pub struct CaseSpec {
     /// validation covers the shapes it does not time.
     #[serde(default)]
     pub check_only: bool,
+    /// Also ask the driver what it made of the forward entry point (registers, code size,
+    /// ...: [`DriverStatistics`]) where the adapter can say: the runner asks once a run,
+    /// since it costs a second device and a second compile.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub driver_statistics: bool,
 }
 
 /// The other kernel of a paired case, with its own settings (its snapshot's `kernel.yaml`).
@@ -85,6 +90,10 @@ pub struct CaseOutcome {
     /// Static metrics of the kernel's forward entry point, from the compiler's front end.
     #[serde(default)]
     pub kernel_metrics: Option<EntryMetrics>,
+    /// What the driver made of the forward entry point, when the case asked and the adapter
+    /// could say ([`CaseSpec::driver_statistics`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub driver_statistics: Option<DriverStatistics>,
     /// The warm-up each timed step actually got.
     #[serde(default)]
     pub warmup: Vec<WarmupRecord>,
@@ -159,6 +168,7 @@ impl CaseOutcome {
             seed: spec.seed,
             trusted: spec.kernel.trusted,
             kernel_metrics: None,
+            driver_statistics: None,
             warmup: Vec::new(),
             paired: None,
         }

@@ -185,3 +185,195 @@ pub fn isa_metric_progress(metrics: &EntryMetrics, limits: &IsaLimits) -> Vec<Is
     });
     out
 }
+
+/// What the device's driver made of a compiled entry point, as it reports it through
+/// Vulkan's `VK_KHR_pipeline_executable_properties` (NVIDIA, AMD and Intel drivers, Mesa's
+/// RADV and ANV; not lavapipe): registers per invocation, code size, spills, ... The names
+/// and meanings are the driver's own, so they are kept as reported. Registers decide how
+/// many workgroups share a multiprocessor, which naga's static counts cannot show.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DriverStatistics {
+    pub entry_point: String,
+    /// One per executable the driver made of the pipeline (one for a compute pipeline).
+    pub executables: Vec<DriverExecutable>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DriverExecutable {
+    pub name: String,
+    pub description: String,
+    /// The subgroup size the executable runs with (0 when the driver does not say).
+    pub subgroup_size: u32,
+    pub statistics: Vec<DriverStatistic>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DriverStatistic {
+    pub name: String,
+    pub description: String,
+    pub value: StatisticValue,
+}
+
+/// A statistic's value in the driver's own type.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum StatisticValue {
+    Bool(bool),
+    Unsigned(u64),
+    Signed(i64),
+    Float(f64),
+}
+
+impl std::fmt::Display for StatisticValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StatisticValue::Bool(v) => write!(f, "{v}"),
+            StatisticValue::Unsigned(v) => write!(f, "{v}"),
+            StatisticValue::Signed(v) => write!(f, "{v}"),
+            StatisticValue::Float(v) => write!(f, "{}", crate::units::sig(*v)),
+        }
+    }
+}
+
+impl StatisticValue {
+    fn as_u64(self) -> Option<u64> {
+        match self {
+            StatisticValue::Unsigned(v) => Some(v),
+            StatisticValue::Signed(v) => u64::try_from(v).ok(),
+            StatisticValue::Float(v) if v >= 0.0 && v.fract() == 0.0 => Some(v as u64),
+            _ => None,
+        }
+    }
+}
+
+/// A statistic's value for people. NVIDIA's driver (580) reports "Local Memory Size" with
+/// bit 36 set above the byte count (2^36 = 68,719,476,736 for a kernel that spills nothing,
+/// 2^36 + 32 and 2^36 + 240 for two that spill: scripts/h200 run 16), so the bytes are shown
+/// with the reported value beside them.
+fn shown(s: &DriverStatistic) -> String {
+    const FLAG: u64 = 1 << 36;
+    match s.value {
+        StatisticValue::Unsigned(v) if s.name == "Local Memory Size" && v & FLAG != 0 => {
+            format!("{} (reported {v}: bit 36 set)", v & (FLAG - 1))
+        }
+        v => v.to_string(),
+    }
+}
+
+impl DriverStatistics {
+    /// Registers per invocation: the first statistic named like a register count (NVIDIA
+    /// "Register Count"; AMD and RADV report "VGPRs" and "SGPRs", of which the vector
+    /// registers are the ones occupancy depends on).
+    pub fn registers(&self) -> Option<u64> {
+        let stats = || self.executables.iter().flat_map(|e| &e.statistics);
+        let named = |pred: &dyn Fn(&str) -> bool| {
+            stats()
+                .find(|s| pred(&s.name.to_ascii_lowercase()))
+                .and_then(|s| s.value.as_u64())
+        };
+        named(&|n| n.contains("register"))
+            .or_else(|| named(&|n| n.contains("vgpr") && !n.contains("spill")))
+    }
+
+    /// `Register Count 128, Binary Size 45312, ...`: every statistic of every executable,
+    /// as the driver names them, on one line.
+    pub fn summary(&self) -> String {
+        let mut parts = Vec::new();
+        for e in &self.executables {
+            for s in &e.statistics {
+                parts.push(format!("{} {}", s.name, shown(s)));
+            }
+            if e.subgroup_size > 0 {
+                parts.push(format!("subgroup size {}", e.subgroup_size));
+            }
+        }
+        if parts.is_empty() {
+            "the driver reported no statistics".to_owned()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
+#[cfg(test)]
+mod driver_tests {
+    use super::*;
+
+    fn stats(pairs: &[(&str, StatisticValue)]) -> DriverStatistics {
+        DriverStatistics {
+            entry_point: "forward".into(),
+            executables: vec![DriverExecutable {
+                name: "Compute".into(),
+                description: String::new(),
+                subgroup_size: 32,
+                statistics: pairs
+                    .iter()
+                    .map(|(name, value)| DriverStatistic {
+                        name: (*name).into(),
+                        description: String::new(),
+                        value: *value,
+                    })
+                    .collect(),
+            }],
+        }
+    }
+
+    #[test]
+    fn registers_are_read_under_the_names_drivers_give_them() {
+        use StatisticValue::*;
+        // NVIDIA (H200, driver 580).
+        let nvidia = stats(&[
+            ("Binary Size", Unsigned(40960)),
+            ("Register Count", Unsigned(171)),
+        ]);
+        assert_eq!(nvidia.registers(), Some(171));
+        // RADV: vector registers, not the scalar ones or the spills.
+        let radv = stats(&[
+            ("SGPRs", Unsigned(48)),
+            ("Spilled VGPRs", Unsigned(0)),
+            ("VGPRs", Unsigned(96)),
+        ]);
+        assert_eq!(radv.registers(), Some(96));
+        assert_eq!(stats(&[("Instructions", Unsigned(9))]).registers(), None);
+        assert_eq!(stats(&[("Register Count", Float(1.5))]).registers(), None);
+    }
+
+    #[test]
+    fn the_summary_names_every_statistic_as_the_driver_does() {
+        let s = stats(&[
+            ("Register Count", StatisticValue::Unsigned(128)),
+            ("Spills", StatisticValue::Bool(false)),
+        ]);
+        assert_eq!(
+            s.summary(),
+            "Register Count 128, Spills false, subgroup size 32"
+        );
+        let nvidia = stats(&[(
+            "Local Memory Size",
+            StatisticValue::Unsigned((1 << 36) + 32),
+        )]);
+        assert_eq!(
+            nvidia.summary(),
+            "Local Memory Size 32 (reported 68719476768: bit 36 set), subgroup size 32"
+        );
+        let empty = DriverStatistics {
+            entry_point: "forward".into(),
+            executables: vec![],
+        };
+        assert_eq!(empty.summary(), "the driver reported no statistics");
+    }
+
+    #[test]
+    fn values_keep_their_type_through_json() {
+        let s = stats(&[
+            ("u", StatisticValue::Unsigned(68_719_476_768)),
+            ("i", StatisticValue::Signed(-3)),
+            ("f", StatisticValue::Float(2.5)),
+            ("b", StatisticValue::Bool(true)),
+        ]);
+        let text = serde_json::to_string(&s).unwrap();
+        assert!(text.contains(r#""value":68719476768"#), "{text}");
+        let back: DriverStatistics = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, s);
+    }
+}

@@ -102,6 +102,7 @@ fn empty_outcome(ctx: &GpuContext, spec: &CaseSpec, trusted: bool) -> CaseOutcom
         seed: spec.seed,
         trusted,
         kernel_metrics: None,
+        driver_statistics: None,
         warmup: Vec::new(),
         paired: None,
     }
@@ -294,6 +295,25 @@ fn run(
         &inputs,
         outcome,
     )?;
+    if spec.driver_statistics
+        && let Some(entry) = spec.kernel.entry_points.get("forward")
+    {
+        say(
+            progress,
+            spec,
+            "asking the driver what it made of the kernel",
+        );
+        // Statistics are evidence, not the measurement: a driver that cannot say leaves
+        // them out and the case goes on.
+        outcome.driver_statistics = crate::driver_stats::capture(
+            ctx,
+            &spec.kernel_source,
+            entry,
+            spec.kernel.runtime_checks(),
+        )
+        .ok()
+        .flatten();
+    }
     // The paired kernel's own failures are its outcome's; the scored kernel goes on alone.
     let mut paired_side = None;
     if let (Some(p), Some(out)) = (&spec.paired, paired.as_deref_mut()) {

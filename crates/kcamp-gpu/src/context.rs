@@ -31,6 +31,8 @@ pub(crate) fn enumerate() -> Vec<wgpu::Adapter> {
 /// An open device on the chosen adapter. Errors wgpu would raise asynchronously (validation,
 /// out of memory, device lost) are collected here instead of panicking.
 pub struct GpuContext {
+    /// Kept to open a second device on it for the driver's statistics.
+    pub(crate) adapter: wgpu::Adapter,
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
     report: AdapterReport,
@@ -108,6 +110,7 @@ impl GpuContext {
             lock(&sink).push(format!("device lost ({reason:?}): {message}"));
         });
         Ok(GpuContext {
+            adapter: adapter.clone(),
             device,
             queue,
             report,

@@ -32,6 +32,7 @@ mod adapters;
 mod case;
 mod compile;
 mod context;
+mod driver_stats;
 mod executor;
 pub mod peak;
 pub mod shader_metrics;

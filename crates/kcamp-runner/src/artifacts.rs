@@ -155,6 +155,7 @@ mod tests {
             seed: 1,
             trusted: false,
             kernel_metrics: None,
+            driver_statistics: None,
             warmup: Vec::new(),
             paired: None,
         }

@@ -153,6 +153,7 @@ pub fn run_campaign_cases(
             seed: base_seed.wrapping_add(i as u64),
             paired: if i < timed { paired.clone() } else { None },
             check_only: i >= timed,
+            driver_statistics: i == 0,
         })
         .collect();
 

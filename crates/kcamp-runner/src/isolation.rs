@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent};
+use kcamp_core::isa::DriverStatistics;
 use kcamp_core::types::Check;
 use kcamp_core::{Error, Result};
 
@@ -129,19 +130,36 @@ pub fn run_cases(
     });
     let mut outcomes = Vec::with_capacity(total);
     let mut worker: Option<Worker> = None;
-    if opts.precompile {
-        precompile(specs, opts, on_event);
-    }
+    // The driver's statistics come from the throwaway worker when there is one: its compile
+    // is the one no timed process should make.
+    let mut statistics = None;
+    let precompiled = opts.precompile && {
+        statistics = precompile(specs, opts, on_event);
+        true
+    };
     for (index, spec) in specs.iter().enumerate() {
         if opts.cancel.load(Ordering::SeqCst) {
             break;
         }
+        let asked_before;
+        let spec = if precompiled && spec.driver_statistics {
+            asked_before = CaseSpec {
+                driver_statistics: false,
+                ..spec.clone()
+            };
+            &asked_before
+        } else {
+            spec
+        };
         on_event(ProgressEvent::ShapeStarted {
             index,
             total,
             label: spec.shape.label.clone(),
         });
-        let (outcome, worker_lost) = run_one(&mut worker, spec, opts, on_event);
+        let (mut outcome, worker_lost) = run_one(&mut worker, spec, opts, on_event);
+        if outcome.driver_statistics.is_none() {
+            outcome.driver_statistics = statistics.take();
+        }
         if worker_lost {
             // Dropping the worker kills its process group.
             worker = None;
@@ -181,13 +199,16 @@ pub fn run_cases(
 /// reference.
 pub const PRECOMPILE_DIM: u64 = 32;
 
-/// Compiles the kernels of the first timed case in a worker that is then retired: its
-/// outcome (a check of a shrunk copy) is not kept. Whatever goes wrong here (a timeout, a
-/// crash) the timed case meets again and reports.
-fn precompile(specs: &[CaseSpec], opts: &RunOptions, on_event: &mut dyn FnMut(ProgressEvent)) {
-    let Some(first) = specs.iter().find(|s| !s.check_only) else {
-        return;
-    };
+/// Compiles the kernels of the first timed case in a worker that is then retired: of its
+/// outcome (a check of a shrunk copy) only the driver's statistics are kept, when the first
+/// case asked for them. Whatever goes wrong here (a timeout, a crash) the timed case meets
+/// again and reports.
+fn precompile(
+    specs: &[CaseSpec],
+    opts: &RunOptions,
+    on_event: &mut dyn FnMut(ProgressEvent),
+) -> Option<DriverStatistics> {
+    let first = specs.iter().find(|s| !s.check_only)?;
     let mut warm = first.clone();
     warm.check_only = true;
     for d in warm.shape.dims.values_mut() {
@@ -197,11 +218,13 @@ fn precompile(specs: &[CaseSpec], opts: &RunOptions, on_event: &mut dyn FnMut(Pr
         label: warm.shape.label.clone(),
         phase: "compiling the kernels in a worker of their own".into(),
     });
+    warm.driver_statistics = specs.iter().any(|s| s.driver_statistics);
     let mut slot = None;
-    let _ = run_one(&mut slot, &warm, opts, &mut |_| {});
+    let (outcome, _) = run_one(&mut slot, &warm, opts, &mut |_| {});
     if let Some(w) = slot.take() {
         w.finish();
     }
+    outcome.driver_statistics
 }
 
 /// One case; the flag says whether the worker must be discarded.

@@ -102,6 +102,7 @@ mod tests {
             seed: 7,
             paired: None,
             check_only: false,
+            driver_statistics: false,
         }
     }
 

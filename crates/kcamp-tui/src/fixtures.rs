@@ -322,6 +322,7 @@ impl CampaignBuilder {
                 aggregate: None,
             },
             kernel_metrics: None,
+            driver_statistics: None,
             fingerprint: None,
             checked_shapes: Vec::new(),
             checked_shapes_ms: None,

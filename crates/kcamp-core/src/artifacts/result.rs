@@ -8,7 +8,7 @@ use std::path::Path;
 use super::fingerprint::{Fingerprint, sha256_hex};
 use crate::Result;
 use crate::case::{CaseOutcome, WarmupRecord};
-use crate::isa::EntryMetrics;
+use crate::isa::{DriverStatistics, EntryMetrics};
 use crate::manifest::KernelSpec;
 use crate::schema::{BenchTable, FORWARD_TIME};
 use crate::types::{
@@ -191,6 +191,10 @@ pub struct RunResult {
     /// Static metrics of the kernel's forward entry point (naga), for `isa_metric_progress`.
     #[serde(default)]
     pub kernel_metrics: Option<EntryMetrics>,
+    /// What the driver made of the forward entry point (registers, ...), where the adapter
+    /// reports it; absent on adapters that do not (lavapipe) and in older runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub driver_statistics: Option<DriverStatistics>,
     /// How the run was made; absent in runs recorded before fingerprints existed.
     #[serde(default)]
     pub fingerprint: Option<Fingerprint>,
@@ -252,6 +256,7 @@ impl RunResult {
             shapes: outcomes.iter().map(ShapeRecord::of).collect(),
             summary,
             kernel_metrics: outcomes.iter().find_map(|o| o.kernel_metrics.clone()),
+            driver_statistics: outcomes.iter().find_map(|o| o.driver_statistics.clone()),
             fingerprint: Some(fingerprint),
             checked_shapes: Vec::new(),
             checked_shapes_ms: None,

@@ -129,13 +129,21 @@ pub fn gather(
         _ => Vec::new(),
     };
     let bounds_checks = !manifest.kernel.trusted;
-    let found = findings(
+    let mut found = findings(
         &shapes,
         peaks.as_ref(),
         metrics.as_ref(),
         &isa,
         bounds_checks,
     );
+    let driver_statistics = result.as_ref().and_then(|r| r.driver_statistics.clone());
+    if let Some(stats) = &driver_statistics {
+        found.extend(crate::analysis::driver_findings(
+            stats,
+            metrics.as_ref().map(|m| m.invocations_per_workgroup),
+            adapter.as_ref().map(|a| a.vendor),
+        ));
+    }
     let store = MemoryStore::new(&c.dir)?;
     let mut open_directions: Vec<String> = Vec::new();
     for record in store.list()?.records.iter().rev() {
@@ -175,6 +183,7 @@ pub fn gather(
         peaks,
         shapes,
         static_metrics: metrics,
+        driver_statistics,
         isa_metric_progress: isa,
         bounds_checks,
         findings: found,
