@@ -46,9 +46,12 @@ def mma_lines(ind, acc, fa, fb, emu, meta):
 
 
 def gen(mode, BM, BN, BK, WM, WN, dbuf, pad, cvt, emu=False, sv=2, gw=2):
-    V = sv  # halves per workgroup-array element: 2 (vec2<f16>) or 1 (f16)
-    GW = gw  # halves per global load: 2 (array<vec2<f16>>, 4 bytes) or 4 (array<vec4<f16>>, 8 bytes)
-    assert GW == 2 or (GW == 4 and mode == "staged")
+    V = sv  # halves per workgroup-array element: 2 (vec2<f16>), 1 (f16) or 4 (vec4<f16>)
+    # halves per global load: 2 (array<vec2<f16>>, 4 bytes), 4 (array<vec4<f16>>, 8 bytes) or
+    # 8 (array<vec4<u32>>, 16 bytes, each word unpacked to vec2<f16>: naga 30 has no bitcast
+    # from u32 to vec2<f16>, and unpack2x16float's f32s convert back to the same halves)
+    GW = gw
+    assert GW == 2 or (GW in (4, 8) and mode == "staged")
     two_stage = dbuf == 1  # two shared buffers, register prefetch, one barrier per k-tile
     prefetch = dbuf == 2   # one shared buffer, register prefetch of the next k-tile, two barriers
     FM, FN = BM // (16 * WM), BN // (16 * WN)
@@ -95,8 +98,8 @@ fn half_at_s(arr_is_a: bool, h: u32) -> f32 {
     return f32(Bs[SMEM_AT]);
 }
 fn half_at_g(arr_is_a: bool, h: u32) -> f32 {
-    if (arr_is_a) { return f32(a[h / GWu][h % GWu]); }
-    return f32(b[h / GWu][h % GWu]);
+    if (arr_is_a) { return f32(GLOAD_AH); }
+    return f32(GLOAD_BH);
 }
 // Element (r, c) of a 16x16 fragment whose pointer is element `idx` (vec2 units) with stride `s` (vec2 units).
 fn emu_el(in_smem: bool, is_a: bool, idx: u32, s: u32, row_major: bool, r: u32, c: u32) -> f32 {
@@ -108,7 +111,7 @@ fn emu_el(in_smem: bool, is_a: bool, idx: u32, s: u32, row_major: bool, r: u32, 
     return half_at_g(is_a, h);
 }
 """)
-    et = "vec2<f16>" if V == 2 else "f16"
+    et = {1: "f16", 2: "vec2<f16>", 4: "vec4<f16>"}[V]
     w(f"var<workgroup> As: array<{et}, {NS * A_ST}>;")
     w(f"var<workgroup> Bs: array<{et}, {NS * B_ST}>;")
     if not cvt:
@@ -118,7 +121,7 @@ fn emu_el(in_smem: bool, is_a: bool, idx: u32, s: u32, row_major: bool, r: u32, 
 fn fetch_a(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
     if (r < rlim && col < clim) {
         let e = base + r * ld + col;
-        return a[e / GWu][e % GWu];
+        return GLOAD_AE;
     }
     return f16(0.0);
 }
@@ -126,7 +129,7 @@ fn fetch_a(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
 fn fetch_b(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
     if (r < rlim && col < clim) {
         let e = base + r * ld + col;
-        return b[e / GWu][e % GWu];
+        return GLOAD_BE;
     }
     return f16(0.0);
 }
@@ -182,6 +185,10 @@ fn fetch_b(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
                 if GW == 2:
                     for q in range(4):
                         out.append(f"{s}    r{t}{g}_{q} = {op['buf']}[e{t}{g} + {q}u];")
+                elif GW == 8:  # one 16-byte load per 8 halves, each word unpacked to vec2<f16>
+                    out.append(f"{s}    let v{t}{g} = {op['buf']}[e{t}{g}];")
+                    for q in range(4):
+                        out.append(f"{s}    r{t}{g}_{q} = vec2<f16>(unpack2x16float(v{t}{g}[{q}]));")
                 else:  # two 8-byte loads per 8 halves (the fast path's rows start 8-half aligned)
                     for h in range(2):
                         out.append(f"{s}    let v{t}{g}_{h} = {op['buf']}[e{t}{g} + {h}u];")
@@ -204,6 +211,10 @@ fn fetch_b(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
             so = f"{stage} * {op['st']}u + " if two_stage else ""
             for g in range(op["G"]):
                 out.append(f"{s}let s{t}{g} = {so}l{t}r{g} * {op['S']}u + l{t}c{g} / {V}u;")
+                if V == 4:
+                    for q in range(2):
+                        out.append(f"{s}{op['smem']}[s{t}{g} + {q}u] = vec4<f16>(r{t}{g}_{2 * q}, r{t}{g}_{2 * q + 1});")
+                    continue
                 for q in range(4):
                     if V == 2:
                         out.append(f"{s}{op['smem']}[s{t}{g} + {q}u] = r{t}{g}_{q};")
@@ -363,8 +374,16 @@ fn fetch_b(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
                 w("    }")
         w("}\n")
     return ("\n".join(L).replace("ENABLE_COOP", "" if emu else "enable wgpu_cooperative_matrix;")
-            .replace("SMEM_AT", "h / 2u][h % 2u" if V == 2 else "h").replace("SMEM_W", f"{V}u")
-            .replace("GTYPE", "vec2<f16>" if GW == 2 else "vec4<f16>").replace("GWu", f"{GW}u"))
+            .replace("SMEM_AT", {1: "h", 2: "h / 2u][h % 2u", 4: "h / 4u][h % 4u"}[V]).replace("SMEM_W", f"{V}u")
+            .replace("GLOAD_AH", gload("a", "h", GW)).replace("GLOAD_BH", gload("b", "h", GW))
+            .replace("GLOAD_AE", gload("a", "e", GW)).replace("GLOAD_BE", gload("b", "e", GW))
+            .replace("GTYPE", {2: "vec2<f16>", 4: "vec4<f16>", 8: "vec4<u32>"}[GW]).replace("GWu", f"{GW}u"))
+
+
+def gload(buf, h, gw):
+    """Half `h` of global operand `buf` (an f16), read through the global array's element type."""
+    return {2: f"{buf}[{h} / 2u][{h} % 2u]", 4: f"{buf}[{h} / 4u][{h} % 4u]",
+            8: f"f16(unpack2x16float({buf}[{h} / 8u][({h} % 8u) / 2u])[{h} % 2u])"}[gw]
 
 
 if __name__ == "__main__":
@@ -372,6 +391,6 @@ if __name__ == "__main__":
     BM, BN, BK, WM, WN, dbuf, pad, cvt = map(int, sys.argv[3:11])
     extra = sys.argv[11:]
     emu = "emu" in extra
-    sv = 1 if "f16smem" in extra else 2
-    gw = 4 if "g64" in extra else 2
+    sv = 1 if "f16smem" in extra else 4 if "sv4" in extra else 2
+    gw = 8 if "g128" in extra else 4 if "g64" in extra else 2
     open(out, "w").write(gen(mode, BM, BN, BK, WM, WN, dbuf, pad, bool(cvt), emu, sv, gw))

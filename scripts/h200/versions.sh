@@ -100,6 +100,14 @@ v 41-split-sbuf-trusted '{"split": true, "dbuf": false}' 1 "40 trusted (no runti
 v 42-split-sbuf-trusted-swz8 '{"split": true, "dbuf": false, "swz": 8}' 1 "41 with grouped block order (8 block rows per group): co-resident workgroups share A and B panels in L2 (+1% on 18 in run 3, where registers dominated)."
 v 43-split-sbuf-bk32 '{"split": true, "dbuf": false, "BK": 32}' 0 "40 with k-tile 32: half of 40's barriers per FMA (its price for single buffering) in the same 32 KiB of workgroup memory that 35's two stages used."
 
+# run 17: registers decide. The driver's statistics (run 16) read 171 registers per invocation
+# for 13, 155 for 35 and 128 for 40 (256 invocations: two workgroups per multiprocessor only at
+# <= 128). 35 ran 41.9 TFLOP/s at 4096^3 with one workgroup per SM; 40 ran 40.4 with two.
+v 48-split-noahead '{"split": true, "ahead": false}' 0 "35 without the fragment read-ahead (16 fewer live registers): if 35's double-buffered loops then fit 128 registers, two workgroups share each multiprocessor and the vec4 loop keeps its double buffering, which 40 gave up to get there."
+v 49-split-noahead-scal-sbuf '{"split": true, "ahead": false, "scal_dbuf": false}' 0 "48 with the scalar (unaligned) loop single-buffered as well: its 16 prefetch registers gone, should 48 still need more than 128."
+v 50-split-bk8 '{"split": true, "BK": 8}' 0 "35 with k-tile 8: the register prefetch of the next k-tile is half as large (2 vec4 of A and of B per invocation instead of 4), at twice the barriers per FMA."
+v 51-split-bk8-noahead '{"split": true, "BK": 8, "ahead": false}' 0 "50 without the fragment read-ahead."
+
 D=hgemm-f16
 ver() { # ver NAME MODE BM BN BK WM WN DBUF PAD "hypothesis"
   local d=$D/$1; mkdir -p $d
@@ -155,6 +163,17 @@ ver2 18-bk64-g64 staged 128 128 64 2 4 0 8 g64 "09 with the global operands read
 ver2 19-bk64-g64-trusted staged 128 128 64 2 4 0 8 g64 "18 trusted (no runtime bounds checks): every global read of the kernel is guarded or inside the tile's checked fast path, workgroup indices are bounded by construction, so naga's clamps on the staging stores, the cooperative loads' pointers and the epilogue repeat work; on the f32 kernels they cost 5%."
 sed -i 's/^trusted: false/trusted: true/' $D/19-bk64-g64-trusted/kernel.yaml
 ver2 20-tile128x256-bk32-g64 staged 128 256 32 2 4 0 8 g64 "17 (the fastest at 4096^3, 101 TFLOP/s, rolled back for 8x512^3) with 18's 8-byte global loads."
+# run 16: the driver's statistics (registers per invocation) explain 19's rate; new variants.
+D=hgemm-f16
+ver3() { # like ver2, trusted (no runtime checks), as the incumbent 19
+  ver2 "$@"; sed -i 's/^trusted: false/trusted: true/' $D/$1/kernel.yaml
+}
+ver3 21-bk64-g64-sv4 staged 128 128 64 2 4 0 8 "g64 sv4" "19 with workgroup arrays of vec4<f16> (8-byte elements) instead of vec2<f16>: going from f16 to vec2<f16> elements gained 16% (13 against 09), so the driver's cooperative load follows the pointer's element width, and 8-byte elements may read fragments in fewer, wider shared-memory accesses."
+ver3 22-256x128-w16-bk32 staged 256 128 32 4 4 0 8 g64 "256x128 tile with 16 subgroups (512 invocations) of 64x32, k-tile 32: 19's per-subgroup tile and per-invocation registers, twice the subgroups per workgroup, so each multiprocessor keeps 16 warps to hide the single-buffered global loads even at one workgroup per SM."
+ver3 23-128x256-w16-bk32 staged 128 256 32 2 8 0 8 g64 "22 transposed: a 128x256 tile of 16 subgroups of 64x32."
+ver3 24-bk64-g128 staged 128 128 64 2 4 0 8 g128 "19 with 16-byte global loads (array<vec4<u32>>, each word unpacked to vec2<f16>): half of 19's load instructions in the global-to-shared copy, at four conversions per 8 halves."
+ver3 25-bk64-g128-sv4 staged 128 128 64 2 4 0 8 "g128 sv4" "24 and 21 together: 16-byte global loads and 8-byte workgroup elements."
+ver3 26-w16-32x32-bk32 staged 128 128 32 4 4 0 8 g64 "19's 128x128 tile with 16 subgroups (512 invocations) of 32x32 (2x2 fragments each), k-tile 32: 22 and 23 reached 128 registers and +10% at 4096^3 with 16 warps per workgroup but lost the batched 8x512^3 (a quarter of the SMs idle with 256-wide tiles); this keeps 19's tile count at 16 warps, at more fragment loads per MMA."
 # run 8: back to the f32 lineage.
 D=sgemm-f32
 v 44-split-sbuf-swz8 '{"split": true, "dbuf": false, "swz": 8}' 0 "40 with grouped block order (8 block rows per group), with runtime checks on: in run 7 the grouped order gained 1.3% on the trusted kernel (42 against 41), and the trusted kernel itself was 6% slower than 40, so the order alone on 40."
