@@ -1,7 +1,8 @@
-//! The gate on two 10,000-shape GEMM CSVs: in process (parse and judge, with and without raw
-//! samples), and as whole processes measured in the same run: `kcamp gate` (text and JSON)
-//! against a plain Python `csv.DictReader` gate of the same two files
-//! (`benches/gate_reference.py`).
+//! The gate on two 10,000-shape GEMM CSVs: in process (parse and judge, row-wise with and
+//! without raw samples, and column-wise as `kcamp gate` reads them), and as whole processes
+//! measured in the same run: `kcamp gate` (text and JSON) against a plain Python
+//! `csv.DictReader` gate of the same two files (`benches/gate_reference.py`), run by the
+//! interpreter itself.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -9,7 +10,7 @@ use std::process::{Command, Stdio};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use kcamp_core::gate::{GateConfig, GateInput, judge};
-use kcamp_core::schema::{BenchTable, GEMM_HEADER, SAMPLES_HEADER, Samples};
+use kcamp_core::schema::{BenchTable, ColumnTable, GEMM_HEADER, SAMPLES_HEADER, Samples};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -67,9 +68,27 @@ fn bench_gate(c: &mut Criterion) {
         })
         .unwrap()
     };
+    // What `kcamp gate` does in process: both files read column-wise.
+    let columns = || {
+        let inc = ColumnTable::parse(&inc_csv, Path::new("incumbent.csv")).unwrap();
+        let cand = ColumnTable::parse(&cand_csv, Path::new("candidate.csv")).unwrap();
+        judge(&GateInput {
+            incumbent: &inc,
+            candidate: &cand,
+            incumbent_samples: None,
+            candidate_samples: None,
+            metric: "Forward TFLOPS",
+            config: &config,
+            paired: false,
+        })
+        .unwrap()
+    };
     let mut group = c.benchmark_group("gate_10k_shapes");
     group.sample_size(20);
     group.bench_function("parse_and_judge", |b| b.iter(|| black_box(run(false))));
+    group.bench_function("parse_columns_and_judge", |b| {
+        b.iter(|| black_box(columns()))
+    });
     group.bench_function("parse_and_judge_with_samples", |b| {
         b.iter(|| black_box(run(true)))
     });
@@ -110,12 +129,23 @@ fn bench_processes(c: &mut Criterion) {
         bench.iter(|| run(kcamp, &["--json".as_ref(), "gate".as_ref(), a, b]))
     });
     let reference = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/gate_reference.py");
-    if Command::new("python3").arg("--version").output().is_ok() {
-        group.bench_function("python_dictreader_gate", |bench| {
-            bench.iter(|| run("python3", &[reference.as_ref(), a, b]))
-        });
-    } else {
-        eprintln!("python3 not found: the Python reference gate is not measured");
+    // The interpreter itself, not a launcher in front of it (a pyenv shim is a shell script
+    // that adds tens of milliseconds to every start, which would flatter kcamp).
+    let python = Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .filter(|p| !p.is_empty());
+    match python {
+        Some(python) => {
+            eprintln!("Python reference gate: {python}");
+            group.bench_function("python_dictreader_gate", |bench| {
+                bench.iter(|| run(&python, &[reference.as_ref(), a, b]))
+            });
+        }
+        None => eprintln!("python3 not found: the Python reference gate is not measured"),
     }
     group.finish();
 }

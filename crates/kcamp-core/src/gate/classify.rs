@@ -5,7 +5,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{GateConfig, GateInput, ShapeClass, ShapeVerdict};
 use crate::schema::{
-    BenchTable, MetricRef, Row, Schema, describe_shape, distinct_hashes, header_difference,
+    MetricRef, RowRef, Schema, ShapeTable, describe_shape, distinct_hashes, header_difference,
 };
 use crate::stats::{median, robust_stddev, welch_p_value, wilcoxon_p_value};
 use crate::types::Check;
@@ -27,8 +27,8 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
     let config = input.config;
     let metric = input.metric;
     if let Some(diff) = header_difference(
-        &incumbent.schema.header(),
-        &candidate.schema.header(),
+        &incumbent.schema().header(),
+        &candidate.schema().header(),
         "incumbent",
         "candidate",
     ) {
@@ -37,7 +37,7 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
             diff.message
         )));
     }
-    let schema = &candidate.schema;
+    let schema = candidate.schema();
     let gateable = schema.gateable_metrics();
     if !gateable.iter().any(|m| m == metric) {
         return Err(Error::input(format!(
@@ -48,7 +48,7 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
     let accessor = schema
         .resolve_metric(metric)
         .ok_or_else(|| Error::Internal(format!("gateable metric '{metric}' did not resolve")))?;
-    if candidate.rows.is_empty() {
+    if candidate.is_empty() {
         return Err(Error::input("the candidate has no shapes to judge"));
     }
     let pairs = match_shapes(incumbent, candidate)?;
@@ -57,6 +57,8 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
     let inc_samples = input.incumbent_samples.map(|s| s.repeats_by_label(metric));
     let cand_samples = input.candidate_samples.map(|s| s.repeats_by_label(metric));
     let judging = Judging {
+        incumbent,
+        candidate,
         accessor: &accessor,
         schema,
         metric,
@@ -92,6 +94,8 @@ const SPLIT_FROM: usize = 2_000;
 
 /// What every shape is judged with.
 struct Judging<'a> {
+    incumbent: &'a dyn ShapeTable,
+    candidate: &'a dyn ShapeTable,
     accessor: &'a MetricRef,
     schema: &'a Schema,
     metric: &'a str,
@@ -103,7 +107,7 @@ struct Judging<'a> {
 
 impl Judging<'_> {
     /// The shapes of `pairs`, in order, in vectors with room for `capacity` shapes.
-    fn shapes(&self, pairs: &[(&Row, &Row)], capacity: usize) -> Result<Classified> {
+    fn shapes(&self, pairs: &[(u32, u32)], capacity: usize) -> Result<Classified> {
         let Judging {
             accessor,
             schema,
@@ -116,10 +120,14 @@ impl Judging<'_> {
         let mut shapes = Vec::with_capacity(capacity);
         let mut not_significant = Vec::new();
         let mut paired_logs = Vec::with_capacity(capacity);
-        for &(inc_row, cand_row) in pairs {
+        for &(inc, cand) in pairs {
+            let (inc_row, cand_row) = (
+                self.incumbent.row(inc as usize),
+                self.candidate.row(cand as usize),
+            );
             let mut verdict = ShapeVerdict {
-                label: cand_row.label.clone(),
-                dims: cand_row.dims.clone(),
+                label: cand_row.label.to_owned(),
+                dims: cand_row.dims.to_vec(),
                 check: cand_row.check,
                 incumbent_check: inc_row.check,
                 incumbent: None,
@@ -151,8 +159,8 @@ impl Judging<'_> {
                 continue;
             };
             let (a, b) = (
-                inc_samples.get(cand_row.label.as_str()),
-                cand_samples.get(cand_row.label.as_str()),
+                inc_samples.get(cand_row.label),
+                cand_samples.get(cand_row.label),
             );
             let logs = if self.paired {
                 a.zip(b)
@@ -248,78 +256,75 @@ fn log_ratios(inc: &[(u32, f64)], cand: &[(u32, f64)]) -> Vec<(u32, f64)> {
 }
 
 /// Pair each candidate row with the incumbent's row of the same shape, in the
-/// candidate's order. Missing, extra or duplicated shapes are errors naming the shape.
-fn match_shapes<'t>(
-    incumbent: &'t BenchTable,
-    candidate: &'t BenchTable,
-) -> Result<Vec<(&'t Row, &'t Row)>> {
-    let schema = &candidate.schema;
+/// candidate's order, as (incumbent row, candidate row) positions: 8 bytes a pair, not two
+/// borrowed rows. Missing, extra or duplicated shapes are errors naming the shape.
+fn match_shapes(incumbent: &dyn ShapeTable, candidate: &dyn ShapeTable) -> Result<Vec<(u32, u32)>> {
+    let schema = candidate.schema();
+    // A table is at most MAX_INPUT_BYTES, so its rows are numbered in 32 bits.
+    let (inc_rows, cand_rows) = (0..incumbent.len() as u32, 0..candidate.len() as u32);
+    let inc = |i: u32| incumbent.row(i as usize);
+    let cand = |i: u32| candidate.row(i as usize);
     // The common case, one shapes file measured twice: the same shapes in the same order,
     // paired by position once the shapes are known to be distinct (what the exact path
     // below would pair them to). Anything else takes the exact path, with its errors.
-    let same_order = incumbent.rows.len() == candidate.rows.len()
-        && incumbent
-            .rows
-            .iter()
-            .zip(&candidate.rows)
-            .all(|(i, c)| i.label == c.label && i.dims == c.dims);
+    let same_order = incumbent.len() == candidate.len()
+        && inc_rows.clone().all(|i| {
+            let (i, c) = (inc(i), cand(i));
+            i.label == c.label && i.dims == c.dims
+        });
     if same_order
-        && distinct_hashes(
-            incumbent
-                .rows
-                .iter()
-                .map(|r| (r.label.as_str(), r.dims.as_slice())),
-        )
+        && distinct_hashes(inc_rows.clone().map(|i| {
+            let r = inc(i);
+            (r.label, r.dims)
+        }))
     {
-        return Ok(incumbent.rows.iter().zip(&candidate.rows).collect());
+        return Ok(inc_rows.map(|i| (i, i)).collect());
     }
     let index = index_rows(incumbent, "incumbent")?;
     let mut matched: HashSet<(&str, &[u64])> =
-        HashSet::with_capacity_and_hasher(candidate.rows.len(), Default::default());
-    let mut pairs = Vec::with_capacity(candidate.rows.len());
-    for row in &candidate.rows {
-        let key = (row.label.as_str(), row.dims.as_slice());
+        HashSet::with_capacity_and_hasher(candidate.len(), Default::default());
+    let mut pairs = Vec::with_capacity(candidate.len());
+    for c in cand_rows {
+        let row = cand(c);
+        let key = (row.label, row.dims);
         if !matched.insert(key) {
             return Err(Error::input(format!(
                 "duplicated shape {} in the candidate",
-                describe_shape(&row.label, &row.dims, schema)
+                describe_shape(row.label, row.dims, schema)
             )));
         }
-        let inc = index.get(&key).ok_or_else(|| {
+        let i = index.get(&key).ok_or_else(|| {
             Error::input(format!(
                 "shape {} is in the candidate but missing from the incumbent",
-                describe_shape(&row.label, &row.dims, schema)
+                describe_shape(row.label, row.dims, schema)
             ))
         })?;
-        pairs.push((*inc, row));
+        pairs.push((*i, c));
     }
-    if let Some(extra) = incumbent
-        .rows
-        .iter()
-        .find(|r| !matched.contains(&(r.label.as_str(), r.dims.as_slice())))
+    if let Some(extra) = inc_rows
+        .map(inc)
+        .find(|r| !matched.contains(&(r.label, r.dims)))
     {
         return Err(Error::input(format!(
             "shape {} is in the incumbent but missing from the candidate",
-            describe_shape(&extra.label, &extra.dims, schema)
+            describe_shape(extra.label, extra.dims, schema)
         )));
     }
     Ok(pairs)
 }
 
-/// Rows by label + dims, built once; a duplicated shape is an error.
+/// Row positions by label + dims, built once; a duplicated shape is an error.
 fn index_rows<'t>(
-    table: &'t BenchTable,
+    table: &'t dyn ShapeTable,
     side: &str,
-) -> Result<HashMap<(&'t str, &'t [u64]), &'t Row>> {
-    let mut index = HashMap::with_capacity_and_hasher(table.rows.len(), Default::default());
-    for row in &table.rows {
-        if index
-            .insert((row.label.as_str(), row.dims.as_slice()), row)
-            .is_some()
-        {
+) -> Result<HashMap<(&'t str, &'t [u64]), u32>> {
+    let mut index = HashMap::with_capacity_and_hasher(table.len(), Default::default());
+    for i in 0..table.len() {
+        let row = table.row(i);
+        if index.insert((row.label, row.dims), i as u32).is_some() {
             return Err(Error::input(format!(
                 "duplicated shape {} in the {side}",
-                describe_shape(&row.label, &row.dims, &table.schema)
+                describe_shape(row.label, row.dims, table.schema())
             )));
         }
     }
@@ -330,7 +335,7 @@ fn index_rows<'t>(
 /// positive and finite (a zero time makes the derived metric infinite).
 fn measured(
     accessor: &MetricRef,
-    row: &Row,
+    row: RowRef<'_>,
     schema: &Schema,
     metric: &str,
     side: &str,
@@ -340,7 +345,7 @@ fn measured(
     if !(value.is_finite() && value > 0.0 && stddev.is_finite() && stddev >= 0.0) {
         return Err(Error::input(format!(
             "shape {}: the {side}'s {metric} is {value} ± {stddev} on a PASS row; the gate needs a positive finite value",
-            describe_shape(&row.label, &row.dims, schema)
+            describe_shape(row.label, row.dims, schema)
         )));
     }
     Ok((value, stddev))

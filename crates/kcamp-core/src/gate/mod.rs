@@ -15,7 +15,7 @@ pub use explain::{percent, write_value};
 use serde::{Deserialize, Serialize};
 
 use crate::Result;
-use crate::schema::{BenchTable, Samples};
+use crate::schema::{Samples, ShapeTable};
 use crate::types::Check;
 
 /// Thresholds, all overridable in the manifest's `gate:` section (SPEC defaults).
@@ -218,8 +218,8 @@ pub struct GateReport {
 
 /// Inputs to one judgement.
 pub struct GateInput<'a> {
-    pub incumbent: &'a BenchTable,
-    pub candidate: &'a BenchTable,
+    pub incumbent: &'a dyn ShapeTable,
+    pub candidate: &'a dyn ShapeTable,
     pub incumbent_samples: Option<&'a Samples>,
     pub candidate_samples: Option<&'a Samples>,
     /// Metric name: a metric column or a derived metric (`Combined Step TFLOPS`).

@@ -1,6 +1,7 @@
 //! Tests of the gate: classes, verdicts, reasons and the SPEC §7 properties.
 
 use super::*;
+use crate::schema::BenchTable;
 use crate::schema::{COMBINED_STEP_TFLOPS, Row, Schema};
 use proptest::prelude::*;
 

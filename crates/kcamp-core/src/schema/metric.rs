@@ -1,7 +1,7 @@
 //! Where a metric lives in a row: a column and its `_stddev` partner, or the derived
 //! `Combined Step TFLOPS` computed from dimensions, times and both TFLOPS stddevs.
 
-use super::table::Row;
+use super::table::RowRef;
 
 /// Where a metric's value and stddev live in a row, resolved once per schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,15 +27,16 @@ pub struct CombinedStepColumns {
 
 impl MetricRef {
     /// The metric's value in `row` (NaN for empty cells of non-PASS rows).
-    pub fn value(&self, row: &Row) -> Option<f64> {
+    pub fn value<'r>(&self, row: impl Into<RowRef<'r>>) -> Option<f64> {
+        let row = row.into();
         match self {
-            MetricRef::Column { value, .. } => row.values.get(*value).copied(),
+            MetricRef::Column { value, .. } => row.value(*value),
             MetricRef::CombinedStep(c) => {
                 let mut flops = 6.0;
                 for d in c.dims {
                     flops *= *row.dims.get(d)? as f64;
                 }
-                let ms = row.values.get(c.forward_time)? + row.values.get(c.backward_time)?;
+                let ms = row.value(c.forward_time)? + row.value(c.backward_time)?;
                 Some(flops / (ms * 1e-3) / 1e12)
             }
         }
@@ -43,12 +44,13 @@ impl MetricRef {
 
     /// The metric's absolute stddev. For `Combined Step TFLOPS` (SPEC §7 rule 2): the
     /// value times the larger of the forward and backward relative stddevs.
-    pub fn stddev(&self, row: &Row) -> Option<f64> {
+    pub fn stddev<'r>(&self, row: impl Into<RowRef<'r>>) -> Option<f64> {
+        let row = row.into();
         match self {
-            MetricRef::Column { stddev, .. } => row.values.get((*stddev)?).copied(),
+            MetricRef::Column { stddev, .. } => row.value((*stddev)?),
             MetricRef::CombinedStep(c) => {
                 let relative = |value: usize, sd: usize| -> Option<f64> {
-                    Some(row.values.get(sd)? / row.values.get(value)?)
+                    Some(row.value(sd)? / row.value(value)?)
                 };
                 let worst = relative(c.forward, c.forward_stddev)?
                     .max(relative(c.backward, c.backward_stddev)?);

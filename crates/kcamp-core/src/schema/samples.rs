@@ -6,7 +6,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::columns::header_difference;
-use super::table::{BenchTable, for_each_record, push_field, push_number, read_text, split_header};
+use super::table::{ShapeTable, for_each_record, push_field, push_number, read_text, split_header};
 use crate::types::validate_label;
 use crate::{Error, Result};
 
@@ -136,7 +136,7 @@ impl Samples {
 
     /// Read the samples that belong to `table` (the benchmark CSV beside them) and check
     /// that they do: see [`Samples::check_against`].
-    pub fn read_for(path: &Path, table: &BenchTable) -> Result<Samples> {
+    pub fn read_for(path: &Path, table: &dyn ShapeTable) -> Result<Samples> {
         let samples = Samples::read(path)?;
         samples.check_against(table, path)?;
         Ok(samples)
@@ -145,11 +145,12 @@ impl Samples {
     /// Every sample must be of a shape of `table` and of one of its metrics (a numeric
     /// column or a derived metric): samples of an unknown shape would be silently ignored by
     /// the gate, so they are an error naming the line.
-    pub fn check_against(&self, table: &BenchTable, origin: &Path) -> Result<()> {
-        let labels: HashSet<&str> = table.rows.iter().map(|r| r.label.as_str()).collect();
-        let metrics = table.schema.gateable_metrics();
+    pub fn check_against(&self, table: &dyn ShapeTable, origin: &Path) -> Result<()> {
+        let labels: HashSet<&str> = (0..table.len()).map(|i| table.row(i).label).collect();
+        let schema = table.schema();
+        let metrics = schema.gateable_metrics();
         let numeric =
-            |m: &str| metrics.iter().any(|g| g == m) || table.schema.resolve_metric(m).is_some();
+            |m: &str| metrics.iter().any(|g| g == m) || schema.resolve_metric(m).is_some();
         let mut known_metric: HashMap<&str, bool> = HashMap::default();
         for (i, r) in self.rows.iter().enumerate() {
             let record = i + 1;
