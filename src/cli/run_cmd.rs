@@ -235,6 +235,21 @@ pub fn peak(ctx: &Ctx, a: &PeakArgs) -> Result<CmdOutput> {
             kcamp_core::units::byte_rate(bw)
         );
     }
+    // The tensor cores as WGSL reaches them: the ceiling of a cooperative-matrix kernel, shown
+    // beside the FMA roofs (the roofline keeps using those and the cited tensor rates).
+    match (&report.coop_f16, &report.coop_f16_error) {
+        (Some(c), _) => {
+            let _ = writeln!(
+                human,
+                "  f16 coop     {} (cooperative-matrix multiply-add chain, 16x16x16, f32 sums; not a roof kcamp judges by)",
+                kcamp_core::units::flop_rate(c.gflops * 1e9)
+            );
+        }
+        (None, Some(e)) => {
+            let _ = writeln!(human, "  f16 coop     not measured: {e}");
+        }
+        (None, None) => {}
+    }
     let _ = write!(human, "stored as source '{source}' in {}", path.display());
     let in_campaign = ctx
         .campaign

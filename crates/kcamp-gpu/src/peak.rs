@@ -15,8 +15,12 @@ use kcamp_core::{Error, Result};
 const FMA_F32: &str = include_str!("../../../shaders/peak_fma.wgsl");
 const FMA_F16: &str = include_str!("../../../shaders/peak_fma_f16.wgsl");
 const COPY: &str = include_str!("../../../shaders/peak_copy.wgsl");
+const COOP_F16: &str = include_str!("../../../shaders/peak_coop_f16.wgsl");
 /// FLOPs per invocation and iteration of the FMA kernels: 8 chains × 4 unroll × vec4 × 2.
 const FLOPS_PER_ITERATION: f64 = 256.0;
+/// Bytes of the cooperative-matrix kernel's output: 64 slots of a workgroup's 8 subgroups'
+/// 8 accumulators of 16×16 f32.
+const COOP_OUT_BYTES: u64 = 64 * 8 * 8 * 256 * 4;
 const WORKGROUP: u64 = 256;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -72,6 +76,14 @@ pub struct PeakReport {
     /// None where the adapter has no SHADER_F16.
     pub fma_f16: Option<FmaPeak>,
     pub copy: CopyPeak,
+    /// Cooperative-matrix multiply-adds (16×16×16, f16 inputs, f32 sums: the tensor cores as
+    /// WGSL reaches them), where the adapter has them with subgroups of 32 (its `gflops` is
+    /// counted per invocation of subgroups of 32). None elsewhere, or with why it failed in
+    /// `coop_f16_error`: the other ceilings stand without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coop_f16: Option<FmaPeak>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coop_f16_error: Option<String>,
 }
 
 /// Measures the adapter's FMA and copy ceilings.
@@ -83,13 +95,48 @@ pub fn measure(ctx: &GpuContext, opts: &PeakOptions) -> Result<PeakReport> {
     }
     ctx.clear_errors();
     let clock = RunClock::new(ctx);
-    let fma_f32 = fma(ctx, &clock, opts, "f32", FMA_F32, 16)?;
+    let chain = |dtype, name, source, vec4_bytes| Chain {
+        dtype,
+        name,
+        source,
+        flops_per_iteration: FLOPS_PER_ITERATION,
+        vec4_bytes,
+        out_bytes: None,
+    };
+    let fma_f32 = fma(
+        ctx,
+        &clock,
+        opts,
+        &chain("f32", "peak_fma_f32.wgsl", FMA_F32, 16),
+    )?;
     let fma_f16 = if ctx.has_f16() {
-        Some(fma(ctx, &clock, opts, "f16", FMA_F16, 8)?)
+        Some(fma(
+            ctx,
+            &clock,
+            opts,
+            &chain("f16", "peak_fma_f16.wgsl", FMA_F16, 8),
+        )?)
     } else {
         None
     };
     let copy = copy(ctx, &clock, opts)?;
+    let (coop_f16, coop_f16_error) = if coop_f16_ready(ctx) {
+        let coop = Chain {
+            dtype: "f16 cooperative matrix",
+            name: "peak_coop_f16.wgsl",
+            source: COOP_F16,
+            out_bytes: Some(COOP_OUT_BYTES),
+            // 8 chains × 16×16×16 × 2 per subgroup of 32.
+            flops_per_iteration: 8.0 * 4096.0 * 2.0 / 32.0,
+            vec4_bytes: 8,
+        };
+        match fma(ctx, &clock, opts, &coop) {
+            Ok(peak) => (Some(peak), None),
+            Err(e) => (None, Some(e.to_string())),
+        }
+    } else {
+        (None, None)
+    };
     Ok(PeakReport {
         adapter: ctx.description(),
         timing_method: clock.method(),
@@ -98,7 +145,31 @@ pub fn measure(ctx: &GpuContext, opts: &PeakOptions) -> Result<PeakReport> {
         fma_f32,
         fma_f16,
         copy,
+        coop_f16,
+        coop_f16_error,
     })
+}
+
+/// Whether the cooperative-matrix peak can run: the feature, f16, and subgroups of exactly
+/// 32 (the kernel's FLOP count assumes them).
+fn coop_f16_ready(ctx: &GpuContext) -> bool {
+    ctx.features
+        .contains(wgpu::Features::EXPERIMENTAL_COOPERATIVE_MATRIX | wgpu::Features::SHADER_F16)
+        && ctx.report().features.subgroup_min_size == 32
+        && ctx.report().features.subgroup_max_size == 32
+}
+
+/// One FMA-chain kernel: its dtype's name, its source, its FLOPs per invocation and
+/// iteration and the bytes of its output (per invocation, or in all).
+struct Chain<'a> {
+    dtype: &'a str,
+    name: &'a str,
+    source: &'a str,
+    flops_per_iteration: f64,
+    /// Output bytes per invocation (the vec4 chains' sums).
+    vec4_bytes: u64,
+    /// Output bytes in all, when the kernel writes a fixed area instead.
+    out_bytes: Option<u64>,
 }
 
 fn build(
@@ -145,17 +216,18 @@ fn grid_within(groups: u64, max: u64) -> Result<[u32; 3]> {
     Ok([x as u32, y as u32, 1])
 }
 
-fn fma(
-    ctx: &GpuContext,
-    clock: &RunClock,
-    opts: &PeakOptions,
-    dtype: &str,
-    source: &str,
-    vec4_bytes: u64,
-) -> Result<FmaPeak> {
+fn fma(ctx: &GpuContext, clock: &RunClock, opts: &PeakOptions, chain: &Chain) -> Result<FmaPeak> {
+    let Chain {
+        dtype,
+        name,
+        source,
+        flops_per_iteration,
+        vec4_bytes,
+        out_bytes,
+    } = *chain;
     let (pipeline, layout) = build(
         ctx,
-        &format!("peak_fma_{dtype}.wgsl"),
+        name,
         source,
         &[
             ("out", 0, Access::ReadWrite),
@@ -169,7 +241,7 @@ fn fma(
     let invocations = groups * WORKGROUP;
     let out = ctx.buffer(
         "peak fma out",
-        invocations * vec4_bytes,
+        out_bytes.unwrap_or(invocations * vec4_bytes),
         wgpu::BufferUsages::STORAGE,
     );
     let params = ctx.buffer(
@@ -207,7 +279,7 @@ fn fma(
         iterations = (f64::from(iterations) * scale).min(f64::from(1u32 << 30)) as u32;
     }
     let best_ms = best_of(opts.runs, || timed(iterations))?;
-    let flops = invocations as f64 * f64::from(iterations) * FLOPS_PER_ITERATION;
+    let flops = invocations as f64 * f64::from(iterations) * flops_per_iteration;
     let gflops = flops / (best_ms * 1e-3) / 1e9;
     Ok(FmaPeak {
         dtype: dtype.to_owned(),
@@ -375,6 +447,28 @@ impl RunClock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every built-in peak kernel parses and validates (the cooperative-matrix one cannot
+    /// run on the software adapter, so this is what checks it off an H200).
+    #[test]
+    fn the_peak_kernels_are_valid_wgsl() {
+        use wgpu::naga;
+        for (name, source) in [
+            ("peak_fma.wgsl", FMA_F32),
+            ("peak_fma_f16.wgsl", FMA_F16),
+            ("peak_copy.wgsl", COPY),
+            ("peak_coop_f16.wgsl", COOP_F16),
+        ] {
+            let module = naga::front::wgsl::parse_str(source)
+                .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
+            naga::valid::Validator::new(
+                naga::valid::ValidationFlags::all(),
+                naga::valid::Capabilities::all(),
+            )
+            .validate(&module)
+            .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
+        }
+    }
 
     #[test]
     fn grid_launches_exactly_the_workgroups_asked_for() {
