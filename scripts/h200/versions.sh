@@ -174,6 +174,15 @@ ver3 23-128x256-w16-bk32 staged 128 256 32 2 8 0 8 g64 "22 transposed: a 128x256
 ver3 24-bk64-g128 staged 128 128 64 2 4 0 8 g128 "19 with 16-byte global loads (array<vec4<u32>>, each word unpacked to vec2<f16>): half of 19's load instructions in the global-to-shared copy, at four conversions per 8 halves."
 ver3 25-bk64-g128-sv4 staged 128 128 64 2 4 0 8 "g128 sv4" "24 and 21 together: 16-byte global loads and 8-byte workgroup elements."
 ver3 26-w16-32x32-bk32 staged 128 128 32 4 4 0 8 g64 "19's 128x128 tile with 16 subgroups (512 invocations) of 32x32 (2x2 fragments each), k-tile 32: 22 and 23 reached 128 registers and +10% at 4096^3 with 16 warps per workgroup but lost the batched 8x512^3 (a quarter of the SMs idle with 256-wide tiles); this keeps 19's tile count at 16 warps, at more fragment loads per MMA."
+# run 19: run 18's `kcamp peak` read 650 TFLOP/s for a chain of cooperative-matrix multiply-adds
+# (0.94x torch fp16 694): the tensor cores are reached; the kernels are not. 19 runs one
+# workgroup (157 registers) per multiprocessor, single-buffered, so every k-tile's global loads
+# stall the whole SM; two workgroups per SM (<= 128 registers at 256 invocations) would overlap
+# one's loads with the other's MMAs.
+ver3 27-bk32 staged 128 128 32 2 4 0 8 g64 "19 with k-tile 32: half the staging registers (16 instead of 32), to reach 128 registers per invocation and two workgroups per multiprocessor, whose loads and MMAs then overlap; k-tile 64 beat 32 only at one workgroup per SM."
+ver3 28-128x64-w32x32 staged 128 64 64 4 2 0 8 g64 "128x64 tile, 8 subgroups of 32x32 (2x2 fragments), k-tile 64: 32 accumulator registers instead of 64, so two or more workgroups per multiprocessor, at three quarters of 19's FLOPs per global byte."
+ver3 29-64x128-w32x32 staged 64 128 64 2 4 0 8 g64 "28 transposed: a 64x128 tile of 8 subgroups of 32x32."
+ver3 30-bk16 staged 128 128 16 2 4 0 8 g64 "19 with k-tile 16: 8 staging registers, the fewest, at four times the barriers per MMA."
 # run 8: back to the f32 lineage.
 D=sgemm-f32
 v 44-split-sbuf-swz8 '{"split": true, "dbuf": false, "swz": 8}' 0 "40 with grouped block order (8 block rows per group), with runtime checks on: in run 7 the grouped order gained 1.3% on the trusted kernel (42 against 41), and the trusted kernel itself was 6% slower than 40, so the order alone on 40."
