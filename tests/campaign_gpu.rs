@@ -18,6 +18,12 @@ fn kcamp(dir: &Path) -> Command {
             "XDG_RUNTIME_DIR",
             std::env::var("XDG_RUNTIME_DIR").unwrap_or_else(|_| "/tmp".into()),
         )
+        // The user's own peak store (`kcamp peak` outside a campaign writes there) is not the
+        // test's: with lavapipe's peaks in it, BASELINE would not measure them.
+        .env(
+            "XDG_DATA_HOME",
+            dir.parent().unwrap_or(dir).join("xdg-data"),
+        )
         .env_remove("KCAMP_FAILPOINT");
     cmd
 }
