@@ -744,6 +744,11 @@ pub fn details(state: &CampaignState, index: usize) -> Vec<DetailLine> {
             if t { Tone::Warn } else { Tone::Normal },
         ));
     }
+    // What the driver compiled the kernel to (registers decide how many workgroups share a
+    // multiprocessor), where the adapter reported it.
+    if let Some(d) = result.and_then(|r| r.driver_statistics.as_ref()) {
+        out.push(line("driver", d.summary(), Tone::Normal));
+    }
     out
 }
 
@@ -937,6 +942,38 @@ mod tests {
         assert_eq!(adapter.value, "llvmpipe (LLVM 15.0.6, 256 bits) (vulkan)");
         let trusted = d.iter().find(|l| l.key == "trusted").unwrap();
         assert!(trusted.value.starts_with("no"));
+        // lavapipe reports no driver statistics: no line for them.
+        assert!(!keys.contains(&"driver"));
+    }
+
+    #[test]
+    fn details_show_what_the_driver_compiled_the_kernel_to() {
+        use kcamp_core::isa::{
+            DriverExecutable, DriverStatistic, DriverStatistics, StatisticValue,
+        };
+        let mut state = fixtures::several_rounds();
+        let (index, round) = state
+            .rounds
+            .iter_mut()
+            .enumerate()
+            .find(|(_, r)| r.result.is_some())
+            .unwrap();
+        round.result.as_mut().unwrap().driver_statistics = Some(DriverStatistics {
+            entry_point: "forward".into(),
+            executables: vec![DriverExecutable {
+                name: "Compute".into(),
+                description: String::new(),
+                subgroup_size: 32,
+                statistics: vec![DriverStatistic {
+                    name: "Register Count".into(),
+                    description: String::new(),
+                    value: StatisticValue::Unsigned(128),
+                }],
+            }],
+        });
+        let d = details(&state, index);
+        let driver = d.iter().find(|l| l.key == "driver").unwrap();
+        assert_eq!(driver.value, "Register Count 128, subgroup size 32");
     }
 
     #[test]
