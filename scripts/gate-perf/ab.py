@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Whole `kcamp gate` processes of two (or more) binaries timed alternately on the same two
+generated 10,000-shape GEMM CSVs (the shape of benches/gate.rs's files), with the Python
+reference gate beside them when `py` is named: the README's "44.9 to 35.6 ms" comparison.
+
+    scripts/gate-perf/ab.py OLD_KCAMP NEW_KCAMP [py]      (N=80 rounds by default)
+"""
+import os, random, statistics, subprocess, sys, tempfile, time
+
+HEADER = ("label,B,M,N,K,Check,Forward TFLOPS,Forward TFLOPS_stddev,Backward TFLOPS,"
+          "Backward TFLOPS_stddev,Forward Time (ms),Backward Time (ms),out_snr,da_snr,db_snr")
+
+
+def generate(seed, scale, path):
+    r, out = random.Random(seed), [HEADER]
+    for i in range(10_000):
+        m, n, k = 64 * (1 + i % 32), 64 * (1 + i % 17), 64 * (1 + i % 23)
+        f, b, rel = r.uniform(0.5, 50) * scale, r.uniform(0.5, 50) * scale, r.uniform(0.005, 0.03)
+        fl = 2.0 * m * n * k
+        out.append(f"shape{i},1,{m},{n},{k},PASS,{f!r},{f * rel!r},{b!r},{b * rel!r},"
+                   f"{fl / (f * 1e12) * 1e3!r},{2 * fl / (b * 1e12) * 1e3!r},120.5,inf,118.25")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    work = tempfile.mkdtemp()
+    for side, seed, scale in (("inc", 1, 1.0), ("cand", 2, 1.05)):
+        os.makedirs(f"{work}/{side}")
+        generate(seed, scale, f"{work}/{side}/benchmark.csv")
+    files = [f"{work}/inc/benchmark.csv", f"{work}/cand/benchmark.csv"]
+    python = sys.executable  # the interpreter itself, not a launcher script in front of it
+    reference = os.path.join(here, "..", "..", "benches", "gate_reference.py")
+    commands = {b: ([python, reference] if b == "py" else [b, "gate"]) + files for b in sys.argv[1:]}
+    times = {b: [] for b in commands}
+    for _ in range(int(os.environ.get("N", "80"))):
+        for b, cmd in commands.items():
+            t = time.perf_counter()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            times[b].append(time.perf_counter() - t)
+    for b, v in times.items():
+        v.sort()
+        print(f"{b}: median {statistics.median(v) * 1e3:.1f} ms, quartile {v[len(v) // 4] * 1e3:.1f}, "
+              f"least {v[0] * 1e3:.1f} ({len(v)} runs)")
+
+
+if __name__ == "__main__":
+    main()
