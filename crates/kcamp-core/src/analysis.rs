@@ -323,6 +323,7 @@ mod tests {
 
     fn registers(n: u64) -> DriverStatistics {
         DriverStatistics {
+            error: None,
             entry_point: "forward".into(),
             executables: vec![DriverExecutable {
                 name: "compute".into(),
@@ -374,6 +375,7 @@ mod tests {
             vec!["the driver compiled forward to 96 registers per invocation"]
         );
         let none = DriverStatistics {
+            error: None,
             entry_point: "forward".into(),
             executables: vec![],
         };

@@ -196,6 +196,21 @@ pub struct DriverStatistics {
     pub entry_point: String,
     /// One per executable the driver made of the pipeline (one for a compute pipeline).
     pub executables: Vec<DriverExecutable>,
+    /// Why the statistics could not be read on an adapter that offers them (opening the
+    /// second device, compiling, or the query failed), so that their absence says why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl DriverStatistics {
+    /// The statistics of `entry_point` could not be read, for `reason`.
+    pub fn unread(entry_point: &str, reason: impl Into<String>) -> DriverStatistics {
+        DriverStatistics {
+            entry_point: entry_point.to_owned(),
+            executables: Vec::new(),
+            error: Some(reason.into()),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -287,7 +302,9 @@ impl DriverStatistics {
                 parts.push(format!("subgroup size {}", e.subgroup_size));
             }
         }
-        if parts.is_empty() {
+        if let Some(e) = &self.error {
+            format!("not read: {e}")
+        } else if parts.is_empty() {
             "the driver reported no statistics".to_owned()
         } else {
             parts.join(", ")
@@ -301,6 +318,7 @@ mod driver_tests {
 
     fn stats(pairs: &[(&str, StatisticValue)]) -> DriverStatistics {
         DriverStatistics {
+            error: None,
             entry_point: "forward".into(),
             executables: vec![DriverExecutable {
                 name: "Compute".into(),
@@ -359,8 +377,15 @@ mod driver_tests {
         let empty = DriverStatistics {
             entry_point: "forward".into(),
             executables: vec![],
+            error: None,
         };
         assert_eq!(empty.summary(), "the driver reported no statistics");
+        let failed = DriverStatistics::unread("forward", "compiling the pipeline: ERROR_UNKNOWN");
+        assert_eq!(
+            failed.summary(),
+            "not read: compiling the pipeline: ERROR_UNKNOWN"
+        );
+        assert_eq!(failed.registers(), None);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent, WarmupRecord};
+use kcamp_core::isa::DriverStatistics;
 use kcamp_core::manifest::KernelSpec;
 use kcamp_core::ops::verify::{self, Comparison};
 use kcamp_core::ops::{self, PassPlan, Problem};
@@ -303,16 +304,15 @@ fn run(
             spec,
             "asking the driver what it made of the kernel",
         );
-        // Statistics are evidence, not the measurement: a driver that cannot say leaves
-        // them out and the case goes on.
+        // Statistics are evidence, not the measurement: a failure to read them is kept as
+        // their reason and the case goes on.
         outcome.driver_statistics = crate::driver_stats::capture(
             ctx,
             &spec.kernel_source,
             entry,
             spec.kernel.runtime_checks(),
         )
-        .ok()
-        .flatten();
+        .unwrap_or_else(|e| Some(DriverStatistics::unread(entry, e)));
     }
     // The paired kernel's own failures are its outcome's; the scored kernel goes on alone.
     let mut paired_side = None;

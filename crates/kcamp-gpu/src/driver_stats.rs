@@ -281,6 +281,7 @@ unsafe fn compile_and_ask(
     let executables = read();
     unsafe { destroy(device, module, &set_layouts, Some(layout), Some(pipeline)) };
     Ok(DriverStatistics {
+        error: None,
         entry_point: entry.to_owned(),
         executables: executables?,
     })

@@ -959,6 +959,7 @@ mod tests {
             .find(|(_, r)| r.result.is_some())
             .unwrap();
         round.result.as_mut().unwrap().driver_statistics = Some(DriverStatistics {
+            error: None,
             entry_point: "forward".into(),
             executables: vec![DriverExecutable {
                 name: "Compute".into(),
