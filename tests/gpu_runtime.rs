@@ -197,6 +197,74 @@ fn dedicated_backward_entry_points_are_used() {
     );
 }
 
+/// The baseline GEMM with a second entry point, `main4`, reading `a` through a vec4 view
+/// of the same binding (a second declaration, used by `main4` alone), its output times
+/// `scale`.
+fn with_aligned_entry(source: &str, scale: &str) -> String {
+    let view = "@group(0) @binding(0) var<storage, read> a: array<f32>;";
+    assert!(source.contains(view), "the baseline's binding of a changed");
+    let body = &source[source.find("@compute").expect("an entry point")..];
+    let aligned = body
+        .replace("fn main(", "fn main4(")
+        .replace(
+            "a[a_base + p * params.m + row]",
+            "a4[(a_base + p * params.m + row) / 4u][(a_base + p * params.m + row) % 4u]",
+        )
+        .replace(
+            "a[a_base + row * params.k + p]",
+            "a4[(a_base + row * params.k + p) / 4u][(a_base + row * params.k + p) % 4u]",
+        )
+        .replace("= acc;", &format!("= acc * {scale};"));
+    assert!(
+        aligned.contains("a4[") && !aligned.contains(" a["),
+        "{aligned}"
+    );
+    format!(
+        "{}\n{aligned}",
+        source.replace(
+            view,
+            &format!("{view}\n@group(0) @binding(0) var<storage, read> a4: array<vec4<f32>>;")
+        )
+    )
+}
+
+#[test]
+fn aligned_shapes_run_the_aligned_entry_point_and_record_it() {
+    let ctx = ctx();
+    let mut spec = case(OpName::Gemm, Dtype::F32, gemm("al", 2, 16, 8, 12), None);
+    let baseline = spec.kernel_source.clone();
+    spec.kernel.aligned = Some(kcamp_core::manifest::AlignedEntries {
+        to: 4,
+        entry_points: BTreeMap::from([("forward".to_owned(), "main4".to_owned())]),
+    });
+    // A correct aligned entry point: every pass of an aligned shape runs it (the backward
+    // passes have no entry point of their own), and the outcome says so.
+    spec.kernel_source = with_aligned_entry(&baseline, "1.0");
+    let (o, _) = run(&ctx, &spec);
+    assert_pass(&o);
+    assert_eq!(o.aligned_entries, vec!["main4".to_owned()]);
+    spec.shape = gemm("odd", 1, 16, 9, 12);
+    let (o, _) = run(&ctx, &spec);
+    assert_pass(&o);
+    assert!(o.aligned_entries.is_empty(), "{:?}", o.aligned_entries);
+    // A wrong aligned entry point fails the aligned shape only: it is what ran there.
+    spec.kernel_source = with_aligned_entry(&baseline, "2.0");
+    let (o, _) = run(&ctx, &spec);
+    assert_pass(&o);
+    spec.shape = gemm("al", 2, 16, 8, 12);
+    let (o, _) = run(&ctx, &spec);
+    assert_eq!(o.check, Check::Fail, "{o:?}");
+    // A missing aligned entry point is named by its field.
+    spec.kernel_source = baseline;
+    let (o, _) = run(&ctx, &spec);
+    assert_eq!(o.check, Check::Fail);
+    assert!(
+        reason(&o).contains("kernel.aligned.entry_points.forward: no compute entry point 'main4'"),
+        "{}",
+        reason(&o)
+    );
+}
+
 #[test]
 fn naive_gemm_f16_passes() {
     let ctx = ctx();

@@ -316,6 +316,53 @@ fn gate_settings_outside_their_range_are_refused() {
 }
 
 #[test]
+fn aligned_entry_points_that_cannot_apply_are_refused() {
+    let (_tmp, dir) = baselined();
+    let settings = dir.join("kernel/kernel.yaml");
+    let general = "file: gemm.wgsl\nentry_points: {forward: main}\nworkgroups: {x: ceil(N/16), y: ceil(M/16), z: B}\n";
+    for (aligned, needles) in [
+        (
+            "aligned: {to: 1, entry_points: {forward: main4}}",
+            &["kernel.aligned.to", "aligns nothing"][..],
+        ),
+        (
+            "aligned: {to: 4, entry_points: {}}",
+            &["kernel.aligned.entry_points", "names no entry point"][..],
+        ),
+        (
+            "aligned: {to: 4, entry_points: {backward_da: main4}}",
+            &[
+                "kernel.aligned.entry_points.backward_da",
+                "no 'backward_da' for it to replace (it has: forward)",
+            ][..],
+        ),
+        (
+            "aligned: {to: 4, entry_points: {forward: main4}, when: always}",
+            &["unknown field `when`"][..],
+        ),
+    ] {
+        std::fs::write(&settings, format!("{general}{aligned}\n")).unwrap();
+        let before = tree(&dir);
+        let mut all = needles.to_vec();
+        all.push("kernel.yaml");
+        refused(&dir, &["status"], &all);
+        refused(&dir, &["round", "new", "--hypothesis", "h"], needles);
+        assert_eq!(
+            tree(&dir),
+            before,
+            "{aligned}: a refused command changed the campaign"
+        );
+    }
+    // Settings that can apply are taken.
+    std::fs::write(
+        &settings,
+        format!("{general}aligned: {{to: 4, entry_points: {{forward: main4}}}}\n"),
+    )
+    .unwrap();
+    run(&dir, &["status"], 0);
+}
+
+#[test]
 fn shapes_csv_with_a_repeated_column_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let shapes = tmp.path().join("shapes.csv");

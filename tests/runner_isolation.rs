@@ -40,6 +40,7 @@ fn spec(label: &str, seed: u64) -> CaseSpec {
             bindings: BTreeMap::new(),
             trusted: false,
             checks: None,
+            aligned: None,
         },
         adapter: AdapterSelector::default(),
         timing: TimingConfig::default(),

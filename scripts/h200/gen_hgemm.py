@@ -14,7 +14,11 @@ as array<vec4<f16>> (8-byte words: kcamp pads every buffer to 16 bytes, so no lo
 the end of a binding). Output: f32 fragment -> workgroup staging ->
 f16 stores with bounds checks (or a direct coopStoreT of a converted fragment, CVT=1).
 
-    python3 gen_hgemm.py OUT.wgsl MODE BM BN BK WM WN DBUF PAD CVT
+    python3 gen_hgemm.py OUT.wgsl MODE BM BN BK WM WN DBUF PAD CVT [g64|g128] [sv4|f16smem] [emu] [aligned]
+
+With `aligned`, the module also holds entry points *_aligned built without the edge path
+(whole tiles only), which kcamp runs through `kernel.aligned` on shapes whose dimensions are
+multiples of the tile: a pipeline of their own, without the edge path's registers.
 """
 import sys
 
@@ -45,7 +49,7 @@ def mma_lines(ind, acc, fa, fb, emu, meta):
     ]
 
 
-def gen(mode, BM, BN, BK, WM, WN, dbuf, pad, cvt, emu=False, sv=2, gw=2):
+def gen(mode, BM, BN, BK, WM, WN, dbuf, pad, cvt, emu=False, sv=2, gw=2, fullonly=False):
     V = sv  # halves per workgroup-array element: 2 (vec2<f16>), 1 (f16) or 4 (vec4<f16>)
     # halves per global load: 2 (array<vec2<f16>>, 4 bytes), 4 (array<vec4<f16>>, 8 bytes) or
     # 8 (array<vec4<u32>>, 16 bytes, each word unpacked to vec2<f16>: naga 30 has no bitcast
@@ -179,7 +183,7 @@ fn fetch_b(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
         def load(op, indent):
             s = " " * indent
             t = op["tag"]
-            out = [f"{s}if {fast_cond(op)} {{"]
+            out = [f"{s}{{" if fullonly else f"{s}if {fast_cond(op)} {{"]
             for g in range(op["G"]):
                 out.append(f"{s}    let e{t}{g} = ({op['base']} + ({op['r0']} + l{t}r{g}) * {op['ld']} + {op['c0']} + l{t}c{g}) / {GW}u;")
                 if GW == 2:
@@ -194,6 +198,10 @@ fn fetch_b(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
                         out.append(f"{s}    let v{t}{g}_{h} = {op['buf']}[e{t}{g} + {h}u];")
                         out.append(f"{s}    r{t}{g}_{2 * h} = v{t}{g}_{h}.xy;")
                         out.append(f"{s}    r{t}{g}_{2 * h + 1} = v{t}{g}_{h}.zw;")
+            if fullonly:
+                # Whole tiles only (kernel.aligned): no edge path beside the fast one.
+                out.append(f"{s}}}")
+                return out
             out.append(f"{s}}} else {{")
             for g in range(op["G"]):
                 out.append(f"{s}    let gr{t}{g} = {op['r0']} + l{t}r{g};")
@@ -386,6 +394,19 @@ def gload(buf, h, gw):
             8: f"f16(unpack2x16float({buf}[{h} / 8u][({h} % 8u) / 2u])[{h} % 2u])"}[gw]
 
 
+def with_aligned(general, whole):
+    """`whole` (a fullonly build) appended to `general` as the entry points forward_aligned,
+    backward_da_aligned and backward_db_aligned, with workgroup arrays and helpers of its own
+    (the bindings and Params are general's): kernel.aligned runs them on whole tiles."""
+    import re
+    # From the first declaration after the bindings (the emulation build's helpers come first).
+    start = min(i for i in (whole.find("fn half_at_s"), whole.index("var<workgroup> As")) if i >= 0)
+    body = whole[start:]
+    body = re.sub(r"\b(As|Bs|Cs|fetch_a|fetch_b|emu_el|half_at_s|half_at_g)\b", r"\1_al", body)
+    body = re.sub(r"\bfn (forward|backward_da|backward_db)\(", r"fn \1_aligned(", body)
+    return general + "\n// Entry points for whole tiles only (kernel.aligned: M, N and K multiples of the tile):\n" + body
+
+
 if __name__ == "__main__":
     out, mode = sys.argv[1], sys.argv[2]
     BM, BN, BK, WM, WN, dbuf, pad, cvt = map(int, sys.argv[3:11])
@@ -393,4 +414,9 @@ if __name__ == "__main__":
     emu = "emu" in extra
     sv = 1 if "f16smem" in extra else 4 if "sv4" in extra else 2
     gw = 8 if "g128" in extra else 4 if "g64" in extra else 2
-    open(out, "w").write(gen(mode, BM, BN, BK, WM, WN, dbuf, pad, bool(cvt), emu, sv, gw))
+    args = (mode, BM, BN, BK, WM, WN, dbuf, pad, bool(cvt), emu, sv, gw)
+    text = gen(*args)
+    if "aligned" in extra:
+        # kcamp runs these on shapes aligned to the tile (kernel.aligned.to = max(BM, BN, BK)).
+        text = with_aligned(text, gen(*args, fullonly=True))
+    open(out, "w").write(text)

@@ -21,6 +21,13 @@ What it adds to gen_sgemm.py (whose version 13 is the starting point):
          vec4 loop), so the unaligned path can trade a barrier for fewer live registers
   amap   'half' (version 45 on): a warp reads 16 rows x 2 consecutive k-vec4s (32 contiguous
          bytes per row, whole sectors as 'row'), so with pad the transposing stores hit 32 banks
+  vec_only  only the vec4 loads and stores, no scalar path: the kernel assumes M, N and K are
+         multiples of 4 (kcamp runs it only where they are: `kernel.aligned` with `to: 4`)
+  aligned  a second configuration (a dict) generated as the entry points forward_aligned,
+         backward_da_aligned, backward_db_aligned, with vec_only unless it says vec_only: false, beside this one's general entry
+         points in the same module (its own workgroup arrays; the bindings shared), and named in
+         kernel.yaml's `aligned:` so kcamp runs them on shapes aligned to 4: each path compiles
+         to its own pipeline with its own registers
   pad    vec4s of padding per shared-memory row (row stride 4 * (BM/4 + pad) floats): with
          pad 1 the stride is 4 mod 32 banks, and 'half''s two k-vec4s of a row land 16 banks apart
 
@@ -32,7 +39,7 @@ import sys
 
 DEFAULTS = dict(BM=128, BN=128, BK=16, TM=8, TN=8, warp=None, vecg=True, cse=True, swz=0,
                 ahead=True, dbuf=True, amap="row", split=False, scal_dbuf=None, scal_ahead=None,
-                pad=0)
+                pad=0, vec_only=False, aligned=None)
 
 
 def gen(cfg):
@@ -280,7 +287,9 @@ struct Params {
                 w(f"{s}    workgroupBarrier();")
                 w(f"{s}}}")
 
-        if split:
+        if p["vec_only"]:
+            mainloop(4, "vec", dbuf, ahead)
+        elif split:
             w("    if (a_vec & b_vec) {")
             mainloop(8, "vec", dbuf, ahead)
             w("    } else {")
@@ -294,6 +303,11 @@ struct Params {
         for i in range(TM):
             w(f"    let r{i} = row0 + a4_{i // 4} * 4u + {i % 4}u;")
             w(f"    if (r{i} < M) {{")
+            if p["vec_only"]:
+                for cj in range(TN // 4):
+                    w(f"        if (cc{cj} < N) {{ c[(c_base + r{i} * N + cc{cj}) >> 2u] = acc{i}_{cj}; }}")
+                w("    }")
+                continue
             w("        if (c_vec) {")
             for cj in range(TN // 4):
                 w(f"            if (cc{cj} < N) {{ c[(c_base + r{i} * N + cc{cj}) >> 2u] = acc{i}_{cj}; }}")
@@ -305,7 +319,19 @@ struct Params {
             w("        }")
             w("    }")
         w("}\n")
-    return "\n".join(L)
+    text = "\n".join(L)
+    if p["aligned"]:
+        import re
+        al = dict({"vec_only": True}, **p["aligned"], aligned=None)
+        other = gen(al)
+        # Its entry points and workgroup arrays under their own names; Params and the
+        # bindings are this module's.
+        body = other[other.index("var<workgroup> As"):]
+        body = re.sub(r"\b(As|Bs)\b", r"\1_al", body)
+        body = re.sub(r"\bfn (forward|backward_da|backward_db)\(", r"fn \1_aligned(", body)
+        text += "\n// Entry points for shapes whose M, N and K are multiples of 4 (kernel.aligned), " \
+                f"gen_sgemm2.py {json.dumps(al, sort_keys=True)}:\n" + body
+    return text
 
 
 def kernel_yaml(cfg, trusted=False):
@@ -317,7 +343,9 @@ def kernel_yaml(cfg, trusted=False):
             f"  x: ceil(N/{p['BN']})\n"
             f"  y: ceil(M/{p['BM']})\n"
             "  z: B\n"
-            f"trusted: {'true' if trusted else 'false'}\n")
+            f"trusted: {'true' if trusted else 'false'}\n"
+            + ("aligned:\n  to: 4\n  entry_points: {forward: forward_aligned, backward_da: backward_da_aligned, "
+               "backward_db: backward_db_aligned}\n" if p["aligned"] else ""))
 
 
 if __name__ == "__main__":

@@ -108,6 +108,17 @@ v 49-split-noahead-scal-sbuf '{"split": true, "ahead": false, "scal_dbuf": false
 v 50-split-bk8 '{"split": true, "BK": 8}' 0 "35 with k-tile 8: the register prefetch of the next k-tile is half as large (2 vec4 of A and of B per invocation instead of 4), at twice the barriers per FMA."
 v 51-split-bk8-noahead '{"split": true, "BK": 8, "ahead": false}' 0 "50 without the fragment read-ahead."
 
+# run 20: one pipeline per alignment. 35's vec4 loop (41.9 at 4096^3, 155 registers) lost at the
+# unaligned shape because its scalar loop shared that register allocation; kcamp now runs the
+# entry points of `kernel.aligned` on shapes whose M, N and K are multiples of 4, each entry point
+# its own pipeline with its own registers.
+v 52-sbuf-aligned-dbuf '{"split": true, "dbuf": false, "aligned": {"dbuf": true}}' 0 "40 (the incumbent) for unaligned shapes, and for shapes aligned to 4 entry points of their own with only 35's double-buffered vec4 loop: 35's aligned rate (41.9 at 4096^3, 35.0 at 8x512^3) with 40's unaligned rate (31.0 at 2047x1999x1023), the two loops no longer sharing registers."
+v 53-sbuf-aligned-sbuf '{"split": true, "dbuf": false, "aligned": {"dbuf": false}}' 0 "52 with 40's single-buffered vec4 loop alone on aligned shapes: without the scalar loop beside it, fewer registers than 40's 128, perhaps three workgroups per SM."
+# Run 20 read 52's vec4-only loop at 161 registers and 38.0 TFLOP/s at 4096^3 (35's whole body:
+# 155 and 41.6), and 53's at 128 and 37.8 (40's whole body: 128 and 40.4): without the scalar
+# loop beside it the driver compiled the same vec4 loop to slower code.
+v 54-sbuf-aligned-35 '{"split": true, "dbuf": false, "aligned": {"split": true, "vec_only": false}}' 0 "40 for unaligned shapes and 35 unchanged for shapes aligned to 4 (its scalar loop never taken there): run 20 measured 35 at 41.6 TFLOP/s at 4096^3 and 34.8 at 8x512^3 against 40's 40.4 and 30.1, and 40 at 31.0 unaligned against 35's 27.3; as separate pipelines each keeps its own rate."
+
 D=hgemm-f16
 ver() { # ver NAME MODE BM BN BK WM WN DBUF PAD "hypothesis"
   local d=$D/$1; mkdir -p $d
@@ -183,6 +194,17 @@ ver3 27-bk32 staged 128 128 32 2 4 0 8 g64 "19 with k-tile 32: half the staging 
 ver3 28-128x64-w32x32 staged 128 64 64 4 2 0 8 g64 "128x64 tile, 8 subgroups of 32x32 (2x2 fragments), k-tile 64: 32 accumulator registers instead of 64, so two or more workgroups per multiprocessor, at three quarters of 19's FLOPs per global byte."
 ver3 29-64x128-w32x32 staged 64 128 64 2 4 0 8 g64 "28 transposed: a 64x128 tile of 8 subgroups of 32x32."
 ver3 30-bk16 staged 128 128 16 2 4 0 8 g64 "19 with k-tile 16: 8 staging registers, the fewest, at four times the barriers per MMA."
+# run 20: fewer invocations per workgroup instead of fewer registers. Run 19's driver gave every
+# variant meant to need fewer registers more of them; a workgroup of 4 subgroups (128
+# invocations) fits two workgroups per multiprocessor up to 255 registers and three up to 170,
+# whatever the driver chooses, so one workgroup's global loads overlap another's MMAs.
+ver3 31-128x64-w4-bk64 staged 128 64 64 2 2 0 8 g64 "19's subgroup tile (64x32, 4x2 fragments) and k-tile 64 in a 128x64 workgroup tile of 4 subgroups: 128 invocations, so at 19's 157 registers three workgroups share a multiprocessor (27.6 KiB of workgroup memory each) instead of one."
+ver3 32-64x128-w4-bk64 staged 64 128 64 2 2 0 8 g64 "31 transposed: a 64x128 tile of 4 subgroups of 32x64 (2x4 fragments)."
+ver3 33-128x128-w4-bk64 staged 128 128 64 2 2 0 8 g64 "19's 128x128 tile with 4 subgroups of 64x64 (4x4 fragments, 11's layout with 19's 8-byte loads and no runtime checks): 128 invocations, two workgroups per SM up to 255 registers."
+# Run 20: 31 and 32 got 197 and 196 registers (two workgroups, 8 warps per SM, as 19's one) and
+# lost 40% at 4096^3; 33 got 255. Occupancy is not what bounds the f16 kernels.
+ver3 34-bk64-g64-whole staged 128 128 64 2 4 0 8 "g64 aligned" "19 with entry points of its own for whole tiles (kernel.aligned, to 128: every shape but the unaligned one), built without the edge path: 19's loop carries a per-element fetch path for edge tiles beside its fast path in one register allocation, as 35's scalar loop did for f32."
+printf 'aligned:\n  to: 128\n  entry_points: {forward: forward_aligned, backward_da: backward_da_aligned, backward_db: backward_db_aligned}\n' >> $D/34-bk64-g64-whole/kernel.yaml
 # run 8: back to the f32 lineage.
 D=sgemm-f32
 v 44-split-sbuf-swz8 '{"split": true, "dbuf": false, "swz": 8}' 0 "40 with grouped block order (8 block rows per group), with runtime checks on: in run 7 the grouped order gained 1.3% on the trusted kernel (42 against 41), and the trusted kernel itself was 6% slower than 40, so the order alone on 40."

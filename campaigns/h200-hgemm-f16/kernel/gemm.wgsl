@@ -1501,3 +1501,1333 @@ fn backward_db(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_i
         workgroupBarrier();
     }
 }
+
+// Entry points for whole tiles only (kernel.aligned: M, N and K multiples of the tile):
+var<workgroup> As_al: array<vec2<f16>, 4608>;
+var<workgroup> Bs_al: array<vec2<f16>, 4608>;
+var<workgroup> Cs_al: array<f32, 2048>;
+
+// One element of an operand with bounds checks (edge tiles and unaligned shapes).
+fn fetch_a_al(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
+    if (r < rlim && col < clim) {
+        let e = base + r * ld + col;
+        return a[e / 4u][e % 4u];
+    }
+    return f16(0.0);
+}
+
+fn fetch_b_al(r: u32, col: u32, rlim: u32, clim: u32, ld: u32, base: u32) -> f16 {
+    if (r < rlim && col < clim) {
+        let e = base + r * ld + col;
+        return b[e / 4u][e % 4u];
+    }
+    return f16(0.0);
+}
+
+@compute @workgroup_size(256, 1, 1)
+fn forward_aligned(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
+    let M = params.m;
+    let N = params.n;
+    let K = params.k;
+    let a_base = wg.z * M * K;
+    let b_base = wg.z * K * N;
+    let c_base = wg.z * M * N;
+    let row0 = wg.y * 128u;
+    let col0 = wg.x * 128u;
+    let warp = tid / 32u;
+    let lane = tid % 32u;
+    let wrow = (warp / 4u) * 64u;
+    let wcol = (warp % 4u) * 32u;
+    var acc0_0 = coop_mat16x16<f32, C>();
+    var acc0_1 = coop_mat16x16<f32, C>();
+    var acc1_0 = coop_mat16x16<f32, C>();
+    var acc1_1 = coop_mat16x16<f32, C>();
+    var acc2_0 = coop_mat16x16<f32, C>();
+    var acc2_1 = coop_mat16x16<f32, C>();
+    var acc3_0 = coop_mat16x16<f32, C>();
+    var acc3_1 = coop_mat16x16<f32, C>();
+    let ntiles = (K + 63u) / 64u;
+    let lar0 = (tid + 0u) / 8u;
+    let lac0 = ((tid + 0u) % 8u) * 8u;
+    var ra0_0: vec2<f16>;
+    var ra0_1: vec2<f16>;
+    var ra0_2: vec2<f16>;
+    var ra0_3: vec2<f16>;
+    let lar1 = (tid + 256u) / 8u;
+    let lac1 = ((tid + 256u) % 8u) * 8u;
+    var ra1_0: vec2<f16>;
+    var ra1_1: vec2<f16>;
+    var ra1_2: vec2<f16>;
+    var ra1_3: vec2<f16>;
+    let lar2 = (tid + 512u) / 8u;
+    let lac2 = ((tid + 512u) % 8u) * 8u;
+    var ra2_0: vec2<f16>;
+    var ra2_1: vec2<f16>;
+    var ra2_2: vec2<f16>;
+    var ra2_3: vec2<f16>;
+    let lar3 = (tid + 768u) / 8u;
+    let lac3 = ((tid + 768u) % 8u) * 8u;
+    var ra3_0: vec2<f16>;
+    var ra3_1: vec2<f16>;
+    var ra3_2: vec2<f16>;
+    var ra3_3: vec2<f16>;
+    let lbr0 = (tid + 0u) / 16u;
+    let lbc0 = ((tid + 0u) % 16u) * 8u;
+    var rb0_0: vec2<f16>;
+    var rb0_1: vec2<f16>;
+    var rb0_2: vec2<f16>;
+    var rb0_3: vec2<f16>;
+    let lbr1 = (tid + 256u) / 16u;
+    let lbc1 = ((tid + 256u) % 16u) * 8u;
+    var rb1_0: vec2<f16>;
+    var rb1_1: vec2<f16>;
+    var rb1_2: vec2<f16>;
+    var rb1_3: vec2<f16>;
+    let lbr2 = (tid + 512u) / 16u;
+    let lbc2 = ((tid + 512u) % 16u) * 8u;
+    var rb2_0: vec2<f16>;
+    var rb2_1: vec2<f16>;
+    var rb2_2: vec2<f16>;
+    var rb2_3: vec2<f16>;
+    let lbr3 = (tid + 768u) / 16u;
+    let lbc3 = ((tid + 768u) % 16u) * 8u;
+    var rb3_0: vec2<f16>;
+    var rb3_1: vec2<f16>;
+    var rb3_2: vec2<f16>;
+    var rb3_3: vec2<f16>;
+    {
+        for (var t = 0u; t < ntiles; t = t + 1u) {
+            let k0 = t * 64u;
+            {
+                let ea0 = (a_base + (row0 + lar0) * K + k0 + lac0) / 4u;
+                let va0_0 = a[ea0 + 0u];
+                ra0_0 = va0_0.xy;
+                ra0_1 = va0_0.zw;
+                let va0_1 = a[ea0 + 1u];
+                ra0_2 = va0_1.xy;
+                ra0_3 = va0_1.zw;
+                let ea1 = (a_base + (row0 + lar1) * K + k0 + lac1) / 4u;
+                let va1_0 = a[ea1 + 0u];
+                ra1_0 = va1_0.xy;
+                ra1_1 = va1_0.zw;
+                let va1_1 = a[ea1 + 1u];
+                ra1_2 = va1_1.xy;
+                ra1_3 = va1_1.zw;
+                let ea2 = (a_base + (row0 + lar2) * K + k0 + lac2) / 4u;
+                let va2_0 = a[ea2 + 0u];
+                ra2_0 = va2_0.xy;
+                ra2_1 = va2_0.zw;
+                let va2_1 = a[ea2 + 1u];
+                ra2_2 = va2_1.xy;
+                ra2_3 = va2_1.zw;
+                let ea3 = (a_base + (row0 + lar3) * K + k0 + lac3) / 4u;
+                let va3_0 = a[ea3 + 0u];
+                ra3_0 = va3_0.xy;
+                ra3_1 = va3_0.zw;
+                let va3_1 = a[ea3 + 1u];
+                ra3_2 = va3_1.xy;
+                ra3_3 = va3_1.zw;
+            }
+            {
+                let eb0 = (b_base + (k0 + lbr0) * N + col0 + lbc0) / 4u;
+                let vb0_0 = b[eb0 + 0u];
+                rb0_0 = vb0_0.xy;
+                rb0_1 = vb0_0.zw;
+                let vb0_1 = b[eb0 + 1u];
+                rb0_2 = vb0_1.xy;
+                rb0_3 = vb0_1.zw;
+                let eb1 = (b_base + (k0 + lbr1) * N + col0 + lbc1) / 4u;
+                let vb1_0 = b[eb1 + 0u];
+                rb1_0 = vb1_0.xy;
+                rb1_1 = vb1_0.zw;
+                let vb1_1 = b[eb1 + 1u];
+                rb1_2 = vb1_1.xy;
+                rb1_3 = vb1_1.zw;
+                let eb2 = (b_base + (k0 + lbr2) * N + col0 + lbc2) / 4u;
+                let vb2_0 = b[eb2 + 0u];
+                rb2_0 = vb2_0.xy;
+                rb2_1 = vb2_0.zw;
+                let vb2_1 = b[eb2 + 1u];
+                rb2_2 = vb2_1.xy;
+                rb2_3 = vb2_1.zw;
+                let eb3 = (b_base + (k0 + lbr3) * N + col0 + lbc3) / 4u;
+                let vb3_0 = b[eb3 + 0u];
+                rb3_0 = vb3_0.xy;
+                rb3_1 = vb3_0.zw;
+                let vb3_1 = b[eb3 + 1u];
+                rb3_2 = vb3_1.xy;
+                rb3_3 = vb3_1.zw;
+            }
+            let sa0 = lar0 * 36u + lac0 / 2u;
+            As_al[sa0 + 0u] = ra0_0;
+            As_al[sa0 + 1u] = ra0_1;
+            As_al[sa0 + 2u] = ra0_2;
+            As_al[sa0 + 3u] = ra0_3;
+            let sa1 = lar1 * 36u + lac1 / 2u;
+            As_al[sa1 + 0u] = ra1_0;
+            As_al[sa1 + 1u] = ra1_1;
+            As_al[sa1 + 2u] = ra1_2;
+            As_al[sa1 + 3u] = ra1_3;
+            let sa2 = lar2 * 36u + lac2 / 2u;
+            As_al[sa2 + 0u] = ra2_0;
+            As_al[sa2 + 1u] = ra2_1;
+            As_al[sa2 + 2u] = ra2_2;
+            As_al[sa2 + 3u] = ra2_3;
+            let sa3 = lar3 * 36u + lac3 / 2u;
+            As_al[sa3 + 0u] = ra3_0;
+            As_al[sa3 + 1u] = ra3_1;
+            As_al[sa3 + 2u] = ra3_2;
+            As_al[sa3 + 3u] = ra3_3;
+            let sb0 = lbr0 * 68u + lbc0 / 2u;
+            Bs_al[sb0 + 0u] = rb0_0;
+            Bs_al[sb0 + 1u] = rb0_1;
+            Bs_al[sb0 + 2u] = rb0_2;
+            Bs_al[sb0 + 3u] = rb0_3;
+            let sb1 = lbr1 * 68u + lbc1 / 2u;
+            Bs_al[sb1 + 0u] = rb1_0;
+            Bs_al[sb1 + 1u] = rb1_1;
+            Bs_al[sb1 + 2u] = rb1_2;
+            Bs_al[sb1 + 3u] = rb1_3;
+            let sb2 = lbr2 * 68u + lbc2 / 2u;
+            Bs_al[sb2 + 0u] = rb2_0;
+            Bs_al[sb2 + 1u] = rb2_1;
+            Bs_al[sb2 + 2u] = rb2_2;
+            Bs_al[sb2 + 3u] = rb2_3;
+            let sb3 = lbr3 * 68u + lbc3 / 2u;
+            Bs_al[sb3 + 0u] = rb3_0;
+            Bs_al[sb3 + 1u] = rb3_1;
+            Bs_al[sb3 + 2u] = rb3_2;
+            Bs_al[sb3 + 3u] = rb3_3;
+            workgroupBarrier();
+            {
+                let ia0 = (wrow + 0u) * 36u + 0u;
+                let sa0 = 36u;
+                let fa0 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia0], sa0);
+                let ia1 = (wrow + 16u) * 36u + 0u;
+                let sa1 = 36u;
+                let fa1 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia1], sa1);
+                let ia2 = (wrow + 32u) * 36u + 0u;
+                let sa2 = 36u;
+                let fa2 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia2], sa2);
+                let ia3 = (wrow + 48u) * 36u + 0u;
+                let sa3 = 36u;
+                let fa3 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia3], sa3);
+                let ib0 = 0u * 68u + (wcol + 0u) / 2u;
+                let sb0 = 68u;
+                let fb0 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib0], sb0);
+                let ib1 = 0u * 68u + (wcol + 16u) / 2u;
+                let sb1 = 68u;
+                let fb1 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib1], sb1);
+                acc0_0 = coopMultiplyAdd(fa0, fb0, acc0_0);
+                acc0_1 = coopMultiplyAdd(fa0, fb1, acc0_1);
+                acc1_0 = coopMultiplyAdd(fa1, fb0, acc1_0);
+                acc1_1 = coopMultiplyAdd(fa1, fb1, acc1_1);
+                acc2_0 = coopMultiplyAdd(fa2, fb0, acc2_0);
+                acc2_1 = coopMultiplyAdd(fa2, fb1, acc2_1);
+                acc3_0 = coopMultiplyAdd(fa3, fb0, acc3_0);
+                acc3_1 = coopMultiplyAdd(fa3, fb1, acc3_1);
+            }
+            {
+                let ia0 = (wrow + 0u) * 36u + 8u;
+                let sa0 = 36u;
+                let fa0 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia0], sa0);
+                let ia1 = (wrow + 16u) * 36u + 8u;
+                let sa1 = 36u;
+                let fa1 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia1], sa1);
+                let ia2 = (wrow + 32u) * 36u + 8u;
+                let sa2 = 36u;
+                let fa2 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia2], sa2);
+                let ia3 = (wrow + 48u) * 36u + 8u;
+                let sa3 = 36u;
+                let fa3 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia3], sa3);
+                let ib0 = 16u * 68u + (wcol + 0u) / 2u;
+                let sb0 = 68u;
+                let fb0 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib0], sb0);
+                let ib1 = 16u * 68u + (wcol + 16u) / 2u;
+                let sb1 = 68u;
+                let fb1 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib1], sb1);
+                acc0_0 = coopMultiplyAdd(fa0, fb0, acc0_0);
+                acc0_1 = coopMultiplyAdd(fa0, fb1, acc0_1);
+                acc1_0 = coopMultiplyAdd(fa1, fb0, acc1_0);
+                acc1_1 = coopMultiplyAdd(fa1, fb1, acc1_1);
+                acc2_0 = coopMultiplyAdd(fa2, fb0, acc2_0);
+                acc2_1 = coopMultiplyAdd(fa2, fb1, acc2_1);
+                acc3_0 = coopMultiplyAdd(fa3, fb0, acc3_0);
+                acc3_1 = coopMultiplyAdd(fa3, fb1, acc3_1);
+            }
+            {
+                let ia0 = (wrow + 0u) * 36u + 16u;
+                let sa0 = 36u;
+                let fa0 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia0], sa0);
+                let ia1 = (wrow + 16u) * 36u + 16u;
+                let sa1 = 36u;
+                let fa1 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia1], sa1);
+                let ia2 = (wrow + 32u) * 36u + 16u;
+                let sa2 = 36u;
+                let fa2 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia2], sa2);
+                let ia3 = (wrow + 48u) * 36u + 16u;
+                let sa3 = 36u;
+                let fa3 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia3], sa3);
+                let ib0 = 32u * 68u + (wcol + 0u) / 2u;
+                let sb0 = 68u;
+                let fb0 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib0], sb0);
+                let ib1 = 32u * 68u + (wcol + 16u) / 2u;
+                let sb1 = 68u;
+                let fb1 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib1], sb1);
+                acc0_0 = coopMultiplyAdd(fa0, fb0, acc0_0);
+                acc0_1 = coopMultiplyAdd(fa0, fb1, acc0_1);
+                acc1_0 = coopMultiplyAdd(fa1, fb0, acc1_0);
+                acc1_1 = coopMultiplyAdd(fa1, fb1, acc1_1);
+                acc2_0 = coopMultiplyAdd(fa2, fb0, acc2_0);
+                acc2_1 = coopMultiplyAdd(fa2, fb1, acc2_1);
+                acc3_0 = coopMultiplyAdd(fa3, fb0, acc3_0);
+                acc3_1 = coopMultiplyAdd(fa3, fb1, acc3_1);
+            }
+            {
+                let ia0 = (wrow + 0u) * 36u + 24u;
+                let sa0 = 36u;
+                let fa0 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia0], sa0);
+                let ia1 = (wrow + 16u) * 36u + 24u;
+                let sa1 = 36u;
+                let fa1 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia1], sa1);
+                let ia2 = (wrow + 32u) * 36u + 24u;
+                let sa2 = 36u;
+                let fa2 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia2], sa2);
+                let ia3 = (wrow + 48u) * 36u + 24u;
+                let sa3 = 36u;
+                let fa3 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia3], sa3);
+                let ib0 = 48u * 68u + (wcol + 0u) / 2u;
+                let sb0 = 68u;
+                let fb0 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib0], sb0);
+                let ib1 = 48u * 68u + (wcol + 16u) / 2u;
+                let sb1 = 68u;
+                let fb1 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib1], sb1);
+                acc0_0 = coopMultiplyAdd(fa0, fb0, acc0_0);
+                acc0_1 = coopMultiplyAdd(fa0, fb1, acc0_1);
+                acc1_0 = coopMultiplyAdd(fa1, fb0, acc1_0);
+                acc1_1 = coopMultiplyAdd(fa1, fb1, acc1_1);
+                acc2_0 = coopMultiplyAdd(fa2, fb0, acc2_0);
+                acc2_1 = coopMultiplyAdd(fa2, fb1, acc2_1);
+                acc3_0 = coopMultiplyAdd(fa3, fb0, acc3_0);
+                acc3_1 = coopMultiplyAdd(fa3, fb1, acc3_1);
+            }
+            workgroupBarrier();
+        }
+    }
+    {
+        let fr = row0 + wrow + 0u;
+        let fc = col0 + wcol + 0u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc0_0, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 0u;
+        let fc = col0 + wcol + 16u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc0_1, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 16u;
+        let fc = col0 + wcol + 0u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc1_0, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 16u;
+        let fc = col0 + wcol + 16u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc1_1, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 32u;
+        let fc = col0 + wcol + 0u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc2_0, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 32u;
+        let fc = col0 + wcol + 16u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc2_1, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 48u;
+        let fc = col0 + wcol + 0u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc3_0, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 48u;
+        let fc = col0 + wcol + 16u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc3_1, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+}
+
+@compute @workgroup_size(256, 1, 1)
+fn backward_da_aligned(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
+    let M = params.m;
+    let N = params.n;
+    let K = params.k;
+    let a_base = wg.z * M * K;
+    let b_base = wg.z * K * N;
+    let c_base = wg.z * M * N;
+    let row0 = wg.y * 128u;
+    let col0 = wg.x * 128u;
+    let warp = tid / 32u;
+    let lane = tid % 32u;
+    let wrow = (warp / 4u) * 64u;
+    let wcol = (warp % 4u) * 32u;
+    var acc0_0 = coop_mat16x16<f32, C>();
+    var acc0_1 = coop_mat16x16<f32, C>();
+    var acc1_0 = coop_mat16x16<f32, C>();
+    var acc1_1 = coop_mat16x16<f32, C>();
+    var acc2_0 = coop_mat16x16<f32, C>();
+    var acc2_1 = coop_mat16x16<f32, C>();
+    var acc3_0 = coop_mat16x16<f32, C>();
+    var acc3_1 = coop_mat16x16<f32, C>();
+    let ntiles = (K + 63u) / 64u;
+    let lar0 = (tid + 0u) / 8u;
+    let lac0 = ((tid + 0u) % 8u) * 8u;
+    var ra0_0: vec2<f16>;
+    var ra0_1: vec2<f16>;
+    var ra0_2: vec2<f16>;
+    var ra0_3: vec2<f16>;
+    let lar1 = (tid + 256u) / 8u;
+    let lac1 = ((tid + 256u) % 8u) * 8u;
+    var ra1_0: vec2<f16>;
+    var ra1_1: vec2<f16>;
+    var ra1_2: vec2<f16>;
+    var ra1_3: vec2<f16>;
+    let lar2 = (tid + 512u) / 8u;
+    let lac2 = ((tid + 512u) % 8u) * 8u;
+    var ra2_0: vec2<f16>;
+    var ra2_1: vec2<f16>;
+    var ra2_2: vec2<f16>;
+    var ra2_3: vec2<f16>;
+    let lar3 = (tid + 768u) / 8u;
+    let lac3 = ((tid + 768u) % 8u) * 8u;
+    var ra3_0: vec2<f16>;
+    var ra3_1: vec2<f16>;
+    var ra3_2: vec2<f16>;
+    var ra3_3: vec2<f16>;
+    let lbr0 = (tid + 0u) / 8u;
+    let lbc0 = ((tid + 0u) % 8u) * 8u;
+    var rb0_0: vec2<f16>;
+    var rb0_1: vec2<f16>;
+    var rb0_2: vec2<f16>;
+    var rb0_3: vec2<f16>;
+    let lbr1 = (tid + 256u) / 8u;
+    let lbc1 = ((tid + 256u) % 8u) * 8u;
+    var rb1_0: vec2<f16>;
+    var rb1_1: vec2<f16>;
+    var rb1_2: vec2<f16>;
+    var rb1_3: vec2<f16>;
+    let lbr2 = (tid + 512u) / 8u;
+    let lbc2 = ((tid + 512u) % 8u) * 8u;
+    var rb2_0: vec2<f16>;
+    var rb2_1: vec2<f16>;
+    var rb2_2: vec2<f16>;
+    var rb2_3: vec2<f16>;
+    let lbr3 = (tid + 768u) / 8u;
+    let lbc3 = ((tid + 768u) % 8u) * 8u;
+    var rb3_0: vec2<f16>;
+    var rb3_1: vec2<f16>;
+    var rb3_2: vec2<f16>;
+    var rb3_3: vec2<f16>;
+    {
+        for (var t = 0u; t < ntiles; t = t + 1u) {
+            let k0 = t * 64u;
+            {
+                let ea0 = (a_base + (row0 + lar0) * K + k0 + lac0) / 4u;
+                let va0_0 = a[ea0 + 0u];
+                ra0_0 = va0_0.xy;
+                ra0_1 = va0_0.zw;
+                let va0_1 = a[ea0 + 1u];
+                ra0_2 = va0_1.xy;
+                ra0_3 = va0_1.zw;
+                let ea1 = (a_base + (row0 + lar1) * K + k0 + lac1) / 4u;
+                let va1_0 = a[ea1 + 0u];
+                ra1_0 = va1_0.xy;
+                ra1_1 = va1_0.zw;
+                let va1_1 = a[ea1 + 1u];
+                ra1_2 = va1_1.xy;
+                ra1_3 = va1_1.zw;
+                let ea2 = (a_base + (row0 + lar2) * K + k0 + lac2) / 4u;
+                let va2_0 = a[ea2 + 0u];
+                ra2_0 = va2_0.xy;
+                ra2_1 = va2_0.zw;
+                let va2_1 = a[ea2 + 1u];
+                ra2_2 = va2_1.xy;
+                ra2_3 = va2_1.zw;
+                let ea3 = (a_base + (row0 + lar3) * K + k0 + lac3) / 4u;
+                let va3_0 = a[ea3 + 0u];
+                ra3_0 = va3_0.xy;
+                ra3_1 = va3_0.zw;
+                let va3_1 = a[ea3 + 1u];
+                ra3_2 = va3_1.xy;
+                ra3_3 = va3_1.zw;
+            }
+            {
+                let eb0 = (b_base + (col0 + lbr0) * K + k0 + lbc0) / 4u;
+                let vb0_0 = b[eb0 + 0u];
+                rb0_0 = vb0_0.xy;
+                rb0_1 = vb0_0.zw;
+                let vb0_1 = b[eb0 + 1u];
+                rb0_2 = vb0_1.xy;
+                rb0_3 = vb0_1.zw;
+                let eb1 = (b_base + (col0 + lbr1) * K + k0 + lbc1) / 4u;
+                let vb1_0 = b[eb1 + 0u];
+                rb1_0 = vb1_0.xy;
+                rb1_1 = vb1_0.zw;
+                let vb1_1 = b[eb1 + 1u];
+                rb1_2 = vb1_1.xy;
+                rb1_3 = vb1_1.zw;
+                let eb2 = (b_base + (col0 + lbr2) * K + k0 + lbc2) / 4u;
+                let vb2_0 = b[eb2 + 0u];
+                rb2_0 = vb2_0.xy;
+                rb2_1 = vb2_0.zw;
+                let vb2_1 = b[eb2 + 1u];
+                rb2_2 = vb2_1.xy;
+                rb2_3 = vb2_1.zw;
+                let eb3 = (b_base + (col0 + lbr3) * K + k0 + lbc3) / 4u;
+                let vb3_0 = b[eb3 + 0u];
+                rb3_0 = vb3_0.xy;
+                rb3_1 = vb3_0.zw;
+                let vb3_1 = b[eb3 + 1u];
+                rb3_2 = vb3_1.xy;
+                rb3_3 = vb3_1.zw;
+            }
+            let sa0 = lar0 * 36u + lac0 / 2u;
+            As_al[sa0 + 0u] = ra0_0;
+            As_al[sa0 + 1u] = ra0_1;
+            As_al[sa0 + 2u] = ra0_2;
+            As_al[sa0 + 3u] = ra0_3;
+            let sa1 = lar1 * 36u + lac1 / 2u;
+            As_al[sa1 + 0u] = ra1_0;
+            As_al[sa1 + 1u] = ra1_1;
+            As_al[sa1 + 2u] = ra1_2;
+            As_al[sa1 + 3u] = ra1_3;
+            let sa2 = lar2 * 36u + lac2 / 2u;
+            As_al[sa2 + 0u] = ra2_0;
+            As_al[sa2 + 1u] = ra2_1;
+            As_al[sa2 + 2u] = ra2_2;
+            As_al[sa2 + 3u] = ra2_3;
+            let sa3 = lar3 * 36u + lac3 / 2u;
+            As_al[sa3 + 0u] = ra3_0;
+            As_al[sa3 + 1u] = ra3_1;
+            As_al[sa3 + 2u] = ra3_2;
+            As_al[sa3 + 3u] = ra3_3;
+            let sb0 = lbr0 * 36u + lbc0 / 2u;
+            Bs_al[sb0 + 0u] = rb0_0;
+            Bs_al[sb0 + 1u] = rb0_1;
+            Bs_al[sb0 + 2u] = rb0_2;
+            Bs_al[sb0 + 3u] = rb0_3;
+            let sb1 = lbr1 * 36u + lbc1 / 2u;
+            Bs_al[sb1 + 0u] = rb1_0;
+            Bs_al[sb1 + 1u] = rb1_1;
+            Bs_al[sb1 + 2u] = rb1_2;
+            Bs_al[sb1 + 3u] = rb1_3;
+            let sb2 = lbr2 * 36u + lbc2 / 2u;
+            Bs_al[sb2 + 0u] = rb2_0;
+            Bs_al[sb2 + 1u] = rb2_1;
+            Bs_al[sb2 + 2u] = rb2_2;
+            Bs_al[sb2 + 3u] = rb2_3;
+            let sb3 = lbr3 * 36u + lbc3 / 2u;
+            Bs_al[sb3 + 0u] = rb3_0;
+            Bs_al[sb3 + 1u] = rb3_1;
+            Bs_al[sb3 + 2u] = rb3_2;
+            Bs_al[sb3 + 3u] = rb3_3;
+            workgroupBarrier();
+            {
+                let ia0 = (wrow + 0u) * 36u + 0u;
+                let sa0 = 36u;
+                let fa0 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia0], sa0);
+                let ia1 = (wrow + 16u) * 36u + 0u;
+                let sa1 = 36u;
+                let fa1 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia1], sa1);
+                let ia2 = (wrow + 32u) * 36u + 0u;
+                let sa2 = 36u;
+                let fa2 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia2], sa2);
+                let ia3 = (wrow + 48u) * 36u + 0u;
+                let sa3 = 36u;
+                let fa3 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia3], sa3);
+                let ib0 = (wcol + 0u) * 36u + 0u;
+                let sb0 = 36u;
+                let fb0 = coopLoad<coop_mat16x16<f16, B>>(&Bs_al[ib0], sb0);
+                let ib1 = (wcol + 16u) * 36u + 0u;
+                let sb1 = 36u;
+                let fb1 = coopLoad<coop_mat16x16<f16, B>>(&Bs_al[ib1], sb1);
+                acc0_0 = coopMultiplyAdd(fa0, fb0, acc0_0);
+                acc0_1 = coopMultiplyAdd(fa0, fb1, acc0_1);
+                acc1_0 = coopMultiplyAdd(fa1, fb0, acc1_0);
+                acc1_1 = coopMultiplyAdd(fa1, fb1, acc1_1);
+                acc2_0 = coopMultiplyAdd(fa2, fb0, acc2_0);
+                acc2_1 = coopMultiplyAdd(fa2, fb1, acc2_1);
+                acc3_0 = coopMultiplyAdd(fa3, fb0, acc3_0);
+                acc3_1 = coopMultiplyAdd(fa3, fb1, acc3_1);
+            }
+            {
+                let ia0 = (wrow + 0u) * 36u + 8u;
+                let sa0 = 36u;
+                let fa0 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia0], sa0);
+                let ia1 = (wrow + 16u) * 36u + 8u;
+                let sa1 = 36u;
+                let fa1 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia1], sa1);
+                let ia2 = (wrow + 32u) * 36u + 8u;
+                let sa2 = 36u;
+                let fa2 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia2], sa2);
+                let ia3 = (wrow + 48u) * 36u + 8u;
+                let sa3 = 36u;
+                let fa3 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia3], sa3);
+                let ib0 = (wcol + 0u) * 36u + 8u;
+                let sb0 = 36u;
+                let fb0 = coopLoad<coop_mat16x16<f16, B>>(&Bs_al[ib0], sb0);
+                let ib1 = (wcol + 16u) * 36u + 8u;
+                let sb1 = 36u;
+                let fb1 = coopLoad<coop_mat16x16<f16, B>>(&Bs_al[ib1], sb1);
+                acc0_0 = coopMultiplyAdd(fa0, fb0, acc0_0);
+                acc0_1 = coopMultiplyAdd(fa0, fb1, acc0_1);
+                acc1_0 = coopMultiplyAdd(fa1, fb0, acc1_0);
+                acc1_1 = coopMultiplyAdd(fa1, fb1, acc1_1);
+                acc2_0 = coopMultiplyAdd(fa2, fb0, acc2_0);
+                acc2_1 = coopMultiplyAdd(fa2, fb1, acc2_1);
+                acc3_0 = coopMultiplyAdd(fa3, fb0, acc3_0);
+                acc3_1 = coopMultiplyAdd(fa3, fb1, acc3_1);
+            }
+            {
+                let ia0 = (wrow + 0u) * 36u + 16u;
+                let sa0 = 36u;
+                let fa0 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia0], sa0);
+                let ia1 = (wrow + 16u) * 36u + 16u;
+                let sa1 = 36u;
+                let fa1 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia1], sa1);
+                let ia2 = (wrow + 32u) * 36u + 16u;
+                let sa2 = 36u;
+                let fa2 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia2], sa2);
+                let ia3 = (wrow + 48u) * 36u + 16u;
+                let sa3 = 36u;
+                let fa3 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia3], sa3);
+                let ib0 = (wcol + 0u) * 36u + 16u;
+                let sb0 = 36u;
+                let fb0 = coopLoad<coop_mat16x16<f16, B>>(&Bs_al[ib0], sb0);
+                let ib1 = (wcol + 16u) * 36u + 16u;
+                let sb1 = 36u;
+                let fb1 = coopLoad<coop_mat16x16<f16, B>>(&Bs_al[ib1], sb1);
+                acc0_0 = coopMultiplyAdd(fa0, fb0, acc0_0);
+                acc0_1 = coopMultiplyAdd(fa0, fb1, acc0_1);
+                acc1_0 = coopMultiplyAdd(fa1, fb0, acc1_0);
+                acc1_1 = coopMultiplyAdd(fa1, fb1, acc1_1);
+                acc2_0 = coopMultiplyAdd(fa2, fb0, acc2_0);
+                acc2_1 = coopMultiplyAdd(fa2, fb1, acc2_1);
+                acc3_0 = coopMultiplyAdd(fa3, fb0, acc3_0);
+                acc3_1 = coopMultiplyAdd(fa3, fb1, acc3_1);
+            }
+            {
+                let ia0 = (wrow + 0u) * 36u + 24u;
+                let sa0 = 36u;
+                let fa0 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia0], sa0);
+                let ia1 = (wrow + 16u) * 36u + 24u;
+                let sa1 = 36u;
+                let fa1 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia1], sa1);
+                let ia2 = (wrow + 32u) * 36u + 24u;
+                let sa2 = 36u;
+                let fa2 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia2], sa2);
+                let ia3 = (wrow + 48u) * 36u + 24u;
+                let sa3 = 36u;
+                let fa3 = coopLoadT<coop_mat16x16<f16, A>>(&As_al[ia3], sa3);
+                let ib0 = (wcol + 0u) * 36u + 24u;
+                let sb0 = 36u;
+                let fb0 = coopLoad<coop_mat16x16<f16, B>>(&Bs_al[ib0], sb0);
+                let ib1 = (wcol + 16u) * 36u + 24u;
+                let sb1 = 36u;
+                let fb1 = coopLoad<coop_mat16x16<f16, B>>(&Bs_al[ib1], sb1);
+                acc0_0 = coopMultiplyAdd(fa0, fb0, acc0_0);
+                acc0_1 = coopMultiplyAdd(fa0, fb1, acc0_1);
+                acc1_0 = coopMultiplyAdd(fa1, fb0, acc1_0);
+                acc1_1 = coopMultiplyAdd(fa1, fb1, acc1_1);
+                acc2_0 = coopMultiplyAdd(fa2, fb0, acc2_0);
+                acc2_1 = coopMultiplyAdd(fa2, fb1, acc2_1);
+                acc3_0 = coopMultiplyAdd(fa3, fb0, acc3_0);
+                acc3_1 = coopMultiplyAdd(fa3, fb1, acc3_1);
+            }
+            workgroupBarrier();
+        }
+    }
+    {
+        let fr = row0 + wrow + 0u;
+        let fc = col0 + wcol + 0u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc0_0, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 0u;
+        let fc = col0 + wcol + 16u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc0_1, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 16u;
+        let fc = col0 + wcol + 0u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc1_0, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 16u;
+        let fc = col0 + wcol + 16u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc1_1, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 32u;
+        let fc = col0 + wcol + 0u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc2_0, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 32u;
+        let fc = col0 + wcol + 16u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc2_1, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 48u;
+        let fc = col0 + wcol + 0u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc3_0, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 48u;
+        let fc = col0 + wcol + 16u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc3_1, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+}
+
+@compute @workgroup_size(256, 1, 1)
+fn backward_db_aligned(@builtin(workgroup_id) wg: vec3<u32>, @builtin(local_invocation_index) tid: u32) {
+    let M = params.m;
+    let N = params.n;
+    let K = params.k;
+    let a_base = wg.z * M * K;
+    let b_base = wg.z * K * N;
+    let c_base = wg.z * M * N;
+    let row0 = wg.y * 128u;
+    let col0 = wg.x * 128u;
+    let warp = tid / 32u;
+    let lane = tid % 32u;
+    let wrow = (warp / 4u) * 64u;
+    let wcol = (warp % 4u) * 32u;
+    var acc0_0 = coop_mat16x16<f32, C>();
+    var acc0_1 = coop_mat16x16<f32, C>();
+    var acc1_0 = coop_mat16x16<f32, C>();
+    var acc1_1 = coop_mat16x16<f32, C>();
+    var acc2_0 = coop_mat16x16<f32, C>();
+    var acc2_1 = coop_mat16x16<f32, C>();
+    var acc3_0 = coop_mat16x16<f32, C>();
+    var acc3_1 = coop_mat16x16<f32, C>();
+    let ntiles = (K + 63u) / 64u;
+    let lar0 = (tid + 0u) / 16u;
+    let lac0 = ((tid + 0u) % 16u) * 8u;
+    var ra0_0: vec2<f16>;
+    var ra0_1: vec2<f16>;
+    var ra0_2: vec2<f16>;
+    var ra0_3: vec2<f16>;
+    let lar1 = (tid + 256u) / 16u;
+    let lac1 = ((tid + 256u) % 16u) * 8u;
+    var ra1_0: vec2<f16>;
+    var ra1_1: vec2<f16>;
+    var ra1_2: vec2<f16>;
+    var ra1_3: vec2<f16>;
+    let lar2 = (tid + 512u) / 16u;
+    let lac2 = ((tid + 512u) % 16u) * 8u;
+    var ra2_0: vec2<f16>;
+    var ra2_1: vec2<f16>;
+    var ra2_2: vec2<f16>;
+    var ra2_3: vec2<f16>;
+    let lar3 = (tid + 768u) / 16u;
+    let lac3 = ((tid + 768u) % 16u) * 8u;
+    var ra3_0: vec2<f16>;
+    var ra3_1: vec2<f16>;
+    var ra3_2: vec2<f16>;
+    var ra3_3: vec2<f16>;
+    let lbr0 = (tid + 0u) / 16u;
+    let lbc0 = ((tid + 0u) % 16u) * 8u;
+    var rb0_0: vec2<f16>;
+    var rb0_1: vec2<f16>;
+    var rb0_2: vec2<f16>;
+    var rb0_3: vec2<f16>;
+    let lbr1 = (tid + 256u) / 16u;
+    let lbc1 = ((tid + 256u) % 16u) * 8u;
+    var rb1_0: vec2<f16>;
+    var rb1_1: vec2<f16>;
+    var rb1_2: vec2<f16>;
+    var rb1_3: vec2<f16>;
+    let lbr2 = (tid + 512u) / 16u;
+    let lbc2 = ((tid + 512u) % 16u) * 8u;
+    var rb2_0: vec2<f16>;
+    var rb2_1: vec2<f16>;
+    var rb2_2: vec2<f16>;
+    var rb2_3: vec2<f16>;
+    let lbr3 = (tid + 768u) / 16u;
+    let lbc3 = ((tid + 768u) % 16u) * 8u;
+    var rb3_0: vec2<f16>;
+    var rb3_1: vec2<f16>;
+    var rb3_2: vec2<f16>;
+    var rb3_3: vec2<f16>;
+    {
+        for (var t = 0u; t < ntiles; t = t + 1u) {
+            let k0 = t * 64u;
+            {
+                let ea0 = (a_base + (k0 + lar0) * M + row0 + lac0) / 4u;
+                let va0_0 = a[ea0 + 0u];
+                ra0_0 = va0_0.xy;
+                ra0_1 = va0_0.zw;
+                let va0_1 = a[ea0 + 1u];
+                ra0_2 = va0_1.xy;
+                ra0_3 = va0_1.zw;
+                let ea1 = (a_base + (k0 + lar1) * M + row0 + lac1) / 4u;
+                let va1_0 = a[ea1 + 0u];
+                ra1_0 = va1_0.xy;
+                ra1_1 = va1_0.zw;
+                let va1_1 = a[ea1 + 1u];
+                ra1_2 = va1_1.xy;
+                ra1_3 = va1_1.zw;
+                let ea2 = (a_base + (k0 + lar2) * M + row0 + lac2) / 4u;
+                let va2_0 = a[ea2 + 0u];
+                ra2_0 = va2_0.xy;
+                ra2_1 = va2_0.zw;
+                let va2_1 = a[ea2 + 1u];
+                ra2_2 = va2_1.xy;
+                ra2_3 = va2_1.zw;
+                let ea3 = (a_base + (k0 + lar3) * M + row0 + lac3) / 4u;
+                let va3_0 = a[ea3 + 0u];
+                ra3_0 = va3_0.xy;
+                ra3_1 = va3_0.zw;
+                let va3_1 = a[ea3 + 1u];
+                ra3_2 = va3_1.xy;
+                ra3_3 = va3_1.zw;
+            }
+            {
+                let eb0 = (b_base + (k0 + lbr0) * N + col0 + lbc0) / 4u;
+                let vb0_0 = b[eb0 + 0u];
+                rb0_0 = vb0_0.xy;
+                rb0_1 = vb0_0.zw;
+                let vb0_1 = b[eb0 + 1u];
+                rb0_2 = vb0_1.xy;
+                rb0_3 = vb0_1.zw;
+                let eb1 = (b_base + (k0 + lbr1) * N + col0 + lbc1) / 4u;
+                let vb1_0 = b[eb1 + 0u];
+                rb1_0 = vb1_0.xy;
+                rb1_1 = vb1_0.zw;
+                let vb1_1 = b[eb1 + 1u];
+                rb1_2 = vb1_1.xy;
+                rb1_3 = vb1_1.zw;
+                let eb2 = (b_base + (k0 + lbr2) * N + col0 + lbc2) / 4u;
+                let vb2_0 = b[eb2 + 0u];
+                rb2_0 = vb2_0.xy;
+                rb2_1 = vb2_0.zw;
+                let vb2_1 = b[eb2 + 1u];
+                rb2_2 = vb2_1.xy;
+                rb2_3 = vb2_1.zw;
+                let eb3 = (b_base + (k0 + lbr3) * N + col0 + lbc3) / 4u;
+                let vb3_0 = b[eb3 + 0u];
+                rb3_0 = vb3_0.xy;
+                rb3_1 = vb3_0.zw;
+                let vb3_1 = b[eb3 + 1u];
+                rb3_2 = vb3_1.xy;
+                rb3_3 = vb3_1.zw;
+            }
+            let sa0 = lar0 * 68u + lac0 / 2u;
+            As_al[sa0 + 0u] = ra0_0;
+            As_al[sa0 + 1u] = ra0_1;
+            As_al[sa0 + 2u] = ra0_2;
+            As_al[sa0 + 3u] = ra0_3;
+            let sa1 = lar1 * 68u + lac1 / 2u;
+            As_al[sa1 + 0u] = ra1_0;
+            As_al[sa1 + 1u] = ra1_1;
+            As_al[sa1 + 2u] = ra1_2;
+            As_al[sa1 + 3u] = ra1_3;
+            let sa2 = lar2 * 68u + lac2 / 2u;
+            As_al[sa2 + 0u] = ra2_0;
+            As_al[sa2 + 1u] = ra2_1;
+            As_al[sa2 + 2u] = ra2_2;
+            As_al[sa2 + 3u] = ra2_3;
+            let sa3 = lar3 * 68u + lac3 / 2u;
+            As_al[sa3 + 0u] = ra3_0;
+            As_al[sa3 + 1u] = ra3_1;
+            As_al[sa3 + 2u] = ra3_2;
+            As_al[sa3 + 3u] = ra3_3;
+            let sb0 = lbr0 * 68u + lbc0 / 2u;
+            Bs_al[sb0 + 0u] = rb0_0;
+            Bs_al[sb0 + 1u] = rb0_1;
+            Bs_al[sb0 + 2u] = rb0_2;
+            Bs_al[sb0 + 3u] = rb0_3;
+            let sb1 = lbr1 * 68u + lbc1 / 2u;
+            Bs_al[sb1 + 0u] = rb1_0;
+            Bs_al[sb1 + 1u] = rb1_1;
+            Bs_al[sb1 + 2u] = rb1_2;
+            Bs_al[sb1 + 3u] = rb1_3;
+            let sb2 = lbr2 * 68u + lbc2 / 2u;
+            Bs_al[sb2 + 0u] = rb2_0;
+            Bs_al[sb2 + 1u] = rb2_1;
+            Bs_al[sb2 + 2u] = rb2_2;
+            Bs_al[sb2 + 3u] = rb2_3;
+            let sb3 = lbr3 * 68u + lbc3 / 2u;
+            Bs_al[sb3 + 0u] = rb3_0;
+            Bs_al[sb3 + 1u] = rb3_1;
+            Bs_al[sb3 + 2u] = rb3_2;
+            Bs_al[sb3 + 3u] = rb3_3;
+            workgroupBarrier();
+            {
+                let ia0 = 0u * 68u + (wrow + 0u) / 2u;
+                let sa0 = 68u;
+                let fa0 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia0], sa0);
+                let ia1 = 0u * 68u + (wrow + 16u) / 2u;
+                let sa1 = 68u;
+                let fa1 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia1], sa1);
+                let ia2 = 0u * 68u + (wrow + 32u) / 2u;
+                let sa2 = 68u;
+                let fa2 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia2], sa2);
+                let ia3 = 0u * 68u + (wrow + 48u) / 2u;
+                let sa3 = 68u;
+                let fa3 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia3], sa3);
+                let ib0 = 0u * 68u + (wcol + 0u) / 2u;
+                let sb0 = 68u;
+                let fb0 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib0], sb0);
+                let ib1 = 0u * 68u + (wcol + 16u) / 2u;
+                let sb1 = 68u;
+                let fb1 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib1], sb1);
+                acc0_0 = coopMultiplyAdd(fa0, fb0, acc0_0);
+                acc0_1 = coopMultiplyAdd(fa0, fb1, acc0_1);
+                acc1_0 = coopMultiplyAdd(fa1, fb0, acc1_0);
+                acc1_1 = coopMultiplyAdd(fa1, fb1, acc1_1);
+                acc2_0 = coopMultiplyAdd(fa2, fb0, acc2_0);
+                acc2_1 = coopMultiplyAdd(fa2, fb1, acc2_1);
+                acc3_0 = coopMultiplyAdd(fa3, fb0, acc3_0);
+                acc3_1 = coopMultiplyAdd(fa3, fb1, acc3_1);
+            }
+            {
+                let ia0 = 16u * 68u + (wrow + 0u) / 2u;
+                let sa0 = 68u;
+                let fa0 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia0], sa0);
+                let ia1 = 16u * 68u + (wrow + 16u) / 2u;
+                let sa1 = 68u;
+                let fa1 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia1], sa1);
+                let ia2 = 16u * 68u + (wrow + 32u) / 2u;
+                let sa2 = 68u;
+                let fa2 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia2], sa2);
+                let ia3 = 16u * 68u + (wrow + 48u) / 2u;
+                let sa3 = 68u;
+                let fa3 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia3], sa3);
+                let ib0 = 16u * 68u + (wcol + 0u) / 2u;
+                let sb0 = 68u;
+                let fb0 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib0], sb0);
+                let ib1 = 16u * 68u + (wcol + 16u) / 2u;
+                let sb1 = 68u;
+                let fb1 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib1], sb1);
+                acc0_0 = coopMultiplyAdd(fa0, fb0, acc0_0);
+                acc0_1 = coopMultiplyAdd(fa0, fb1, acc0_1);
+                acc1_0 = coopMultiplyAdd(fa1, fb0, acc1_0);
+                acc1_1 = coopMultiplyAdd(fa1, fb1, acc1_1);
+                acc2_0 = coopMultiplyAdd(fa2, fb0, acc2_0);
+                acc2_1 = coopMultiplyAdd(fa2, fb1, acc2_1);
+                acc3_0 = coopMultiplyAdd(fa3, fb0, acc3_0);
+                acc3_1 = coopMultiplyAdd(fa3, fb1, acc3_1);
+            }
+            {
+                let ia0 = 32u * 68u + (wrow + 0u) / 2u;
+                let sa0 = 68u;
+                let fa0 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia0], sa0);
+                let ia1 = 32u * 68u + (wrow + 16u) / 2u;
+                let sa1 = 68u;
+                let fa1 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia1], sa1);
+                let ia2 = 32u * 68u + (wrow + 32u) / 2u;
+                let sa2 = 68u;
+                let fa2 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia2], sa2);
+                let ia3 = 32u * 68u + (wrow + 48u) / 2u;
+                let sa3 = 68u;
+                let fa3 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia3], sa3);
+                let ib0 = 32u * 68u + (wcol + 0u) / 2u;
+                let sb0 = 68u;
+                let fb0 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib0], sb0);
+                let ib1 = 32u * 68u + (wcol + 16u) / 2u;
+                let sb1 = 68u;
+                let fb1 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib1], sb1);
+                acc0_0 = coopMultiplyAdd(fa0, fb0, acc0_0);
+                acc0_1 = coopMultiplyAdd(fa0, fb1, acc0_1);
+                acc1_0 = coopMultiplyAdd(fa1, fb0, acc1_0);
+                acc1_1 = coopMultiplyAdd(fa1, fb1, acc1_1);
+                acc2_0 = coopMultiplyAdd(fa2, fb0, acc2_0);
+                acc2_1 = coopMultiplyAdd(fa2, fb1, acc2_1);
+                acc3_0 = coopMultiplyAdd(fa3, fb0, acc3_0);
+                acc3_1 = coopMultiplyAdd(fa3, fb1, acc3_1);
+            }
+            {
+                let ia0 = 48u * 68u + (wrow + 0u) / 2u;
+                let sa0 = 68u;
+                let fa0 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia0], sa0);
+                let ia1 = 48u * 68u + (wrow + 16u) / 2u;
+                let sa1 = 68u;
+                let fa1 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia1], sa1);
+                let ia2 = 48u * 68u + (wrow + 32u) / 2u;
+                let sa2 = 68u;
+                let fa2 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia2], sa2);
+                let ia3 = 48u * 68u + (wrow + 48u) / 2u;
+                let sa3 = 68u;
+                let fa3 = coopLoad<coop_mat16x16<f16, A>>(&As_al[ia3], sa3);
+                let ib0 = 48u * 68u + (wcol + 0u) / 2u;
+                let sb0 = 68u;
+                let fb0 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib0], sb0);
+                let ib1 = 48u * 68u + (wcol + 16u) / 2u;
+                let sb1 = 68u;
+                let fb1 = coopLoadT<coop_mat16x16<f16, B>>(&Bs_al[ib1], sb1);
+                acc0_0 = coopMultiplyAdd(fa0, fb0, acc0_0);
+                acc0_1 = coopMultiplyAdd(fa0, fb1, acc0_1);
+                acc1_0 = coopMultiplyAdd(fa1, fb0, acc1_0);
+                acc1_1 = coopMultiplyAdd(fa1, fb1, acc1_1);
+                acc2_0 = coopMultiplyAdd(fa2, fb0, acc2_0);
+                acc2_1 = coopMultiplyAdd(fa2, fb1, acc2_1);
+                acc3_0 = coopMultiplyAdd(fa3, fb0, acc3_0);
+                acc3_1 = coopMultiplyAdd(fa3, fb1, acc3_1);
+            }
+            workgroupBarrier();
+        }
+    }
+    {
+        let fr = row0 + wrow + 0u;
+        let fc = col0 + wcol + 0u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc0_0, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 0u;
+        let fc = col0 + wcol + 16u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc0_1, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 16u;
+        let fc = col0 + wcol + 0u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc1_0, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 16u;
+        let fc = col0 + wcol + 16u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc1_1, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 32u;
+        let fc = col0 + wcol + 0u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc2_0, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 32u;
+        let fc = col0 + wcol + 16u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc2_1, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 48u;
+        let fc = col0 + wcol + 0u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc3_0, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+    {
+        let fr = row0 + wrow + 48u;
+        let fc = col0 + wcol + 16u;
+        let ic = warp * 256u;
+        let sc = 16u;
+        coopStoreT(acc3_1, &Cs_al[ic], sc);
+        workgroupBarrier();
+        let rr = fr + lane / 2u;
+        let cc = fc + (lane % 2u) * 8u;
+        if (rr < M) {
+            for (var e = 0u; e < 8u; e = e + 1u) {
+                if (cc + e < N) {
+                    c[c_base + rr * N + cc + e] = f16(Cs_al[warp * 256u + (lane / 2u) * 16u + (lane % 2u) * 8u + e]);
+                }
+            }
+        }
+        workgroupBarrier();
+    }
+}

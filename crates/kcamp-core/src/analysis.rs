@@ -324,6 +324,7 @@ mod tests {
     fn registers(n: u64) -> DriverStatistics {
         DriverStatistics {
             error: None,
+            aligned: None,
             entry_point: "forward".into(),
             executables: vec![DriverExecutable {
                 name: "compute".into(),
@@ -376,6 +377,7 @@ mod tests {
         );
         let none = DriverStatistics {
             error: None,
+            aligned: None,
             entry_point: "forward".into(),
             executables: vec![],
         };

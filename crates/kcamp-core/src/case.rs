@@ -97,6 +97,10 @@ pub struct CaseOutcome {
     /// The warm-up each timed step actually got.
     #[serde(default)]
     pub warmup: Vec<WarmupRecord>,
+    /// The entry points from `kernel.aligned` the case ran (its dimensions being aligned);
+    /// empty where it ran the general ones.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aligned_entries: Vec<String>,
     /// The paired kernel's outcome, when the case was paired.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paired: Option<Box<CaseOutcome>>,
@@ -170,6 +174,7 @@ impl CaseOutcome {
             kernel_metrics: None,
             driver_statistics: None,
             warmup: Vec::new(),
+            aligned_entries: Vec::new(),
             paired: None,
         }
     }

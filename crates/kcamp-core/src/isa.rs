@@ -200,6 +200,10 @@ pub struct DriverStatistics {
     /// second device, compiling, or the query failed), so that their absence says why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The same for the forward entry point of `kernel.aligned`, where the kernel has one:
+    /// aligned shapes run that pipeline, with its own registers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aligned: Option<Box<DriverStatistics>>,
 }
 
 impl DriverStatistics {
@@ -209,6 +213,7 @@ impl DriverStatistics {
             entry_point: entry_point.to_owned(),
             executables: Vec::new(),
             error: Some(reason.into()),
+            aligned: None,
         }
     }
 }
@@ -302,12 +307,20 @@ impl DriverStatistics {
                 parts.push(format!("subgroup size {}", e.subgroup_size));
             }
         }
-        if let Some(e) = &self.error {
+        let general = if let Some(e) = &self.error {
             format!("not read: {e}")
         } else if parts.is_empty() {
             "the driver reported no statistics".to_owned()
         } else {
             parts.join(", ")
+        };
+        match &self.aligned {
+            Some(a) => format!(
+                "{general}; aligned shapes' entry point {}: {}",
+                a.entry_point,
+                a.summary()
+            ),
+            None => general,
         }
     }
 }
@@ -319,6 +332,7 @@ mod driver_tests {
     fn stats(pairs: &[(&str, StatisticValue)]) -> DriverStatistics {
         DriverStatistics {
             error: None,
+            aligned: None,
             entry_point: "forward".into(),
             executables: vec![DriverExecutable {
                 name: "Compute".into(),
@@ -378,8 +392,19 @@ mod driver_tests {
             entry_point: "forward".into(),
             executables: vec![],
             error: None,
+            aligned: None,
         };
         assert_eq!(empty.summary(), "the driver reported no statistics");
+        let mut both = empty.clone();
+        both.aligned = Some(Box::new(DriverStatistics {
+            entry_point: "forward_aligned".into(),
+            ..nvidia.clone()
+        }));
+        assert_eq!(
+            both.summary(),
+            "the driver reported no statistics; aligned shapes' entry point forward_aligned: \
+             Local Memory Size 32 (reported 68719476768: bit 36 set), subgroup size 32"
+        );
         let failed = DriverStatistics::unread("forward", "compiling the pipeline: ERROR_UNKNOWN");
         assert_eq!(
             failed.summary(),

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::files::{KERNEL_OVERRIDE_FILE, MANIFEST_FILE};
 use crate::fsutil::read_input_text;
 use crate::gate::GateConfig;
-pub use crate::kernel_spec::{KernelSpec, WorkgroupExprs};
+pub use crate::kernel_spec::{AlignedEntries, KernelSpec, WorkgroupExprs};
 use crate::schema::ShapeKey;
 use crate::types::{Dtype, OpName, RuntimeChecks, ShapeSpec, validate_label};
 use crate::{Error, Result};
@@ -546,6 +546,45 @@ impl Manifest {
                 "kernel.entry_points",
                 "needs a 'forward' entry point".into(),
             ));
+        }
+        if let Some(aligned) = &self.kernel.aligned {
+            if aligned.to < 2 {
+                return Err(field(
+                    "kernel.aligned.to",
+                    format!(
+                        "{} aligns nothing: give the multiple every dimension but B must be (e.g. 4 for vec4 loads)",
+                        aligned.to
+                    ),
+                ));
+            }
+            if aligned.entry_points.is_empty() {
+                return Err(field(
+                    "kernel.aligned.entry_points",
+                    "names no entry point: give at least 'forward'".into(),
+                ));
+            }
+            // Only passes that have an entry point: an aligned pass replaces one.
+            let passes = || {
+                self.kernel
+                    .entry_points
+                    .keys()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            if let Some(key) = aligned
+                .entry_points
+                .keys()
+                .find(|k| !self.kernel.entry_points.contains_key(*k))
+            {
+                return Err(field(
+                    &format!("kernel.aligned.entry_points.{key}"),
+                    format!(
+                        "kernel.entry_points has no '{key}' for it to replace (it has: {})",
+                        passes()
+                    ),
+                ));
+            }
         }
         for (key, cmd) in [
             ("quick_command", &self.quick_command),

@@ -105,6 +105,7 @@ fn empty_outcome(ctx: &GpuContext, spec: &CaseSpec, trusted: bool) -> CaseOutcom
         kernel_metrics: None,
         driver_statistics: None,
         warmup: Vec::new(),
+        aligned_entries: Vec::new(),
         paired: None,
     }
 }
@@ -190,8 +191,21 @@ fn prepare_side(
     let pipelines = problem
         .passes
         .iter()
-        .map(|p| pipeline_for(ctx, &compiled, &layout, kernel, p.key))
+        .map(|p| pipeline_for(ctx, &compiled, &layout, kernel, p))
         .collect::<Result<Vec<_>, Stop>>()?;
+    // Which passes ran an aligned specialization is part of what was measured.
+    outcome.aligned_entries = problem
+        .passes
+        .iter()
+        .filter_map(|p| kernel.entry_for(p.key, &p.vars))
+        .filter(|c| c.aligned)
+        .map(|c| c.entry.to_owned())
+        .fold(Vec::new(), |mut names, e| {
+            if !names.contains(&e) {
+                names.push(e);
+            }
+            names
+        });
     let slots = problem
         .passes
         .iter()
@@ -306,13 +320,26 @@ fn run(
         );
         // Statistics are evidence, not the measurement: a failure to read them is kept as
         // their reason and the case goes on.
-        outcome.driver_statistics = crate::driver_stats::capture(
-            ctx,
-            &spec.kernel_source,
-            entry,
-            spec.kernel.runtime_checks(),
-        )
-        .unwrap_or_else(|e| Some(DriverStatistics::unread(entry, e)));
+        let capture = |entry: &str| {
+            crate::driver_stats::capture(
+                ctx,
+                &spec.kernel_source,
+                entry,
+                spec.kernel.runtime_checks(),
+            )
+            .unwrap_or_else(|e| Some(DriverStatistics::unread(entry, e)))
+        };
+        outcome.driver_statistics = capture(entry);
+        // Aligned shapes run a pipeline of their own: its registers are asked for too.
+        if let (Some(general), Some(aligned)) = (
+            outcome.driver_statistics.as_mut(),
+            spec.kernel
+                .aligned
+                .as_ref()
+                .and_then(|a| a.entry_points.get("forward")),
+        ) {
+            general.aligned = capture(aligned).map(Box::new);
+        }
     }
     // The paired kernel's own failures are its outcome's; the scored kernel goes on alone.
     let mut paired_side = None;
@@ -819,22 +846,17 @@ fn pipeline_for(
     compiled: &Kernel,
     layout: &compile::Layout,
     kernel: &KernelSpec,
-    key: &str,
+    pass: &PassPlan,
 ) -> Result<wgpu::ComputePipeline, Stop> {
-    // A backward pass without its own entry point runs `forward` with the ABI's flags.
-    let (key, entry) = match kernel.entry_points.get(key) {
-        Some(e) => (key, e),
-        None => match kernel.entry_points.get("forward") {
-            Some(e) => ("forward", e),
-            None => {
-                return Err(Stop::Error(
-                    "kernel.entry_points: needs a 'forward' entry point".to_owned(),
-                ));
-            }
-        },
+    // A backward pass without its own entry point runs `forward` with the ABI's flags; an
+    // aligned shape runs the aligned entry point where the kernel has one.
+    let Some(choice) = kernel.entry_for(pass.key, &pass.vars) else {
+        return Err(Stop::Error(
+            "kernel.entry_points: needs a 'forward' entry point".to_owned(),
+        ));
     };
     compiled
-        .pipeline(ctx, layout, key, entry)
+        .pipeline(ctx, layout, &choice.field(), choice.entry)
         .map_err(Stop::Fail)
 }
 

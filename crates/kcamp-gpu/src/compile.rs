@@ -159,12 +159,12 @@ impl Kernel {
         &self,
         ctx: &GpuContext,
         layout: &Layout,
-        key: &str,
+        field: &str,
         entry: &str,
     ) -> Result<wgpu::ComputePipeline, String> {
         if !self.entry_points.iter().any(|e| e == entry) {
             return Err(format!(
-                "{}: kernel.entry_points.{key}: no compute entry point '{entry}' (found: {})",
+                "{}: {field}: no compute entry point '{entry}' (found: {})",
                 self.path,
                 if self.entry_points.is_empty() {
                     "none".to_owned()

@@ -282,6 +282,7 @@ unsafe fn compile_and_ask(
     unsafe { destroy(device, module, &set_layouts, Some(layout), Some(pipeline)) };
     Ok(DriverStatistics {
         error: None,
+        aligned: None,
         entry_point: entry.to_owned(),
         executables: executables?,
     })

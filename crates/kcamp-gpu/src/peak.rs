@@ -183,7 +183,7 @@ fn build(
         .map_err(|e| Error::Internal(format!("built-in peak kernel: {e}")))?;
     let layout = compile::layout(ctx, bindings);
     let pipeline = kernel
-        .pipeline(ctx, &layout, "forward", "main")
+        .pipeline(ctx, &layout, "kernel.entry_points.forward", "main")
         .map_err(|e| Error::Gpu(format!("built-in peak kernel: {e}")))?;
     Ok((pipeline, layout.bind_group_layout))
 }

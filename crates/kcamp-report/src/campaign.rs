@@ -672,6 +672,7 @@ mod tests {
             rel_err: Some(1e-7),
             timing_method: None,
             warmup,
+            aligned_entries: Vec::new(),
         }
     }
 

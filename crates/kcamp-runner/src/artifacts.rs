@@ -157,6 +157,7 @@ mod tests {
             kernel_metrics: None,
             driver_statistics: None,
             warmup: Vec::new(),
+            aligned_entries: Vec::new(),
             paired: None,
         }
     }

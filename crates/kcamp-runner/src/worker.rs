@@ -96,6 +96,7 @@ mod tests {
                 bindings: BTreeMap::new(),
                 trusted: false,
                 checks: None,
+                aligned: None,
             },
             adapter: AdapterSelector::default(),
             timing: TimingConfig::default(),

@@ -960,6 +960,7 @@ mod tests {
             .unwrap();
         round.result.as_mut().unwrap().driver_statistics = Some(DriverStatistics {
             error: None,
+            aligned: None,
             entry_point: "forward".into(),
             executables: vec![DriverExecutable {
                 name: "Compute".into(),

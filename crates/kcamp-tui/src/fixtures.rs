@@ -105,6 +105,7 @@ pub fn manifest(shapes: &[FixtureShape], representative: &[&str]) -> Manifest {
             bindings: BTreeMap::new(),
             trusted: false,
             checks: None,
+            aligned: None,
         },
         gate: GateConfig::default(),
         timing: TimingConfig::default(),

@@ -31,6 +31,10 @@ pub struct ShapeRecord {
     /// The warm-up each timed step actually got (dispatches, time, whether it settled).
     #[serde(default)]
     pub warmup: Vec<WarmupRecord>,
+    /// The entry points from `kernel.aligned` this shape ran (its dimensions being aligned);
+    /// empty where it ran the general ones.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aligned_entries: Vec<String>,
 }
 
 impl ShapeRecord {
@@ -45,6 +49,7 @@ impl ShapeRecord {
             rel_err: o.rel_err,
             timing_method: o.timing_method,
             warmup: o.warmup.clone(),
+            aligned_entries: o.aligned_entries.clone(),
         }
     }
 }

@@ -241,6 +241,7 @@ impl BaselineKernel {
                 bindings: Default::default(),
                 trusted: false,
                 checks: None,
+                aligned: None,
             },
         }
     }
