@@ -132,6 +132,55 @@ fn the_split_sgemm_passes_on_aligned_and_unaligned_shapes() {
 }
 
 #[test]
+fn the_aligned_sgemm_runs_its_aligned_entry_points_where_the_shape_allows() {
+    // Aligned shapes run the vec4 entry points, unaligned ones the split kernel: both held to
+    // the reference, and result.json says which ran.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("c");
+    let shapes = tmp.path().join("shapes.yaml");
+    std::fs::write(
+        &shapes,
+        "- {label: aligned, M: 132, N: 64, K: 48}\n- {label: odd, M: 67, N: 59, K: 33}\n- {label: b2, B: 2, M: 40, N: 136, K: 24}\n",
+    )
+    .unwrap();
+    json(
+        &kcamp(&[
+            "init",
+            path(&dir),
+            "--kernel",
+            "gemm_sgemm_128x128_aligned",
+            "--shapes",
+            path(&shapes),
+        ]),
+        0,
+    );
+    let manifest = std::fs::read_to_string(dir.join("manifest.yaml"))
+        .unwrap()
+        .replace("  repeats: 10", "  repeats: 3")
+        .replace("git_commit: true", "git_commit: false");
+    std::fs::write(dir.join("manifest.yaml"), manifest).unwrap();
+    let out = json(&kcamp(&["-C", path(&dir), "run"]), 0);
+    assert_eq!(out["summary"]["passed"], 3, "{out}");
+    let ran = |label: &str| {
+        out["result"]["shapes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["label"] == label)
+            .map(|s| s["aligned_entries"].clone())
+            .unwrap()
+    };
+    let all = serde_json::json!([
+        "forward_aligned",
+        "backward_da_aligned",
+        "backward_db_aligned"
+    ]);
+    assert_eq!(ran("aligned"), all);
+    assert_eq!(ran("b2"), all);
+    assert_eq!(ran("odd"), Value::Null);
+}
+
+#[test]
 fn the_shipped_sgemm_passes_on_shapes_no_tile_divides_and_checks_are_recorded() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("c");
