@@ -103,22 +103,27 @@ fn a_kernel_of_another_op_or_an_unknown_name_is_refused_and_nothing_is_written()
 #[test]
 fn the_split_sgemm_passes_on_aligned_and_unaligned_shapes() {
     // Its aligned (vec4) and unaligned (scalar) k-loops are two copies: one shape of each.
+    let (_tmp, out) = run_shipped(
+        "gemm_sgemm_128x128_split",
+        "- {label: aligned, M: 128, N: 64, K: 48}\n- {label: odd, M: 67, N: 59, K: 33}\n- {label: b2, B: 2, M: 40, N: 136, K: 24}\n",
+    );
+    assert_eq!(out["summary"]["passed"], 3, "{out}");
+}
+
+/// `kcamp run` (3 repeats) of a campaign started from shipped kernel `name` on `shapes`.
+fn run_shipped(name: &str, shapes: &str) -> (tempfile::TempDir, Value) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("c");
-    let shapes = tmp.path().join("shapes.yaml");
-    std::fs::write(
-        &shapes,
-        "- {label: aligned, M: 128, N: 64, K: 48}\n- {label: odd, M: 67, N: 59, K: 33}\n- {label: b2, B: 2, M: 40, N: 136, K: 24}\n",
-    )
-    .unwrap();
+    let shapes_file = tmp.path().join("shapes.yaml");
+    std::fs::write(&shapes_file, shapes).unwrap();
     json(
         &kcamp(&[
             "init",
             path(&dir),
             "--kernel",
-            "gemm_sgemm_128x128_split",
+            name,
             "--shapes",
-            path(&shapes),
+            path(&shapes_file),
         ]),
         0,
     );
@@ -128,38 +133,17 @@ fn the_split_sgemm_passes_on_aligned_and_unaligned_shapes() {
         .replace("git_commit: true", "git_commit: false");
     std::fs::write(dir.join("manifest.yaml"), manifest).unwrap();
     let out = json(&kcamp(&["-C", path(&dir), "run"]), 0);
-    assert_eq!(out["summary"]["passed"], 3, "{out}");
+    (tmp, out)
 }
 
 #[test]
 fn the_aligned_sgemm_runs_its_aligned_entry_points_where_the_shape_allows() {
     // Aligned shapes run the vec4 entry points, unaligned ones the split kernel: both held to
     // the reference, and result.json says which ran.
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("c");
-    let shapes = tmp.path().join("shapes.yaml");
-    std::fs::write(
-        &shapes,
+    let (_tmp, out) = run_shipped(
+        "gemm_sgemm_128x128_aligned",
         "- {label: aligned, M: 132, N: 64, K: 48}\n- {label: odd, M: 67, N: 59, K: 33}\n- {label: b2, B: 2, M: 40, N: 136, K: 24}\n",
-    )
-    .unwrap();
-    json(
-        &kcamp(&[
-            "init",
-            path(&dir),
-            "--kernel",
-            "gemm_sgemm_128x128_aligned",
-            "--shapes",
-            path(&shapes),
-        ]),
-        0,
     );
-    let manifest = std::fs::read_to_string(dir.join("manifest.yaml"))
-        .unwrap()
-        .replace("  repeats: 10", "  repeats: 3")
-        .replace("git_commit: true", "git_commit: false");
-    std::fs::write(dir.join("manifest.yaml"), manifest).unwrap();
-    let out = json(&kcamp(&["-C", path(&dir), "run"]), 0);
     assert_eq!(out["summary"]["passed"], 3, "{out}");
     let ran = |label: &str| {
         out["result"]["shapes"]

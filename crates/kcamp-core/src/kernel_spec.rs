@@ -105,17 +105,11 @@ impl KernelSpec {
                     .all(|(_, v)| v % a.to == 0);
             fits.then(|| a.entry_points.get(key)).flatten()
         });
-        Some(match aligned {
-            Some(entry) => EntryChoice {
-                key,
-                entry,
-                aligned: true,
-            },
-            None => EntryChoice {
-                key,
-                entry,
-                aligned: false,
-            },
+        let (entry, aligned) = aligned.map_or((entry, false), |e| (e, true));
+        Some(EntryChoice {
+            key,
+            entry,
+            aligned,
         })
     }
 
