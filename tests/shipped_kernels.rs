@@ -8,9 +8,15 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 fn kcamp(args: &[&str]) -> std::process::Output {
+    let mut with_json = vec!["--json"];
+    with_json.extend_from_slice(args);
+    kcamp_text(&with_json)
+}
+
+/// `kcamp` as a person runs it: its text output.
+fn kcamp_text(args: &[&str]) -> std::process::Output {
     Command::cargo_bin("kcamp")
         .unwrap()
-        .arg("--json")
         .args(args)
         .env(
             "XDG_RUNTIME_DIR",
@@ -140,7 +146,7 @@ fn run_shipped(name: &str, shapes: &str) -> (tempfile::TempDir, Value) {
 fn the_aligned_sgemm_runs_its_aligned_entry_points_where_the_shape_allows() {
     // Aligned shapes run the vec4 entry points, unaligned ones the split kernel: both held to
     // the reference, and result.json says which ran.
-    let (_tmp, out) = run_shipped(
+    let (tmp, out) = run_shipped(
         "gemm_sgemm_128x128_aligned",
         "- {label: aligned, M: 132, N: 64, K: 48}\n- {label: odd, M: 67, N: 59, K: 33}\n- {label: b2, B: 2, M: 40, N: 136, K: 24}\n",
     );
@@ -162,6 +168,22 @@ fn the_aligned_sgemm_runs_its_aligned_entry_points_where_the_shape_allows() {
     assert_eq!(ran("aligned"), all);
     assert_eq!(ran("b2"), all);
     assert_eq!(ran("odd"), Value::Null);
+    // The text says it beside each number.
+    let dir = tmp.path().join("c");
+    let text = kcamp_text(&["-C", path(&dir), "run"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    let line = |label: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{label} ")))
+            .unwrap_or_else(|| panic!("no line for {label} in:\n{text}"))
+            .to_owned()
+    };
+    assert!(
+        line("aligned")
+            .ends_with("(aligned: forward_aligned, backward_da_aligned, backward_db_aligned)"),
+        "{text}"
+    );
+    assert!(!line("odd").contains("aligned:"), "{text}");
 }
 
 #[test]

@@ -134,7 +134,12 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
                 }
             }
             (None, Some(v)) => {
-                let _ = writeln!(human, " {metric} {}", kcamp_core::units::metric(*v, metric));
+                let _ = write!(human, " {metric} {}", kcamp_core::units::metric(*v, metric));
+                // Which pipeline measured the shape is part of its number.
+                if !o.aligned_entries.is_empty() {
+                    let _ = write!(human, "  (aligned: {})", o.aligned_entries.join(", "));
+                }
+                human.push('\n');
             }
             (None, None) => human.push('\n'),
         }
