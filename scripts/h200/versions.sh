@@ -219,6 +219,12 @@ ver4 36-256x128-w16-bk32-whole staged 256 128 32 4 4 0 8 256 "22's 256x128 tile 
 ver4 37-128x256-bk32-whole staged 128 256 32 2 4 0 8 256 "17's 128x256 tile of 8 subgroups of 64x64 (4x4 fragments: 8 fragment loads per 16 MMAs) with whole-tile entry points."
 ver4 38-dbuf-bk32-whole staged 128 128 32 2 4 1 8 128 "04's two shared buffers (k-tile 32, 37 KiB) with a register prefetch and one barrier per k-tile, with whole-tile entry points: double buffering lost to k-tile 64 when the edge path shared its registers."
 ver4 39-256x128-w16-bk32-prefetch-whole staged 256 128 32 4 4 2 8 256 "36 with the register prefetch of the next k-tile."
+# Run 23: run 22's 256-wide tiles gained at 4096^3 and lost the shapes with fewer tiles than
+# multiprocessors; these keep 34's 128x128 tile (its grid) and change what runs inside it.
+ver4 40-w4x2-whole staged 128 128 64 4 2 0 8 128 "34 with its 8 subgroups as 4x2 of 32x64 (2x4 fragments: 2 A and 4 B fragment loads per 8 MMAs) instead of 2x4 of 64x32: the same work per subgroup, another shared-memory read pattern."
+ver4 41-w16-bk32-whole staged 128 128 32 4 4 0 8 128 "34's tile with 16 subgroups of 32x32 (512 invocations, 16 warps per SM at one workgroup) and k-tile 32 (k-tile 64 with 16 subgroups would need 51 KiB of workgroup memory, over the 48 KiB limit): run 22's 16-subgroup 256x128 tile gained 7% at 4096^3; this keeps 34's grid."
+ver4 42-pad16-whole staged 128 128 64 2 4 0 16 128 "34 with shared rows padded by 16 halves instead of 8 (row strides of 80 and 144 halves): another bank pattern for the cooperative loads."
+ver4 43-bk32-whole staged 128 128 32 2 4 0 8 128 "34 with k-tile 32 (22 KiB of workgroup memory, so two workgroups per SM by memory): 27 lost 31% with the edge path beside it."
 # run 8: back to the f32 lineage.
 D=sgemm-f32
 v 44-split-sbuf-swz8 '{"split": true, "dbuf": false, "swz": 8}' 0 "40 with grouped block order (8 block rows per group), with runtime checks on: in run 7 the grouped order gained 1.3% on the trusted kernel (42 against 41), and the trusted kernel itself was 6% slower than 40, so the order alone on 40."
