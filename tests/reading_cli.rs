@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
+mod common;
+
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/campaign")
@@ -336,6 +338,25 @@ fn refusals_suggest_the_fix() {
     let (code, _, stderr) = kcamp(&dir, &["validate"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("next: `kcamp round new"), "{stderr}");
+}
+
+#[test]
+fn analyze_reads_the_registers_of_both_pipelines_of_an_aligned_kernel() {
+    // The bundled H200 campaign's incumbent (round 29) runs entry points of its own on
+    // aligned shapes; the driver's statistics of both were recorded on the H200.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("h200-sgemm-f32");
+    common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/h200-sgemm-f32"),
+        &dir,
+    );
+    let out = text(&dir, &["analyze"], 0);
+    for finding in [
+        "the driver compiled forward to 128 registers per invocation: 2 workgroup(s) of 256 per multiprocessor",
+        "the driver compiled forward_aligned to 155 registers per invocation: 1 workgroup(s) of 256 per multiprocessor",
+    ] {
+        assert!(out.contains(finding), "'{finding}' not in:\n{out}");
+    }
 }
 
 #[test]

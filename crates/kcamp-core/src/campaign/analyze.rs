@@ -103,19 +103,18 @@ pub fn gather(
         .strip_prefix(&c.dir)
         .unwrap_or(&kernel_file)
         .to_path_buf();
-    let metrics = match std::fs::read_to_string(&kernel_file) {
-        Ok(source) => match static_metrics(&rel, &source, &entry) {
+    let source = std::fs::read_to_string(&kernel_file)
+        .map_err(|e| problems.push(format!("reading {}: {e}", kernel_file.display())))
+        .ok();
+    let metrics = source
+        .as_ref()
+        .and_then(|source| match static_metrics(&rel, source, &entry) {
             Ok(m) => Some(m),
             Err(e) => {
                 problems.push(format!("no static metrics: {e}"));
                 None
             }
-        },
-        Err(e) => {
-            problems.push(format!("reading {}: {e}", kernel_file.display()));
-            None
-        }
-    };
+        });
     let isa = match (&metrics, &adapter, &peaks) {
         (Some(m), Some(a), Some(p)) => isa_metric_progress(
             m,
@@ -138,11 +137,23 @@ pub fn gather(
     );
     let driver_statistics = result.as_ref().and_then(|r| r.driver_statistics.clone());
     if let Some(stats) = &driver_statistics {
+        let vendor = adapter.as_ref().map(|a| a.vendor);
         found.extend(crate::analysis::driver_findings(
             stats,
             metrics.as_ref().map(|m| m.invocations_per_workgroup),
-            adapter.as_ref().map(|a| a.vendor),
+            vendor,
         ));
+        // Aligned shapes run a pipeline of their own, with its own workgroup size.
+        if let (Some(aligned), Some(source)) = (&stats.aligned, &source) {
+            let invocations = static_metrics(&rel, source, &aligned.entry_point)
+                .ok()
+                .map(|m| m.invocations_per_workgroup);
+            found.extend(crate::analysis::driver_findings(
+                aligned,
+                invocations,
+                vendor,
+            ));
+        }
     }
     let store = MemoryStore::new(&c.dir)?;
     let mut open_directions: Vec<String> = Vec::new();
