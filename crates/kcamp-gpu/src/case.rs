@@ -15,7 +15,7 @@ use kcamp_core::schema::{COMBINED_STEP_TFLOPS, SampleRow};
 use kcamp_core::types::{Check, Dtype};
 
 use crate::GpuContext;
-use crate::compile::{self, Access, Kernel};
+use crate::compile::{self, Access};
 use crate::timing::{L2Flush, MAX_CHUNK, Slot, Summary, TimedPass, Timer};
 use crate::warmup::{self, Next, Settle, WarmupPlan};
 
@@ -188,24 +188,24 @@ fn prepare_side(
             (names[3], binding(names[3])?, Access::Uniform),
         ],
     );
-    let pipelines = problem
-        .passes
-        .iter()
-        .map(|p| pipeline_for(ctx, &compiled, &layout, kernel, p))
-        .collect::<Result<Vec<_>, Stop>>()?;
-    // Which passes ran an aligned specialization is part of what was measured.
-    outcome.aligned_entries = problem
-        .passes
-        .iter()
-        .filter_map(|p| kernel.entry_for(p.key, &p.vars))
-        .filter(|c| c.aligned)
-        .map(|c| c.entry.to_owned())
-        .fold(Vec::new(), |mut names, e| {
-            if !names.contains(&e) {
-                names.push(e);
-            }
-            names
-        });
+    // A backward pass without its own entry point runs `forward` with the ABI's flags; an
+    // aligned shape runs the aligned entry point where the kernel has one.
+    let mut pipelines = Vec::with_capacity(problem.passes.len());
+    outcome.aligned_entries.clear();
+    for pass in &problem.passes {
+        let choice = kernel.entry_for(pass.key, &pass.vars).ok_or_else(|| {
+            Stop::Error("kernel.entry_points: needs a 'forward' entry point".to_owned())
+        })?;
+        pipelines.push(
+            compiled
+                .pipeline(ctx, &layout, &choice.field(), choice.entry)
+                .map_err(Stop::Fail)?,
+        );
+        // Which passes ran an aligned specialization is part of what was measured.
+        if choice.aligned && !outcome.aligned_entries.iter().any(|e| e == choice.entry) {
+            outcome.aligned_entries.push(choice.entry.to_owned());
+        }
+    }
     let slots = problem
         .passes
         .iter()
@@ -839,25 +839,6 @@ fn check_dispatch(ctx: &GpuContext, key: &str, wg: [u32; 3]) -> Result<(), Stop>
         }
     }
     Ok(())
-}
-
-fn pipeline_for(
-    ctx: &GpuContext,
-    compiled: &Kernel,
-    layout: &compile::Layout,
-    kernel: &KernelSpec,
-    pass: &PassPlan,
-) -> Result<wgpu::ComputePipeline, Stop> {
-    // A backward pass without its own entry point runs `forward` with the ABI's flags; an
-    // aligned shape runs the aligned entry point where the kernel has one.
-    let Some(choice) = kernel.entry_for(pass.key, &pass.vars) else {
-        return Err(Stop::Error(
-            "kernel.entry_points: needs a 'forward' entry point".to_owned(),
-        ));
-    };
-    compiled
-        .pipeline(ctx, layout, &choice.field(), choice.entry)
-        .map_err(Stop::Fail)
 }
 
 fn check_output(
