@@ -309,3 +309,74 @@ gate:
     assert_eq!(json["verdict"], "NEEDS_REMEASURE");
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// Two 3,000-shape CSVs (the text table is over 200 KB, far beyond a pipe's buffer); the
+/// candidate regresses every third shape by 30%, so the verdict is REJECT.
+fn write_large_pair(dir: &Path) -> (PathBuf, PathBuf) {
+    let header = "label,B,M,N,K,Check,Forward TFLOPS,Forward TFLOPS_stddev";
+    let (mut base, mut cand) = (format!("{header}\n"), format!("{header}\n"));
+    for i in 0..3_000u32 {
+        let value = 10.0 + f64::from(i % 97) * 0.37;
+        let after = if i % 3 == 0 { value * 0.7 } else { value };
+        let dims = format!(
+            "1,{},{},{}",
+            64 * (1 + i % 7),
+            64 * (1 + i % 5),
+            64 * (1 + i % 3)
+        );
+        base.push_str(&format!("s{i},{dims},PASS,{value},{}\n", value * 0.01));
+        cand.push_str(&format!("s{i},{dims},PASS,{after},{}\n", after * 0.01));
+    }
+    let (b, c) = (dir.join("base.csv"), dir.join("cand.csv"));
+    std::fs::write(&b, base).unwrap();
+    std::fs::write(&c, cand).unwrap();
+    (b, c)
+}
+
+/// `kcamp gate A B | head`: the reader leaves after a few lines. kcamp stops writing without
+/// a word (no panic, no backtrace) and exits with the verdict's code, as a whole read would.
+#[test]
+fn a_reader_that_leaves_early_gets_no_panic_and_the_verdict_code_stands() {
+    use std::io::Read;
+    use std::process::{Command as Process, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cand) = write_large_pair(dir.path());
+    for json in [false, true] {
+        let mut cmd = Process::new(assert_cmd::cargo::cargo_bin("kcamp"));
+        cmd.current_dir(dir.path())
+            .env_remove("KCAMP_DIR")
+            .arg("gate")
+            .arg(&base)
+            .arg(&cand)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        if json {
+            cmd.arg("--json");
+        }
+        let mut child = cmd.spawn().unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let mut first = [0u8; 64];
+        stdout.read_exact(&mut first).unwrap();
+        // The reader goes away with the rest unread: every later write finds the pipe closed.
+        drop(stdout);
+        let mut stderr = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        let status = child.wait().unwrap();
+        let first = String::from_utf8_lossy(&first);
+        assert!(
+            first.starts_with(if json { "{" } else { "label" }),
+            "json {json}: {first}"
+        );
+        assert_eq!(
+            status.code(),
+            Some(1),
+            "json {json}: REJECT; stderr: {stderr}"
+        );
+        assert!(stderr.is_empty(), "json {json}: nothing said: {stderr}");
+    }
+}

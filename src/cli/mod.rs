@@ -161,9 +161,8 @@ impl CmdOutput {
         text
     }
 
-    /// Print a [`streamed`](CmdOutput::streamed) document and its final newline, as
-    /// `println!` prints the others (a failed write panics as `println!` does); returns the
-    /// exit code.
+    /// Print a [`streamed`](CmdOutput::streamed) document and its final newline; returns the
+    /// exit code (see [`stdout_failed`] for a write that fails).
     fn print_json_streamed(&self, write: &StreamWriter) -> i32 {
         let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
         let written = write(&mut out)
@@ -178,7 +177,7 @@ impl CmdOutput {
                 eprintln!("error: {err}");
                 err.exit_code()
             }
-            Err(e) => panic!("failed printing to stdout: {e}"),
+            Err(e) => stdout_failed(&e, self.exit),
         }
     }
 
@@ -342,18 +341,16 @@ pub fn run() -> i32 {
                 out.print_json_streamed(write)
             } else if json {
                 let (doc, code) = out.json();
-                println!("{doc}");
-                code
+                print_lines(&[&doc], code)
             } else {
-                let human = out.human.trim_end();
-                if !human.is_empty() {
-                    println!("{}", for_terminal(human));
-                }
                 let next = out.next_text();
-                if !next.is_empty() {
-                    println!("{}", for_terminal(&next));
-                }
-                out.exit
+                let texts = [for_terminal(out.human.trim_end()), for_terminal(&next)];
+                let texts: Vec<&str> = texts
+                    .iter()
+                    .map(|t| &**t)
+                    .filter(|t| !t.is_empty())
+                    .collect();
+                print_lines(&texts, out.exit)
             };
             // The process exits next and its memory goes back whole: freeing a report's
             // 10,000 shapes one by one first would only cost time.
@@ -362,13 +359,42 @@ pub fn run() -> i32 {
         }
         Err(err) => {
             if json {
-                println!("{}", error_document(&err));
+                print_lines(&[&error_document(&err)], err.exit_code());
             } else {
                 eprintln!("error: {}", for_terminal(&err.to_string()));
             }
             err.exit_code()
         }
     }
+}
+
+/// Print each text on its own line(s); returns `code`, or what [`stdout_failed`] says when
+/// stdout cannot take them.
+fn print_lines(texts: &[&str], code: i32) -> i32 {
+    let mut out = std::io::stdout().lock();
+    let written = texts
+        .iter()
+        .try_for_each(|t| {
+            out.write_all(t.as_bytes())
+                .and_then(|()| out.write_all(b"\n"))
+        })
+        .and_then(|()| out.flush());
+    match written {
+        Ok(()) => code,
+        Err(e) => stdout_failed(&e, code),
+    }
+}
+
+/// A write to stdout failed. A reader that went away (`kcamp gate a b | head`) wanted no
+/// more: the command's own exit code stands, so `PIPESTATUS` still tells the verdict, and
+/// nothing is said. Any other failure (a full disk behind a redirection) is an error: the
+/// output is incomplete.
+fn stdout_failed(e: &std::io::Error, code: i32) -> i32 {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return code;
+    }
+    eprintln!("error: writing the output to stdout: {e}");
+    exit::INTERNAL
 }
 
 fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
