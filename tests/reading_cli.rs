@@ -504,3 +504,70 @@ fn the_gate_in_a_campaign_ends_with_the_command_that_records_its_candidate() {
     let v = json(&dir, &["gate", &fixture_str("baseline.csv"), &better], 0);
     assert!(v.get("next").is_none() && v["verdict"] == "ACCEPT", "{v}");
 }
+
+/// Every file of a directory tree with its bytes, to show a command wrote nothing.
+fn tree_bytes(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.insert(path.clone(), std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn report_no_run_leaves_a_standing_final_validation_as_it_is() {
+    // The bundled H200 campaign ends in a final full validation of its incumbent (round 29),
+    // paired with the BASELINE re-measured beside it. `--no-run` (what `kcamp report`
+    // suggests next, for a pull request) must show that report, not replace it with round
+    // 29's recorded numbers judged again.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("h200-sgemm-f32");
+    common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/h200-sgemm-f32"),
+        &dir,
+    );
+    let before = tree_bytes(&dir);
+    let report = text(&dir, &["report", "--no-run"], 0);
+    assert!(
+        report.starts_with("final acceptance of round 29 against the BASELINE (final full validation of 2026-12-02 10:02 UTC, builtin): verdict: ACCEPT"),
+        "{report}"
+    );
+    assert!(
+        report.contains("that final full validation stands"),
+        "{report}"
+    );
+    assert!(report.contains("clears the paired band"), "{report}");
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let printed = text(&dir, &["report", "--no-run", "--format", "markdown"], 0);
+    assert_eq!(printed.trim_end(), md.trim_end());
+    let doc = json(&dir, &["report", "--no-run", "--format", "json"], 0);
+    assert_eq!(doc["unchanged"], true, "{doc}");
+    assert_eq!(doc["final_validation"], true, "{doc}");
+    assert_eq!(doc["shapes"].as_array().map(Vec::len), Some(6), "{doc}");
+    assert!(
+        before == tree_bytes(&dir),
+        "report --no-run wrote into the campaign"
+    );
+    // Once the kernel of the incumbent's snapshot is not what was validated, the standing
+    // report no longer describes it: `--no-run` judges the recorded numbers and says so.
+    let snapshot = dir.join("rounds/round-29/kernel");
+    let wgsl = std::fs::read_dir(&snapshot)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "wgsl"))
+        .unwrap();
+    let mut source = std::fs::read_to_string(&wgsl).unwrap();
+    source.push_str("\n// edited after the final validation\n");
+    std::fs::write(&wgsl, source).unwrap();
+    let again = text(&dir, &["report", "--no-run"], 0);
+    assert!(again.contains("(recorded numbers)"), "{again}");
+    assert!(!again.contains("stands"), "{again}");
+}

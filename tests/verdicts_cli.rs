@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 mod common;
 use common::{fixture, run};
@@ -232,7 +232,20 @@ fn the_report_compares_what_its_verdict_compares_the_baseline_re_measured_in_the
             && text.contains("BASELINE = round 1's kernel re-measured in this run"),
         "{text}"
     );
+    // While that final validation stands, `--no-run` shows it and writes nothing.
+    let md_before = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let r = run(&dir, &["report", "--no-run"], 0);
+    assert_eq!(
+        (&r["unchanged"], &r["final_validation"]),
+        (&json!(true), &json!(true)),
+        "{r}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("report.md")).unwrap(),
+        md_before
+    );
     // Without a final validation, the report compares round 1's recorded numbers and says so.
+    std::fs::remove_file(dir.join("report/acceptance.json")).unwrap();
     let r = run(&dir, &["report", "--no-run"], 0);
     assert_eq!(r["baseline_basis"]["kind"], "recorded", "{r}");
     assert!((r["gain"].as_f64().unwrap() - 0.12).abs() < 5e-4, "{r}");
@@ -380,7 +393,13 @@ fn report_gates_the_final_acceptance_and_its_verdict_leads() {
         ),
         "{text}"
     );
-    // Recorded numbers only.
+    // The final validation stands: `--no-run` shows it.
+    let r = run(&dir, &["report", "--no-run"], 0);
+    assert_eq!(r["verdict"], "ACCEPT", "{r}");
+    assert_eq!(r["final_validation"], true);
+    assert_eq!(r["unchanged"], true);
+    // Recorded numbers only, once there is no final validation.
+    std::fs::remove_file(dir.join("report/acceptance.json")).unwrap();
     let r = run(&dir, &["report", "--no-run"], 0);
     assert_eq!(r["verdict"], "ACCEPT", "{r}");
     assert_eq!(r["final_validation"], false);

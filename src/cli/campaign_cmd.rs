@@ -829,6 +829,14 @@ pub fn log(ctx: &Ctx, a: &LogArgs) -> Result<CmdOutput> {
 
 pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
+    if a.no_run {
+        let markdown = c.dir.join(kcamp_report::campaign::FINAL_REPORT);
+        if let Some(record) =
+            campaign::standing_final_acceptance(&c)?.filter(|_| markdown.is_file())
+        {
+            return standing_report(ctx, a, &record, &markdown);
+        }
+    }
     let m = measurer(&c, &a.adapter)?;
     let source = (!a.no_run).then(|| source(&a.csv, m.as_ref()));
     let mut progress = progress_printer(ctx, &c.manifest.primary_metric);
@@ -941,6 +949,56 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
     } else {
         out.with_next(next)
     })
+}
+
+/// `report --no-run` where a final full validation of the incumbent stands: that report is
+/// shown as it is and nothing is written.
+fn standing_report(
+    ctx: &Ctx,
+    a: &ReportArgs,
+    record: &campaign::GateRecord,
+    markdown: &std::path::Path,
+) -> Result<CmdOutput> {
+    let gate = &record.report;
+    let exit = if gate.verdict.allows_accept() {
+        exit::OK
+    } else {
+        exit::GATE_REJECTED
+    };
+    let doc = json!({
+        "verdict": gate.verdict,
+        "reasons": gate.reasons,
+        "shapes": gate.shapes,
+        "aggregate": gate.aggregate,
+        "like_for_like": record.like_for_like,
+        "report": markdown,
+        "incumbent": record.round,
+        "metric": gate.metric,
+        "final_validation": true,
+        "measured_at": record.time,
+        "unchanged": true,
+    });
+    if a.format == ReportFormat::Markdown {
+        let text = std::fs::read_to_string(markdown)
+            .map_err(|e| Error::io(format!("reading {}", markdown.display()), e))?;
+        return Ok(CmdOutput::with_exit(doc, text, exit));
+    }
+    let human = format!(
+        "final acceptance of round {} against the BASELINE (final full validation of {}, {}): verdict: {}\n{}\nthat final full validation stands: {} and report/ are left as they are (--no-run would judge round {}'s recorded numbers instead; `kcamp report` measures again)",
+        record.round,
+        record.time.format("%Y-%m-%d %H:%M UTC"),
+        record.origin,
+        gate.verdict.as_str(),
+        render_gate(gate).trim_end(),
+        markdown.display(),
+        record.round,
+    );
+    Ok(
+        CmdOutput::with_exit(doc, human, exit).with_next(vec![format!(
+            "{} report --no-run --format markdown   (paste into a pull request)",
+            prefix(ctx)
+        )]),
+    )
 }
 
 /// The gate verdict as a table plus reasons.

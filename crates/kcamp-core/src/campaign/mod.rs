@@ -59,7 +59,7 @@ pub use measure::{
     refuse_builtin_if_imported, shapes_of,
 };
 pub use recover::{Recovery, recover};
-pub use report::{FINAL_VALIDATION_DIR, FinalMeasurement, final_report};
+pub use report::{FINAL_VALIDATION_DIR, FinalMeasurement, final_report, standing_final_acceptance};
 pub use round::new_round;
 pub use target::{TargetStatus, incumbent_status as target_status};
 pub use validate::{GateRecord, ValidateOutcome, read_gate_record, validate};

@@ -179,6 +179,31 @@ pub fn final_report<T>(
     Ok(out)
 }
 
+/// The final acceptance a full validation wrote for the current incumbent, when it still
+/// stands: `report/acceptance.json` came from a measurement (not from recorded numbers), for
+/// the incumbent round, of the kernel its snapshot holds now. `report --no-run` then leaves
+/// it and `report.md` as they are: recorded numbers judged again would replace the final
+/// validation's paired, like-for-like verdict with a weaker one.
+pub fn standing_final_acceptance(c: &Campaign) -> Result<Option<GateRecord>> {
+    let Some(incumbent) = c.incumbent()? else {
+        return Ok(None);
+    };
+    let path = c.dir.join(FINAL_ACCEPTANCE_JSON);
+    let Some(record) =
+        crate::artifacts::read_json_opt::<GateRecord>(&path, "the final acceptance")?
+    else {
+        return Ok(None);
+    };
+    let measured = !record.origin.starts_with(RECORDED_ORIGIN);
+    Ok((measured
+        && record.round == incumbent
+        && record.kernel_hash == tree_hash(&c.round_dir(incumbent).join(KERNEL_DIR))?)
+    .then_some(record))
+}
+
+/// How the origin of a report made from recorded numbers begins (`recorded:round-N`).
+const RECORDED_ORIGIN: &str = "recorded:";
+
 /// The incumbent's recorded measurement (`report --no-run`), judged unpaired.
 fn recorded(c: &Campaign, incumbent: u32, frozen: &str) -> Result<Measured> {
     let adir = c.artifacts_dir(incumbent);
@@ -191,7 +216,7 @@ fn recorded(c: &Campaign, incumbent: u32, frozen: &str) -> Result<Measured> {
             None
         },
         table,
-        origin: format!("recorded:round-{incumbent}"),
+        origin: format!("{RECORDED_ORIGIN}round-{incumbent}"),
         fingerprint: Fingerprint::read(&adir)?
             .unwrap_or_else(|| Fingerprint::external(HarnessIdentity::Imported)),
         paired: None,
