@@ -5,7 +5,7 @@
 //! Exit codes: 0 success, 1 gate REJECT/NEEDS_REMEASURE, 2 bad input or usage, 3 internal.
 
 use std::io::{BufWriter, StdoutLock, Write as _};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use clap::{Args, Parser, Subcommand};
@@ -300,7 +300,8 @@ impl Command {
 
 #[derive(Debug, Args)]
 pub struct TuiArgs {
-    /// Campaign directory (default: -C, else the bundled demo campaign).
+    /// Campaign directory (default: -C, else the campaign in the current directory, else a
+    /// scratch copy of the bundled demo campaign).
     pub dir: Option<PathBuf>,
 }
 
@@ -399,7 +400,7 @@ fn stdout_failed(e: &std::io::Error, code: i32) -> i32 {
 
 fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
     let Some(command) = cli.command else {
-        return dashboard(&default_tui_dir(&cli.campaign)?);
+        return dashboard(&default_tui_dir(&cli.campaign, Path::new("."))?);
     };
     match command {
         Command::Init(a) => campaign_cmd::init(ctx, &a),
@@ -415,7 +416,7 @@ fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
         Command::Tui(a) => {
             let dir = match a.dir {
                 Some(d) => d,
-                None => default_tui_dir(&cli.campaign)?,
+                None => default_tui_dir(&cli.campaign, Path::new("."))?,
             };
             dashboard(&dir)
         }
@@ -436,11 +437,15 @@ fn dashboard(dir: &std::path::Path) -> Result<CmdOutput> {
     Ok(CmdOutput::ok(summary, text))
 }
 
-/// `kcamp` with no arguments: the campaign given with -C, else a scratch copy of the
-/// bundled demo campaign (so its keys never change the repository's files).
-fn default_tui_dir(explicit: &Option<PathBuf>) -> Result<PathBuf> {
+/// `kcamp` with no arguments: the campaign given with -C (or `KCAMP_DIR`), else the
+/// campaign in the current directory (`cwd`), else a scratch copy of the bundled demo
+/// campaign (so its keys never change the repository's files).
+fn default_tui_dir(explicit: &Option<PathBuf>, cwd: &std::path::Path) -> Result<PathBuf> {
     if let Some(d) = explicit {
         return Ok(d.clone());
+    }
+    if cwd.join(kcamp_core::files::MANIFEST_FILE).is_file() {
+        return Ok(cwd.to_path_buf());
     }
     let demo = demo_campaign_dir().ok_or_else(|| {
         Error::input(
@@ -482,4 +487,41 @@ pub fn demo_campaign_dir() -> Option<PathBuf> {
         .into_iter()
         .flatten()
         .find(|p| p.join(kcamp_core::files::MANIFEST_FILE).is_file())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_dashboard_opens_the_campaign_it_is_started_in() {
+        let tmp = tempfile::tempdir().unwrap();
+        let campaign = tmp.path().join("mine");
+        std::fs::create_dir(&campaign).unwrap();
+        std::fs::write(
+            campaign.join(kcamp_core::files::MANIFEST_FILE),
+            "name: mine\n",
+        )
+        .unwrap();
+        assert_eq!(default_tui_dir(&None, &campaign).unwrap(), campaign);
+        // -C (or KCAMP_DIR) names one explicitly: it wins.
+        let other = tmp.path().join("other");
+        assert_eq!(
+            default_tui_dir(&Some(other.clone()), &campaign).unwrap(),
+            other
+        );
+        // Anywhere else: a scratch copy of the bundled demo, never the bundled one itself.
+        let scratch = default_tui_dir(&None, tmp.path()).unwrap();
+        assert!(scratch.join(kcamp_core::files::MANIFEST_FILE).is_file());
+        assert_ne!(scratch, demo_campaign_dir().unwrap());
+        let parent = scratch.parent().unwrap();
+        assert!(
+            parent
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("kcamp-demo-")),
+            "{}",
+            scratch.display()
+        );
+        std::fs::remove_dir_all(parent).unwrap();
+    }
 }
