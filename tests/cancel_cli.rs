@@ -182,3 +182,45 @@ fn sigterm_ends_the_builtin_worker_on_real_kernels() {
     assert!(alive(worker));
     cancel_and_check(&dir, validate, libc::SIGTERM, &[worker]);
 }
+
+#[test]
+fn a_cancelled_run_exits_2_and_says_to_run_again() {
+    // `kcamp run` records nothing, but a run cut short by Ctrl-C is not a success: a script
+    // that checks the exit code must not take its partial numbers for a measurement.
+    let (_tmp, dir) = common::gemm_campaign("- {label: big, M: 1024, N: 1024, K: 1024}\n");
+    let run = kcamp()
+        .arg("-C")
+        .arg(&dir)
+        .arg("run")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let worker = wait_for("the worker", Duration::from_secs(60), || {
+        child_running(run.id(), "__worker")
+    });
+    // Let the worker get into the case.
+    std::thread::sleep(Duration::from_millis(500));
+    // SAFETY: kill(2) sends a signal to our own child and touches no memory.
+    unsafe {
+        libc::kill(run.id() as libc::pid_t, libc::SIGINT);
+    }
+    let mut run = run;
+    let status = wait_for("run to exit", Duration::from_secs(10), || {
+        run.try_wait().unwrap()
+    });
+    let mut out = String::new();
+    run.stdout.take().unwrap().read_to_string(&mut out).unwrap();
+    assert_eq!(status.code(), Some(2), "{out}");
+    assert!(
+        out.contains("cancelled: the remaining shapes were not run"),
+        "{out}"
+    );
+    assert!(out.contains("next: kcamp -C "), "{out}");
+    assert!(
+        out.contains(" run   (cancelled: run again to measure every shape)"),
+        "{out}"
+    );
+    assert!(!out.contains("validate"), "{out}");
+    assert!(!alive(worker), "the worker outlived the cancelled run");
+}

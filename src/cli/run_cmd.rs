@@ -119,6 +119,8 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
         }
         ProgressEvent::RunFinished { .. } => bar.finish_and_clear(),
     })?;
+    // A cancelled run ends without its RunFinished: the bar must not stay on screen.
+    bar.finish_and_clear();
     let cancelled = opts.cancel.load(Ordering::SeqCst);
     let summary = report.summary();
     let mut human = String::new();
@@ -173,6 +175,15 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     // A run records nothing: the next step is the one that would, given the campaign's state.
     let state = kcamp_core::campaign::CampaignState::load(&ctx.campaign).ok();
     let next = match state {
+        // Cancelled: what it measured is incomplete, and a signal is not a success (exit 2,
+        // as a cancelled validate); measuring again comes before anything else.
+        _ if cancelled => {
+            let again = format!("{k} run   (cancelled: run again to measure every shape)");
+            return Ok(
+                CmdOutput::with_exit(doc, human, kcamp_core::error::exit::BAD_INPUT)
+                    .with_next(vec![again]),
+            );
+        }
         Some(st) if st.incumbent.is_none() => {
             format!("{k} baseline   (record these measurements as round 1, the BASELINE)")
         }
