@@ -16,8 +16,6 @@ pub struct ShippedKernel {
     pub source: &'static str,
     /// Its `kernel.yaml`; None: the op's baseline settings (one `main` for every pass).
     settings: Option<&'static str>,
-    /// What it is and what it measured.
-    pub summary: &'static str,
 }
 
 macro_rules! shader {
@@ -34,7 +32,6 @@ pub const SHIPPED: &[ShippedKernel] = &[
         dtype: Dtype::F32,
         source: shader!("gemm_naive.wgsl"),
         settings: None,
-        summary: "one invocation per output, operands from storage (the f32 default)",
     },
     ShippedKernel {
         name: "gemm_tiled",
@@ -42,7 +39,6 @@ pub const SHIPPED: &[ShippedKernel] = &[
         dtype: Dtype::F32,
         source: shader!("gemm_tiled.wgsl"),
         settings: Some(shader!("gemm_tiled.kernel.yaml")),
-        summary: "64x64 tiles in workgroup memory, 4x4 per invocation (H200 4096^3: 11.6 TFLOP/s)",
     },
     ShippedKernel {
         name: "gemm_sgemm_128x128_bk16",
@@ -50,7 +46,6 @@ pub const SHIPPED: &[ShippedKernel] = &[
         dtype: Dtype::F32,
         source: shader!("gemm_sgemm_128x128_bk16.wgsl"),
         settings: Some(shader!("gemm_sgemm_128x128_bk16.kernel.yaml")),
-        summary: "128x128 tile, k-tile 16, 8x8 per invocation, double-buffered, unrolled (H200 4096^3: 33.5 TFLOP/s, 0.66x cuBLAS fp32)",
     },
     ShippedKernel {
         name: "gemm_sgemm_128x128_split",
@@ -58,7 +53,6 @@ pub const SHIPPED: &[ShippedKernel] = &[
         dtype: Dtype::F32,
         source: shader!("gemm_sgemm_128x128_split.wgsl"),
         settings: Some(shader!("gemm_sgemm_128x128_split.kernel.yaml")),
-        summary: "128x128 tile, k-tile 16, 8x8 per invocation, vec4 global loads, aligned and unaligned k-loops split (H200 4096^3: 40.3 TFLOP/s, 0.79x cuBLAS fp32)",
     },
     ShippedKernel {
         name: "gemm_sgemm_128x128_aligned",
@@ -66,7 +60,6 @@ pub const SHIPPED: &[ShippedKernel] = &[
         dtype: Dtype::F32,
         source: shader!("gemm_sgemm_128x128_aligned.wgsl"),
         settings: Some(shader!("gemm_sgemm_128x128_aligned.kernel.yaml")),
-        summary: "the split kernel, with a double-buffered vec4 k-loop as entry points of its own for shapes aligned to 4 (H200 4096^3: 41.6 TFLOP/s, 0.81x cuBLAS fp32; the best accepted round of campaigns/h200-sgemm-f32)",
     },
     ShippedKernel {
         name: "gemm_naive_f16",
@@ -74,7 +67,6 @@ pub const SHIPPED: &[ShippedKernel] = &[
         dtype: Dtype::F16,
         source: shader!("gemm_naive_f16.wgsl"),
         settings: None,
-        summary: "one invocation per output, f32 sum, no tensor cores (the f16 default)",
     },
     ShippedKernel {
         name: "gemm_hgemm_coop_128x128_bk64",
@@ -82,7 +74,6 @@ pub const SHIPPED: &[ShippedKernel] = &[
         dtype: Dtype::F16,
         source: shader!("gemm_hgemm_coop_128x128_bk64.wgsl"),
         settings: Some(shader!("gemm_hgemm_coop_128x128_bk64.kernel.yaml")),
-        summary: "tensor cores (cooperative matrices), 128x128 tile, k-tile 64 (H200 4096^3: 95.2 TFLOP/s, 0.13x torch fp16); needs wgpu's cooperative-matrix feature",
     },
     ShippedKernel {
         name: "gemm_hgemm_coop_128x256",
@@ -90,7 +81,6 @@ pub const SHIPPED: &[ShippedKernel] = &[
         dtype: Dtype::F16,
         source: shader!("gemm_hgemm_coop_128x256.wgsl"),
         settings: Some(shader!("gemm_hgemm_coop_128x256.kernel.yaml")),
-        summary: "tensor cores, 128x256 tile, k-tile 32 (H200 4096^3: 101 TFLOP/s, 0.14x torch fp16, slower on small batched shapes)",
     },
     ShippedKernel {
         name: "gemm_hgemm_coop_128x128_bk64_g64",
@@ -98,7 +88,6 @@ pub const SHIPPED: &[ShippedKernel] = &[
         dtype: Dtype::F16,
         source: shader!("gemm_hgemm_coop_128x128_bk64_g64.wgsl"),
         settings: Some(shader!("gemm_hgemm_coop_128x128_bk64_g64.kernel.yaml")),
-        summary: "tensor cores, 128x128 tile, k-tile 64, 8-byte global loads, no runtime checks (H200 4096^3: 113 TFLOP/s, 0.17x torch fp16); needs wgpu's cooperative-matrix feature",
     },
     ShippedKernel {
         name: "gemm_hgemm_coop_128x128_whole",
@@ -106,7 +95,6 @@ pub const SHIPPED: &[ShippedKernel] = &[
         dtype: Dtype::F16,
         source: shader!("gemm_hgemm_coop_128x128_whole.wgsl"),
         settings: Some(shader!("gemm_hgemm_coop_128x128_whole.kernel.yaml")),
-        summary: "the g64 kernel, with entry points of its own for whole tiles (shapes aligned to 128) (H200 4096^3: 173 TFLOP/s, 0.25x torch fp16; the best accepted round of campaigns/h200-hgemm-f16); needs wgpu's cooperative-matrix feature",
     },
     ShippedKernel {
         name: "axpy",
@@ -114,7 +102,6 @@ pub const SHIPPED: &[ShippedKernel] = &[
         dtype: Dtype::F32,
         source: shader!("axpy.wgsl"),
         settings: None,
-        summary: "one element per invocation (the f32 default)",
     },
     ShippedKernel {
         name: "axpy_u4",
@@ -122,7 +109,6 @@ pub const SHIPPED: &[ShippedKernel] = &[
         dtype: Dtype::F32,
         source: shader!("axpy_u4.wgsl"),
         settings: Some(shader!("axpy_u4.kernel.yaml")),
-        summary: "4 elements per invocation, coalesced (H200 N = 2^28: 4,179 GB/s, 0.96x torch add)",
     },
     ShippedKernel {
         name: "axpy_f16",
@@ -130,28 +116,31 @@ pub const SHIPPED: &[ShippedKernel] = &[
         dtype: Dtype::F16,
         source: shader!("axpy_f16.wgsl"),
         settings: None,
-        summary: "one element per invocation (the f16 default)",
     },
 ];
 
 impl ShippedKernel {
-    /// The kernel by its name; the error lists every shipped kernel.
+    /// The kernel by its name; the error lists every shipped kernel by name, one line per
+    /// op and dtype (with their descriptions the list outgrew the length a message keeps,
+    /// and the last kernels were cut off; the README's table describes each).
     pub fn find(name: &str) -> Result<&'static ShippedKernel> {
         SHIPPED.iter().find(|k| k.name == name).ok_or_else(|| {
+            let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+            for k in SHIPPED {
+                let group = format!("{} {}", k.op.as_str(), k.dtype.as_str());
+                match groups.iter_mut().find(|(g, _)| *g == group) {
+                    Some((_, names)) => names.push(k.name),
+                    None => groups.push((group, vec![k.name])),
+                }
+            }
+            let lines: Vec<String> = groups
+                .iter()
+                .map(|(group, names)| format!("  {group}: {}", names.join(", ")))
+                .collect();
             Error::input(format!(
-                "--kernel: no shipped kernel '{}'. Shipped (shaders/):\n{}",
+                "--kernel: no shipped kernel '{}'. Shipped (shaders/; the README's \"Kernels worth starting from\" describes each):\n{}",
                 crate::text::quote(name, crate::text::QUOTE_CHARS),
-                SHIPPED
-                    .iter()
-                    .map(|k| format!(
-                        "  {:<30} {} {}: {}",
-                        k.name,
-                        k.op.as_str(),
-                        k.dtype.as_str(),
-                        k.summary
-                    ))
-                    .collect::<Vec<_>>()
-                    .join("\n")
+                lines.join("\n")
             ))
         })
     }
@@ -196,7 +185,10 @@ mod tests {
     fn an_unknown_name_lists_what_is_shipped() {
         let err = ShippedKernel::find("gemm_fast").unwrap_err().to_string();
         assert!(err.contains("no shipped kernel 'gemm_fast'"), "{err}");
-        assert!(err.contains("gemm_sgemm_128x128_bk16"), "{err}");
-        assert!(err.contains("axpy_u4"), "{err}");
+        // Every one, the last included: the message is not cut short.
+        for k in SHIPPED {
+            assert!(err.contains(k.name), "{} missing: {err}", k.name);
+        }
+        assert!(!err.contains("characters)"), "{err}");
     }
 }
