@@ -130,8 +130,16 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
     let next = if ctx.json || a.format != Format::Text {
         Vec::new()
     } else {
-        let campaign = manifest.as_ref().map(|_| super::campaign_cmd::prefix(ctx));
-        vec![next_step(&report, a, unlike, campaign.as_deref())]
+        let campaign = manifest.as_ref().map(|m| Campaign {
+            prefix: super::campaign_cmd::prefix(ctx),
+            round_open: kcamp_core::campaign::CampaignState::load(&ctx.campaign)
+                .is_ok_and(|st| st.open_round.is_some()),
+            full: report
+                .shapes
+                .iter()
+                .any(|s| !m.representative_shapes.contains(&s.label)),
+        });
+        vec![next_step(&report, a, unlike, campaign.as_ref())]
     };
     Ok(CmdOutput::streamed(report, human, code, write_report).with_next(next))
 }
@@ -323,7 +331,21 @@ fn like_for_like(report: &mut GateReport, base: &Path, candidate: &Path) -> bool
 /// What to do with a verdict of the standalone gate (it records nothing): the command that
 /// shows why, measures again, or carries the result on. `campaign`: the `kcamp [-C DIR]` of
 /// the campaign the gate ran in, if any.
-fn next_step(report: &GateReport, a: &GateArgs, unlike: bool, campaign: Option<&str>) -> String {
+/// The campaign a gate ran in: its `kcamp [-C DIR]`, whether a round is open to take the
+/// candidate's CSV, and whether that CSV holds more than the representative shapes (then
+/// only a full validation takes it).
+struct Campaign {
+    prefix: String,
+    round_open: bool,
+    full: bool,
+}
+
+fn next_step(
+    report: &GateReport,
+    a: &GateArgs,
+    unlike: bool,
+    campaign: Option<&Campaign>,
+) -> String {
     let candidate = shell_word(&a.candidate.display().to_string()).into_owned();
     let files = format!("{} {candidate}", shell_word(&a.base.display().to_string()));
     match (report.verdict, campaign) {
@@ -334,9 +356,18 @@ fn next_step(report: &GateReport, a: &GateArgs, unlike: bool, campaign: Option<&
         (Verdict::Reject, _) => {
             format!("kcamp gate {files} --format csv   # every shape's numbers, to find where it lost")
         }
-        (Verdict::Accept | Verdict::AcceptWithNote, Some(k)) => format!(
-            "{k} validate --csv {candidate}   # record the candidate as this round's measurement, then `{k} accept`"
-        ),
+        (Verdict::Accept | Verdict::AcceptWithNote, Some(c)) => {
+            let (k, full) = (&c.prefix, if c.full { " --full" } else { "" });
+            if c.round_open {
+                format!(
+                    "{k} validate{full} --csv {candidate}   # record the candidate as this round's measurement, then `{k} accept`"
+                )
+            } else {
+                format!(
+                    "{k} round new --hypothesis TEXT, then {k} validate{full} --csv {candidate}   # record the candidate as a new round's measurement"
+                )
+            }
+        }
         (Verdict::Accept | Verdict::AcceptWithNote, None) => {
             format!("kcamp gate {files} --format markdown   # the verdict as a pull-request comment")
         }
