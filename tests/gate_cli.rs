@@ -131,7 +131,8 @@ fn missing_shape_is_named() {
     assert_bad_input(
         "missing.csv",
         &[
-            "'batched' (B=4, M=128, N=128, K=128) is in the incumbent but missing from the candidate",
+            "'batched' (B=4, M=128, N=128, K=128) is in the incumbent but missing from the candidate (1 shape(s) only in the incumbent, 0 only in the candidate, ",
+            "measure both over one shape set (both quick or both full)",
         ],
     );
 }

@@ -284,6 +284,7 @@ fn match_shapes(incumbent: &dyn ShapeTable, candidate: &dyn ShapeTable) -> Resul
     let mut matched: HashSet<(&str, &[u64])> =
         HashSet::with_capacity_and_hasher(candidate.len(), Default::default());
     let mut pairs = Vec::with_capacity(candidate.len());
+    let mut candidate_only = Vec::new();
     for c in cand_rows {
         let row = cand(c);
         let key = (row.label, row.dims);
@@ -293,24 +294,42 @@ fn match_shapes(incumbent: &dyn ShapeTable, candidate: &dyn ShapeTable) -> Resul
                 describe_shape(row.label, row.dims, schema)
             )));
         }
-        let i = index.get(&key).ok_or_else(|| {
-            Error::input(format!(
+        match index.get(&key) {
+            Some(i) => pairs.push((*i, c)),
+            None => candidate_only.push(c),
+        }
+    }
+    let incumbent_only: Vec<u32> = inc_rows
+        .filter(|&i| {
+            let r = inc(i);
+            !matched.contains(&(r.label, r.dims))
+        })
+        .collect();
+    let first = match (candidate_only.first(), incumbent_only.first()) {
+        (None, None) => return Ok(pairs),
+        (Some(&c), _) => {
+            let r = cand(c);
+            format!(
                 "shape {} is in the candidate but missing from the incumbent",
-                describe_shape(row.label, row.dims, schema)
-            ))
-        })?;
-        pairs.push((*i, c));
-    }
-    if let Some(extra) = inc_rows
-        .map(inc)
-        .find(|r| !matched.contains(&(r.label, r.dims)))
-    {
-        return Err(Error::input(format!(
-            "shape {} is in the incumbent but missing from the candidate",
-            describe_shape(extra.label, extra.dims, schema)
-        )));
-    }
-    Ok(pairs)
+                describe_shape(r.label, r.dims, schema)
+            )
+        }
+        (None, Some(&i)) => {
+            let r = inc(i);
+            format!(
+                "shape {} is in the incumbent but missing from the candidate",
+                describe_shape(r.label, r.dims, schema)
+            )
+        }
+    };
+    // The whole difference, and the way past it: one side measured over another shape set
+    // (a quick run against a full one) is the usual cause.
+    Err(Error::input(format!(
+        "{first} ({} shape(s) only in the incumbent, {} only in the candidate, {} in both): the gate judges the same shapes on both sides; measure both over one shape set (both quick or both full)",
+        incumbent_only.len(),
+        candidate_only.len(),
+        pairs.len()
+    )))
 }
 
 /// Row positions by label + dims, built once; a duplicated shape is an error.
