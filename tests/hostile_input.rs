@@ -806,3 +806,31 @@ fn control_characters_and_huge_labels_never_reach_the_terminal_raw() {
     // Reasons follow the hypothesis' rules.
     run(&dir, &["rollback", "--reason", &"r".repeat(5000)], 2);
 }
+
+#[test]
+fn a_campaign_directory_that_is_missing_or_a_file_is_named_as_such() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("no such campaign");
+    refused(
+        &missing,
+        &["status"],
+        &[
+            "no such campaign: no such directory",
+            "`kcamp init '",
+            "no such campaign'`",
+        ],
+    );
+    let file = tmp.path().join("notes.txt");
+    std::fs::write(&file, "x").unwrap();
+    refused(
+        &file,
+        &["status"],
+        &["notes.txt is not a directory: a campaign is the directory that holds manifest.yaml"],
+    );
+    refused(
+        tmp.path(),
+        &["log"],
+        &["is not a campaign: no manifest.yaml (create one with `kcamp init DIR`)"],
+    );
+    assert!(!missing.exists(), "nothing created");
+}

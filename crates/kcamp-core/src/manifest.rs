@@ -246,6 +246,26 @@ fn yaml_too_deep(text: &str, max: usize) -> Option<u64> {
     None
 }
 
+/// Why `dir` is not a campaign: it does not exist, is not a directory, or holds no
+/// manifest; each says what to do.
+pub fn not_a_campaign(dir: &Path) -> Error {
+    let shown = dir.display();
+    Error::input(match std::fs::metadata(dir) {
+        Err(_) => format!(
+            "{shown}: no such directory (create a campaign there with `kcamp init {}`)",
+            crate::text::shell_word(&shown.to_string())
+        ),
+        Ok(m) if !m.is_dir() => {
+            format!(
+                "{shown} is not a directory: a campaign is the directory that holds manifest.yaml"
+            )
+        }
+        Ok(_) => format!(
+            "{shown} is not a campaign: no manifest.yaml (create one with `kcamp init DIR`)"
+        ),
+    })
+}
+
 impl Manifest {
     /// A manifest with every optional field at its default.
     /// The GPU this campaign's rows are held to when their adapter is unknown.
@@ -300,10 +320,7 @@ impl Manifest {
     pub fn load_base(dir: &Path) -> Result<Manifest> {
         let path = dir.join(MANIFEST_FILE);
         if std::fs::symlink_metadata(&path).is_err() {
-            return Err(Error::input(format!(
-                "{} is not a campaign: no manifest.yaml (create one with `kcamp init DIR`)",
-                dir.display()
-            )));
+            return Err(not_a_campaign(dir));
         }
         let text = read_input_text(&path, MAX_MANIFEST_BYTES)?;
         Manifest::parse(&text, &path)

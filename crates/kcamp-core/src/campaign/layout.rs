@@ -315,10 +315,7 @@ fn check_tree(dir: &Path, deep: bool) -> Result<()> {
 
 fn require_manifest(dir: &Path) -> Result<()> {
     if !dir.join(MANIFEST_FILE).is_file() {
-        return Err(Error::input(format!(
-            "{} is not a campaign: no manifest.yaml (create one with `kcamp init DIR`)",
-            dir.display()
-        )));
+        return Err(crate::manifest::not_a_campaign(dir));
     }
     Ok(())
 }
