@@ -251,6 +251,22 @@ fn samples_beside_the_csvs_feed_welch() {
         .unwrap();
     assert_eq!(mid["class"], "neutral");
     assert!(mid["p_value"].as_f64().unwrap() > 0.05);
+    // The tables show the p-value the class rests on; shapes without a test show `-`.
+    let (_, text, _) = gate(&["welch/base/benchmark.csv", "welch/cand/benchmark.csv"]);
+    let header = text.lines().next().unwrap_or_default();
+    assert!(header.ends_with("band      p  class"), "{text}");
+    let mid_line = text.lines().find(|l| l.starts_with("mid ")).unwrap();
+    assert!(mid_line.contains("±2.83%  0.712  neutral"), "{text}");
+    let small_line = text.lines().find(|l| l.starts_with("small ")).unwrap();
+    assert!(small_line.contains("±2.83%      -  improved"), "{text}");
+    let (_, md, _) = gate(&[
+        "welch/base/benchmark.csv",
+        "welch/cand/benchmark.csv",
+        "--format",
+        "markdown",
+    ]);
+    assert!(md.contains("| band | p | class |"), "{md}");
+    assert!(md.contains("| ±2.83% | 0.712 | neutral |"), "{md}");
 
     // The same CSVs without their samples: the -10% shape is a regression.
     let dir = tempfile::tempdir().unwrap();
@@ -269,6 +285,15 @@ fn samples_beside_the_csvs_feed_welch() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
+    // No test, no p column.
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .next()
+            .unwrap_or_default()
+            .ends_with("band  class"),
+        "{text}"
+    );
 }
 
 #[test]

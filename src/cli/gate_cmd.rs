@@ -404,6 +404,9 @@ fn directory_of(path: &Path) -> PathBuf {
 fn render(report: &GateReport, schema: &Schema) -> String {
     /// Below this many shapes one thread writes the table (a thread costs more than it saves).
     const SPLIT_FROM: usize = 2_000;
+    // The p column only when a test was run (samples beside the CSVs): without samples every
+    // cell would be empty, and a column of nothing is not shown at all.
+    let tested = report.shapes.iter().any(|s| s.p_value.is_some());
     let header = [
         "label",
         &schema.dim_names().join("×"),
@@ -412,6 +415,7 @@ fn render(report: &GateReport, schema: &Schema) -> String {
         "candidate",
         "Δ",
         "band",
+        if tested { "p" } else { "" },
         "class",
     ];
     let metric = report.metric.as_str();
@@ -420,7 +424,7 @@ fn render(report: &GateReport, schema: &Schema) -> String {
     if shapes.len() < SPLIT_FROM {
         let mut cells = Cells::with_capacity(shapes.len() + 1);
         cells.push_row(&header);
-        cells.push_shapes(shapes, metric);
+        cells.push_shapes(shapes, metric, tested);
         out = String::with_capacity(cells.text.len() * 2);
         cells.write_padded(&cells.widths(), &mut out);
     } else {
@@ -428,12 +432,12 @@ fn render(report: &GateReport, schema: &Schema) -> String {
         let (head, tail) = std::thread::scope(|scope| {
             let tail = scope.spawn(|| {
                 let mut cells = Cells::with_capacity(second.len());
-                cells.push_shapes(second, metric);
+                cells.push_shapes(second, metric, tested);
                 cells
             });
             let mut head = Cells::with_capacity(first.len() + 1);
             head.push_row(&header);
-            head.push_shapes(first, metric);
+            head.push_shapes(first, metric, tested);
             (head, joined(tail))
         });
         let (a, b) = (head.widths(), tail.widths());
@@ -469,8 +473,8 @@ fn joined<T>(thread: std::thread::ScopedJoinHandle<'_, T>) -> T {
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
-/// Columns of the gate table.
-const COLUMNS: usize = 8;
+/// Columns of the gate table (the p column is empty, and not shown, without samples).
+const COLUMNS: usize = 9;
 
 /// Rows of table cells, written once into one buffer (reports of 10,000 shapes are common),
 /// each cell remembered by where it ends (it starts where the one before it ended).
@@ -514,7 +518,8 @@ impl Cells {
     }
 
     /// One row per shape: label, dims, check, the two values, Δ, band, class.
-    fn push_shapes(&mut self, shapes: &[ShapeVerdict], metric: &str) {
+    /// `tested`: some shape has a p-value; the others then show `-` in its column.
+    fn push_shapes(&mut self, shapes: &[ShapeVerdict], metric: &str, tested: bool) {
         for s in shapes {
             let text = &mut self.text;
             let mut row = [0; COLUMNS];
@@ -549,11 +554,17 @@ impl Cells {
             kcamp_core::units::write_sig(text, s.band * 100.0);
             text.push('%');
             row[6] = text.len();
+            match s.p_value {
+                Some(p) => text.push_str(&kcamp_core::units::p_value(p)),
+                None if tested => text.push('-'),
+                None => {}
+            }
+            row[7] = text.len();
             text.push_str(s.class.as_str());
             if s.hard_regression {
                 text.push_str(" (REGRESSION)");
             }
-            row[7] = text.len();
+            row[8] = text.len();
             self.end_row(row);
         }
     }
@@ -579,7 +590,7 @@ impl Cells {
     /// The rows padded to `widths`, numbers right-aligned, text left-aligned, each line
     /// without trailing spaces.
     fn write_padded(&self, widths: &[usize; COLUMNS], out: &mut String) {
-        const RIGHT: [bool; COLUMNS] = [false, false, false, true, true, true, true, false];
+        const RIGHT: [bool; COLUMNS] = [false, false, false, true, true, true, true, true, false];
         const SPACES: &str = "                                                                ";
         let pad = |out: &mut String, mut n: usize| {
             while n > 0 {
@@ -591,6 +602,10 @@ impl Cells {
         for row in self.rows() {
             let line = out.len();
             for (i, (cell, w)) in row.iter().zip(widths).enumerate() {
+                // A column empty in every row, header included, takes no room.
+                if *w == 0 {
+                    continue;
+                }
                 if i > 0 {
                     out.push_str("  ");
                 }

@@ -241,6 +241,16 @@ pub fn write_metric(out: &mut String, value: f64, name: &str) {
     }
 }
 
+/// A p-value as tables show it: three significant digits, `<0.001` below that (a table is
+/// read for significance, not for digits; CSV and JSON exports carry the number).
+pub fn p_value(p: f64) -> String {
+    if p < 0.001 {
+        "<0.001".to_owned()
+    } else {
+        sig(p)
+    }
+}
+
 /// A share given in percent (utilization of a peak): `0.612%`, `94.0%`.
 pub fn percent(pct: f64) -> String {
     if !pct.is_finite() {

@@ -18,9 +18,12 @@ impl Exporter for Markdown {
         for reason in &r.reasons {
             let _ = writeln!(md, "- {}", cell(reason));
         }
+        // A p column only when a test was run (samples beside the CSVs).
+        let tested = r.shapes.iter().any(|s| s.p_value.is_some());
+        let (p_head, p_rule) = if tested { (" p |", "---:|") } else { ("", "") };
         let _ = writeln!(
             md,
-            "\n| label | {} | check | incumbent | candidate | Δ | band | class |\n|---|---|---|---:|---:|---:|---:|---|",
+            "\n| label | {} | check | incumbent | candidate | Δ | band |{p_head} class |\n|---|---|---|---:|---:|---:|---:|{p_rule}---|",
             dim_names.join("×")
         );
         for s in &r.shapes {
@@ -29,9 +32,14 @@ impl Exporter for Markdown {
             } else {
                 s.check.as_str().to_owned()
             };
+            let p = match (tested, s.p_value) {
+                (false, _) => String::new(),
+                (true, Some(p)) => format!(" {} |", units::p_value(p)),
+                (true, None) => " - |".to_owned(),
+            };
             let _ = writeln!(
                 md,
-                "| {} | {} | {} | {} | {} | {} | {} | {}{} |",
+                "| {} | {} | {} | {} | {} | {} | {} |{p} {}{} |",
                 cell(&s.label),
                 units::dims(&s.dims),
                 check,

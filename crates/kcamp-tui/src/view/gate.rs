@@ -44,8 +44,7 @@ fn class_name(class: Option<ShapeClass>) -> &'static str {
 fn p_text(p: Option<f64>) -> String {
     match p {
         None => "—".into(),
-        Some(p) if p < 0.001 => "<0.001".into(),
-        Some(p) => units::sig(p),
+        Some(p) => units::p_value(p),
     }
 }
 
