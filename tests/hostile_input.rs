@@ -49,37 +49,6 @@ fn validated() -> (tempfile::TempDir, PathBuf) {
     (tmp, dir)
 }
 
-/// Every file under `dir` with its bytes, to prove a refused command changed nothing.
-fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    fn walk(root: &Path, d: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
-        let mut entries: Vec<_> = std::fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            let rel = p.strip_prefix(root).unwrap().to_path_buf();
-            let meta = std::fs::symlink_metadata(&p).unwrap();
-            if meta.file_type().is_symlink() {
-                out.push((
-                    rel,
-                    std::fs::read_link(&p)
-                        .unwrap()
-                        .into_os_string()
-                        .into_encoded_bytes(),
-                ));
-            } else if meta.is_dir() {
-                walk(root, &p, out);
-            } else if rel != Path::new(".kcamp.lock") {
-                out.push((rel, std::fs::read(&p).unwrap()));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out
-}
-
 fn symlink(target: &Path, link: &Path) {
     std::os::unix::fs::symlink(target, link).unwrap();
 }
@@ -93,7 +62,7 @@ fn symlinked_lock_file_is_refused_and_its_target_untouched() {
     std::fs::write(&outside, "precious").unwrap();
     std::fs::remove_file(dir.join(".kcamp.lock")).unwrap();
     symlink(&outside, &dir.join(".kcamp.lock"));
-    let before = tree(&dir);
+    let before = common::tree(&dir);
     refused(
         &dir,
         &["validate", "--full", "--csv", &csv("better.csv")],
@@ -105,7 +74,7 @@ fn symlinked_lock_file_is_refused_and_its_target_untouched() {
         &[".kcamp.lock"],
     );
     assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious");
-    assert_eq!(tree(&dir), before);
+    assert_eq!(common::tree(&dir), before);
 }
 
 #[test]
@@ -114,7 +83,7 @@ fn symlinked_round_directory_is_refused() {
     let outside = tmp.path().join("elsewhere");
     std::fs::rename(dir.join("rounds/round-2"), &outside).unwrap();
     symlink(&outside, &dir.join("rounds/round-2"));
-    let before = tree(&outside);
+    let before = common::tree(&outside);
     refused(
         &dir,
         &["validate", "--full", "--csv", &csv("better.csv")],
@@ -122,7 +91,7 @@ fn symlinked_round_directory_is_refused() {
     );
     refused(&dir, &["accept"], &["rounds/round-2"]);
     refused(&dir, &["rollback", "--reason", "x"], &["rounds/round-2"]);
-    assert_eq!(tree(&outside), before);
+    assert_eq!(common::tree(&outside), before);
 }
 
 #[test]
@@ -172,7 +141,7 @@ fn symlinked_journal_and_memory_are_refused() {
     let outside_memory = tmp.path().join("memory-elsewhere");
     std::fs::rename(dir.join("memory"), &outside_memory).unwrap();
     symlink(&outside_memory, &dir.join("memory"));
-    let before = tree(&outside_memory);
+    let before = common::tree(&outside_memory);
     refused(
         &dir,
         &[
@@ -187,7 +156,7 @@ fn symlinked_journal_and_memory_are_refused() {
     );
     refused(&dir, &["memory", "create", "--version", "v3"], &["memory"]);
     refused(&dir, &["round", "new", "--hypothesis", "h"], &["memory"]);
-    assert_eq!(tree(&outside_memory), before);
+    assert_eq!(common::tree(&outside_memory), before);
 }
 
 #[test]
@@ -342,13 +311,13 @@ fn aligned_entry_points_that_cannot_apply_are_refused() {
         ),
     ] {
         std::fs::write(&settings, format!("{general}{aligned}\n")).unwrap();
-        let before = tree(&dir);
+        let before = common::tree(&dir);
         let mut all = needles.to_vec();
         all.push("kernel.yaml");
         refused(&dir, &["status"], &all);
         refused(&dir, &["round", "new", "--hypothesis", "h"], needles);
         assert_eq!(
-            tree(&dir),
+            common::tree(&dir),
             before,
             "{aligned}: a refused command changed the campaign"
         );
@@ -736,7 +705,7 @@ fn partly_read_only_campaign_is_refused_before_anything_changes() {
             p = parent.to_path_buf();
         }
     }
-    let before = tree(&dir);
+    let before = common::tree(&dir);
     let out = as_user(&["accept"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
@@ -749,7 +718,7 @@ fn partly_read_only_campaign_is_refused_before_anything_changes() {
         stdout.contains("memory") && stdout.contains("not writable"),
         "{stdout}"
     );
-    assert_eq!(tree(&dir), before);
+    assert_eq!(common::tree(&dir), before);
     std::fs::set_permissions(
         dir.join("memory"),
         std::os::unix::fs::PermissionsExt::from_mode(0o755),

@@ -340,16 +340,24 @@ fn refusals_suggest_the_fix() {
     assert!(stderr.contains("next: `kcamp round new"), "{stderr}");
 }
 
+/// A copy of a bundled campaign (`campaigns/NAME`) in a fresh temporary directory.
+fn bundled(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join(name);
+    common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("campaigns")
+            .join(name),
+        &dir,
+    );
+    (tmp, dir)
+}
+
 #[test]
 fn analyze_reads_the_registers_of_both_pipelines_of_an_aligned_kernel() {
     // The bundled H200 campaign's incumbent (round 29) runs entry points of its own on
     // aligned shapes; the driver's statistics of both were recorded on the H200.
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("h200-sgemm-f32");
-    common::copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/h200-sgemm-f32"),
-        &dir,
-    );
+    let (_tmp, dir) = bundled("h200-sgemm-f32");
     let out = text(&dir, &["analyze"], 0);
     for finding in [
         "the driver compiled forward to 128 registers per invocation: 2 workgroup(s) of 256 per multiprocessor",
@@ -519,36 +527,14 @@ fn the_gate_in_a_campaign_ends_with_the_command_that_records_its_candidate() {
     assert!(v.get("next").is_none() && v["verdict"] == "ACCEPT", "{v}");
 }
 
-/// Every file of a directory tree with its bytes, to show a command wrote nothing.
-fn tree_bytes(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
-    let mut files = std::collections::BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                files.insert(path.clone(), std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    files
-}
-
 #[test]
 fn report_no_run_leaves_a_standing_final_validation_as_it_is() {
     // The bundled H200 campaign ends in a final full validation of its incumbent (round 29),
     // paired with the BASELINE re-measured beside it. `--no-run` (what `kcamp report`
     // suggests next, for a pull request) must show that report, not replace it with round
     // 29's recorded numbers judged again.
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("h200-sgemm-f32");
-    common::copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("campaigns/h200-sgemm-f32"),
-        &dir,
-    );
-    let before = tree_bytes(&dir);
+    let (_tmp, dir) = bundled("h200-sgemm-f32");
+    let before = common::tree(&dir);
     let report = text(&dir, &["report", "--no-run"], 0);
     assert!(
         report.starts_with("final acceptance of round 29 against the BASELINE (final full validation of 2026-12-02 10:02 UTC, builtin): verdict: ACCEPT"),
@@ -567,7 +553,7 @@ fn report_no_run_leaves_a_standing_final_validation_as_it_is() {
     assert_eq!(doc["final_validation"], true, "{doc}");
     assert_eq!(doc["shapes"].as_array().map(Vec::len), Some(6), "{doc}");
     assert!(
-        before == tree_bytes(&dir),
+        before == common::tree(&dir),
         "report --no-run wrote into the campaign"
     );
     // Once the kernel of the incumbent's snapshot is not what was validated, the standing

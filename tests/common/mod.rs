@@ -219,3 +219,34 @@ pub fn in_a_timed_case(dir: &Path) -> bool {
         .as_str()
         .is_some_and(|p| !p.starts_with("compiling the kernels in a worker of their own"))
 }
+
+/// Every file under `dir` with its bytes, to prove a refused command changed nothing.
+pub fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    fn walk(root: &Path, d: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            let rel = p.strip_prefix(root).unwrap().to_path_buf();
+            let meta = std::fs::symlink_metadata(&p).unwrap();
+            if meta.file_type().is_symlink() {
+                out.push((
+                    rel,
+                    std::fs::read_link(&p)
+                        .unwrap()
+                        .into_os_string()
+                        .into_encoded_bytes(),
+                ));
+            } else if meta.is_dir() {
+                walk(root, &p, out);
+            } else if rel != Path::new(".kcamp.lock") {
+                out.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out
+}
