@@ -60,6 +60,17 @@ fn empty_campaign() {
 }
 
 #[test]
+fn a_scratch_copy_says_so_in_the_header() {
+    // `kcamp` outside any campaign opens a scratch copy of the demo: what is done there
+    // changes no campaign of the user's, and the first line says so.
+    let mut m = model(fixtures::several_rounds(), Theme::colored());
+    let header = |m: &Model| screen(m, BIG).lines().next().unwrap_or_default().to_owned();
+    assert!(!header(&m).contains("scratch"), "{}", header(&m));
+    m.scratch = true;
+    assert!(header(&m).contains(" (scratch copy)"), "{}", header(&m));
+}
+
+#[test]
 fn baseline_only() {
     let m = model(fixtures::baseline_only(), Theme::colored());
     let text = screen(&m, BIG);

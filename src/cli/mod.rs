@@ -400,7 +400,7 @@ fn stdout_failed(e: &std::io::Error, code: i32) -> i32 {
 
 fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
     let Some(command) = cli.command else {
-        return dashboard(&default_tui_dir(&cli.campaign, Path::new("."))?);
+        return dashboard(default_tui_dir(&cli.campaign, Path::new("."))?);
     };
     match command {
         Command::Init(a) => campaign_cmd::init(ctx, &a),
@@ -415,10 +415,10 @@ fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
         Command::Report(a) => campaign_cmd::report(ctx, &a),
         Command::Tui(a) => {
             let dir = match a.dir {
-                Some(d) => d,
+                Some(d) => DashboardDir::Given(d),
                 None => default_tui_dir(&cli.campaign, Path::new("."))?,
             };
-            dashboard(&dir)
+            dashboard(dir)
         }
         Command::Run(a) => run_cmd::run(ctx, &a),
         Command::Adapters(a) => gpu_cmd::adapters(ctx, &a),
@@ -430,9 +430,26 @@ fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
     }
 }
 
+/// The campaign a dashboard opens.
+#[derive(Debug, PartialEq)]
+enum DashboardDir {
+    /// Named (`kcamp tui DIR`, -C, KCAMP_DIR) or the current directory's.
+    Given(PathBuf),
+    /// A scratch copy of the bundled demo, made for this dashboard.
+    Scratch(PathBuf),
+}
+
 /// The dashboard; its quit summary is the command's output.
-fn dashboard(dir: &std::path::Path) -> Result<CmdOutput> {
-    let summary = kcamp_tui::run_dashboard(dir)?;
+fn dashboard(dir: DashboardDir) -> Result<CmdOutput> {
+    let mut options = kcamp_tui::DashboardOptions::from_env()?;
+    let dir = match dir {
+        DashboardDir::Given(d) => d,
+        DashboardDir::Scratch(d) => {
+            options.scratch = true;
+            d
+        }
+    };
+    let summary = kcamp_tui::run_dashboard_with(&dir, options)?;
     let text = summary.text.clone();
     Ok(CmdOutput::ok(summary, text))
 }
@@ -440,19 +457,19 @@ fn dashboard(dir: &std::path::Path) -> Result<CmdOutput> {
 /// `kcamp` with no arguments: the campaign given with -C (or `KCAMP_DIR`), else the
 /// campaign in the current directory (`cwd`), else a scratch copy of the bundled demo
 /// campaign (so its keys never change the repository's files).
-fn default_tui_dir(explicit: &Option<PathBuf>, cwd: &std::path::Path) -> Result<PathBuf> {
+fn default_tui_dir(explicit: &Option<PathBuf>, cwd: &std::path::Path) -> Result<DashboardDir> {
     if let Some(d) = explicit {
-        return Ok(d.clone());
+        return Ok(DashboardDir::Given(d.clone()));
     }
     if cwd.join(kcamp_core::files::MANIFEST_FILE).is_file() {
-        return Ok(cwd.to_path_buf());
+        return Ok(DashboardDir::Given(cwd.to_path_buf()));
     }
     let demo = demo_campaign_dir().ok_or_else(|| {
         Error::input(
             "no campaign given and the bundled demo campaign was not found (campaigns/demo-gemm)",
         )
     })?;
-    scratch_demo(&demo)
+    scratch_demo(&demo).map(DashboardDir::Scratch)
 }
 
 /// Copy the bundled demo into a fresh directory under the system's temp dir and say where.
@@ -503,15 +520,20 @@ mod tests {
             "name: mine\n",
         )
         .unwrap();
-        assert_eq!(default_tui_dir(&None, &campaign).unwrap(), campaign);
+        assert_eq!(
+            default_tui_dir(&None, &campaign).unwrap(),
+            DashboardDir::Given(campaign.clone())
+        );
         // -C (or KCAMP_DIR) names one explicitly: it wins.
         let other = tmp.path().join("other");
         assert_eq!(
             default_tui_dir(&Some(other.clone()), &campaign).unwrap(),
-            other
+            DashboardDir::Given(other)
         );
         // Anywhere else: a scratch copy of the bundled demo, never the bundled one itself.
-        let scratch = default_tui_dir(&None, tmp.path()).unwrap();
+        let DashboardDir::Scratch(scratch) = default_tui_dir(&None, tmp.path()).unwrap() else {
+            panic!("not a scratch copy");
+        };
         assert!(scratch.join(kcamp_core::files::MANIFEST_FILE).is_file());
         assert_ne!(scratch, demo_campaign_dir().unwrap());
         let parent = scratch.parent().unwrap();

@@ -87,7 +87,8 @@ pub fn run(dir: &Path, options: &DashboardOptions) -> Result<Option<CampaignStat
         let mut terminal =
             ratatui::try_init().map_err(|e| Error::io("switching the terminal to raw mode", e))?;
         let _guard = TerminalGuard;
-        let model = Model::new(Theme::from_env(), Utc::now);
+        let mut model = Model::new(Theme::from_env(), Utc::now);
+        model.scratch = options.scratch;
         let stats = LoopStats::default();
         let model = run_loop(
             dir,

@@ -44,6 +44,8 @@ pub struct DashboardOptions {
     /// The kcamp binary that runs commands (default: this executable).
     pub program: PathBuf,
     pub loader: Loader,
+    /// The campaign is a scratch copy made for this dashboard (`kcamp` outside a campaign).
+    pub scratch: bool,
 }
 
 impl DashboardOptions {
@@ -55,6 +57,7 @@ impl DashboardOptions {
             program,
             // The campaign module's reader: never writes, takes no lock.
             loader: CampaignState::load,
+            scratch: false,
         })
     }
 }
@@ -86,11 +89,7 @@ pub fn run_dashboard(dir: &Path) -> Result<DashboardSummary> {
 
 pub fn run_dashboard_with(dir: &Path, options: DashboardOptions) -> Result<DashboardSummary> {
     if !dir.join(kcamp_core::files::MANIFEST_FILE).is_file() {
-        return Err(kcamp_core::Error::input(format!(
-            "{} is not a campaign: no {} there",
-            dir.display(),
-            kcamp_core::files::MANIFEST_FILE
-        )));
+        return Err(kcamp_core::manifest::not_a_campaign(dir));
     }
     let last_state = event_loop::run(dir, &options)?;
     Ok(summary(last_state.as_ref(), dir))

@@ -121,6 +121,9 @@ pub struct Model {
     pub toast: Option<Toast>,
     /// Shown once reloads have failed RELOAD_RETRIES times in a row.
     pub load_error: Option<String>,
+    /// The campaign is a scratch copy (of the bundled demo): the header says so, since what
+    /// is done here changes no campaign of the user's.
+    pub scratch: bool,
     /// The terminal's size, for paging.
     pub size: (u16, u16),
     failed_loads: u32,
@@ -156,6 +159,7 @@ impl Model {
             running: None,
             toast: None,
             load_error: None,
+            scratch: false,
             size: (80, 24),
             failed_loads: 0,
             retry: None,

@@ -12,6 +12,7 @@ fn options(program: PathBuf) -> DashboardOptions {
     DashboardOptions {
         program,
         loader: CampaignState::load,
+        scratch: false,
     }
 }
 

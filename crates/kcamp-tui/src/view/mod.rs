@@ -162,6 +162,9 @@ fn draw_header(model: &Model, frame: &mut Frame, area: Rect) {
             let m = &state.manifest;
             // What changes first, what never changes last: a narrow terminal cuts the latter.
             spans.push(Span::raw(m.name.clone()));
+            if model.scratch {
+                spans.push(Span::styled(" (scratch copy)", theme.warning()));
+            }
             if let Some(open) = state.open_round {
                 spans.push(Span::styled(format!(" · open r{open}"), theme.warning()));
             }
