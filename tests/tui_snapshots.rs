@@ -71,6 +71,26 @@ fn a_scratch_copy_says_so_in_the_header() {
 }
 
 #[test]
+fn log_lines_of_an_earlier_day_show_their_date() {
+    use kcamp_tui::derive::{LogLine, LogSource};
+    let mut m = model(fixtures::several_rounds(), Theme::colored());
+    let line = |time, text: &str| LogLine {
+        time,
+        source: LogSource::Journal,
+        text: text.to_owned(),
+        tone: m.log[0].tone,
+    };
+    // The clock reads 2026-03-14 13:00 UTC.
+    m.log = vec![
+        line(fixtures::at(240 - 3 * 24 * 60 + 5), "from three days ago"),
+        line(fixtures::at(239), "from a minute ago"),
+    ];
+    let text = screen(&m, BIG);
+    assert!(text.contains("03-11 13:05   from three days ago"), "{text}");
+    assert!(text.contains("12:59:00   from a minute ago"), "{text}");
+}
+
+#[test]
 fn baseline_only() {
     let m = model(fixtures::baseline_only(), Theme::colored());
     let text = screen(&m, BIG);

@@ -22,15 +22,23 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let inner = block.inner(area);
     let end = model.log.len().saturating_sub(model.log_scroll);
     let start = end.saturating_sub(inner.height as usize);
+    // Times of today (UTC, as the journal records them) alone; older ones with their day,
+    // or a line of last week would read as earlier today.
+    let today = (model.clock)().date_naive();
     let lines: Vec<Line> = model.log[start..end]
         .iter()
         .map(|l| {
+            let time = if l.time.date_naive() == today {
+                l.time.format("%H:%M:%S ")
+            } else {
+                l.time.format("%m-%d %H:%M ")
+            };
             let source = match l.source {
                 LogSource::Journal => Span::styled("  ", theme.dim()),
                 LogSource::Dashboard => Span::styled("» ", theme.key()),
             };
             let line = Line::from(vec![
-                Span::styled(l.time.format("%H:%M:%S ").to_string(), theme.dim()),
+                Span::styled(time.to_string(), theme.dim()),
                 source,
                 Span::styled(l.text.clone(), tone_style(theme, l.tone)),
             ]);
