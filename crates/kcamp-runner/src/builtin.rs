@@ -50,14 +50,30 @@ impl Measurer for Builtin {
             run_campaign_cases(&req.campaign.dir, &req.campaign.manifest, &opts, on_event)?;
         // A cancelled run stops between cases; its partial artifacts are not a measurement.
         if self.cancel.load(Ordering::SeqCst) {
-            return Err(Error::Cancelled(format!(
-                "cancelled after {} of {} shapes: nothing was recorded",
-                report
-                    .outcomes
+            // Counted as the progress counts them: the timed shapes, then those only checked.
+            let reached = |reason: Option<&str>| reason != Some(CANCELLED_REASON);
+            let done = report
+                .outcomes
+                .iter()
+                .filter(|o| reached(o.reason.as_deref()))
+                .count()
+                + report
+                    .result
+                    .checked_shapes
                     .iter()
-                    .filter(|o| o.reason.as_deref() != Some(CANCELLED_REASON))
-                    .count(),
-                req.shapes.len()
+                    .filter(|s| reached(s.reason.as_deref()))
+                    .count();
+            let (timed, checked) = (req.shapes.len(), req.check_shapes.len());
+            let of = if checked == 0 {
+                format!("{timed} shapes")
+            } else {
+                format!(
+                    "{} shapes ({timed} timed, {checked} checked only)",
+                    timed + checked
+                )
+            };
+            return Err(Error::Cancelled(format!(
+                "cancelled after {done} of {of}: nothing was recorded"
             )));
         }
         // The CLI prints the run's RESULT_JSON line (from the measurement's summary), the
