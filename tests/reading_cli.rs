@@ -545,6 +545,12 @@ fn report_no_run_leaves_a_standing_final_validation_as_it_is() {
         "{report}"
     );
     assert!(report.contains("clears the paired band"), "{report}");
+    // Paired, each shape was tested (signed-rank): its p-value is in the table.
+    assert!(report.contains("    band       p  class\n"), "{report}");
+    assert!(
+        report.contains("+606%  ±2.00% 0.00195  improved\n"),
+        "{report}"
+    );
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     let printed = text(&dir, &["report", "--no-run", "--format", "markdown"], 0);
     assert_eq!(printed.trim_end(), md.trim_end());

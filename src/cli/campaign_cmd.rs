@@ -1004,13 +1004,33 @@ fn standing_report(
 /// The gate verdict as a table plus reasons.
 pub fn render_gate(r: &GateReport) -> String {
     let metric = &r.metric;
+    // The p column only when a test was run (samples, or a paired run): `-` for a shape
+    // without one.
+    let tested = r.shapes.iter().any(|sh| sh.p_value.is_some());
+    let p_cell = |p: Option<f64>| match (tested, p) {
+        (false, _) => String::new(),
+        (true, Some(p)) => format!(" {:>7}", units::p_value(p)),
+        (true, None) => format!(" {:>7}", "-"),
+    };
     let mut s = format!(
-        "{:<16} {:<22} {:<12} {:>14} {:>14} {:>8} {:>7}  {}\n",
-        "shape", "dims", "check", "incumbent", "candidate", "Δ", "band", "class"
+        "{:<16} {:<22} {:<12} {:>14} {:>14} {:>8} {:>7}{}  {}\n",
+        "shape",
+        "dims",
+        "check",
+        "incumbent",
+        "candidate",
+        "Δ",
+        "band",
+        if tested {
+            format!(" {:>7}", "p")
+        } else {
+            String::new()
+        },
+        "class"
     );
     for sh in &r.shapes {
         s.push_str(&format!(
-            "{:<16} {:<22} {:<12} {:>14} {:>14} {:>8} {:>7}  {}{}\n",
+            "{:<16} {:<22} {:<12} {:>14} {:>14} {:>8} {:>7}{}  {}{}\n",
             sh.label,
             units::dims(&sh.dims),
             if sh.incumbent_check != sh.check {
@@ -1022,6 +1042,7 @@ pub fn render_gate(r: &GateReport) -> String {
             units::metric_opt(sh.candidate, metric),
             sh.delta.map_or_else(|| "-".to_owned(), units::change),
             units::band(sh.band),
+            p_cell(sh.p_value),
             sh.class.as_str(),
             if sh.hard_regression {
                 " (REGRESSION)"
