@@ -213,8 +213,12 @@ impl Fingerprint {
         push("device ids", part(self, &ids), part(candidate, &ids));
         let checks = |f: &Fingerprint| f.runtime_checks.map_or_else(unknown, |c| c.as_str().into());
         push("runtime checks", checks(self), checks(candidate));
-        let timing = |f: &Fingerprint| f.timing_method.map_or_else(unknown, |t| t.as_str().into());
-        push("timing method", timing(self), timing(candidate));
+        // A run that timed nothing (every shape failed to compile or check) has no timing
+        // method: that is not a different way of measuring. An imported CSV has none either,
+        // and differs in its harness.
+        if let (Some(a), Some(b)) = (self.timing_method, candidate.timing_method) {
+            push("timing method", a.as_str().into(), b.as_str().into());
+        }
         push(
             "harness",
             self.harness.describe(),
@@ -337,6 +341,14 @@ mod tests {
             ("vulkan", "gl")
         );
         assert_eq!(d[1].candidate, "none");
+        // A candidate that timed nothing (it failed to compile) was not measured differently.
+        let untimed =
+            Fingerprint::builtin(Some(&lavapipe("vulkan")), RuntimeChecks::BoundsChecks, None);
+        assert!(
+            vk.differences(&untimed).is_empty(),
+            "{:?}",
+            vk.differences(&untimed)
+        );
         let imported = Fingerprint::external(HarnessIdentity::Imported);
         let d = vk.differences(&imported);
         assert!(d.iter().any(|d| d.field == "harness"
