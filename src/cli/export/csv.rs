@@ -7,8 +7,17 @@ use super::{Exporter, GateSides, LogRow};
 
 pub struct Csv;
 
+/// A number that parses back to the same value; very small or large ones in exponent form
+/// (a p-value of 2.9e-19 written out is 36 characters of zeros).
 fn num(v: Option<f64>) -> String {
-    v.map(|x| x.to_string()).unwrap_or_default()
+    v.map(|x| {
+        if x != 0.0 && x.is_finite() && !(1e-5..1e16).contains(&x.abs()) {
+            format!("{x:e}")
+        } else {
+            x.to_string()
+        }
+    })
+    .unwrap_or_default()
 }
 
 fn finish(w: csv::Writer<Vec<u8>>) -> String {
@@ -46,7 +55,7 @@ impl Exporter for Csv {
                 num(s.incumbent),
                 num(s.candidate),
                 num(s.delta),
-                s.band.to_string(),
+                num(Some(s.band)),
                 num(s.p_value),
                 s.class.as_str().to_owned(),
                 s.hard_regression.to_string(),
@@ -93,5 +102,31 @@ impl Exporter for Csv {
             ]);
         }
         finish(w)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::num;
+
+    #[test]
+    fn numbers_round_trip_and_tiny_ones_use_an_exponent() {
+        for x in [
+            0.0,
+            1.0,
+            0.05,
+            123.456,
+            2.8795748467386033e-19,
+            3e20,
+            -4.5e-7,
+            1e-5,
+        ] {
+            let text = num(Some(x));
+            assert_eq!(text.parse::<f64>().unwrap(), x, "{text}");
+            assert!(text.len() <= 24, "{text}");
+        }
+        assert_eq!(num(Some(2.8795748467386033e-19)), "2.8795748467386033e-19");
+        assert_eq!(num(Some(0.05)), "0.05");
+        assert_eq!(num(None), "");
     }
 }
