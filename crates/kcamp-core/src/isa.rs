@@ -122,6 +122,24 @@ impl OpCounts {
             .integer_ops
             .saturating_add(other.integer_ops.saturating_mul(times));
     }
+
+    /// Field by field, the larger of the two: what the costlier of two branches, only one
+    /// of which runs, can cost.
+    pub fn max(&self, other: &OpCounts) -> OpCounts {
+        OpCounts {
+            storage_loads: self.storage_loads.max(other.storage_loads),
+            storage_load_bytes: self.storage_load_bytes.max(other.storage_load_bytes),
+            storage_stores: self.storage_stores.max(other.storage_stores),
+            storage_store_bytes: self.storage_store_bytes.max(other.storage_store_bytes),
+            uniform_loads: self.uniform_loads.max(other.uniform_loads),
+            workgroup_loads: self.workgroup_loads.max(other.workgroup_loads),
+            workgroup_stores: self.workgroup_stores.max(other.workgroup_stores),
+            atomics: self.atomics.max(other.atomics),
+            barriers: self.barriers.max(other.barriers),
+            float_ops: self.float_ops.max(other.float_ops),
+            integer_ops: self.integer_ops.max(other.integer_ops),
+        }
+    }
 }
 
 /// Compare an entry point's metrics with targets derived from the adapter and roofline.

@@ -139,6 +139,8 @@ struct Frame {
     unrolled: OpCounts,
     /// Barriers outside nested loops.
     own_barriers: u64,
+    /// A side of an `if` (or a `switch` case), not a loop body: it does not deepen loops.
+    branch: bool,
 }
 
 struct LoopSummary {
@@ -164,6 +166,41 @@ impl Walker<'_> {
         if let Some(top) = self.frames.last_mut() {
             f(&mut top.once);
             f(&mut top.unrolled);
+        }
+    }
+
+    /// Blocks of which at most one runs: each counted in a frame of its own, then the
+    /// field-by-field maximum added to the enclosing frame.
+    fn branches<'b>(
+        &mut self,
+        func: &Function,
+        finfo: &FunctionInfo,
+        blocks: impl IntoIterator<Item = &'b Block>,
+    ) {
+        let mut costliest: Option<Frame> = None;
+        for block in blocks {
+            self.frames.push(Frame {
+                branch: true,
+                ..Frame::default()
+            });
+            self.block(func, finfo, block);
+            let Some(side) = self.frames.pop() else {
+                continue;
+            };
+            costliest = Some(match costliest {
+                None => side,
+                Some(c) => Frame {
+                    once: c.once.max(&side.once),
+                    unrolled: c.unrolled.max(&side.unrolled),
+                    own_barriers: c.own_barriers.max(side.own_barriers),
+                    branch: true,
+                },
+            });
+        }
+        if let (Some(c), Some(parent)) = (costliest, self.frames.last_mut()) {
+            parent.once.accumulate(&c.once, 1);
+            parent.unrolled.accumulate(&c.unrolled, 1);
+            parent.own_barriers += c.own_barriers;
         }
     }
 
@@ -196,14 +233,13 @@ impl Walker<'_> {
                 }
             }
             Statement::Block(b) => self.block(func, finfo, b),
+            // One side runs, not both: the costlier, field by field (a kernel that picks
+            // between two loads counted both, twice the loads per FMA it makes).
             Statement::If { accept, reject, .. } => {
-                self.block(func, finfo, accept);
-                self.block(func, finfo, reject);
+                self.branches(func, finfo, [accept, reject]);
             }
             Statement::Switch { cases, .. } => {
-                for case in cases {
-                    self.block(func, finfo, &case.body);
-                }
+                self.branches(func, finfo, cases.iter().map(|c| &c.body));
             }
             Statement::Loop {
                 body,
@@ -213,7 +249,7 @@ impl Walker<'_> {
                 self.frames.push(Frame::default());
                 self.block(func, finfo, body);
                 self.block(func, finfo, continuing);
-                let depth = (self.frames.len() - 1) as u32;
+                let depth = self.frames.iter().filter(|f| !f.branch).count() as u32 - 1;
                 let trip_count = match break_if {
                     None => for_loop_trip_count(self.module, func, before, body, continuing),
                     Some(_) => None,
@@ -595,6 +631,47 @@ fn gemm(@builtin(global_invocation_id) gid: vec3<u32>,
             metric(&isa, "workgroup_size_multiple_of_subgroup").met,
             Some(false)
         );
+    }
+
+    #[test]
+    fn only_one_side_of_a_branch_is_counted() {
+        // The naive kernel's transposes: one load or the other, never both.
+        let src = r#"
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read_write> c: array<f32>;
+@group(0) @binding(2) var<uniform> t: vec4<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3<u32>) {
+    var acc = 0.0;
+    for (var k = 0u; k < t.x; k++) {
+        var x: f32;
+        if (t.y == 1u) {
+            x = a[k * 64u + g.x];
+        } else {
+            x = a[g.x * 64u + k] * 2.0;
+        }
+        acc = acc + x;
+    }
+    if (t.z == 1u) {
+        for (var j = 0u; j < t.w; j++) {
+            workgroupBarrier();
+        }
+    }
+    c[g.x] = acc;
+}
+"#;
+        let m = analyze_wgsl(Path::new("branches.wgsl"), src).unwrap();
+        let m = &m[0];
+        let inner = m.main_loop.unwrap();
+        // One load a trip (was 2: both sides summed); the costlier side's multiply counts.
+        assert_eq!(inner.storage_loads, 1);
+        assert_eq!(inner.storage_load_bytes, 4);
+        assert_eq!(inner.float_ops, 2);
+        assert_eq!(m.counts.storage_loads, 1);
+        // A loop inside a branch is not one level deeper for it.
+        assert_eq!(m.max_loop_depth, 1);
+        assert_eq!(m.loop_count, 2);
+        assert_eq!(m.max_barriers_per_loop_iteration, 1);
     }
 
     #[test]
