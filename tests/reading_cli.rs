@@ -126,7 +126,10 @@ fn the_loop_reads_well_from_baseline_to_report() {
         refused.2
     );
     assert!(
-        refused.2.contains("\nnext: `kcamp rollback"),
+        refused
+            .2
+            .replace(&dir.display().to_string(), "[CAMPAIGN]")
+            .contains("\nnext: `kcamp -C [CAMPAIGN] rollback"),
         "{}",
         refused.2
     );
@@ -337,7 +340,12 @@ fn refusals_suggest_the_fix() {
     let (_t, dir) = baselined("");
     let (code, _, stderr) = kcamp(&dir, &["validate"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("next: `kcamp round new"), "{stderr}");
+    assert!(
+        stderr
+            .replace(&dir.display().to_string(), "[CAMPAIGN]")
+            .contains("next: `kcamp -C [CAMPAIGN] round new"),
+        "{stderr}"
+    );
 }
 
 /// A copy of a bundled campaign (`campaigns/NAME`) in a fresh temporary directory.
@@ -576,4 +584,31 @@ fn report_no_run_leaves_a_standing_final_validation_as_it_is() {
     let again = text(&dir, &["report", "--no-run"], 0);
     assert!(again.contains("(recorded numbers)"), "{again}");
     assert!(!again.contains("stands"), "{again}");
+}
+
+#[test]
+fn a_refusals_next_step_names_the_campaign_given_with_c() {
+    // Run from elsewhere with -C, a refusal's `next:` must run as printed there too.
+    let (_tmp, dir) = baselined("");
+    text(&dir, &["round", "new", "--hypothesis", "h"], 0);
+    let (code, _, stderr) = kcamp(&dir, &["round", "new", "--hypothesis", "again"]);
+    assert_eq!(code, 2, "{stderr}");
+    let k = format!("`kcamp -C {} ", dir.display());
+    let next = stderr
+        .lines()
+        .find(|l| l.starts_with("next: "))
+        .unwrap_or_else(|| panic!("no next step: {stderr}"));
+    assert!(next.contains(&format!("{k}validate`")), "{stderr}");
+    assert!(!next.contains("`kcamp validate"), "{stderr}");
+    // JSON carries the steps as `next` too.
+    let doc = json(&dir, &["round", "new", "--hypothesis", "again"], 2);
+    let steps = doc["error"]["next"][0].as_str().unwrap_or_default();
+    assert!(steps.contains(&format!("{k}validate`")), "{doc}");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains(steps),
+        "{doc}"
+    );
 }

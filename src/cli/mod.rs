@@ -206,10 +206,39 @@ impl CmdOutput {
     }
 }
 
-/// `{"error": {"kind", "message"}}`, the JSON of a failed command.
+/// `{"error": {"kind", "message"}}`, the JSON of a failed command; with `"next"` (the steps
+/// its message ends with) when it names any.
 fn error_document(err: &Error) -> String {
-    let doc = serde_json::json!({"error": {"kind": err.kind(), "message": err.to_string()}});
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    error_document_of(err, &err.to_string())
+}
+
+fn error_document_of(err: &Error, message: &str) -> String {
+    let next: Vec<&str> = message
+        .lines()
+        .filter_map(|l| l.strip_prefix("next: "))
+        .collect();
+    let mut error = serde_json::json!({"kind": err.kind(), "message": message});
+    if !next.is_empty() {
+        error["next"] = serde_json::json!(next);
+    }
+    serde_json::to_string_pretty(&serde_json::json!({ "error": error })).unwrap_or_default()
+}
+
+/// An error's message with its `next:` steps runnable as printed: the engine names commands
+/// as `kcamp …`, and a campaign given with -C (or KCAMP_DIR) must be named in them too.
+fn with_campaign(message: &str, ctx: &Ctx) -> String {
+    if ctx.campaign == Path::new(".") || !message.contains("next: ") {
+        return message.to_owned();
+    }
+    let k = campaign_cmd::prefix(ctx);
+    message
+        .split('\n')
+        .map(|line| match line.strip_prefix("next: ") {
+            Some(steps) => format!("next: {}", steps.replace("`kcamp ", &format!("`{k} "))),
+            None => line.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[derive(Debug, Parser)]
@@ -359,10 +388,11 @@ pub fn run() -> i32 {
             code
         }
         Err(err) => {
+            let message = with_campaign(&err.to_string(), &ctx);
             if json {
-                print_lines(&[&error_document(&err)], err.exit_code());
+                print_lines(&[&error_document_of(&err, &message)], err.exit_code());
             } else {
-                eprintln!("error: {}", for_terminal(&err.to_string()));
+                eprintln!("error: {}", for_terminal(&message));
             }
             err.exit_code()
         }
