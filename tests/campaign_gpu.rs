@@ -263,3 +263,52 @@ fn a_kernel_that_does_not_compile_fails_the_round_not_the_campaign() {
     run(&dir, &["rollback", "--reason", "does not compile"], 0, None);
     assert_eq!(std::fs::read_to_string(&kernel).unwrap(), text);
 }
+
+#[test]
+fn the_gate_in_a_campaign_that_measures_itself_suggests_measuring_not_importing() {
+    // A campaign on the built-in runner judges numbers it measured itself: a CSV from
+    // elsewhere, recorded with `validate --csv`, would be judged unlike (NEEDS_REMEASURE), so
+    // the gate's next step is to measure the candidate kernel in a round.
+    let (_tmp, dir) = campaign("- {label: s16, M: 16, N: 16, K: 16}\n");
+    run(&dir, &["baseline", "--no-peak"], 0, None);
+    let base = dir.join("rounds/round-1/artifacts/benchmark.csv");
+    let text = std::fs::read_to_string(&base).unwrap();
+    // The candidate: every rate 1.5 times the BASELINE's.
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    let metric = header
+        .split(',')
+        .position(|c| c == "Forward TFLOPS")
+        .unwrap();
+    let mut faster = format!("{header}\n");
+    for line in lines {
+        let mut cells: Vec<String> = line.split(',').map(str::to_owned).collect();
+        let v: f64 = cells[metric].parse().unwrap();
+        cells[metric] = (v * 1.5).to_string();
+        faster.push_str(&cells.join(","));
+        faster.push('\n');
+    }
+    let cand = dir.parent().unwrap().join("faster.csv");
+    std::fs::write(&cand, faster).unwrap();
+    let out = Command::cargo_bin("kcamp")
+        .unwrap()
+        .arg("-C")
+        .arg(&dir)
+        .arg("gate")
+        .arg(&base)
+        .arg(&cand)
+        .args(["--metric", "Forward TFLOPS"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let next = stdout.lines().last().unwrap_or_default();
+    let k = format!("kcamp -C {}", dir.display());
+    assert!(
+        next.starts_with(&format!(
+            "next: {k} round new --hypothesis TEXT, then {k} validate   # with the candidate kernel in kernel/"
+        )),
+        "{stdout}"
+    );
+    assert!(!next.contains("--csv"), "{stdout}");
+}

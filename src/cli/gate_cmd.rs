@@ -138,6 +138,8 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
                 .shapes
                 .iter()
                 .any(|s| !m.representative_shapes.contains(&s.label)),
+            imports: kcamp_core::campaign::Campaign::open(&ctx.campaign)
+                .is_ok_and(|c| kcamp_core::campaign::refuse_builtin_if_imported(&c).is_err()),
         });
         vec![next_step(&report, a, unlike, campaign.as_ref())]
     };
@@ -332,12 +334,14 @@ fn like_for_like(report: &mut GateReport, base: &Path, candidate: &Path) -> bool
 /// shows why, measures again, or carries the result on. `campaign`: the `kcamp [-C DIR]` of
 /// the campaign the gate ran in, if any.
 /// The campaign a gate ran in: its `kcamp [-C DIR]`, whether a round is open to take the
-/// candidate's CSV, and whether that CSV holds more than the representative shapes (then
-/// only a full validation takes it).
+/// candidate's CSV, whether that CSV holds more than the representative shapes (then only a
+/// full validation takes it), and whether the campaign's measurements are imported CSVs
+/// (else it measures its kernel itself, and a CSV from elsewhere is not measured alike).
 struct Campaign {
     prefix: String,
     round_open: bool,
     full: bool,
+    imports: bool,
 }
 
 fn next_step(
@@ -355,6 +359,17 @@ fn next_step(
         }
         (Verdict::Reject, _) => {
             format!("kcamp gate {files} --format csv   # every shape's numbers, to find where it lost")
+        }
+        (Verdict::Accept | Verdict::AcceptWithNote, Some(c)) if !c.imports => {
+            let (k, full) = (&c.prefix, if c.full { " --full" } else { "" });
+            let measure = format!(
+                "{k} validate{full}   # with the candidate kernel in kernel/: this campaign measures its kernels itself, so the verdict compares numbers measured alike"
+            );
+            if c.round_open {
+                measure
+            } else {
+                format!("{k} round new --hypothesis TEXT, then {measure}")
+            }
         }
         (Verdict::Accept | Verdict::AcceptWithNote, Some(c)) => {
             let (k, full) = (&c.prefix, if c.full { " --full" } else { "" });
