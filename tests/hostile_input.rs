@@ -803,3 +803,20 @@ fn a_campaign_directory_that_is_missing_or_a_file_is_named_as_such() {
     );
     assert!(!missing.exists(), "nothing created");
 }
+
+#[test]
+fn a_kernel_yaml_with_one_field_says_it_replaces_the_whole_section() {
+    // `trusted: true` alone (what analyze's advice reads like) is not an override of one
+    // field: the refusal says what the file must hold.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = init(tmp.path());
+    std::fs::write(dir.join("kernel/kernel.yaml"), "trusted: true\n").unwrap();
+    refused(
+        &dir,
+        &["status"],
+        &[
+            "kernel/kernel.yaml:1: invalid kernel settings: missing field `file`",
+            "this file replaces the manifest's whole `kernel:` section: copy that section here and change what differs",
+        ],
+    );
+}

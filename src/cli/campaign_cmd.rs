@@ -888,7 +888,7 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
                 render_gate(gate)
             );
             h += &format!(
-                "report.md written: incumbent round {}, {metric} {} vs BASELINE {} ({}) over {} shapes, incumbent from its {}, BASELINE = {}; {} rounds accepted\ncharts: {}",
+                "report.md written: incumbent round {}, {metric} {} vs BASELINE {} ({}) over {} shapes, incumbent from its {}, BASELINE = {}; {} round{} accepted\ncharts: {}",
                 report.incumbent_round,
                 units::metric_opt(cmp.incumbent, metric),
                 units::metric_opt(cmp.baseline, metric),
@@ -897,6 +897,7 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
                 cmp.incumbent_source,
                 cmp.baseline_basis.short(),
                 files.accepted_rounds,
+                if files.accepted_rounds == 1 { "" } else { "s" },
                 chart_paths
                     .iter()
                     .map(|p| p.display().to_string())
@@ -984,7 +985,7 @@ fn standing_report(
         return Ok(CmdOutput::with_exit(doc, text, exit));
     }
     let human = format!(
-        "final acceptance of round {} against the BASELINE (final full validation of {}, {}): verdict: {}\n{}\nthat final full validation stands: {} and report/ are left as they are (--no-run would judge round {}'s recorded numbers instead; `kcamp report` measures again)",
+        "final acceptance of round {} against the BASELINE (final full validation of {}, {}): verdict: {}\n{}\nthat final full validation stands: {} and report/ are left as they are, not replaced by a report on round {}'s recorded numbers (`kcamp report` measures again)",
         record.round,
         record.time.format("%Y-%m-%d %H:%M UTC"),
         record.origin,

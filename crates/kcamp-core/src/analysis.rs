@@ -298,7 +298,7 @@ pub fn findings(
     }
     if bounds_checks {
         out.push(
-            "runtime bounds checks are on (kernel.trusted: false); measure the kernel with `trusted: true` in kernel/kernel.yaml once it is correct, to see what they cost".to_owned(),
+            "runtime bounds checks are on (kernel.trusted: false); once the kernel is correct, set `trusted: true` in the manifest's `kernel:` section (or in kernel/kernel.yaml, which replaces that whole section) and measure it, to see what they cost".to_owned(),
         );
     }
     let launch_bound: Vec<&str> = shapes

@@ -337,7 +337,25 @@ impl Manifest {
         let mut manifest = self;
         if std::fs::symlink_metadata(kernel_path).is_ok() {
             let text = read_input_text(kernel_path, MAX_MANIFEST_BYTES)?;
-            manifest.kernel = parse_yaml(&text, kernel_path, "invalid kernel settings")?;
+            manifest.kernel = parse_yaml(&text, kernel_path, "invalid kernel settings").map_err(
+                |e| match e {
+                    // `trusted: true` alone reads as an override of one field; it is not.
+                    Error::InFile {
+                        path,
+                        line,
+                        column,
+                        message,
+                    } if message.contains("missing field") => Error::InFile {
+                        path,
+                        line,
+                        column,
+                        message: format!(
+                            "{message} (this file replaces the manifest's whole `kernel:` section: copy that section here and change what differs)"
+                        ),
+                    },
+                    other => other,
+                },
+            )?;
             manifest.validate(kernel_path)?;
         }
         Ok(manifest)

@@ -68,7 +68,7 @@ impl Measurer for Builtin {
                 format!("{timed} shapes")
             } else {
                 format!(
-                    "{} shapes ({timed} timed, {checked} checked only)",
+                    "{} shapes to run ({timed} to time, {checked} to check only)",
                     timed + checked
                 )
             };
