@@ -382,3 +382,49 @@ fn open_round_is_read_from_the_header() {
     );
     assert_eq!(open_round(" kcamp demo-gemm · incumbent r1 0.05"), None);
 }
+
+#[test]
+fn kcamp_outside_a_campaign_opens_a_scratch_copy_and_says_where_at_the_end() {
+    if tmux_missing() {
+        return;
+    }
+    // From a directory that is no campaign: a scratch copy of the demo, named in the header
+    // while open and again after quitting (the line printed before the dashboard took the
+    // screen is gone by then).
+    let tmp = tempfile::tempdir().unwrap();
+    let exe = env!("CARGO_BIN_EXE_kcamp");
+    let command = format!(
+        "cd {} && env -u KCAMP_DIR XDG_RUNTIME_DIR=/tmp TMPDIR={} TERM=xterm-256color {}; echo KCAMP_EXIT=$?; sleep 600",
+        kcamp_core::text::shell_word(&tmp.path().display().to_string()),
+        kcamp_core::text::shell_word(&tmp.path().display().to_string()),
+        kcamp_core::text::shell_word(exe),
+    );
+    let tmux = Tmux::start("scratch", &command);
+    let screen = tmux.wait_for("the dashboard", Duration::from_secs(30), |s| {
+        s.contains("1 Rounds")
+    });
+    assert!(
+        screen
+            .lines()
+            .next()
+            .is_some_and(|l| l.contains("demo-gemm (scratch copy)")),
+        "{screen}"
+    );
+    tmux.send(&["q"]);
+    let end = tmux.wait_for("the exit", Duration::from_secs(10), |s| {
+        s.contains("KCAMP_EXIT=")
+    });
+    assert!(end.contains("KCAMP_EXIT=0"), "{end}");
+    let line = end
+        .lines()
+        .find(|l| l.starts_with("scratch copy: "))
+        .unwrap_or_else(|| panic!("no scratch line: {end}"));
+    let path = line
+        .trim_start_matches("scratch copy: ")
+        .split(" (kept")
+        .next()
+        .unwrap_or_default();
+    // The copy is where it says, under the temporary directory, not the bundled demo.
+    assert!(Path::new(path).join("manifest.yaml").is_file(), "{end}");
+    assert!(path.starts_with(&tmp.path().display().to_string()), "{end}");
+}

@@ -472,15 +472,23 @@ enum DashboardDir {
 /// The dashboard; its quit summary is the command's output.
 fn dashboard(dir: DashboardDir) -> Result<CmdOutput> {
     let mut options = kcamp_tui::DashboardOptions::from_env()?;
-    let dir = match dir {
-        DashboardDir::Given(d) => d,
+    let (dir, scratch) = match dir {
+        DashboardDir::Given(d) => (d, false),
         DashboardDir::Scratch(d) => {
             options.scratch = true;
-            d
+            (d, true)
         }
     };
     let summary = kcamp_tui::run_dashboard_with(&dir, options)?;
-    let text = summary.text.clone();
+    let mut text = summary.text.clone();
+    // Said before the dashboard took the screen, and gone from it since: where the scratch
+    // copy is, what was done in it, is said again at the end.
+    if scratch {
+        text.push_str(&format!(
+            "\nscratch copy: {} (kept; remove it when done)",
+            dir.display()
+        ));
+    }
     Ok(CmdOutput::ok(summary, text))
 }
 
