@@ -198,6 +198,7 @@ mod tests {
             DashboardOptions {
                 program: PathBuf::from("kcamp"),
                 loader: CampaignState::load,
+                scratch: false,
             },
         )
         .unwrap_err();

@@ -142,6 +142,7 @@ async fn loads_requested_during_a_load_are_merged_into_one() {
             LOADS.fetch_add(1, Ordering::SeqCst);
             Err(Error::Internal("half-written".into()))
         },
+        scratch: false,
     };
     let stats = LoopStats::default();
     let (tx, mut rx) = mpsc::unbounded_channel();
