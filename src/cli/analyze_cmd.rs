@@ -79,7 +79,10 @@ fn render(e: &ProfileEvidence) -> String {
         e.adapter
             .as_deref()
             .unwrap_or("an unrecorded adapter (harness CSV)"),
-        if e.timing_methods.is_empty() {
+        if e.timing_methods.is_empty() && e.adapter.is_some() {
+            // kcamp ran it and timed nothing: every shape failed before its timing.
+            "none (no shape was timed)".to_owned()
+        } else if e.timing_methods.is_empty() {
             "as recorded by the harness".to_owned()
         } else {
             e.timing_methods.join(", ")

@@ -316,13 +316,22 @@ pub fn warmup_description(
 
 fn gate_rule(m: &Manifest) -> String {
     let g = &m.gate;
+    // A paired campaign's rounds are judged on per-repeat ratios with the signed-rank test;
+    // Welch's applies to unpaired sides with samples.
+    let test = if g.paired {
+        format!(
+            "paired rounds (incumbent and candidate measured in one run): r the robust spread of the per-repeat log ratios and the Wilcoxon signed-rank test at p < {}; otherwise Welch's t-test at p < {} when raw samples exist",
+            g.p_value, g.p_value
+        )
+    } else {
+        format!("Welch's t-test at p < {} when raw samples exist", g.p_value)
+    };
     format!(
-        "noise band = max({}, {}·r) with r the combined relative stddev; a shape below -max({}, band) is a regression (REJECT); aggregate gain >= {} to ACCEPT; Welch's t-test at p < {} when raw samples exist",
+        "noise band = max({}, {}·r) with r the combined relative stddev; a shape below -max({}, band) is a regression (REJECT); aggregate gain >= {} to ACCEPT; {test}",
         units::percent(g.noise_floor * 100.0),
         g.stddev_multiplier,
         units::percent(g.regression_threshold * 100.0),
         units::percent(g.noise_floor * 100.0),
-        g.p_value
     )
 }
 
@@ -397,12 +406,7 @@ fn round_points(c: &Campaign, frozen: Option<&str>) -> Result<Vec<RoundPoint>> {
             .and_then(|t| aggregate_over(t, metric, Some(reps)));
         points.push(RoundPoint {
             round: n,
-            label: c
-                .hypothesis(n)
-                .unwrap_or_default()
-                .chars()
-                .take(60)
-                .collect(),
+            label: cut(&c.hypothesis(n).unwrap_or_default(), 60),
             decision: d.as_ref().map(|d| d.decision),
             validation,
             quick,
@@ -646,10 +650,30 @@ pub fn write_final_report(c: &Campaign, fm: &FinalMeasurement) -> Result<FinalRe
     })
 }
 
+/// At most `max` characters of `text`; a cut one ends in `…` (so it does not read as whole).
+fn cut(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use kcamp_core::types::Check;
+
+    #[test]
+    fn a_cut_hypothesis_ends_in_an_ellipsis() {
+        assert_eq!(cut("short", 60), "short");
+        let long = "x".repeat(61);
+        let shown = cut(&long, 60);
+        assert_eq!(shown.chars().count(), 60);
+        assert!(shown.ends_with("x…"), "{shown}");
+        assert_eq!(cut(&"é".repeat(60), 60), "é".repeat(60));
+    }
 
     fn warmup(step: &str, dispatches: u64, ms: f64, settled: bool) -> WarmupRecord {
         WarmupRecord {

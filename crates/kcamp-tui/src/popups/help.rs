@@ -40,6 +40,17 @@ pub fn help_lines(theme: Theme) -> Vec<Line<'static>> {
         }
     }
     lines.push(Line::default());
+    lines.push(Line::styled("Rounds panel", theme.title()));
+    lines.push(Line::raw(
+        "  Verdict column: ACCEPT; NOTE = ACCEPT_WITH_NOTE (a shape regressed within the threshold);",
+    ));
+    lines.push(Line::raw(
+        "  AGAIN = NEEDS_REMEASURE (measure again: a small gain, or the sides measured unalike); REJECT.",
+    ));
+    lines.push(Line::raw(
+        "  A status ending in ! was forced (accepted against the gate, with a reason).",
+    ));
+    lines.push(Line::default());
     lines.push(Line::styled("Gate table", theme.title()));
     lines.push(Line::raw(format!(
         "  Columns that do not fit are dropped in this order, and the table says which: {}.",
@@ -63,6 +74,21 @@ mod tests {
             .collect();
         for b in BINDINGS.iter().filter(|b| b.scope != Scope::Viewer) {
             assert!(text.contains(b.description), "missing: {}", b.description);
+        }
+    }
+
+    #[test]
+    fn the_rounds_panels_short_verdicts_are_explained() {
+        let text: String = help_lines(Theme::plain())
+            .iter()
+            .map(|l| l.to_string() + "\n")
+            .collect();
+        for short in [
+            "NOTE = ACCEPT_WITH_NOTE",
+            "AGAIN = NEEDS_REMEASURE",
+            "ending in ! was forced",
+        ] {
+            assert!(text.contains(short), "missing: {short}");
         }
     }
 }
