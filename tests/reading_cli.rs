@@ -612,3 +612,44 @@ fn a_refusals_next_step_names_the_campaign_given_with_c() {
         "{doc}"
     );
 }
+
+#[test]
+fn a_report_on_quick_numbers_names_the_target_shapes_it_did_not_see() {
+    let (tmp, dir) = baselined("");
+    let representative = kcamp_core::manifest::Manifest::load(&dir)
+        .unwrap()
+        .representative_shapes;
+    // better.csv's rows of the representative shapes: what a quick validation measures.
+    let better = std::fs::read_to_string(fixture_str("better.csv")).unwrap();
+    let mut lines = better.lines();
+    let mut quick = format!("{}\n", lines.next().unwrap());
+    for line in lines {
+        if representative
+            .iter()
+            .any(|r| line.starts_with(&format!("{r},")))
+        {
+            quick.push_str(line);
+            quick.push('\n');
+        }
+    }
+    let quick_csv = tmp.path().join("quick.csv");
+    std::fs::write(&quick_csv, quick).unwrap();
+    text(&dir, &["round", "new", "--hypothesis", "tile 16x16"], 0);
+    text(&dir, &["validate", "--csv", quick_csv.to_str().unwrap()], 0);
+    text(&dir, &["accept", "--csv", &fixture_str("better.csv")], 0);
+    let doc = json(&dir, &["report", "--no-run", "--format", "json"], 0);
+    let reasons = doc["reasons"].to_string();
+    let acceptance: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report/acceptance.json")).unwrap())
+            .unwrap();
+    // Accepted on its quick numbers (the gain needs no full confirmation): the report records
+    // which validation its numbers came from and says which target shapes they lack.
+    assert_eq!(acceptance["validation"], "quick", "{acceptance}");
+    assert!(
+        reasons.contains(&format!(
+            "judged over {} of 7 target shapes: round 2's recorded numbers are its quick validation's and lack ",
+            representative.len()
+        )),
+        "{reasons}"
+    );
+}

@@ -126,6 +126,34 @@ pub fn final_report<T>(
     )?;
     let mut report = judged.report;
     add_measurement_reasons(&mut report, &measured);
+    // Recorded numbers are what the incumbent's round measured: a quick validation's, the
+    // representative shapes only. The verdict must say which target shapes it did not see.
+    let validation = if ran {
+        Validation::Full
+    } else {
+        super::validate::read_gate_record(c, incumbent)?.map_or(Validation::Full, |g| g.validation)
+    };
+    if !ran {
+        let unseen: Vec<String> = c
+            .manifest
+            .target_keys()
+            .into_iter()
+            .filter(|k| !keys.contains(k))
+            .map(|k| k.label)
+            .collect();
+        if !unseen.is_empty() {
+            report.reasons.insert(
+                0,
+                format!(
+                    "judged over {} of {} target shapes: round {incumbent}'s recorded numbers are its {} validation's and lack {}; `kcamp report` measures every target shape.",
+                    keys.len(),
+                    keys.len() + unseen.len(),
+                    validation.as_str(),
+                    unseen.join(", ")
+                ),
+            );
+        }
+    }
     if incumbent == 1 {
         report.reasons.insert(
             0,
@@ -134,7 +162,7 @@ pub fn final_report<T>(
     }
     let acceptance = GateRecord {
         round: incumbent,
-        validation: Validation::Full,
+        validation,
         incumbent: 1,
         kernel_hash: tree_hash(&c.round_dir(incumbent).join(KERNEL_DIR))?,
         needs_full_confirmation: false,
