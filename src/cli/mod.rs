@@ -234,7 +234,19 @@ fn with_campaign(message: &str, ctx: &Ctx) -> String {
     message
         .split('\n')
         .map(|line| match line.strip_prefix("next: ") {
-            Some(steps) => format!("next: {}", steps.replace("`kcamp ", &format!("`{k} "))),
+            // A step that already names its campaign keeps it.
+            Some(steps) => format!(
+                "next: {}",
+                steps
+                    .split("`kcamp ")
+                    .enumerate()
+                    .map(|(i, part)| match i {
+                        0 => part.to_owned(),
+                        _ if part.starts_with("-C ") => format!("`kcamp {part}"),
+                        _ => format!("`{k} {part}"),
+                    })
+                    .collect::<String>()
+            ),
             None => line.to_owned(),
         })
         .collect::<Vec<_>>()
@@ -547,6 +559,28 @@ pub fn demo_campaign_dir() -> Option<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn next_steps_name_the_campaign_once() {
+        let ctx = Ctx {
+            json: false,
+            campaign: PathBuf::from("my camp"),
+        };
+        let message =
+            "no open round.\nnext: `kcamp round new --hypothesis TEXT`, or `kcamp -C other status`";
+        assert_eq!(
+            with_campaign(message, &ctx),
+            "no open round.\nnext: `kcamp -C 'my camp' round new --hypothesis TEXT`, or `kcamp -C other status`"
+        );
+        // Only the next steps: the message itself is left as it is.
+        let plain = "see `kcamp init DIR`";
+        assert_eq!(with_campaign(plain, &ctx), plain);
+        let here = Ctx {
+            json: false,
+            campaign: PathBuf::from("."),
+        };
+        assert_eq!(with_campaign(message, &here), message);
+    }
 
     #[test]
     fn the_dashboard_opens_the_campaign_it_is_started_in() {

@@ -66,12 +66,17 @@ pub fn help_lines(theme: Theme) -> Vec<Line<'static>> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_binding_outside_the_viewer_itself_is_listed() {
-        let text: String = help_lines(Theme::plain())
+    /// The help as plain text, one line each.
+    fn help_text() -> String {
+        help_lines(Theme::plain())
             .iter()
             .map(|l| l.to_string() + "\n")
-            .collect();
+            .collect()
+    }
+
+    #[test]
+    fn every_binding_outside_the_viewer_itself_is_listed() {
+        let text = help_text();
         for b in BINDINGS.iter().filter(|b| b.scope != Scope::Viewer) {
             assert!(text.contains(b.description), "missing: {}", b.description);
         }
@@ -79,10 +84,7 @@ mod tests {
 
     #[test]
     fn the_rounds_panels_short_verdicts_are_explained() {
-        let text: String = help_lines(Theme::plain())
-            .iter()
-            .map(|l| l.to_string() + "\n")
-            .collect();
+        let text = help_text();
         for short in [
             "NOTE = ACCEPT_WITH_NOTE",
             "AGAIN = NEEDS_REMEASURE",
