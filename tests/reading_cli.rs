@@ -507,25 +507,24 @@ fn a_git_campaign_is_clean_after_every_step_and_names_one_hash_everywhere() {
 fn the_gate_in_a_campaign_ends_with_the_command_that_records_its_candidate() {
     let (_tmp, dir) = baselined("");
     let better = fixture_str("better.csv");
+    // The gate's last line, its next step.
+    let next_step = || {
+        let out = text(&dir, &["gate", &fixture_str("baseline.csv"), &better], 0);
+        out.lines().last().unwrap_or_default().to_owned()
+    };
     // No round is open yet: `validate` would be refused, so the step opens one first.
-    let out = text(&dir, &["gate", &fixture_str("baseline.csv"), &better], 0);
-    let next = out.lines().last().unwrap_or_default();
     assert_eq!(
-        next,
+        next_step(),
         format!(
             "next: kcamp -C [CAMPAIGN] round new --hypothesis TEXT, then kcamp -C [CAMPAIGN] validate --full --csv {better}   # record the candidate as a new round's measurement"
-        ),
-        "{out}"
+        )
     );
     text(&dir, &["round", "new", "--hypothesis", "h"], 0);
-    let out = text(&dir, &["gate", &fixture_str("baseline.csv"), &better], 0);
-    let next = out.lines().last().unwrap_or_default();
     assert_eq!(
-        next,
+        next_step(),
         format!(
             "next: kcamp -C [CAMPAIGN] validate --full --csv {better}   # record the candidate as this round's measurement, then `kcamp -C [CAMPAIGN] accept`"
-        ),
-        "{out}"
+        )
     );
     // What it says works (better.csv holds every target shape, not only the representative
     // ones a quick validation takes).

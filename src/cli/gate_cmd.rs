@@ -130,7 +130,7 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
     let next = if ctx.json || a.format != Format::Text {
         Vec::new()
     } else {
-        let campaign = manifest.as_ref().map(|m| Campaign {
+        let campaign = manifest.as_ref().map(|m| GateCampaign {
             prefix: super::campaign_cmd::prefix(ctx),
             round_open: kcamp_core::campaign::CampaignState::load(&ctx.campaign)
                 .is_ok_and(|st| st.open_round.is_some()),
@@ -337,7 +337,7 @@ fn like_for_like(report: &mut GateReport, base: &Path, candidate: &Path) -> bool
 /// candidate's CSV, whether that CSV holds more than the representative shapes (then only a
 /// full validation takes it), and whether the campaign's measurements are imported CSVs
 /// (else it measures its kernel itself, and a CSV from elsewhere is not measured alike).
-struct Campaign {
+struct GateCampaign {
     prefix: String,
     round_open: bool,
     full: bool,
@@ -348,7 +348,7 @@ fn next_step(
     report: &GateReport,
     a: &GateArgs,
     unlike: bool,
-    campaign: Option<&Campaign>,
+    campaign: Option<&GateCampaign>,
 ) -> String {
     let candidate = shell_word(&a.candidate.display().to_string()).into_owned();
     let files = format!("{} {candidate}", shell_word(&a.base.display().to_string()));
