@@ -224,3 +224,90 @@ fn a_cancelled_run_exits_2_and_says_to_run_again() {
     assert!(!out.contains("validate"), "{out}");
     assert!(!alive(worker), "the worker outlived the cancelled run");
 }
+
+/// `git` in `dir`, which must succeed; its stdout.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_cancelled_validate_names_the_stopped_shape_says_to_run_again_and_leaves_git_clean() {
+    // The campaign commits its steps: a Ctrl-C must leave the tree as clean as a finished
+    // command does, and its output must not report the shape it stopped as a kernel ERROR.
+    let (tmp, dir) = common::gemm_campaign("- {label: big, M: 16, N: 16, K: 16}\n");
+    git(tmp.path(), &["init", "-q"]);
+    git(tmp.path(), &["config", "user.email", "t@example.com"]);
+    git(tmp.path(), &["config", "user.name", "t"]);
+    let manifest = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
+    std::fs::write(
+        dir.join("manifest.yaml"),
+        manifest.replace("git_commit: false", "git_commit: true"),
+    )
+    .unwrap();
+    run(&dir, &["baseline", "--no-peak"]);
+    let manifest = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
+    let grown = manifest
+        .replace("  M: 16", "  M: 1024")
+        .replace("  N: 16", "  N: 1024")
+        .replace("  K: 16", "  K: 1024");
+    assert_ne!(grown, manifest);
+    std::fs::write(dir.join("manifest.yaml"), grown).unwrap();
+    run(&dir, &["round", "new", "--hypothesis", "to be cancelled"]);
+    git(tmp.path(), &["add", "-A"]);
+    git(tmp.path(), &["commit", "-q", "-m", "the grown shape"]);
+    let validate = kcamp()
+        .arg("-C")
+        .arg(&dir)
+        .args(["validate", "--full"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let worker = wait_for("the worker of the case", Duration::from_secs(60), || {
+        if !common::in_a_timed_case(&dir) {
+            return None;
+        }
+        child_running(validate.id(), "__worker")
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    // SAFETY: kill(2) sends a signal to our own child and touches no memory.
+    unsafe {
+        libc::kill(validate.id() as libc::pid_t, libc::SIGINT);
+    }
+    let mut validate = validate;
+    let status = wait_for("validate to exit", Duration::from_secs(10), || {
+        validate.try_wait().unwrap()
+    });
+    let mut err = String::new();
+    validate
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(!alive(worker), "the worker outlived the cancelled validate");
+    assert!(err.contains("big: cancelled (not measured)"), "{err}");
+    assert!(!err.contains("big: ERROR"), "{err}");
+    assert!(
+        err.contains("error: cancelled after 0 of 1 shapes"),
+        "{err}"
+    );
+    let again = format!(
+        "next: `kcamp -C {} validate --full`",
+        kcamp_core::text::shell_word(&dir.display().to_string())
+    );
+    assert!(err.contains(&again), "{again} in {err}");
+    assert_eq!(git(tmp.path(), &["status", "--porcelain"]), "", "{err}");
+    let subject = git(tmp.path(), &["log", "-1", "--format=%s"]);
+    assert_eq!(subject.trim(), "round 2: validate --full cancelled");
+    let journal = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
+    let last: Value = serde_json::from_str(journal.lines().last().unwrap()).unwrap();
+    assert_eq!(last["event"], "cancelled", "{journal}");
+}

@@ -1,6 +1,8 @@
 //! init, baseline, round, validate, accept, rollback, status, log, report.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Args, Subcommand};
 
@@ -147,15 +149,49 @@ impl AdapterArgs {
 
 /// The campaign's measurer: its harness command, else the built-in runner (with the
 /// adapter flags as an override). It stops on SIGINT, SIGTERM and SIGHUP (see `cancel`).
-fn measurer(c: &Campaign, adapter: &AdapterArgs) -> Result<Box<dyn Measurer>> {
-    Ok(kcamp_runner::measurer_for(
+/// The measurer of a command that measures, and its progress printer: they share the flag
+/// a signal sets, so the shape a Ctrl-C stopped is printed as cancelled, not as ERROR.
+fn measuring(
+    ctx: &Ctx,
+    c: &Campaign,
+    adapter: &AdapterArgs,
+) -> Result<(Box<dyn Measurer>, impl FnMut(ProgressEvent) + use<>)> {
+    let cancel = super::cancel::on_signals()?;
+    let progress = progress_printer(ctx, &c.manifest.primary_metric, Arc::clone(&cancel));
+    let measurer = kcamp_runner::measurer_for(
         &c.manifest,
         Builtin {
             adapter: adapter.selector(),
-            cancel: super::cancel::on_signals()?,
+            cancel,
             ..Builtin::default()
         },
-    ))
+    );
+    Ok((measurer, progress))
+}
+
+/// A cancelled command's error with the step that runs it again (`step` without `kcamp`):
+/// nothing was recorded, so the same command is what comes next.
+fn run_again<T>(result: Result<T>, step: &str) -> Result<T> {
+    result.map_err(|e| match e {
+        Error::Cancelled(why) => Error::Cancelled(format!(
+            "{why}\nnext: `kcamp {step}`   (cancelled: run it again to measure every shape)"
+        )),
+        other => other,
+    })
+}
+
+/// `adapter`'s flags as typed, for a step that runs a command again.
+fn adapter_flags(adapter: &AdapterArgs) -> String {
+    let mut flags = String::new();
+    for (flag, value) in [
+        ("--adapter", &adapter.adapter),
+        ("--backend", &adapter.backend),
+    ] {
+        if let Some(v) = value {
+            flags.push_str(&format!(" {flag} {}", kcamp_core::text::shell_word(v)));
+        }
+    }
+    flags
 }
 
 /// An imported CSV, or a run of `measurer`.
@@ -167,7 +203,12 @@ fn source<'a>(csv: &'a Option<PathBuf>, measurer: &'a dyn Measurer) -> MeasureSo
 }
 
 /// Progress on stderr for the plain commands (the dashboard follows live/progress.json).
-fn progress_printer(ctx: &Ctx, metric: &str) -> impl FnMut(ProgressEvent) + use<> {
+/// Once `cancel` is set, a shape that ends in ERROR is the one the signal stopped.
+fn progress_printer(
+    ctx: &Ctx,
+    metric: &str,
+    cancel: Arc<AtomicBool>,
+) -> impl FnMut(ProgressEvent) + use<> {
     let quiet = ctx.json;
     let metric = metric.to_owned();
     move |e| {
@@ -180,6 +221,11 @@ fn progress_printer(ctx: &Ctx, metric: &str) -> impl FnMut(ProgressEvent) + use<
                 total,
                 label,
             } => eprintln!("[{}/{}] {label}", index + 1, total),
+            ProgressEvent::ShapeFinished { label, check, .. }
+                if check == Check::Error && cancel.load(Ordering::SeqCst) =>
+            {
+                eprintln!("      {label}: cancelled (not measured)")
+            }
             ProgressEvent::ShapeFinished {
                 label,
                 check,
@@ -368,11 +414,17 @@ fn harness_log(c: &Campaign, round: u32) -> Option<PathBuf> {
 pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
     let peaks_line = ensure_peaks(&c, a, ctx)?;
-    let mut progress = progress_printer(ctx, &c.manifest.primary_metric);
-    let m = measurer(&c, &a.adapter)?;
-    let out = campaign::baseline(&c, source(&a.csv, m.as_ref()), &mut progress, |c| {
-        kcamp_report::campaign::write_baseline_report(c)
-    })?;
+    let (m, mut progress) = measuring(ctx, &c, &a.adapter)?;
+    let out = run_again(
+        campaign::baseline(&c, source(&a.csv, m.as_ref()), &mut progress, |c| {
+            kcamp_report::campaign::write_baseline_report(c)
+        }),
+        &format!(
+            "baseline{}{}",
+            if a.no_peak { " --no-peak" } else { "" },
+            adapter_flags(&a.adapter)
+        ),
+    )?;
     let metric = &out.metric;
     let mut human = format!(
         "BASELINE recorded as round 1: {}/{} shapes PASS, {metric} aggregate {} (geomean over PASS shapes, full validation)\nrepresentative shapes: {}",
@@ -474,9 +526,15 @@ fn next_after_verdict(
 
 pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
-    let mut progress = progress_printer(ctx, &c.manifest.primary_metric);
-    let m = measurer(&c, &a.adapter)?;
-    let out = campaign::validate(&c, a.full, source(&a.csv, m.as_ref()), &mut progress)?;
+    let (m, mut progress) = measuring(ctx, &c, &a.adapter)?;
+    let out = run_again(
+        campaign::validate(&c, a.full, source(&a.csv, m.as_ref()), &mut progress),
+        &format!(
+            "validate{}{}",
+            if a.full { " --full" } else { "" },
+            adapter_flags(&a.adapter)
+        ),
+    )?;
     let r = &out.record;
     let exit = if r.report.verdict.allows_accept() {
         exit::OK
@@ -517,14 +575,20 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
 
 pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
     let c = Campaign::open(&ctx.campaign)?;
-    let mut progress = progress_printer(ctx, &c.manifest.primary_metric);
-    let m = measurer(&c, &AdapterArgs::default())?;
+    let (m, mut progress) = measuring(ctx, &c, &AdapterArgs::default())?;
     let opts = AcceptOptions {
         force: a.force,
         reason: a.reason.clone(),
         confirm_source: source(&a.csv, m.as_ref()),
     };
-    let out = campaign::accept(&c, &opts, &mut progress)?;
+    let again = match &a.reason {
+        Some(reason) if a.force => format!(
+            "accept --force --reason {}",
+            kcamp_core::text::shell_word(reason)
+        ),
+        _ => "accept".to_owned(),
+    };
+    let out = run_again(campaign::accept(&c, &opts, &mut progress), &again)?;
     let d = &out.decision;
     let metric = &c.manifest.primary_metric;
     let mut human = String::new();
@@ -837,17 +901,19 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
             return standing_report(ctx, a, &record, &markdown);
         }
     }
-    let m = measurer(&c, &a.adapter)?;
+    let (m, mut progress) = measuring(ctx, &c, &a.adapter)?;
     let source = (!a.no_run).then(|| source(&a.csv, m.as_ref()));
-    let mut progress = progress_printer(ctx, &c.manifest.primary_metric);
     let mut summary = None;
-    let (files, acceptance) = campaign::final_report(&c, source, &mut progress, |fm| {
-        summary = fm.summary.clone();
-        // Derived from round 1 alone: rewritten so that it follows the current code.
-        kcamp_report::campaign::write_baseline_report(&c)?;
-        let files = kcamp_report::campaign::write_final_report(&c, fm)?;
-        Ok((files, fm.acceptance.clone()))
-    })?;
+    let (files, acceptance) = run_again(
+        campaign::final_report(&c, source, &mut progress, |fm| {
+            summary = fm.summary.clone();
+            // Derived from round 1 alone: rewritten so that it follows the current code.
+            kcamp_report::campaign::write_baseline_report(&c)?;
+            let files = kcamp_report::campaign::write_final_report(&c, fm)?;
+            Ok((files, fm.acceptance.clone()))
+        }),
+        &format!("report{}", adapter_flags(&a.adapter)),
+    )?;
     let gate = &acceptance.report;
     let report = &files.report;
     let metric = &report.primary_metric;

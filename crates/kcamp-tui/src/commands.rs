@@ -109,11 +109,12 @@ pub fn interpret(command: &CampaignCommand, result: &CommandResult) -> Outcome {
     let doc: Option<Value> = serde_json::from_str(result.stdout.trim()).ok();
     if result.cancelled {
         // The command says what it stopped (`cancelled after 1 of 3 shapes: …`) unless it
-        // had to be killed.
+        // had to be killed; its `next:` line is a command line's, the log has its own keys.
         let said = doc
             .as_ref()
             .and_then(|d| d.pointer("/error/message"))
-            .and_then(Value::as_str);
+            .and_then(Value::as_str)
+            .and_then(|m| m.lines().next());
         return Outcome {
             success: false,
             summary: match said {
@@ -357,7 +358,7 @@ mod tests {
             interpret(&CampaignCommand::Validate { full: false }, &r).summary,
             "validate: cancelled"
         );
-        r.stdout = r#"{"error":{"kind":"cancelled","message":"cancelled after 1 of 3 shapes: nothing was recorded"}}"#.into();
+        r.stdout = r#"{"error":{"kind":"cancelled","message":"cancelled after 1 of 3 shapes: nothing was recorded\nnext: `kcamp validate`   (cancelled: run it again to measure every shape)"}}"#.into();
         assert_eq!(
             interpret(&CampaignCommand::Validate { full: false }, &r).summary,
             "validate: cancelled after 1 of 3 shapes: nothing was recorded"

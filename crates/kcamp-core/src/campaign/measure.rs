@@ -413,7 +413,9 @@ fn hold_to_target_floor(
 
 /// A measurement that did not finish: its staging directories go, and a cancellation is
 /// journaled (`cancelled`, with the command and the validation) so that the lineage says
-/// why the round has no new verdict. Returns the error for the caller to pass on.
+/// why the round has no new verdict, and committed where the campaign commits its steps (a
+/// cancelled command leaves the work tree as clean as a finished one). Returns the error
+/// for the caller to pass on.
 pub(crate) fn abandon(
     campaign: &Campaign,
     error: Error,
@@ -432,7 +434,15 @@ pub(crate) fn abandon(
             Some(round),
             json!({"command": command, "validation": validation, "why": why}),
         );
-        if let Err(e) = entry {
+        let committed = entry.and_then(|()| {
+            super::git::commit_step(
+                campaign,
+                Some(round),
+                &super::git::subject(round, &format!("{command} cancelled")),
+            )
+            .map(|_| ())
+        });
+        if let Err(e) = committed {
             return Error::Internal(format!("{why}; journaling the cancellation failed: {e}"));
         }
     }
