@@ -92,6 +92,19 @@ fn failed_shape_is_rejected() {
     assert_eq!(large["class"], "failed");
     assert_eq!(large["check"], "FAIL");
     assert!(large["delta"].is_null());
+    // A failed shape has no change, so no band to hold one to: the tables show none
+    // (the JSON keeps the configured floor, as data).
+    let (_, text, _) = gate(&["base.csv", "fail.csv"]);
+    let row = text.lines().find(|l| l.starts_with("large ")).unwrap();
+    assert!(row.contains("PASS→FAIL"), "{row}");
+    assert!(!row.contains('±'), "{row}");
+    assert!(
+        row.split_whitespace().filter(|c| *c == "-").count() >= 3,
+        "{row}"
+    );
+    let (_, md, _) = gate(&["base.csv", "fail.csv", "--format", "markdown"]);
+    let row = md.lines().find(|l| l.starts_with("| large |")).unwrap();
+    assert!(!row.contains('±'), "{row}");
 }
 
 fn assert_bad_input(candidate: &str, needles: &[&str]) {

@@ -1108,7 +1108,8 @@ pub fn render_gate(r: &GateReport) -> String {
             units::metric_opt(sh.incumbent, metric),
             units::metric_opt(sh.candidate, metric),
             sh.delta.map_or_else(|| "-".to_owned(), units::change),
-            units::band(sh.band),
+            sh.delta
+                .map_or_else(|| "-".to_owned(), |_| units::band(sh.band)),
             p_cell(sh.p_value),
             sh.class.as_str(),
             if sh.hard_regression {

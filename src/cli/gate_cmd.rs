@@ -565,9 +565,14 @@ impl Cells {
                 None => text.push('-'),
             }
             row[5] = text.len();
-            text.push('±');
-            kcamp_core::units::write_sig(text, s.band * 100.0);
-            text.push('%');
+            // A band is the noise a change is held to: without a change there is none.
+            if s.delta.is_some() {
+                text.push('±');
+                kcamp_core::units::write_sig(text, s.band * 100.0);
+                text.push('%');
+            } else {
+                text.push('-');
+            }
             row[6] = text.len();
             match s.p_value {
                 Some(p) => text.push_str(&kcamp_core::units::p_value(p)),

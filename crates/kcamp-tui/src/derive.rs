@@ -359,7 +359,8 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
                 incumbent: s.incumbent,
                 candidate: s.candidate,
                 delta: s.delta,
-                band: Some(s.band),
+                // No change, no noise to hold it to (a failed or newly passing shape).
+                band: s.delta.map(|_| s.band),
                 p_value: s.p_value,
                 class: Some(s.class),
             })

@@ -46,7 +46,8 @@ impl Exporter for Markdown {
                 units::metric_opt(s.incumbent, metric),
                 units::metric_opt(s.candidate, metric),
                 s.delta.map_or_else(|| "-".to_owned(), units::change),
-                units::band(s.band),
+                s.delta
+                    .map_or_else(|| "-".to_owned(), |_| units::band(s.band)),
                 s.class.as_str(),
                 if s.hard_regression {
                     " **REGRESSION**"
