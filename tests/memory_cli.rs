@@ -23,13 +23,49 @@ fn json_ok(dir: &Path, args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// A campaign (`kcamp init`, git commits off) whose rounds 1 to 11 exist: records belong to
+/// rounds, and `memory create` refuses one for a round that does not.
+struct Campaign {
+    _tmp: tempfile::TempDir,
+    dir: std::path::PathBuf,
+}
+
+impl Campaign {
+    fn path(&self) -> &Path {
+        &self.dir
+    }
+}
+
+fn campaign() -> Campaign {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("camp");
+    let out = Command::cargo_bin("kcamp")
+        .unwrap()
+        .arg("init")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let manifest = dir.join("manifest.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace("git_commit: true", "git_commit: false"),
+    )
+    .unwrap();
+    for n in 1..=11 {
+        std::fs::create_dir_all(dir.join(format!("rounds/round-{n}"))).unwrap();
+    }
+    Campaign { _tmp: tmp, dir }
+}
+
 fn record_file(dir: &Path, v: u32) -> std::path::PathBuf {
     dir.join("memory").join(format!("v{v}.json"))
 }
 
 #[test]
 fn create_update_show_round_trip() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = campaign();
     let created = json_ok(dir.path(), &["memory", "create", "--version", "v0"]);
     assert_eq!(created["version"], "v0");
     assert_eq!(created["masked"], false);
@@ -94,7 +130,7 @@ fn create_update_show_round_trip() {
 
 #[test]
 fn bool_and_null_values_are_typed() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = campaign();
     json_ok(dir.path(), &["memory", "create", "--version", "v1"]);
     let r = json_ok(
         dir.path(),
@@ -130,7 +166,7 @@ fn bool_and_null_values_are_typed() {
 
 #[test]
 fn invalid_update_changes_nothing_and_names_the_field() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = campaign();
     json_ok(dir.path(), &["memory", "create", "--version", "v2"]);
     let path = record_file(dir.path(), 2);
     let before = std::fs::read(&path).unwrap();
@@ -185,7 +221,7 @@ fn invalid_update_changes_nothing_and_names_the_field() {
 
 #[test]
 fn create_refuses_overwrite_and_missing_record_is_an_error() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = campaign();
     json_ok(dir.path(), &["memory", "create", "--version", "3"]);
     let path = record_file(dir.path(), 3);
     let before = std::fs::read(&path).unwrap();
@@ -202,6 +238,20 @@ fn create_refuses_overwrite_and_missing_record_is_an_error() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    // Round 13 was never opened: no record for it, and nothing written.
+    let out = kcamp(dir.path())
+        .args(["memory", "create", "--version", "v12"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "v12 is the record of round 13, which does not exist (the campaign has rounds 1 to 11)"
+        ),
+        "{err}"
+    );
+    assert!(!record_file(dir.path(), 12).exists());
     let out = kcamp(dir.path())
         .args(["memory", "show", "--version", "nine"])
         .output()
@@ -211,7 +261,7 @@ fn create_refuses_overwrite_and_missing_record_is_an_error() {
 
 #[test]
 fn list_mask_unmask_and_broken_files() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = campaign();
     for v in ["v0", "v1", "v2", "v10"] {
         json_ok(dir.path(), &["memory", "create", "--version", v]);
     }
@@ -263,7 +313,7 @@ fn list_mask_unmask_and_broken_files() {
 
 #[test]
 fn list_of_empty_campaign() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = campaign();
     let listed = json_ok(dir.path(), &["memory", "list"]);
     assert_eq!(listed["records"], json!([]));
     let out = kcamp(dir.path()).args(["memory", "list"]).output().unwrap();
@@ -272,7 +322,7 @@ fn list_of_empty_campaign() {
 
 #[test]
 fn writers_respect_the_campaign_lock() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = campaign();
     json_ok(dir.path(), &["memory", "create", "--version", "v0"]);
     let before = std::fs::read(record_file(dir.path(), 0)).unwrap();
     let guard =
@@ -311,7 +361,7 @@ fn writers_respect_the_campaign_lock() {
 
 #[test]
 fn update_without_changes_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = campaign();
     json_ok(dir.path(), &["memory", "create", "--version", "v0"]);
     let out = kcamp(dir.path())
         .args(["memory", "update", "--version", "v0"])

@@ -463,6 +463,18 @@ fn a_git_campaign_is_clean_after_every_step_and_names_one_hash_everywhere() {
     clean("rollback");
     json(&dir, &["analyze"], 0);
     clean("analyze");
+    json(
+        &dir,
+        &[
+            "memory",
+            "update",
+            "v2",
+            "--set",
+            "optimization.risks_and_rollback=none",
+        ],
+        0,
+    );
+    clean("memory update");
     json(&dir, &["report", "--no-run"], 0);
     clean("report");
     let journal = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();

@@ -6,9 +6,10 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use super::{CmdOutput, Ctx};
-use kcamp_core::Result;
+use kcamp_core::campaign::Campaign;
 use kcamp_core::fsutil::LockGuard;
 use kcamp_core::memory::{Listing, MemoryStore, Record, SetOp, Version};
+use kcamp_core::{Error, Result};
 
 #[derive(Debug, Subcommand)]
 pub enum MemoryCommand {
@@ -84,8 +85,25 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
     let store = MemoryStore::new(&ctx.campaign)?;
     match command {
         MemoryCommand::Create(a) => {
+            let version = a.get()?;
             let _lock = lock(ctx, "kcamp memory create")?;
-            written(store.create(a.get()?)?, "created")
+            let campaign = Campaign::open(&ctx.campaign)?;
+            // A record belongs to a round: one for a round that was never opened would be
+            // read as that round's by the dashboard and the report once it is.
+            let rounds = campaign.round_numbers()?;
+            if !rounds.contains(&version.round()) {
+                return Err(Error::State(format!(
+                    "{version} is the record of round {}, which does not exist ({}); open it with `kcamp round new` first",
+                    version.round(),
+                    match (rounds.first(), rounds.last()) {
+                        (Some(a), Some(b)) if a == b => format!("the campaign has round {a}"),
+                        (Some(a), Some(b)) => format!("the campaign has rounds {a} to {b}"),
+                        _ => "the campaign has no rounds yet: `kcamp baseline` records round 1"
+                            .to_owned(),
+                    }
+                )));
+            }
+            committed(&campaign, store.create(version)?, "created")
         }
         MemoryCommand::Update(a) => {
             let ops: Vec<SetOp> = a
@@ -100,7 +118,11 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
                 ));
             }
             let _lock = lock(ctx, "kcamp memory update")?;
-            written(store.update(a.version.get()?, &ops)?, "updated")
+            committed(
+                &Campaign::open(&ctx.campaign)?,
+                store.update(a.version.get()?, &ops)?,
+                "updated",
+            )
         }
         MemoryCommand::Show(a) => {
             let record = store.show(a.get()?)?;
@@ -118,11 +140,19 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
         }
         MemoryCommand::Mask(a) => {
             let _lock = lock(ctx, "kcamp memory mask")?;
-            written(store.mask(a.get()?)?, "masked")
+            committed(
+                &Campaign::open(&ctx.campaign)?,
+                store.mask(a.get()?)?,
+                "masked",
+            )
         }
         MemoryCommand::Unmask(a) => {
             let _lock = lock(ctx, "kcamp memory unmask")?;
-            written(store.unmask(a.get()?)?, "unmasked")
+            committed(
+                &Campaign::open(&ctx.campaign)?,
+                store.unmask(a.get()?)?,
+                "unmasked",
+            )
         }
     }
 }
@@ -133,6 +163,17 @@ fn lock(ctx: &Ctx, what: &str) -> Result<LockGuard> {
     let memory = ctx.campaign.join(kcamp_core::files::MEMORY_DIR);
     kcamp_core::campaign::check_writable(&[ctx.campaign.clone(), memory])?;
     Ok(guard)
+}
+
+/// [`written`], committed where the campaign commits its steps (the tree stays clean).
+fn committed(campaign: &Campaign, record: Record, verb: &str) -> Result<CmdOutput> {
+    let round = record.version.round();
+    kcamp_core::campaign::git::commit_step(
+        campaign,
+        Some(round),
+        &kcamp_core::campaign::git::subject(round, &format!("memory {} {verb}", record.version)),
+    )?;
+    written(record, verb)
 }
 
 fn written(record: Record, verb: &str) -> Result<CmdOutput> {
