@@ -312,3 +312,39 @@ fn the_gate_in_a_campaign_that_measures_itself_suggests_measuring_not_importing(
     );
     assert!(!next.contains("--csv"), "{stdout}");
 }
+
+#[test]
+fn a_coop_probe_is_named_and_says_why_it_did_not_run_on_the_software_adapter() {
+    let (_tmp, dir) = campaign("- {label: s16, M: 16, N: 16, K: 16}\n");
+    let probes = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/h200/probes");
+    // A missing probe is bad input, found before any measurement: nothing is stored.
+    let missing = probes.join("no-such-probe.wgsl");
+    let v = run(
+        &dir,
+        &["peak", "--coop-probe", missing.to_str().unwrap()],
+        2,
+        None,
+    );
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(message.contains("no-such-probe.wgsl"), "{v}");
+    assert!(!dir.join("peaks.json").exists());
+    // lavapipe has no cooperative matrices: the other ceilings are measured and stored, and
+    // the probe says it did not run instead of vanishing.
+    let probe = probes.join("l6.wgsl");
+    let v = run(
+        &dir,
+        &["peak", "--coop-probe", probe.to_str().unwrap()],
+        0,
+        None,
+    );
+    let m = &v["measurement"];
+    assert_eq!(m["coop_f16_probe"], probe.to_str().unwrap(), "{m}");
+    assert!(m["coop_f16"].is_null(), "{m}");
+    let why = m["coop_f16_error"].as_str().unwrap();
+    assert!(
+        why.contains("not run: the adapter has no cooperative matrices"),
+        "{why}"
+    );
+    assert!(m["fma_f32"]["gflops"].as_f64().unwrap() > 0.0, "{m}");
+    assert!(dir.join("peaks.json").is_file());
+}

@@ -345,7 +345,7 @@ fn ensure_peaks(c: &Campaign, a: &BaselineArgs, ctx: &Ctx) -> Result<Option<Stri
             desc.name
         );
     }
-    let (measured, _) = super::run_cmd::measure_peaks(&selector)?;
+    let (measured, _) = super::run_cmd::measure_peaks(&selector, None)?;
     let path = kcamp_core::specs::peak_store_path(&c.dir)?;
     let source = kcamp_core::specs::record_measured(&path, measured.clone())?;
     Ok(Some(format!(

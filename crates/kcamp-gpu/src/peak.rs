@@ -33,6 +33,21 @@ pub struct PeakOptions {
     pub max_copy_bytes: u64,
     /// Workgroups (of 256) of the FMA kernel; default 16,384, or 64 on software adapters.
     pub fma_workgroups: Option<u32>,
+    /// A kernel timed in place of the bundled cooperative-matrix chain (`kcamp peak
+    /// --coop-probe`): what a kernel's inner loop costs on the tensor cores.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coop_probe: Option<CoopProbe>,
+}
+
+/// A probe of the cooperative-matrix path: a kernel with the bundled chain's bindings
+/// (`out`, `params.iterations`), workgroup size (256) and work, 8 multiply-adds of 16×16×16
+/// per subgroup and iteration, so the chain's FLOP count holds; whatever else it does in its
+/// loop (loads from workgroup memory, barriers) is what its rate measures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CoopProbe {
+    /// Its file's name, as outputs show it.
+    pub name: String,
+    pub source: String,
 }
 
 impl Default for PeakOptions {
@@ -42,6 +57,7 @@ impl Default for PeakOptions {
             runs: 5,
             max_copy_bytes: 1 << 30,
             fma_workgroups: None,
+            coop_probe: None,
         }
     }
 }
@@ -84,6 +100,10 @@ pub struct PeakReport {
     pub coop_f16: Option<FmaPeak>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub coop_f16_error: Option<String>,
+    /// The probe timed in place of the bundled chain, when one was: `coop_f16` is then that
+    /// probe's rate, not a ceiling.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub coop_f16_probe: Option<String>,
 }
 
 /// Measures the adapter's FMA and copy ceilings.
@@ -121,10 +141,16 @@ pub fn measure(ctx: &GpuContext, opts: &PeakOptions) -> Result<PeakReport> {
     };
     let copy = copy(ctx, &clock, opts)?;
     let (coop_f16, coop_f16_error) = if coop_f16_ready(ctx) {
+        let (name, source) = opts
+            .coop_probe
+            .as_ref()
+            .map_or(("peak_coop_f16.wgsl", COOP_F16), |p| {
+                (p.name.as_str(), p.source.as_str())
+            });
         let coop = Chain {
             dtype: "f16 cooperative matrix",
-            name: "peak_coop_f16.wgsl",
-            source: COOP_F16,
+            name,
+            source,
             out_bytes: Some(COOP_OUT_BYTES),
             // 8 chains × 16×16×16 × 2 per subgroup of 32.
             flops_per_iteration: 8.0 * 4096.0 * 2.0 / 32.0,
@@ -134,6 +160,14 @@ pub fn measure(ctx: &GpuContext, opts: &PeakOptions) -> Result<PeakReport> {
             Ok(peak) => (Some(peak), None),
             Err(e) => (None, Some(e.to_string())),
         }
+    } else if let Some(probe) = &opts.coop_probe {
+        (
+            None,
+            Some(format!(
+                "probe {} not run: the adapter has no cooperative matrices with subgroups of 32",
+                probe.name
+            )),
+        )
     } else {
         (None, None)
     };
@@ -147,6 +181,7 @@ pub fn measure(ctx: &GpuContext, opts: &PeakOptions) -> Result<PeakReport> {
         copy,
         coop_f16,
         coop_f16_error,
+        coop_f16_probe: opts.coop_probe.as_ref().map(|p| p.name.clone()),
     })
 }
 
@@ -458,7 +493,12 @@ mod tests {
             ("peak_fma_f16.wgsl", FMA_F16),
             ("peak_copy.wgsl", COPY),
             ("peak_coop_f16.wgsl", COOP_F16),
-        ] {
+        ]
+        .into_iter()
+        .map(|(n, s)| (n.to_owned(), s.to_owned()))
+        .chain(probes())
+        {
+            let (name, source) = (name.as_str(), source.as_str());
             let module = naga::front::wgsl::parse_str(source)
                 .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
             naga::valid::Validator::new(
@@ -468,6 +508,23 @@ mod tests {
             .validate(&module)
             .unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(source)));
         }
+    }
+
+    /// scripts/h200/probes/*.wgsl, as `kcamp peak --coop-probe` takes them.
+    fn probes() -> Vec<(String, String)> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/h200/probes");
+        let mut found: Vec<(String, String)> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "wgsl"))
+            .map(|p| {
+                let name = p.file_name().unwrap().to_string_lossy().into_owned();
+                (name, std::fs::read_to_string(&p).unwrap())
+            })
+            .collect();
+        found.sort();
+        assert!(found.len() >= 5, "probes in {}", dir.display());
+        found
     }
 
     #[test]

@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Probes of what the f16 GEMM's inner loop costs on the tensor cores, each timed by
+`KCAMP_PEAK_COOP_WGSL=FILE kcamp peak` in place of the bundled multiply-add chain: the same
+bindings, 256 invocations (8 subgroups of 32), and 8 multiply-adds of 16x16x16 per subgroup
+and iteration, so kcamp's FLOP count holds; only what else each iteration does differs.
+The operands come from workgroup arrays laid out as version 34's (the incumbent of
+campaigns/h200-hgemm-f16: 128x64 A tile with rows of 72 halves, 64x128 B tile with rows of
+136 halves, both as vec2<f16>), loaded the way its k-steps load them, at a k offset that
+changes every iteration so that no load can be hoisted out of the loop.
+
+    python3 gen_probes.py DIR      writes DIR/<name>.wgsl for every probe below
+"""
+import os
+import sys
+
+PROBES = {
+    # name: (A fragments, B fragments, passes per iteration, barrier every 4 iterations, row pads)
+    # 34's k-step: 4 A + 2 B loads for 8 multiply-adds.
+    "l6": (4, 2, 1, False, True),
+    # 34's k-step with its workgroup barrier (one per k-tile of 4 k-steps, as 34 has two).
+    "l6-barrier": (4, 2, 1, True, True),
+    # 4x4 fragments per subgroup (4 A + 4 B loads for 16): 4 loads for 8 multiply-adds.
+    "l4": (2, 2, 1, False, True),
+    # 2x2 fragments per subgroup: 8 loads for 8 multiply-adds.
+    "l8": (2, 2, 2, False, True),
+    # 34's k-step without the 8-half row padding (version 08 lost 33% to it).
+    "l6-nopad": (4, 2, 1, False, False),
+}
+
+
+def probe(name, a_frags, b_frags, passes, barrier, pad):
+    sa, sb = (36, 68) if pad else (32, 64)
+    out = [f"""enable f16;
+enable wgpu_cooperative_matrix;
+
+// Probe '{name}' (scripts/h200/probes/gen_probes.py): per subgroup and iteration
+// {passes * (a_frags + b_frags)} cooperative loads from workgroup memory and 8 multiply-adds
+// of 16x16x16 (f16 inputs, f32 sums){', a workgroup barrier every 4 iterations' if barrier else ''};
+// rows of {2 * sa} halves (A) and {2 * sb} halves (B). Timed by `KCAMP_PEAK_COOP_WGSL=this kcamp peak`.
+
+struct Params {{
+    iterations: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}}
+
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@group(0) @binding(1) var<uniform> params: Params;
+
+var<workgroup> As: array<vec2<f16>, 4608>;
+var<workgroup> Bs: array<vec2<f16>, 4608>;
+
+@compute @workgroup_size(256, 1, 1)
+fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wg: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {{
+    for (var i = lid; i < 4608u; i = i + 256u) {{
+        let v = f16(f32(i % 7u) * 0.01);
+        As[i] = vec2<f16>(v, v);
+        Bs[i] = vec2<f16>(v, -v);
+    }}
+    workgroupBarrier();
+    let warp = lid / 32u;
+    let wrow = (warp / 4u) * 64u;
+    let wcol = (warp % 4u) * 32u;
+"""]
+    for c in range(8):
+        out.append(f"    var c{c} = coop_mat16x16<f32, C>();\n")
+    out.append("    for (var it = 0u; it < params.iterations; it = it + 1u) {\n")
+    acc = 0
+    for p in range(passes):
+        # The k-step of this pass: one of the tile's four, another every iteration.
+        out.append(f"        let kk{p} = ((it * {passes}u + {p}u) & 3u) * 16u;\n")
+        for r in range(a_frags):
+            out.append(f"        let a{p}_{r} = coopLoadT<coop_mat16x16<f16, A>>(&As[(wrow + {16 * r}u) * {sa}u + kk{p} / 2u], {sa}u);\n")
+        for c in range(b_frags):
+            out.append(f"        let b{p}_{c} = coopLoadT<coop_mat16x16<f16, B>>(&Bs[kk{p} * {sb}u + (wcol + {16 * c}u) / 2u], {sb}u);\n")
+        products = [(r, c) for r in range(a_frags) for c in range(b_frags)]
+        per_pass = 8 // passes
+        for i in range(per_pass):
+            r, c = products[i % len(products)]
+            out.append(f"        c{acc} = coopMultiplyAdd(a{p}_{r}, b{p}_{c}, c{acc});\n")
+            acc += 1
+    if barrier:
+        out.append("        if ((it & 3u) == 3u) {\n            workgroupBarrier();\n        }\n")
+    out.append("    }\n")
+    out.append("""    // 64 slots of 8 subgroups x 8 accumulators x 256 floats (4 MiB), as the bundled chain.
+    let slot = ((wg.y * groups.x + wg.x) % 64u) * 16384u + (lid / 32u) * 2048u;
+""")
+    for c in range(8):
+        out.append(f"    coopStoreT(c{c}, &out[slot + {256 * c}u], 16u);\n")
+    out.append("}\n")
+    return "".join(out)
+
+
+def main():
+    target = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    for name, spec in PROBES.items():
+        with open(os.path.join(target, f"{name}.wgsl"), "w") as f:
+            f.write(probe(name, *spec))
+
+
+if __name__ == "__main__":
+    main()
