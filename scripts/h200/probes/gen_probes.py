@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Probes of what the f16 GEMM's inner loop costs on the tensor cores, each timed by
-`KCAMP_PEAK_COOP_WGSL=FILE kcamp peak` in place of the bundled multiply-add chain: the same
+`kcamp peak --coop-probe FILE` in place of the bundled multiply-add chain: the same
 bindings, 256 invocations (8 subgroups of 32), and 8 multiply-adds of 16x16x16 per subgroup
 and iteration, so kcamp's FLOP count holds; only what else each iteration does differs.
 The operands come from workgroup arrays laid out as version 34's (the incumbent of
@@ -13,30 +13,55 @@ changes every iteration so that no load can be hoisted out of the loop.
 import os
 import sys
 
+# What happens once per k-tile (every 4 iterations, 4 k-steps of 16), besides the k-steps.
+NOTHING, BARRIER, STAGE = 0, 1, 2
 PROBES = {
-    # name: (A fragments, B fragments, passes per iteration, barrier every 4 iterations, row pads)
+    # name: (A fragments, B fragments, passes per iteration, per k-tile, row pads)
     # 34's k-step: 4 A + 2 B loads for 8 multiply-adds.
-    "l6": (4, 2, 1, False, True),
-    # 34's k-step with its workgroup barrier (one per k-tile of 4 k-steps, as 34 has two).
-    "l6-barrier": (4, 2, 1, True, True),
+    "l6": (4, 2, 1, NOTHING, True),
+    # 34's k-step with one workgroup barrier per k-tile.
+    "l6-barrier": (4, 2, 1, BARRIER, True),
+    # 34's k-steps and its staging of the next k-tile, without the global loads: a barrier,
+    # the 32 vec2<f16> stores per invocation at 34's addresses (values from registers), and
+    # a second barrier.
+    "l6-stage": (4, 2, 1, STAGE, True),
     # 4x4 fragments per subgroup (4 A + 4 B loads for 16): 4 loads for 8 multiply-adds.
-    "l4": (2, 2, 1, False, True),
+    "l4": (2, 2, 1, NOTHING, True),
     # 2x2 fragments per subgroup: 8 loads for 8 multiply-adds.
-    "l8": (2, 2, 2, False, True),
+    "l8": (2, 2, 2, NOTHING, True),
     # 34's k-step without the 8-half row padding (version 08 lost 33% to it).
-    "l6-nopad": (4, 2, 1, False, False),
+    "l6-nopad": (4, 2, 1, NOTHING, False),
 }
+PER_TILE = {NOTHING: "", BARRIER: ", a workgroup barrier every 4 iterations",
+            STAGE: ", every 4 iterations a barrier, 32 stores of vec2<f16> per invocation and a barrier"}
 
 
-def probe(name, a_frags, b_frags, passes, barrier, pad):
+def staging(sa, sb):
+    """34's stores of one k-tile (A: 128 rows of 64 halves, 8 invocations a row; B: 64 rows
+    of 128 halves, 16 a row; 4 vec2<f16> per invocation and row), between two barriers."""
+    lines = ["        if ((it & 3u) == 3u) {\n", "            workgroupBarrier();\n",
+             "            let t = f16(f32(it & 7u) * 0.01);\n"]
+    for j in range(4):
+        lines.append(f"            let ra{j} = ((lid + {256 * j}u) / 8u) * {sa}u + (lid % 8u) * 4u;\n")
+        for e in range(4):
+            lines.append(f"            As[ra{j} + {e}u] = vec2<f16>(t, t);\n")
+    for j in range(4):
+        lines.append(f"            let rb{j} = ((lid + {256 * j}u) / 16u) * {sb}u + (lid % 16u) * 4u;\n")
+        for e in range(4):
+            lines.append(f"            Bs[rb{j} + {e}u] = vec2<f16>(t, -t);\n")
+    lines += ["            workgroupBarrier();\n", "        }\n"]
+    return "".join(lines)
+
+
+def probe(name, a_frags, b_frags, passes, per_tile, pad):
     sa, sb = (36, 68) if pad else (32, 64)
     out = [f"""enable f16;
 enable wgpu_cooperative_matrix;
 
 // Probe '{name}' (scripts/h200/probes/gen_probes.py): per subgroup and iteration
 // {passes * (a_frags + b_frags)} cooperative loads from workgroup memory and 8 multiply-adds
-// of 16x16x16 (f16 inputs, f32 sums){', a workgroup barrier every 4 iterations' if barrier else ''};
-// rows of {2 * sa} halves (A) and {2 * sb} halves (B). Timed by `KCAMP_PEAK_COOP_WGSL=this kcamp peak`.
+// of 16x16x16 (f16 inputs, f32 sums){PER_TILE[per_tile]};
+// rows of {2 * sa} halves (A) and {2 * sb} halves (B). Timed by `kcamp peak --coop-probe THIS`.
 
 struct Params {{
     iterations: u32,
@@ -80,8 +105,10 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wg: ve
             r, c = products[i % len(products)]
             out.append(f"        c{acc} = coopMultiplyAdd(a{p}_{r}, b{p}_{c}, c{acc});\n")
             acc += 1
-    if barrier:
+    if per_tile == BARRIER:
         out.append("        if ((it & 3u) == 3u) {\n            workgroupBarrier();\n        }\n")
+    elif per_tile == STAGE:
+        out.append(staging(sa, sb))
     out.append("    }\n")
     out.append("""    // 64 slots of 8 subgroups x 8 accumulators x 256 floats (4 MiB), as the bundled chain.
     let slot = ((wg.y * groups.x + wg.x) % 64u) * 16384u + (lid / 32u) * 2048u;

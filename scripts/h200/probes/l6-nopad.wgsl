@@ -4,7 +4,7 @@ enable wgpu_cooperative_matrix;
 // Probe 'l6-nopad' (scripts/h200/probes/gen_probes.py): per subgroup and iteration
 // 6 cooperative loads from workgroup memory and 8 multiply-adds
 // of 16x16x16 (f16 inputs, f32 sums);
-// rows of 64 halves (A) and 128 halves (B). Timed by `KCAMP_PEAK_COOP_WGSL=this kcamp peak`.
+// rows of 64 halves (A) and 128 halves (B). Timed by `kcamp peak --coop-probe THIS`.
 
 struct Params {
     iterations: u32,

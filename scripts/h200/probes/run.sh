@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Times every probe of gen_probes.py through `kcamp peak --coop-probe`, the bundled
-# multiply-add chain beside them, and torch fp16 `a @ b` at 4096^3 in the same run; prints a
-# table last. On the H200 (the device's Vulkan loader set up as scripts/h200.sh does):
+# multiply-add chain beside them, the shipped kernel the probes take apart
+# (gemm_hgemm_coop_128x128_whole, version 34) through `kcamp run` at 4096^3, and torch fp16
+# `a @ b` at 4096^3, all in the same run; prints a table last. On the H200 (the device's
+# Vulkan loader set up as scripts/h200.sh does):
 #   scripts/h200/probes/run.sh KCAMP [OUT]
 set -euo pipefail
 KCAMP="$(realpath "$1")"; OUT="${2:-${OUT:-/tmp/kcamp-probes}}"
@@ -15,6 +17,13 @@ for f in "$OUT"/wgsl/*.wgsl; do
   n="$(basename "$f" .wgsl)"
   "$KCAMP" --json peak "${adapter[@]}" --coop-probe "$f" > "$OUT/$n.json" || echo "probe $n failed" >&2
 done
+# The control: the kernel whose inner loop the probes rebuild, whole, at 4096^3.
+c="$OUT/k34"; rm -rf "$c"
+printf -- '- {label: sq4096, M: 4096, N: 4096, K: 4096}\n' > "$OUT/sq4096.yaml"
+"$KCAMP" init "$c" --kernel gemm_hgemm_coop_128x128_whole --shapes "$OUT/sq4096.yaml" --json > /dev/null
+sed -i "s/^adapter: {}/adapter: {name: '${ADAPTER:-H200}'}/; s/^git_commit: .*/git_commit: false/" "$c/manifest.yaml"
+sed -i "s/^  warmup: .*/  warmup: 10\n  warmup_ms: 300/" "$c/manifest.yaml"
+"$KCAMP" -C "$c" run --shapes full --json > "$OUT/k34.run" 2> /dev/null || echo "the control failed" >&2
 python3 - "$OUT" <<'PY' || echo "torch reference failed" >&2
 import json, sys, torch
 a = torch.randn(4096, 4096, device="cuda", dtype=torch.float16)
@@ -54,6 +63,11 @@ for name in dict.fromkeys(n for n in names if n != "torch"):
     except (OSError, ValueError, KeyError, TypeError):
         print(f"{name:<14} {'-':>8}"); continue
     rows.append((name, t))
+try:
+    r = json.load(open(f"{out}/k34.run"))["result"]["shapes"][0]
+    rows.append(("34 (kernel)", 2 * 4096**3 / (r["latency_us"] * 1e-6) / 1e12 if r.get("check") == "PASS" else float("nan")))
+except (OSError, ValueError, KeyError, IndexError, TypeError):
+    print(f"{'34 (kernel)':<14} {'-':>8}")
 chain = rows[0][1] if rows and rows[0][0] == "chain" else None
 for name, t in rows:
     print(f"{name:<14} {t:>8.1f} {t / chain if chain else float('nan'):>8.2f} {t / torch if torch else float('nan'):>8.2f}")
