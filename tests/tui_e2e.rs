@@ -421,10 +421,18 @@ fn kcamp_outside_a_campaign_opens_a_scratch_copy_and_says_where_at_the_end() {
         .unwrap_or_else(|| panic!("no scratch line: {end}"));
     let path = line
         .trim_start_matches("scratch copy: ")
-        .split(" (kept")
+        .split(" removed")
         .next()
         .unwrap_or_default();
-    // The copy is where it says, under the temporary directory, not the bundled demo.
-    assert!(Path::new(path).join("manifest.yaml").is_file(), "{end}");
+    // The copy was under the temporary directory, not the bundled demo; nothing was done in
+    // it, so it is gone with its scratch directory.
+    assert!(line.ends_with(" removed (nothing in it changed)"), "{end}");
     assert!(path.starts_with(&tmp.path().display().to_string()), "{end}");
+    assert!(!Path::new(path).exists(), "{end}");
+    let left: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().collect();
+    assert!(
+        left.is_empty(),
+        "left in {}: {left:?}",
+        tmp.path().display()
+    );
 }

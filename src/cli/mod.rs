@@ -494,14 +494,54 @@ fn dashboard(dir: DashboardDir) -> Result<CmdOutput> {
     let summary = kcamp_tui::run_dashboard_with(&dir, options)?;
     let mut text = summary.text.clone();
     // Said before the dashboard took the screen, and gone from it since: where the scratch
-    // copy is, what was done in it, is said again at the end.
+    // copy is, what was done in it, is said again at the end. A copy nothing was done in is
+    // the bundled demo again: it goes, so that looking at the demo leaves nothing behind.
     if scratch {
-        text.push_str(&format!(
-            "\nscratch copy: {} (kept; remove it when done)",
-            dir.display()
-        ));
+        let untouched = demo_campaign_dir().is_some_and(|demo| same_files(&demo, &dir));
+        let removed = untouched
+            && dir
+                .parent()
+                .is_some_and(|parent| std::fs::remove_dir_all(parent).is_ok());
+        text.push_str(&if removed {
+            format!(
+                "\nscratch copy: {} removed (nothing in it changed)",
+                dir.display()
+            )
+        } else {
+            format!(
+                "\nscratch copy: {} (kept: it holds what was done in it; remove it when done)",
+                dir.display()
+            )
+        });
     }
     Ok(CmdOutput::ok(summary, text))
+}
+
+/// Whether the trees `a` and `b` hold the same files with the same bytes (a lock file at
+/// the top aside: the copy's was removed, and the dashboard takes none). Anything unreadable
+/// counts as a difference.
+fn same_files(a: &std::path::Path, b: &std::path::Path) -> bool {
+    fn files(root: &std::path::Path) -> Option<Vec<(PathBuf, Vec<u8>)>> {
+        let mut out = Vec::new();
+        let mut dirs = vec![root.to_path_buf()];
+        while let Some(d) = dirs.pop() {
+            for entry in std::fs::read_dir(&d).ok()? {
+                let path = entry.ok()?.path();
+                let meta = std::fs::symlink_metadata(&path).ok()?;
+                if meta.is_dir() {
+                    dirs.push(path);
+                } else {
+                    let rel = path.strip_prefix(root).ok()?.to_path_buf();
+                    if rel != std::path::Path::new(kcamp_core::files::LOCK_FILE) {
+                        out.push((rel, std::fs::read(&path).ok()?));
+                    }
+                }
+            }
+        }
+        out.sort();
+        Some(out)
+    }
+    matches!((files(a), files(b)), (Some(x), Some(y)) if x == y)
 }
 
 /// `kcamp` with no arguments: the campaign given with -C (or `KCAMP_DIR`), else the
@@ -616,6 +656,18 @@ mod tests {
             "{}",
             scratch.display()
         );
+        // A fresh copy holds the demo's files: nothing done in it, nothing worth keeping.
+        let demo = demo_campaign_dir().unwrap();
+        assert!(same_files(&demo, &scratch));
+        // Anything done in it (a file changed, added or removed) keeps it.
+        let journal = scratch.join(kcamp_core::files::JOURNAL_FILE);
+        let before = std::fs::read(&journal).unwrap();
+        std::fs::write(&journal, [&before[..], b"{}\n"].concat()).unwrap();
+        assert!(!same_files(&demo, &scratch));
+        std::fs::write(&journal, &before).unwrap();
+        assert!(same_files(&demo, &scratch));
+        std::fs::write(scratch.join("notes.txt"), "mine").unwrap();
+        assert!(!same_files(&demo, &scratch));
         std::fs::remove_dir_all(parent).unwrap();
     }
 }
