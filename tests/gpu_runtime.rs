@@ -452,6 +452,7 @@ fn peak_measure_returns_positive_numbers() {
         runs: 2,
         max_copy_bytes: 4 << 20,
         fma_workgroups: Some(16),
+        coop_probe: None,
     };
     let report = peak::measure(&ctx(), &opts).unwrap();
     assert_eq!(report.timing_method, TimingMethod::GpuTimestamps);
