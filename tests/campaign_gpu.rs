@@ -260,6 +260,17 @@ fn a_kernel_that_does_not_compile_fails_the_round_not_the_campaign() {
     );
     assert!(stdout.contains("[kcamp] RESULT_JSON={"), "{stdout}");
     assert!(stdout.contains("next: "), "{stdout}");
+    // Accepting is refused for the verdict's reasons, first of all the failed shapes; how
+    // the numbers were paired is no reason and is left out.
+    let refused = run(&dir, &["accept"], 2, None);
+    let message = refused["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(
+            "the gate says REJECT for round 2, which does not allow accepting: 3 of 3 shapes do not PASS"
+        ),
+        "{message}"
+    );
+    assert!(!message.contains("paired:"), "{message}");
     run(&dir, &["rollback", "--reason", "does not compile"], 0, None);
     assert_eq!(std::fs::read_to_string(&kernel).unwrap(), text);
 }

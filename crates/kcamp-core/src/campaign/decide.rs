@@ -87,10 +87,13 @@ pub fn accept(
         }
     }
     if !record.report.verdict.allows_accept() && !opts.force {
+        // Why it is refused: how the numbers were paired is not a reason (the gate's table
+        // and `validate` say it).
         let reasons: Vec<&str> = record
             .report
             .reasons
             .iter()
+            .filter(|r| !r.starts_with(super::like::PAIRED_NOTE))
             .map(|r| r.trim_end_matches('.'))
             .collect();
         return Err(Error::State(format!(

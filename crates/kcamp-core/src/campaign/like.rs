@@ -18,6 +18,10 @@ use crate::schema::{BenchTable, Samples, ShapeKey};
 use crate::types::Check;
 use crate::{Error, Result};
 
+/// How the note on a paired measurement starts: it says how the numbers were taken, not why
+/// the verdict is what it is (a refusal leaves it out).
+pub(crate) const PAIRED_NOTE: &str = "paired: ";
+
 /// How the incumbent's side of a verdict was measured.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -143,7 +147,7 @@ pub(crate) fn judge_like_for_like(
             });
             lead.push(if interleaved {
                 format!(
-                    "paired: round {round}'s kernel snapshot was re-measured in this run, its samples alternating with the candidate's (A B B A); Δ and bands come from the per-repeat ratios (their median, so a single stray sample can move the mean columns but not Δ), the incumbent column is this run's (round {round}'s own numbers stay in its round)."
+                    "{PAIRED_NOTE}round {round}'s kernel snapshot was re-measured in this run, its samples alternating with the candidate's (A B B A); Δ and bands come from the per-repeat ratios (their median, so a single stray sample can move the mean columns but not Δ), the incumbent column is this run's (round {round}'s own numbers stay in its round)."
                 )
             } else {
                 format!(
