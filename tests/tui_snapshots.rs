@@ -112,6 +112,44 @@ fn several_rounds_with_an_open_candidate() {
     snap("several_rounds", &m);
 }
 
+#[test]
+fn a_round_where_nothing_passed_is_drawn_on_the_chart_floor() {
+    // A kernel that does not compile: measured, no shape passed, no aggregate. The chart
+    // shows the round instead of leaving a gap, and its legend says what the mark means.
+    let mut state = fixtures::several_rounds();
+    let open = state.rounds.last_mut().unwrap();
+    open.gate.as_mut().unwrap().aggregate.candidate = None;
+    open.table = None;
+    let m = model(state, Theme::colored());
+    let t = terminal(&m, BIG);
+    let buffer = t.backend().buffer();
+    let area = buffer.area;
+    let rows: Vec<String> = (0..area.height)
+        .map(|y| (0..area.width).map(|x| buffer[(x, y)].symbol()).collect())
+        .collect();
+    // The legend (two lines in this panel's width) names the mark.
+    let top = rows.iter().position(|r| r.contains("━ accepted")).unwrap();
+    let legend = format!("{}{}", rows[top], rows[top + 1]);
+    assert!(legend.contains("✗ none passed"), "{}", rows.join("\n"));
+    // The mark itself: on the plot, below every other point of the chart.
+    let marks: Vec<usize> = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.matches('✗').count() > usize::from(r.contains("✗ none passed")))
+        .map(|(y, _)| y)
+        .collect();
+    assert_eq!(marks.len(), 1, "{}", rows.join("\n"));
+    let points = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.contains('●') && !r.contains("━ accepted"))
+        .map(|(y, _)| y)
+        .max()
+        .unwrap();
+    assert!(marks[0] > points, "{}", rows.join("\n"));
+    snap("nothing_passed", &m);
+}
+
 /// Foreground colour of the gate table cell that starts a row with `label`.
 fn label_colour(t: &Terminal<TestBackend>, label: &str) -> Color {
     let buffer = t.backend().buffer();

@@ -104,16 +104,20 @@ pub struct ChartData {
     pub y_bounds: [f64; 2],
     /// The best round of the accepted lineage (a rolled-back round never counts).
     pub best: Option<(u32, f64)>,
+    /// Rounds measured without an aggregate (no shape passed, e.g. a kernel that does not
+    /// compile), and what became of each: drawn on the axis, so a failed round is seen
+    /// rather than missing.
+    pub failed: Vec<(f64, RoundStatus)>,
 }
 
 impl ChartData {
     pub fn is_empty(&self) -> bool {
-        self.groups.iter().all(|g| g.points.is_empty())
+        self.groups.iter().all(|g| g.points.is_empty()) && self.failed.is_empty()
     }
 
     /// Measured rounds on the chart.
     pub fn rounds_shown(&self) -> usize {
-        self.groups.iter().map(|g| g.points.len()).sum()
+        self.groups.iter().map(|g| g.points.len()).sum::<usize>() + self.failed.len()
     }
 }
 
@@ -490,6 +494,10 @@ pub fn chart(state: &CampaignState) -> ChartData {
     let mut xs = Vec::new();
     for r in &state.rounds {
         let Some(agg) = round_aggregate(r, metric) else {
+            if round_validation(r).is_some() {
+                data.failed.push((f64::from(r.number), round_status(r)));
+                xs.push(f64::from(r.number));
+            }
             continue;
         };
         let status = round_status(r);
@@ -912,6 +920,23 @@ mod tests {
         assert_eq!(data.groups.iter().map(|g| g.points.len()).sum::<usize>(), 4);
         assert_eq!(data.best.map(|b| b.0), Some(2));
         assert!(data.y_bounds[0] < data.y_bounds[1]);
+    }
+
+    #[test]
+    fn a_round_where_nothing_passed_is_on_the_chart_as_failed() {
+        let mut state = fixtures::several_rounds();
+        let open = state.rounds.last_mut().unwrap();
+        let number = open.number;
+        // Every shape failed: no aggregate in its gate, no passing row in its table.
+        open.gate.as_mut().unwrap().aggregate.candidate = None;
+        open.table = None;
+        let data = chart(&state);
+        assert_eq!(data.failed, [(f64::from(number), RoundStatus::Open)]);
+        assert_eq!(data.rounds_shown(), 4);
+        assert_eq!(data.x_bounds[1], f64::from(number));
+        // An unmeasured round is not a failed one.
+        let data = chart(&fixtures::unmeasured_round());
+        assert!(data.failed.is_empty(), "{:?}", data.failed);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Panel 3: the primary metric's aggregate over rounds, and per-shape sparklines. The
 //! accepted lineage is a line; every measured round is a point, `●` for a full validation
-//! and `○` for a quick one, coloured by what became of it; BASELINE and the manifest's
-//! target are horizontal lines. A legend line says so.
+//! and `○` for a quick one, coloured by what became of it (`✗` on the floor where no shape
+//! passed); BASELINE and the manifest's target are horizontal lines. A legend line says so.
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -22,6 +22,8 @@ const SPARKLINES_MIN_HEIGHT: u16 = 14;
 const LABEL_WIDTH: u16 = 10;
 const FULL: char = '●';
 const QUICK: char = '○';
+/// A measured round without an aggregate (nothing passed), on the chart's floor.
+const FAILED: char = '✗';
 const BASELINE_LINE: char = '┈';
 const TARGET_LINE: char = '┄';
 
@@ -103,6 +105,34 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             .style(theme.chart_lineage())
             .data(&data.lineage),
     );
+    // Failed rounds sit on the floor of the plot, coloured by what became of them.
+    let failed: Vec<(RoundStatus, Vec<(f64, f64)>)> = [
+        RoundStatus::Baseline,
+        RoundStatus::Accepted,
+        RoundStatus::RolledBack,
+        RoundStatus::Open,
+    ]
+    .into_iter()
+    .map(|status| {
+        let points = data
+            .failed
+            .iter()
+            .filter(|(_, s)| *s == status)
+            .map(|(x, _)| (*x, y0))
+            .collect();
+        (status, points)
+    })
+    .filter(|(_, points): &(RoundStatus, Vec<(f64, f64)>)| !points.is_empty())
+    .collect();
+    for (status, points) in &failed {
+        datasets.push(
+            Dataset::default()
+                .marker(Marker::Custom(FAILED))
+                .graph_type(GraphType::Scatter)
+                .style(status_style(theme, *status))
+                .data(points),
+        );
+    }
     for g in &data.groups {
         datasets.push(
             Dataset::default()
@@ -323,6 +353,9 @@ fn legend(model: &Model, width: usize, max_lines: usize, unit: Option<&str>) -> 
     }
     if has(RoundStatus::Open) {
         spans.push(Span::styled(format!(" {FULL} open"), theme.warning()));
+    }
+    if !data.failed.is_empty() {
+        spans.push(Span::styled(format!(" {FAILED} none passed"), theme.text()));
     }
     if data.baseline.is_some() {
         spans.push(Span::styled(
