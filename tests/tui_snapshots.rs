@@ -118,7 +118,14 @@ fn a_round_where_nothing_passed_is_drawn_on_the_chart_floor() {
     // shows the round instead of leaving a gap, and its legend says what the mark means.
     let mut state = fixtures::several_rounds();
     let open = state.rounds.last_mut().unwrap();
-    open.gate.as_mut().unwrap().aggregate.candidate = None;
+    let gate = open.gate.as_mut().unwrap();
+    gate.aggregate.candidate = None;
+    for shape in &mut gate.shapes {
+        shape.check = kcamp_core::types::Check::Fail;
+        shape.candidate = None;
+        shape.delta = None;
+        shape.class = kcamp_core::gate::ShapeClass::Failed;
+    }
     open.table = None;
     let m = model(state, Theme::colored());
     let t = terminal(&m, BIG);

@@ -494,7 +494,7 @@ pub fn chart(state: &CampaignState) -> ChartData {
     let mut xs = Vec::new();
     for r in &state.rounds {
         let Some(agg) = round_aggregate(r, metric) else {
-            if round_validation(r).is_some() {
+            if nothing_passed(r) {
                 data.failed.push((f64::from(r.number), round_status(r)));
                 xs.push(f64::from(r.number));
             }
@@ -554,6 +554,20 @@ pub fn chart(state: &CampaignState) -> ChartData {
         data.y_bounds = [(y_min - pad).max(0.0), y_max + pad];
     }
     data
+}
+
+/// Whether a round was measured and no shape passed: its gate judged only failed shapes,
+/// or (unjudged) its CSV holds no PASS row. A round whose CSV cannot be read is not one.
+fn nothing_passed(round: &RoundState) -> bool {
+    match (&round.gate, &round.table) {
+        (Some(gate), _) => {
+            !gate.shapes.is_empty() && gate.shapes.iter().all(|s| s.check != Check::Pass)
+        }
+        (None, Some(table)) => {
+            !table.rows.is_empty() && table.rows.iter().all(|r| r.check != Check::Pass)
+        }
+        (None, None) => false,
+    }
 }
 
 /// The validation a round's numbers come from: its decision's, else its latest gate's,
@@ -928,14 +942,20 @@ mod tests {
         let open = state.rounds.last_mut().unwrap();
         let number = open.number;
         // Every shape failed: no aggregate in its gate, no passing row in its table.
-        open.gate.as_mut().unwrap().aggregate.candidate = None;
+        let gate = open.gate.as_mut().unwrap();
+        gate.aggregate.candidate = None;
+        for shape in &mut gate.shapes {
+            shape.check = Check::Fail;
+        }
         open.table = None;
         let data = chart(&state);
         assert_eq!(data.failed, [(f64::from(number), RoundStatus::Open)]);
         assert_eq!(data.rounds_shown(), 4);
         assert_eq!(data.x_bounds[1], f64::from(number));
-        // An unmeasured round is not a failed one.
+        // An unmeasured round is not a failed one, nor one whose CSV cannot be read.
         let data = chart(&fixtures::unmeasured_round());
+        assert!(data.failed.is_empty(), "{:?}", data.failed);
+        let data = chart(&fixtures::drifted_csv());
         assert!(data.failed.is_empty(), "{:?}", data.failed);
     }
 
