@@ -247,7 +247,7 @@ fn create_refuses_overwrite_and_missing_record_is_an_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains(
-            "v12 is the record of round 13, which does not exist (the campaign has rounds 1 to 11)"
+            "v12 is the record of round 13, which does not exist (the campaign has rounds 1 to 11; `kcamp round new` opens the next)"
         ),
         "{err}"
     );

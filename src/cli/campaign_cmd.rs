@@ -147,10 +147,10 @@ impl AdapterArgs {
     }
 }
 
-/// The campaign's measurer: its harness command, else the built-in runner (with the
-/// adapter flags as an override). It stops on SIGINT, SIGTERM and SIGHUP (see `cancel`).
-/// The measurer of a command that measures, and its progress printer: they share the flag
-/// a signal sets, so the shape a Ctrl-C stopped is printed as cancelled, not as ERROR.
+/// The campaign's measurer (its harness command, else the built-in runner with the adapter
+/// flags as an override) and the progress printer. The measurer stops on SIGINT, SIGTERM and
+/// SIGHUP (see `cancel`); the two share the flag a signal sets, so the shape a Ctrl-C stopped
+/// is printed as cancelled, not as ERROR.
 fn measuring(
     ctx: &Ctx,
     c: &Campaign,

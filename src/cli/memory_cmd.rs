@@ -92,15 +92,19 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
             // read as that round's by the dashboard and the report once it is.
             let rounds = campaign.round_numbers()?;
             if !rounds.contains(&version.round()) {
-                return Err(Error::State(format!(
-                    "{version} is the record of round {}, which does not exist ({}); open it with `kcamp round new` first",
-                    version.round(),
-                    match (rounds.first(), rounds.last()) {
-                        (Some(a), Some(b)) if a == b => format!("the campaign has round {a}"),
-                        (Some(a), Some(b)) => format!("the campaign has rounds {a} to {b}"),
-                        _ => "the campaign has no rounds yet: `kcamp baseline` records round 1"
-                            .to_owned(),
+                let has = match (rounds.first(), rounds.last()) {
+                    (Some(a), Some(b)) if a == b => {
+                        format!("the campaign has round {a}; `kcamp round new` opens the next")
                     }
+                    (Some(a), Some(b)) => format!(
+                        "the campaign has rounds {a} to {b}; `kcamp round new` opens the next"
+                    ),
+                    _ => "the campaign has no rounds yet; `kcamp baseline` records round 1"
+                        .to_owned(),
+                };
+                return Err(Error::State(format!(
+                    "{version} is the record of round {}, which does not exist ({has})",
+                    version.round()
                 )));
             }
             committed(&campaign, store.create(version)?, "created")
