@@ -327,9 +327,9 @@ fn the_gate_in_a_campaign_that_measures_itself_suggests_measuring_not_importing(
 #[test]
 fn a_coop_probe_is_named_and_says_why_it_did_not_run_on_the_software_adapter() {
     let (_tmp, dir) = campaign("- {label: s16, M: 16, N: 16, K: 16}\n");
-    let probes = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/h200/probes");
+    let shaders = Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders");
     // A missing probe is bad input, found before any measurement: nothing is stored.
-    let missing = probes.join("no-such-probe.wgsl");
+    let missing = shaders.join("no-such-probe.wgsl");
     let v = run(
         &dir,
         &["peak", "--coop-probe", missing.to_str().unwrap()],
@@ -341,7 +341,8 @@ fn a_coop_probe_is_named_and_says_why_it_did_not_run_on_the_software_adapter() {
     assert!(!dir.join("peaks.json").exists());
     // lavapipe has no cooperative matrices: the other ceilings are measured and stored, and
     // the probe says it did not run instead of vanishing.
-    let probe = probes.join("l6.wgsl");
+    // The bundled chain itself is a valid probe (scripts/h200/probes/ writes the others).
+    let probe = shaders.join("peak_coop_f16.wgsl");
     let v = run(
         &dir,
         &["peak", "--coop-probe", probe.to_str().unwrap()],

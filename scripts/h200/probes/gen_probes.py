@@ -208,7 +208,10 @@ fn main(@builtin(local_invocation_index) lid: u32, @builtin(workgroup_id) wg: ve
 
 
 def main():
-    target = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+    if len(sys.argv) != 2:
+        sys.exit("usage: gen_probes.py DIR")
+    target = sys.argv[1]
+    os.makedirs(target, exist_ok=True)
     for name, spec in PROBES.items():
         with open(os.path.join(target, f"{name}.wgsl"), "w") as f:
             f.write(probe(name, *spec))
