@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 mod common;
-use common::{alive, child_running, children, wait_for};
+use common::{alive, child_running, children, git, interrupt, wait_for};
 
 /// Everything a run started must be gone this soon after the signal.
 const WITHIN: Duration = Duration::from_secs(1);
@@ -201,14 +201,8 @@ fn a_cancelled_run_exits_2_and_says_to_run_again() {
     });
     // Let the worker get into the case.
     std::thread::sleep(Duration::from_millis(500));
-    // SAFETY: kill(2) sends a signal to our own child and touches no memory.
-    unsafe {
-        libc::kill(run.id() as libc::pid_t, libc::SIGINT);
-    }
     let mut run = run;
-    let status = wait_for("run to exit", Duration::from_secs(10), || {
-        run.try_wait().unwrap()
-    });
+    let status = interrupt(&mut run, "run to exit");
     let mut out = String::new();
     run.stdout.take().unwrap().read_to_string(&mut out).unwrap();
     assert_eq!(status.code(), Some(2), "{out}");
@@ -223,17 +217,6 @@ fn a_cancelled_run_exits_2_and_says_to_run_again() {
     );
     assert!(!out.contains("validate"), "{out}");
     assert!(!alive(worker), "the worker outlived the cancelled run");
-}
-
-/// `git` in `dir`, which must succeed; its stdout.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]
@@ -276,14 +259,8 @@ fn a_cancelled_validate_names_the_stopped_shape_says_to_run_again_and_leaves_git
         child_running(validate.id(), "__worker")
     });
     std::thread::sleep(Duration::from_millis(500));
-    // SAFETY: kill(2) sends a signal to our own child and touches no memory.
-    unsafe {
-        libc::kill(validate.id() as libc::pid_t, libc::SIGINT);
-    }
     let mut validate = validate;
-    let status = wait_for("validate to exit", Duration::from_secs(10), || {
-        validate.try_wait().unwrap()
-    });
+    let status = interrupt(&mut validate, "validate to exit");
     let mut err = String::new();
     validate
         .stderr

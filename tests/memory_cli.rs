@@ -5,6 +5,8 @@ use std::path::Path;
 use assert_cmd::Command;
 use serde_json::{Value, json};
 
+mod common;
+
 fn kcamp(dir: &Path) -> Command {
     let mut cmd = Command::cargo_bin("kcamp").unwrap();
     cmd.arg("-C").arg(dir).env_remove("KCAMP_DIR");
@@ -38,21 +40,7 @@ impl Campaign {
 
 fn campaign() -> Campaign {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("camp");
-    let out = Command::cargo_bin("kcamp")
-        .unwrap()
-        .arg("init")
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    let manifest = dir.join("manifest.yaml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(
-        &manifest,
-        text.replace("git_commit: true", "git_commit: false"),
-    )
-    .unwrap();
+    let dir = common::init(tmp.path());
     for n in 1..=11 {
         std::fs::create_dir_all(dir.join(format!("rounds/round-{n}"))).unwrap();
     }

@@ -9,6 +9,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 mod common;
+use common::{GIT_IDENTITY, git};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -21,13 +22,6 @@ fn fixture_str(name: &str) -> String {
 }
 
 /// A git identity for the commits kcamp makes in the git test (none is configured here).
-const GIT_IDENTITY: [(&str, &str); 4] = [
-    ("GIT_AUTHOR_NAME", "kcamp test"),
-    ("GIT_AUTHOR_EMAIL", "test@kcamp.invalid"),
-    ("GIT_COMMITTER_NAME", "kcamp test"),
-    ("GIT_COMMITTER_EMAIL", "test@kcamp.invalid"),
-];
-
 /// `kcamp -C dir args...`: (exit code, stdout, stderr).
 fn kcamp(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::cargo_bin("kcamp")
@@ -395,18 +389,6 @@ fn analyze_records_evidence_even_without_a_run_record() {
     // Without peaks the shapes keep their achieved rates, in manifest order.
     assert_eq!(evidence["shapes"].as_array().unwrap().len(), 7);
     assert!(evidence["shapes"][0]["flop_rate"].as_f64().unwrap() > 0.0);
-}
-
-/// `git status --porcelain` of the repository holding the campaign.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .envs(GIT_IDENTITY)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]

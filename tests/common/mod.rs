@@ -250,3 +250,32 @@ pub fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     walk(dir, dir, &mut out);
     out
 }
+
+/// A commit identity for tests that commit (git refuses without one).
+pub const GIT_IDENTITY: [(&str, &str); 4] = [
+    ("GIT_AUTHOR_NAME", "kcamp test"),
+    ("GIT_AUTHOR_EMAIL", "test@kcamp.invalid"),
+    ("GIT_COMMITTER_NAME", "kcamp test"),
+    ("GIT_COMMITTER_EMAIL", "test@kcamp.invalid"),
+];
+
+/// `git args...` in `dir` with [`GIT_IDENTITY`], which must succeed; its stdout.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .envs(GIT_IDENTITY)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Send SIGINT to a running `child` (Ctrl-C) and wait for it to exit.
+pub fn interrupt(child: &mut std::process::Child, what: &str) -> std::process::ExitStatus {
+    // SAFETY: kill(2) sends a signal to our own child and touches no memory.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    wait_for(what, Duration::from_secs(10), || child.try_wait().unwrap())
+}
