@@ -131,6 +131,33 @@ fn start_validate(dir: &Path) -> Child {
         .unwrap()
 }
 
+/// BASELINE measured by the built-in runner on the campaign's one small shape (a campaign
+/// of imported CSVs never runs it), then that shape grown to 1024³ so that its case runs
+/// for seconds on the software adapter, and round 2 opened: a validation is cancelled long
+/// before the gate would see it.
+fn grown_after_baseline(dir: &Path) {
+    run(dir, &["baseline", "--no-peak"]);
+    let manifest = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
+    let grown = manifest
+        .replace("  M: 16", "  M: 1024")
+        .replace("  N: 16", "  N: 1024")
+        .replace("  K: 16", "  K: 1024");
+    assert_ne!(grown, manifest);
+    std::fs::write(dir.join("manifest.yaml"), grown).unwrap();
+    run(dir, &["round", "new", "--hypothesis", "to be cancelled"]);
+}
+
+/// The worker that runs a case for process `parent`, not the one that compiled the kernels
+/// first and is gone: the live progress names what the current worker does.
+fn case_worker(dir: &Path, parent: u32) -> u32 {
+    wait_for("the worker of the case", Duration::from_secs(60), || {
+        if !common::in_a_timed_case(dir) {
+            return None;
+        }
+        child_running(parent, "__worker")
+    })
+}
+
 #[test]
 fn each_signal_ends_a_harness_command_and_its_whole_group() {
     let shapes = std::fs::read_to_string(fixture("shapes.yaml")).unwrap();
@@ -155,28 +182,10 @@ fn each_signal_ends_a_harness_command_and_its_whole_group() {
 
 #[test]
 fn sigterm_ends_the_builtin_worker_on_real_kernels() {
-    // BASELINE measured by the built-in runner on a small shape (a campaign of imported
-    // CSVs never runs it), then the shape grown so that its case runs for seconds on the
-    // software adapter: the validation is cancelled long before the gate would see it.
     let (_tmp, dir) = common::gemm_campaign("- {label: big, M: 16, N: 16, K: 16}\n");
-    run(&dir, &["baseline", "--no-peak"]);
-    let manifest = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
-    let grown = manifest
-        .replace("  M: 16", "  M: 1024")
-        .replace("  N: 16", "  N: 1024")
-        .replace("  K: 16", "  K: 1024");
-    assert_ne!(grown, manifest);
-    std::fs::write(dir.join("manifest.yaml"), grown).unwrap();
-    run(&dir, &["round", "new", "--hypothesis", "to be cancelled"]);
+    grown_after_baseline(&dir);
     let validate = start_validate(&dir);
-    // The worker that runs the case, not the one that compiled the kernels first and is
-    // gone: the live progress names what the current worker does.
-    let worker = wait_for("the worker of the case", Duration::from_secs(60), || {
-        if !common::in_a_timed_case(&dir) {
-            return None;
-        }
-        child_running(validate.id(), "__worker")
-    });
+    let worker = case_worker(&dir, validate.id());
     // Let the worker get into the case.
     std::thread::sleep(Duration::from_millis(500));
     assert!(alive(worker));
@@ -233,15 +242,7 @@ fn a_cancelled_validate_names_the_stopped_shape_says_to_run_again_and_leaves_git
         manifest.replace("git_commit: false", "git_commit: true"),
     )
     .unwrap();
-    run(&dir, &["baseline", "--no-peak"]);
-    let manifest = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
-    let grown = manifest
-        .replace("  M: 16", "  M: 1024")
-        .replace("  N: 16", "  N: 1024")
-        .replace("  K: 16", "  K: 1024");
-    assert_ne!(grown, manifest);
-    std::fs::write(dir.join("manifest.yaml"), grown).unwrap();
-    run(&dir, &["round", "new", "--hypothesis", "to be cancelled"]);
+    grown_after_baseline(&dir);
     git(tmp.path(), &["add", "-A"]);
     git(tmp.path(), &["commit", "-q", "-m", "the grown shape"]);
     let validate = kcamp()
@@ -252,12 +253,7 @@ fn a_cancelled_validate_names_the_stopped_shape_says_to_run_again_and_leaves_git
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let worker = wait_for("the worker of the case", Duration::from_secs(60), || {
-        if !common::in_a_timed_case(&dir) {
-            return None;
-        }
-        child_running(validate.id(), "__worker")
-    });
+    let worker = case_worker(&dir, validate.id());
     std::thread::sleep(Duration::from_millis(500));
     let mut validate = validate;
     let status = interrupt(&mut validate, "validate to exit");
