@@ -48,6 +48,16 @@ PROBES = {
 }
 
 
+def chain_bindings():
+    """The bundled chain's parameters and bindings, which `kcamp peak` binds for a probe too."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "..", "shaders", "peak_coop_f16.wgsl")) as f:
+        chain = f.read()
+    start = chain.index("struct Params {")
+    end = chain.index("var<uniform> params: Params;") + len("var<uniform> params: Params;")
+    return chain[start:end]
+
+
 def prologue(comment, a_len, b_len):
     """The probe up to its loop's first statement: bindings, workgroup arrays of `a_len` and
     `b_len` vec2<f16> (filled once), each subgroup's place in 34's 2x4 layout, the
@@ -71,15 +81,7 @@ enable wgpu_cooperative_matrix;
 
 {comment}
 
-struct Params {{
-    iterations: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
-}}
-
-@group(0) @binding(0) var<storage, read_write> out: array<f32>;
-@group(0) @binding(1) var<uniform> params: Params;
+{chain_bindings()}
 
 var<workgroup> As: array<vec2<f16>, {a_len}>;
 var<workgroup> Bs: array<vec2<f16>, {b_len}>;
