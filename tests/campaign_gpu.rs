@@ -360,3 +360,41 @@ fn a_coop_probe_is_named_and_says_why_it_did_not_run_on_the_software_adapter() {
     assert!(m["fma_f32"]["gflops"].as_f64().unwrap() > 0.0, "{m}");
     assert!(dir.join("peaks.json").is_file());
 }
+
+#[test]
+fn workers_started_after_the_binary_is_replaced_are_still_this_build() {
+    // A rebuild while a campaign runs removes or replaces the kcamp file. The cases after
+    // that still run, in workers of the build that started the run: they used to fail to
+    // start ("No such file"), every later case an ERROR that read as the kernel's.
+    let (tmp, dir) =
+        campaign("- {label: big, M: 512, N: 512, K: 512}\n- {label: s16, M: 16, N: 16, K: 16}\n");
+    let copy = tmp.path().join("kcamp-copy");
+    std::fs::copy(assert_cmd::cargo::cargo_bin("kcamp"), &copy).unwrap();
+    let run = std::process::Command::new(&copy)
+        .args(["--json", "-C"])
+        .arg(&dir)
+        .args(["run", "--shapes", "full"])
+        .env("XDG_RUNTIME_DIR", "/tmp")
+        .env("XDG_DATA_HOME", tmp.path().join("xdg-data"))
+        // A worker per case, so that the second case starts one after the removal.
+        .env("KCAMP_WORKER_PER_CASE", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    common::wait_for("the first case", std::time::Duration::from_secs(60), || {
+        common::in_a_timed_case(&dir).then_some(())
+    });
+    std::fs::remove_file(&copy).unwrap();
+    let out = run.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let checks: Vec<&str> = v["result"]["shapes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["check"].as_str().unwrap())
+        .collect();
+    assert_eq!(checks, ["PASS", "PASS"], "{stdout}");
+}

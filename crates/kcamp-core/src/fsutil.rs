@@ -382,6 +382,19 @@ impl Drop for LockGuard {
 }
 
 /// Rename `from` to `to` (a step of a multi-rename change) and sync the directory.
+/// The running executable, to start more of it (workers, the dashboard's commands): on
+/// Linux `/proc/self/exe`, which goes on naming this very binary after its file is replaced
+/// or removed (a rebuild while a campaign runs: its path then names another program, or
+/// none, and a worker of another build would fail cases that are not the kernel's fault);
+/// elsewhere its path.
+pub fn this_executable() -> std::io::Result<PathBuf> {
+    let own = Path::new("/proc/self/exe");
+    if cfg!(target_os = "linux") && own.exists() {
+        return Ok(own.to_path_buf());
+    }
+    std::env::current_exe()
+}
+
 pub fn rename(from: &Path, to: &Path) -> Result<()> {
     step("rename", to);
     std::fs::rename(from, to).ctx(|| format!("renaming {} to {}", from.display(), to.display()))?;

@@ -91,7 +91,7 @@ impl WorkerReuse {
 impl RunOptions {
     /// Options that run `kcamp __worker` from the current executable.
     pub fn new(timeout_sec: f64) -> Result<RunOptions> {
-        let exe = std::env::current_exe()
+        let exe = kcamp_core::fsutil::this_executable()
             .map_err(|e| Error::io("finding the kcamp executable to start a worker", e))?;
         let mut opts = RunOptions::with_worker(
             vec![exe.into_os_string(), OsString::from("__worker")],

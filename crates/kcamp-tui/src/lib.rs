@@ -50,7 +50,7 @@ pub struct DashboardOptions {
 
 impl DashboardOptions {
     pub fn from_env() -> Result<DashboardOptions> {
-        let program = std::env::current_exe().map_err(|e| {
+        let program = kcamp_core::fsutil::this_executable().map_err(|e| {
             kcamp_core::Error::io("finding the kcamp executable to run commands with", e)
         })?;
         Ok(DashboardOptions {
