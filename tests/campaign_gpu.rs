@@ -227,6 +227,17 @@ fn a_kernel_that_does_not_compile_fails_the_round_not_the_campaign() {
     std::fs::write(&kernel, text.replace("var acc = 0.0;", "var acc = 0.0")).unwrap();
     let v = run(&dir, &["validate"], 1, None);
     assert_eq!(v["report"]["verdict"], "REJECT");
+    // Nothing was judged on paired ratios, and the reasons do not say otherwise.
+    assert_eq!(v["report"]["paired"], false, "{v}");
+    let reasons = v["report"]["reasons"].to_string();
+    assert!(
+        !reasons.contains("come from the per-repeat ratios"),
+        "{reasons}"
+    );
+    assert!(
+        reasons.contains("so none was judged on paired ratios"),
+        "{reasons}"
+    );
     for s in v["report"]["shapes"].as_array().unwrap() {
         assert_eq!(s["class"], "failed", "{s}");
         assert_eq!(s["check"], "FAIL", "{s}");

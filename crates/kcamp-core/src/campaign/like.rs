@@ -145,7 +145,13 @@ pub(crate) fn judge_like_for_like(
                 round: *round,
                 fingerprint: side.clone(),
             });
-            lead.push(if interleaved {
+            lead.push(if interleaved && !report.paired {
+                // Interleaved, yet no shape had two paired ratios to judge (a candidate
+                // that failed everywhere): the note must not claim what the table does not.
+                format!(
+                    "{PAIRED_NOTE}round {round}'s kernel snapshot was re-measured in this run, its samples alternating with the candidate's, but no shape passed on both sides in two repeats or more, so none was judged on paired ratios."
+                )
+            } else if interleaved {
                 format!(
                     "{PAIRED_NOTE}round {round}'s kernel snapshot was re-measured in this run, its samples alternating with the candidate's (A B B A); Δ and bands come from the per-repeat ratios (their median, so a single stray sample can move the mean columns but not Δ), the incumbent column is this run's (round {round}'s own numbers stay in its round)."
                 )
