@@ -282,6 +282,14 @@ fn a_kernel_that_does_not_compile_fails_the_round_not_the_campaign() {
         "{message}"
     );
     assert!(!message.contains("paired:"), "{message}");
+    // Nor can --force make it the incumbent: nothing would be left to judge against.
+    let forced = run(&dir, &["accept", "--force", "--reason", "try"], 2, None);
+    let message = forced["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("no shape passes in round 2, so --force cannot make it the incumbent"),
+        "{message}"
+    );
+    assert_eq!(run(&dir, &["status"], 0, None)["incumbent"]["round"], 1);
     run(&dir, &["rollback", "--reason", "does not compile"], 0, None);
     assert_eq!(std::fs::read_to_string(&kernel).unwrap(), text);
 }

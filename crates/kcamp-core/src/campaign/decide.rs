@@ -14,7 +14,7 @@ use super::validate::{GateRecord, ValidateOutcome, read_gate_record, validate_lo
 use crate::case::ProgressEvent;
 use crate::files::{DECISION_FILE, KERNEL_DIR};
 use crate::fsutil::{remove_dir_if_exists, rename, write_json_atomic};
-use crate::types::{DecisionKind, Validation};
+use crate::types::{Check, DecisionKind, Validation};
 use crate::{Error, Result};
 
 #[derive(Debug, Clone)]
@@ -68,6 +68,15 @@ pub fn accept(
             return Err(Error::input(
                 "--force needs --reason TEXT: why the gate is overridden",
             ));
+        }
+        // Overriding the gate accepts a kernel that is slower or that fails some shapes; a
+        // kernel that passes none (one that does not compile) would leave no incumbent to
+        // measure the next round against.
+        let passed = record.report.shapes.iter().any(|s| s.check == Check::Pass);
+        if !passed && !record.report.shapes.is_empty() {
+            return Err(Error::State(format!(
+                "no shape passes in round {round}, so --force cannot make it the incumbent: there would be no numbers to judge the next round against.\nnext: `kcamp rollback --reason TEXT` (dashboard: r), or fix the kernel and `kcamp validate` again"
+            )));
         }
     }
     let mut confirmation = None;
