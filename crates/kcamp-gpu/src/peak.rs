@@ -113,6 +113,16 @@ pub fn measure(ctx: &GpuContext, opts: &PeakOptions) -> Result<PeakReport> {
             "peak: min_run_ms must be positive and runs at least 1",
         ));
     }
+    // A probe is what was asked for: where it cannot run, nothing else is measured either.
+    if let Some(probe) = &opts.coop_probe
+        && !coop_f16_ready(ctx)
+    {
+        return Err(Error::input(format!(
+            "--coop-probe {}: {} has no cooperative matrices with subgroups of 32, so the probe cannot run here (nothing was measured)",
+            probe.name,
+            ctx.description().name
+        )));
+    }
     ctx.clear_errors();
     let clock = RunClock::new(ctx);
     let chain = |dtype, name, source, vec4_bytes| Chain {
@@ -156,18 +166,14 @@ pub fn measure(ctx: &GpuContext, opts: &PeakOptions) -> Result<PeakReport> {
             flops_per_iteration: 8.0 * 4096.0 * 2.0 / 32.0,
             vec4_bytes: 8,
         };
-        match fma(ctx, &clock, opts, &coop) {
-            Ok(peak) => (Some(peak), None),
-            Err(e) => (None, Some(e.to_string())),
+        match (fma(ctx, &clock, opts, &coop), &opts.coop_probe) {
+            (Ok(peak), _) => (Some(peak), None),
+            // A probe that does not compile or run is the probe's fault, and the answer.
+            (Err(e), Some(probe)) => {
+                return Err(Error::input(format!("--coop-probe {}: {e}", probe.name)));
+            }
+            (Err(e), None) => (None, Some(e.to_string())),
         }
-    } else if let Some(probe) = &opts.coop_probe {
-        (
-            None,
-            Some(format!(
-                "probe {} not run: the adapter has no cooperative matrices with subgroups of 32",
-                probe.name
-            )),
-        )
     } else {
         (None, None)
     };
