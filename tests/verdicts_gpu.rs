@@ -252,3 +252,36 @@ fn a_trusted_candidate_is_paired_with_the_incumbent_as_the_incumbent_runs() {
     // Nothing else differs between round 1's own measurement and its side of this verdict.
     assert!(!reasons.contains("round 1 itself was measured as"), "{v}");
 }
+
+#[test]
+fn an_unpaired_verdict_on_another_checks_mode_says_to_set_the_checks_back() {
+    // Judged against round 1's recorded numbers (pairing off), a candidate compiled without
+    // runtime checks is not like for like, and measuring again as before would repeat the
+    // difference: the advice names the setting and the mode to set back.
+    let (_tmp, dir) = campaign("- {label: s16, M: 16, N: 16, K: 16}\n", "s16");
+    let path = dir.join("manifest.yaml");
+    let manifest = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, manifest.replace("  paired: true", "  paired: false")).unwrap();
+    run(&dir, &["baseline", "--no-peak"], 0);
+    run(
+        &dir,
+        &["round", "new", "--hypothesis", "no runtime checks"],
+        0,
+    );
+    std::fs::write(
+        dir.join("kernel/kernel.yaml"),
+        "file: gemm.wgsl\nentry_points: {forward: main}\nworkgroups: {x: ceil(N/16), y: ceil(M/16), z: B}\ntrusted: true\n",
+    )
+    .unwrap();
+    let (_, v) = run_any(&dir, &["validate"]);
+    assert_eq!(v["report"]["verdict"], "NEEDS_REMEASURE", "{v}");
+    let reasons = v["report"]["reasons"].to_string();
+    assert!(
+        reasons.contains("they differ in runtime checks bounds_checks → none"),
+        "{reasons}"
+    );
+    assert!(
+        reasons.contains("Re-measure like for like: set the kernel's runtime checks back to `bounds_checks` (`checks` or `trusted` in kernel/kernel.yaml"),
+        "{reasons}"
+    );
+}

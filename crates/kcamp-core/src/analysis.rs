@@ -298,7 +298,7 @@ pub fn findings(
     }
     if bounds_checks {
         out.push(
-            "runtime bounds checks are on (kernel.trusted: false); once the kernel is correct, set `trusted: true` in the manifest's `kernel:` section (or in kernel/kernel.yaml, which replaces that whole section) and measure it, to see what they cost".to_owned(),
+            "runtime bounds checks are on (kernel.trusted: false); once the kernel is correct, set `trusted: true` in kernel/kernel.yaml (the kernel's own settings: they travel with its snapshot, so a rollback undoes them; the file replaces the manifest's whole `kernel:` section, so start from a copy of it) and measure it, to see what they cost".to_owned(),
         );
     }
     let launch_bound: Vec<&str> = shapes

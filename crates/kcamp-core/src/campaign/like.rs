@@ -200,13 +200,25 @@ pub(crate) fn judge_like_for_like(
                 ));
             } else {
                 let inc = &like.incumbent[0];
+                // The checks mode is the kernel's setting, not the run's: measuring again
+                // as the command says would only repeat the difference.
+                let remeasure = match like
+                    .differences
+                    .iter()
+                    .find(|d| d.field == "runtime checks")
+                {
+                    Some(d) => format!(
+                        "set the kernel's runtime checks back to `{}` (`checks` or `trusted` in kernel/kernel.yaml, else in the manifest's `kernel:` section), then {}",
+                        d.incumbent, against.remeasure
+                    ),
+                    None => against.remeasure.clone(),
+                };
                 lead.push(format!(
-                    "not like for like: round {} was measured as {}, the candidate as {}; they differ in {}. Re-measure like for like: {}.",
+                    "not like for like: round {} was measured as {}, the candidate as {}; they differ in {}. Re-measure like for like: {remeasure}.",
                     inc.round,
                     inc.fingerprint.summary(),
                     measured.fingerprint.summary(),
                     describe_differences(&like.differences),
-                    against.remeasure
                 ));
                 // A shape that fails is wrong on any hardware; only speed needs like for like.
                 if !report.shapes.iter().any(|s| s.class == ShapeClass::Failed) {
