@@ -277,7 +277,7 @@ fn a_kernel_that_does_not_compile_fails_the_round_not_the_campaign() {
     let message = refused["error"]["message"].as_str().unwrap();
     assert!(
         message.starts_with(
-            "the gate says REJECT for round 2, which does not allow accepting: 3 of 3 shapes do not PASS"
+            "the gate says REJECT for round 2, which does not allow accepting:\n  - 3 of 3 shapes do not PASS"
         ),
         "{message}"
     );

@@ -98,17 +98,29 @@ pub fn accept(
     if !record.report.verdict.allows_accept() && !opts.force {
         // Why it is refused: how the numbers were paired is not a reason (the gate's table
         // and `validate` say it).
-        let reasons: Vec<&str> = record
-            .report
-            .reasons
+        // One reason a line, the same reason once, and a handful at most: the rest is in
+        // the round's gate (`kcamp validate` printed it whole).
+        const SHOWN: usize = 6;
+        let mut reasons: Vec<&str> = Vec::new();
+        for r in &record.report.reasons {
+            if !r.starts_with(super::like::PAIRED_NOTE) && !reasons.contains(&r.as_str()) {
+                reasons.push(r);
+            }
+        }
+        let mut listed: String = reasons
             .iter()
-            .filter(|r| !r.starts_with(super::like::PAIRED_NOTE))
-            .map(|r| r.trim_end_matches('.'))
+            .take(SHOWN)
+            .map(|r| format!("\n  - {r}"))
             .collect();
+        if reasons.len() > SHOWN {
+            listed.push_str(&format!(
+                "\n  - … and {} more (rounds/round-{round}/artifacts/gate.json)",
+                reasons.len() - SHOWN
+            ));
+        }
         return Err(Error::State(format!(
-            "the gate says {} for round {round}, which does not allow accepting: {}.\nnext: `kcamp rollback --reason TEXT` (dashboard: r), change the kernel and `kcamp validate` again, or override with `kcamp accept --force --reason TEXT`",
+            "the gate says {} for round {round}, which does not allow accepting:{listed}\nnext: `kcamp rollback --reason TEXT` (dashboard: r), change the kernel and `kcamp validate` again, or override with `kcamp accept --force --reason TEXT`",
             record.report.verdict.as_str(),
-            reasons.join("; ")
         )));
     }
     c.journal(
