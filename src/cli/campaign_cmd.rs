@@ -174,7 +174,7 @@ fn measuring(
 fn run_again<T>(result: Result<T>, step: &str) -> Result<T> {
     result.map_err(|e| match e {
         Error::Cancelled(why) => Error::Cancelled(format!(
-            "{why}\nnext: `kcamp {step}`   (cancelled: run it again to measure every shape)"
+            "{why}\nnext: kcamp {step}   (cancelled: run it again to measure every shape)"
         )),
         other => other,
     })

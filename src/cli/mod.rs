@@ -234,6 +234,10 @@ fn with_campaign(message: &str, ctx: &Ctx) -> String {
     message
         .split('\n')
         .map(|line| match line.strip_prefix("next: ") {
+            // A step written as a command line, as the commands' own next steps are.
+            Some(step) if step.starts_with("kcamp ") && !step.starts_with("kcamp -C ") => {
+                format!("next: {k}{}", &step["kcamp".len()..])
+            }
             // A step that already names its campaign keeps it.
             Some(steps) => format!(
                 "next: {}",
@@ -612,6 +616,14 @@ mod tests {
             with_campaign(message, &ctx),
             "no open round.\nnext: `kcamp -C 'my camp' round new --hypothesis TEXT`, or `kcamp -C other status`"
         );
+        // A step written as a command line gets the campaign too, once.
+        let line = "cancelled.\nnext: kcamp validate --full   (cancelled: run it again)";
+        assert_eq!(
+            with_campaign(line, &ctx),
+            "cancelled.\nnext: kcamp -C 'my camp' validate --full   (cancelled: run it again)"
+        );
+        let named = "next: kcamp -C other validate";
+        assert_eq!(with_campaign(named, &ctx), named);
         // Only the next steps: the message itself is left as it is.
         let plain = "see `kcamp init DIR`";
         assert_eq!(with_campaign(plain, &ctx), plain);

@@ -358,7 +358,7 @@ mod tests {
             interpret(&CampaignCommand::Validate { full: false }, &r).summary,
             "validate: cancelled"
         );
-        r.stdout = r#"{"error":{"kind":"cancelled","message":"cancelled after 1 of 3 shapes: nothing was recorded\nnext: `kcamp validate`   (cancelled: run it again to measure every shape)"}}"#.into();
+        r.stdout = r#"{"error":{"kind":"cancelled","message":"cancelled after 1 of 3 shapes: nothing was recorded\nnext: kcamp validate   (cancelled: run it again to measure every shape)"}}"#.into();
         assert_eq!(
             interpret(&CampaignCommand::Validate { full: false }, &r).summary,
             "validate: cancelled after 1 of 3 shapes: nothing was recorded"
