@@ -289,7 +289,15 @@ fn a_kernel_that_does_not_compile_fails_the_round_not_the_campaign() {
         message.starts_with("no shape passes in round 2, so --force cannot make it the incumbent"),
         "{message}"
     );
-    assert_eq!(run(&dir, &["status"], 0, None)["incumbent"]["round"], 1);
+    let status = run(&dir, &["status"], 0, None);
+    assert_eq!(status["incumbent"]["round"], 1);
+    // Status prints no reasons: its next step says where they are.
+    let next = status["next"][0].as_str().unwrap();
+    assert!(
+        next.starts_with("fix the kernel (why each shape failed: ")
+            && next.contains("rounds/round-2/artifacts/result.json"),
+        "{next}"
+    );
     run(&dir, &["rollback", "--reason", "does not compile"], 0, None);
     assert_eq!(std::fs::read_to_string(&kernel).unwrap(), text);
 }

@@ -491,16 +491,17 @@ pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
 /// What to do after a verdict. `mismatch`: the sides were measured differently (the
 /// fingerprints differ), so validating the same way again would repeat the NEEDS_REMEASURE;
 /// `None` where that is not known (a stored gate report).
+/// `failures`: where the reasons of the shapes that failed are to be read, when some failed.
 fn next_after_verdict(
     ctx: &Ctx,
     verdict: Verdict,
-    failures: bool,
+    failures: Option<&str>,
     mismatch: Option<bool>,
 ) -> Vec<String> {
     let k = prefix(ctx);
-    if failures {
+    if let Some(reasons) = failures {
         return vec![
-            format!("fix the kernel (the reasons above), then {k} validate   (dashboard: v)"),
+            format!("fix the kernel ({reasons}), then {k} validate   (dashboard: v)"),
             format!("or: {k} rollback --reason TEXT   (dashboard: r)"),
         ];
     }
@@ -567,7 +568,7 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
     let next = next_after_verdict(
         ctx,
         r.report.verdict,
-        !out.failures.is_empty(),
+        (!out.failures.is_empty()).then_some("the reasons above"),
         Some(mismatch.unwrap_or(false)),
     );
     Ok(CmdOutput::with_exit(out, human, exit).with_next(next))
@@ -698,12 +699,24 @@ fn next_from_state(ctx: &Ctx, st: &CampaignState) -> Vec<String> {
                     .join(&st.manifest.kernel.file)
                     .display()
             )],
-            Some(g) => next_after_verdict(
-                ctx,
-                g.verdict,
-                g.shapes.iter().any(|s| s.class == ShapeClass::Failed),
-                None,
-            ),
+            Some(g) => {
+                // Neither status nor log prints why a shape failed: say where it is.
+                let reasons = format!(
+                    "why each shape failed: {}, or the dashboard's e",
+                    st.dir
+                        .join(format!("rounds/round-{}/artifacts/result.json", r.number))
+                        .display()
+                );
+                next_after_verdict(
+                    ctx,
+                    g.verdict,
+                    g.shapes
+                        .iter()
+                        .any(|s| s.class == ShapeClass::Failed)
+                        .then_some(reasons.as_str()),
+                    None,
+                )
+            }
         },
         None => vec![
             format!("{k} round new --hypothesis TEXT   (dashboard: n)"),
