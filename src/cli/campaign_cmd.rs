@@ -793,9 +793,10 @@ pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
                 Some(g) => format!(
                     "{} {} ({} validation)",
                     g.verdict.as_str(),
-                    g.aggregate
-                        .delta
-                        .map_or_else(|| "-".to_owned(), units::change),
+                    g.aggregate.delta.map_or_else(
+                        || "(no aggregate: no shape passed on both sides)".to_owned(),
+                        units::change
+                    ),
                     r.gate_validation.map_or("?", |v| v.as_str())
                 ),
                 None => "not validated yet".to_owned(),

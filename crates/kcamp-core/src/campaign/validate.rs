@@ -272,7 +272,7 @@ pub(super) fn validate_locked(
                     .report
                     .aggregate
                     .delta
-                    .map_or_else(|| "-".to_owned(), crate::units::change)
+                    .map_or_else(|| "(no shape passed)".to_owned(), crate::units::change)
             ),
         ),
     )?;
