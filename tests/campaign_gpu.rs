@@ -422,3 +422,31 @@ fn workers_started_after_the_binary_is_replaced_are_still_this_build() {
         .collect();
     assert_eq!(checks, ["PASS", "PASS"], "{stdout}");
 }
+
+#[test]
+fn peaks_stored_outside_a_campaign_serve_a_baseline_run_from_inside_it() {
+    // `kcamp peak` outside any campaign stores in the user-level store; a BASELINE run from
+    // inside the campaign's directory used that directory as "the user's store" and measured
+    // the peaks again, saying none were stored.
+    let (tmp, dir) = campaign("- {label: s16, M: 16, N: 16, K: 16}\n");
+    let xdg = tmp.path().join("xdg-data");
+    let kcamp_in = |cwd: &Path, args: &[&str]| {
+        Command::cargo_bin("kcamp")
+            .unwrap()
+            .current_dir(cwd)
+            .args(args)
+            .env("XDG_RUNTIME_DIR", "/tmp")
+            .env("XDG_DATA_HOME", &xdg)
+            .env_remove("KCAMP_DIR")
+            .output()
+            .unwrap()
+    };
+    let peak = kcamp_in(tmp.path(), &["--json", "peak"]);
+    assert!(peak.status.success(), "{peak:?}");
+    assert!(xdg.join("kcamp/peaks.json").is_file());
+    let baseline = kcamp_in(&dir, &["baseline"]);
+    let err = String::from_utf8_lossy(&baseline.stderr);
+    assert!(baseline.status.success(), "{err}");
+    assert!(!err.contains("no peaks stored or cited"), "{err}");
+    assert!(!dir.join("peaks.json").exists(), "measured again: {err}");
+}

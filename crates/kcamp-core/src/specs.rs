@@ -263,9 +263,11 @@ pub struct Roofs {
 impl Roofs {
     /// Measured peaks (the campaign's peaks.json, then the user-level store) and cited ones.
     pub fn for_adapter(campaign_dir: &Path, adapter: &AdapterDescription, dtype: Dtype) -> Roofs {
+        // The user-level store by its own path: a campaign's directory (or the current one,
+        // when it is a campaign) is not the user's store.
         let measured = [
             Some(campaign_dir.join(PEAKS_FILE)),
-            peak_store_path(Path::new("")).ok(),
+            user_peak_store_path().ok(),
         ]
         .into_iter()
         .flatten()
@@ -615,6 +617,12 @@ pub fn peak_store_path(campaign_dir: &Path) -> Result<PathBuf> {
     if campaign_dir.join(crate::files::MANIFEST_FILE).is_file() {
         return Ok(campaign_dir.join(PEAKS_FILE));
     }
+    user_peak_store_path()
+}
+
+/// The user-level peak store (`$XDG_DATA_HOME/kcamp/peaks.json`, else
+/// `~/.local/share/kcamp/peaks.json`), where `kcamp peak` outside a campaign stores.
+pub fn user_peak_store_path() -> Result<PathBuf> {
     let data = match std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
         Some(d) => PathBuf::from(d),
         None => std::env::var_os("HOME")
