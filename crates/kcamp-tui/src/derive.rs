@@ -779,6 +779,9 @@ fn compact(detail: &Value) -> String {
     match detail {
         Value::Object(map) => map
             .iter()
+            // The line shows its own time; a detail's timestamp of the same moment (the
+            // validation's) would repeat it in full.
+            .filter(|(k, _)| k.as_str() != "time")
             .filter_map(|(k, v)| match v {
                 Value::String(s) => Some(format!("{k}={s}")),
                 Value::Number(n) => Some(match n.as_f64() {
@@ -1031,6 +1034,10 @@ mod tests {
         assert_eq!(
             compact(&serde_json::json!({"aggregate_delta": -0.16161, "round": 3})),
             "aggregate_delta=-0.162 round=3"
+        );
+        assert_eq!(
+            compact(&serde_json::json!({"time": "2026-12-02T17:03:17.29Z", "verdict": "REJECT"})),
+            "verdict=REJECT"
         );
         assert_eq!(lines[1].source, LogSource::Journal);
     }
