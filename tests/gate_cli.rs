@@ -105,6 +105,17 @@ fn failed_shape_is_rejected() {
     let (_, md, _) = gate(&["base.csv", "fail.csv", "--format", "markdown"]);
     let row = md.lines().find(|l| l.starts_with("| large |")).unwrap();
     assert!(!row.contains('±'), "{row}");
+    let (_, csv, _) = gate(&["base.csv", "fail.csv", "--format", "csv"]);
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert!(header.contains(&"candidate_check"), "{header:?}");
+    let band = header.iter().position(|c| *c == "band").unwrap();
+    let row: Vec<&str> = lines
+        .find(|l| l.starts_with("large,"))
+        .unwrap()
+        .split(',')
+        .collect();
+    assert_eq!(row[band], "", "{row:?}");
 }
 
 fn assert_bad_input(candidate: &str, needles: &[&str]) {

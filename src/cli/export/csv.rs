@@ -34,7 +34,7 @@ impl Exporter for Csv {
         header.extend(
             [
                 "incumbent_check",
-                "check",
+                "candidate_check",
                 &format!("incumbent {}", r.metric),
                 &format!("candidate {}", r.metric),
                 "delta",
@@ -55,7 +55,8 @@ impl Exporter for Csv {
                 num(s.incumbent),
                 num(s.candidate),
                 num(s.delta),
-                num(Some(s.band)),
+                // No change, no band it was held to (as the tables show it).
+                num(s.delta.map(|_| s.band)),
                 num(s.p_value),
                 s.class.as_str().to_owned(),
                 s.hard_regression.to_string(),
