@@ -513,8 +513,9 @@ fn dashboard(dir: DashboardDir) -> Result<CmdOutput> {
             )
         } else {
             format!(
-                "\nscratch copy: {} (kept: it holds what was done in it; remove it when done)",
-                dir.display()
+                "\nscratch copy: {} (kept: it holds what was done in it; reopen it with `kcamp tui {}`, remove it when done)",
+                dir.display(),
+                kcamp_core::text::shell_word(&dir.display().to_string())
             )
         });
     }
