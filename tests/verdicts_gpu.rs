@@ -231,11 +231,7 @@ fn a_trusted_candidate_is_paired_with_the_incumbent_as_the_incumbent_runs() {
         &["round", "new", "--hypothesis", "no runtime checks"],
         0,
     );
-    std::fs::write(
-        dir.join("kernel/kernel.yaml"),
-        "file: gemm.wgsl\nentry_points: {forward: main}\nworkgroups: {x: ceil(N/16), y: ceil(M/16), z: B}\ntrusted: true\n",
-    )
-    .unwrap();
+    trust_the_kernel(&dir);
     let (_, v) = run_any(&dir, &["validate"]);
     let result = read_json(&dir.join("rounds/round-2/artifacts/result.json"));
     assert_eq!(
@@ -268,11 +264,7 @@ fn an_unpaired_verdict_on_another_checks_mode_says_to_set_the_checks_back() {
         &["round", "new", "--hypothesis", "no runtime checks"],
         0,
     );
-    std::fs::write(
-        dir.join("kernel/kernel.yaml"),
-        "file: gemm.wgsl\nentry_points: {forward: main}\nworkgroups: {x: ceil(N/16), y: ceil(M/16), z: B}\ntrusted: true\n",
-    )
-    .unwrap();
+    trust_the_kernel(&dir);
     let (_, v) = run_any(&dir, &["validate"]);
     assert_eq!(v["report"]["verdict"], "NEEDS_REMEASURE", "{v}");
     let reasons = v["report"]["reasons"].to_string();
@@ -284,4 +276,14 @@ fn an_unpaired_verdict_on_another_checks_mode_says_to_set_the_checks_back() {
         reasons.contains("Re-measure like for like: set the kernel's runtime checks back to `bounds_checks` (`checks` or `trusted` in kernel/kernel.yaml"),
         "{reasons}"
     );
+}
+
+/// The kernel's own settings, compiled without runtime checks (`trusted: true` in
+/// kernel/kernel.yaml, which replaces the manifest's whole `kernel:` section).
+fn trust_the_kernel(dir: &Path) {
+    std::fs::write(
+        dir.join("kernel/kernel.yaml"),
+        "file: gemm.wgsl\nentry_points: {forward: main}\nworkgroups: {x: ceil(N/16), y: ceil(M/16), z: B}\ntrusted: true\n",
+    )
+    .unwrap();
 }
