@@ -522,31 +522,12 @@ fn dashboard(dir: DashboardDir) -> Result<CmdOutput> {
     Ok(CmdOutput::ok(summary, text))
 }
 
-/// Whether the trees `a` and `b` hold the same files with the same bytes (a lock file at
-/// the top aside: the copy's was removed, and the dashboard takes none). Anything unreadable
-/// counts as a difference.
+/// Whether the trees `a` and `b` hold the same files with the same bytes (the content hash
+/// that tells a working kernel from its snapshot). Anything unreadable counts as a
+/// difference.
 fn same_files(a: &std::path::Path, b: &std::path::Path) -> bool {
-    fn files(root: &std::path::Path) -> Option<Vec<(PathBuf, Vec<u8>)>> {
-        let mut out = Vec::new();
-        let mut dirs = vec![root.to_path_buf()];
-        while let Some(d) = dirs.pop() {
-            for entry in std::fs::read_dir(&d).ok()? {
-                let path = entry.ok()?.path();
-                let meta = std::fs::symlink_metadata(&path).ok()?;
-                if meta.is_dir() {
-                    dirs.push(path);
-                } else {
-                    let rel = path.strip_prefix(root).ok()?.to_path_buf();
-                    if rel != std::path::Path::new(kcamp_core::files::LOCK_FILE) {
-                        out.push((rel, std::fs::read(&path).ok()?));
-                    }
-                }
-            }
-        }
-        out.sort();
-        Some(out)
-    }
-    matches!((files(a), files(b)), (Some(x), Some(y)) if x == y)
+    use kcamp_core::campaign::tree_hash;
+    matches!((tree_hash(a), tree_hash(b)), (Ok(x), Ok(y)) if x == y)
 }
 
 /// `kcamp` with no arguments: the campaign given with -C (or `KCAMP_DIR`), else the
