@@ -172,17 +172,14 @@ where
         write_items(&mut *out, items, true, writer)?;
     } else {
         let (first, second) = items.split_at(items.len() / 2);
-        let rest = std::thread::scope(|scope| {
-            let rest = scope.spawn(|| {
+        let (written, rest) = kcamp_core::par::join(
+            || write_items(&mut *out, first, true, writer),
+            || {
                 let mut rest = Vec::new();
                 write_items(&mut rest, second, false, writer).map(|()| rest)
-            });
-            let written = write_items(&mut *out, first, true, writer);
-            let rest = rest
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            written.and(rest)
-        })?;
+            },
+        );
+        let rest = written.and(rest)?;
         out.write_all(&rest).map_err(serde_json::Error::io)?;
     }
     if !items.is_empty() {
