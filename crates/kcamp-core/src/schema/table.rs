@@ -125,6 +125,11 @@ pub trait ShapeTable: Sync {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
+    /// True when no two rows can share a label, known without looking at them; false when
+    /// unknown (the gate then checks).
+    fn labels_unique(&self) -> bool {
+        false
+    }
 }
 
 impl ShapeTable for BenchTable {
@@ -928,6 +933,10 @@ impl RowSink for Columns {
 impl ShapeTable for ColumnTable {
     fn schema(&self) -> &Schema {
         &self.schema
+    }
+    /// Only a read CSV makes one, and reading refuses a label seen twice.
+    fn labels_unique(&self) -> bool {
+        true
     }
     fn len(&self) -> usize {
         self.cells.len()
