@@ -30,8 +30,15 @@ pub fn write_sig(out: &mut String, value: f64) {
     }
     let magnitude = decade(value.abs());
     let decimals = (DIGITS as i32 - 1 - magnitude).max(0) as usize;
-    // Rounding can carry into a new digit (9.996 -> "10.00"): one decimal fewer then.
-    let carried = decimals > 0 && {
+    // Rounding can carry into a new digit (9.996 -> "10.00"): one decimal fewer then. It
+    // can only from within half a unit of the last digit below the next power of ten
+    // (0.9995 · 10^(magnitude+1) for three digits): below 0.999 of it nothing is checked.
+    const CARRY_FROM: f64 = 1.0 - TENS[22 - DIGITS];
+    let next = usize::try_from(magnitude + 1 + 22)
+        .ok()
+        .and_then(|k| TENS.get(k));
+    let near_next = next.is_none_or(|p| value.abs() >= CARRY_FROM * p);
+    let carried = decimals > 0 && near_next && {
         let scale = 10f64.powi(decimals as i32);
         let rounded = (value.abs() * scale).round() / scale;
         decade(rounded) > magnitude
