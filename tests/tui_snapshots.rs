@@ -323,7 +323,9 @@ fn the_gate_opens_worst_first_with_counts_and_a_position() {
 fn many_reasons_stay_in_reach_and_collapse() {
     let mut m = model(fixtures::many_reasons(), Theme::colored());
     let text = screen(&m, SMALL);
-    assert!(text.contains("+2 more: e"), "{text}");
+    // The one line there is room for says why the failed shape failed; `e` has the rest.
+    assert!(text.contains("• sq1024 FAIL: output mismatch"), "{text}");
+    assert!(text.contains("+3 more: e"), "{text}");
     press(&mut m, "e");
     let text = screen(&m, SMALL);
     assert!(text.contains("Verdict of round 4"), "{text}");

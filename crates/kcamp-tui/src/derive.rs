@@ -1,10 +1,13 @@
 //! What the view draws, computed from a [`CampaignState`] when it is loaded (or when the
 //! selection changes), so drawing a frame is only layout and text.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use kcamp_core::artifacts::progress::Progress;
+use kcamp_core::artifacts::result::{RunResult, ShapeRecord};
 use kcamp_core::campaign::{CampaignState, RoundState};
 use kcamp_core::gate::{GateReport, ShapeClass, ShapeVerdict, Verdict};
 use kcamp_core::schema::{BenchTable, MetricRef, Row};
@@ -57,6 +60,33 @@ pub struct GateLine {
     pub p_value: Option<f64>,
     /// None for a round without a gate report (BASELINE): values only.
     pub class: Option<ShapeClass>,
+    /// Why the shape did not PASS, as its run recorded it (a compile error, a mismatch, a
+    /// timeout); None for a PASS, or where no run record says (a harness's CSV).
+    pub reason: Option<String>,
+    /// Checked but not timed (a quick validation checks every target shape): not in the
+    /// gate's table, yet a shape that does not PASS here rejects the round as well.
+    pub untimed: bool,
+}
+
+impl GateLine {
+    /// `sq1024 FAIL: rel_err 3.2e-2 over 1e-4`: the first line of the reason (a compile
+    /// error runs over many), for a shape that did not PASS.
+    pub fn failure(&self) -> Option<String> {
+        if self.check == Check::Pass {
+            return None;
+        }
+        let untimed = if self.untimed { " (untimed)" } else { "" };
+        let why = self
+            .reason
+            .as_deref()
+            .and_then(|r| r.lines().map(str::trim).find(|l| !l.is_empty()))
+            .unwrap_or("no reason recorded");
+        Some(format!(
+            "{} {}{untimed}: {why}",
+            self.label,
+            self.check.as_str()
+        ))
+    }
 }
 
 /// The gate panel for one round.
@@ -367,6 +397,8 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
                 band: s.delta.map(|_| s.band),
                 p_value: s.p_value,
                 class: Some(s.class),
+                reason: None,
+                untimed: false,
             })
             .collect();
     } else if let Some(table) = &round.table {
@@ -384,12 +416,66 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
                 band: None,
                 p_value: None,
                 class: None,
+                reason: None,
+                untimed: false,
             })
             .collect();
     } else if view.error.is_none() {
         view.unmeasured = Some(round_status(round));
     }
+    if let Some(result) = &round.result {
+        add_failures(&mut view, result, &state.dir);
+    }
     view
+}
+
+/// The reasons the run recorded for the shapes that did not PASS, and the untimed checked
+/// shapes that did not PASS as lines of their own (counted as failed: they reject the round
+/// as a failed timed shape does).
+fn add_failures(view: &mut GateView, result: &RunResult, campaign: &std::path::Path) {
+    let failing = |r: &&ShapeRecord| r.check != Check::Pass;
+    // Paths inside the campaign read from it (`kernel/gemm.wgsl:24:18: …`): the panel is
+    // narrow, and the path before the message is the same for every compile error.
+    let prefix = format!("{}/", campaign.display());
+    let reason = |r: &ShapeRecord| {
+        r.reason.as_ref().map(|text| match prefix.as_str() {
+            "/" | "./" => text.clone(),
+            p => text.replace(p, ""),
+        })
+    };
+    let reasons: HashMap<&str, &ShapeRecord> = result
+        .shapes
+        .iter()
+        .filter(failing)
+        .map(|r| (r.label.as_str(), r))
+        .collect();
+    for line in view.lines.iter_mut().filter(|l| l.check != Check::Pass) {
+        line.reason = reasons.get(line.label.as_str()).and_then(|r| reason(r));
+    }
+    // Only where the round has a table: an unreadable or unmeasured one says so instead.
+    if view.lines.is_empty() {
+        return;
+    }
+    let judged = view.verdict.is_some();
+    view.lines.extend(
+        result
+            .checked_shapes
+            .iter()
+            .filter(failing)
+            .map(|r| GateLine {
+                label: r.label.clone(),
+                dims: format_dims(&r.dims),
+                check: r.check,
+                incumbent: None,
+                candidate: None,
+                delta: None,
+                band: None,
+                p_value: None,
+                class: judged.then_some(ShapeClass::Failed),
+                reason: reason(r),
+                untimed: true,
+            }),
+    );
 }
 
 /// Reasons that say why a verdict went against the candidate where the shapes cannot:
@@ -937,6 +1023,112 @@ mod tests {
         assert_eq!(data.groups.iter().map(|g| g.points.len()).sum::<usize>(), 4);
         assert_eq!(data.best.map(|b| b.0), Some(2));
         assert!(data.y_bounds[0] < data.y_bounds[1]);
+    }
+
+    #[test]
+    fn a_failed_shape_carries_the_reason_its_run_recorded() {
+        let state = fixtures::several_rounds();
+        let open = state.rounds.len() - 1;
+        let view = gate_view(&state, open);
+        let failed: Vec<&GateLine> = view
+            .lines
+            .iter()
+            .filter(|l| l.check != Check::Pass)
+            .collect();
+        assert_eq!(failed.len(), 1, "{:?}", view.lines);
+        assert!(
+            failed[0]
+                .reason
+                .as_deref()
+                .is_some_and(|r| r.contains("rel_err 3.2e-2")),
+            "{:?}",
+            failed[0]
+        );
+        assert_eq!(
+            failed[0].failure().as_deref(),
+            Some(
+                "sq1024 FAIL: output mismatch: rel_err 3.2e-2 over the 1e-4 tolerance (worst at row 12, column 40)"
+            )
+        );
+        // A PASS has no failure to state, and no reason is taken from elsewhere.
+        assert!(
+            view.lines
+                .iter()
+                .filter(|l| l.check == Check::Pass)
+                .all(|l| l.failure().is_none() && l.reason.is_none())
+        );
+    }
+
+    #[test]
+    fn a_failure_states_the_first_line_of_its_reason_or_that_none_was_recorded() {
+        let mut line = GateLine {
+            label: "sq64".into(),
+            dims: "64×64×64".into(),
+            check: Check::Error,
+            incumbent: None,
+            candidate: None,
+            delta: None,
+            band: None,
+            p_value: None,
+            class: Some(ShapeClass::Failed),
+            reason: Some("\nshader compile error: gemm.wgsl:41:9\n  let b = tile_b[ty][k];".into()),
+            untimed: false,
+        };
+        assert_eq!(
+            line.failure().as_deref(),
+            Some("sq64 ERROR: shader compile error: gemm.wgsl:41:9")
+        );
+        line.reason = None;
+        line.untimed = true;
+        assert_eq!(
+            line.failure().as_deref(),
+            Some("sq64 ERROR (untimed): no reason recorded")
+        );
+    }
+
+    #[test]
+    fn untimed_checked_shapes_that_fail_are_lines_of_their_own_and_counted_failed() {
+        let mut state = fixtures::several_rounds();
+        let open = state.rounds.last_mut().unwrap();
+        let result = open.result.as_mut().unwrap();
+        let mut checked = result.shapes[0].clone();
+        checked.label = "sq2048".into();
+        checked.dims = vec![1, 2048, 2048, 2048];
+        checked.check = Check::TimeoutFail;
+        // A path inside the campaign is shown from the campaign.
+        checked.reason = Some(format!(
+            "{}/kernel/gemm.wgsl: no result within 30 s: the worker was killed",
+            state.dir.display()
+        ));
+        let mut passing = checked.clone();
+        passing.label = "sq4096".into();
+        passing.check = Check::Pass;
+        passing.reason = None;
+        result.checked_shapes = vec![checked, passing];
+        let index = state.rounds.len() - 1;
+        let view = gate_view(&state, index);
+        let untimed: Vec<&GateLine> = view.lines.iter().filter(|l| l.untimed).collect();
+        assert_eq!(
+            untimed.len(),
+            1,
+            "only the one that does not PASS: {:?}",
+            view.lines
+        );
+        assert_eq!(untimed[0].label, "sq2048");
+        assert_eq!(untimed[0].class, Some(ShapeClass::Failed));
+        assert_eq!(untimed[0].dims, "2048×2048×2048");
+        assert_eq!(
+            untimed[0].failure().as_deref(),
+            Some(
+                "sq2048 TIMEOUT_FAIL (untimed): kernel/gemm.wgsl: no result within 30 s: the worker was killed"
+            )
+        );
+        let mut table = crate::app::gate_table::GateTable::default();
+        table.set_view(view);
+        assert_eq!(
+            table.counts.failed, 2,
+            "the timed FAIL and the untimed TIMEOUT_FAIL"
+        );
     }
 
     #[test]

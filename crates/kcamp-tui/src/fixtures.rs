@@ -8,7 +8,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use serde_json::json;
 
 use kcamp_core::artifacts::progress::Progress;
-use kcamp_core::artifacts::result::{RunResult, RunSummary};
+use kcamp_core::artifacts::result::{RunResult, RunSummary, ShapeRecord};
 use kcamp_core::campaign::{CampaignState, Decision, JournalEntry, RoundState};
 use kcamp_core::gate::{Aggregate, GateConfig, GateReport, ShapeClass, ShapeVerdict, Verdict};
 use kcamp_core::manifest::{AdapterSelector, KernelSpec, Manifest, TimingConfig, WorkgroupExprs};
@@ -132,6 +132,22 @@ pub fn pass(tflops: f64) -> Measured {
     Measured {
         check: Check::Pass,
         tflops,
+    }
+}
+
+/// What a run records for a shape that did not PASS, by its Check.
+fn failure_reason(check: Check) -> Option<String> {
+    match check {
+        Check::Pass => None,
+        Check::Fail => Some(
+            "output mismatch: rel_err 3.2e-2 over the 1e-4 tolerance (worst at row 12, column 40)"
+                .into(),
+        ),
+        Check::Error => Some(
+            "shader compile error: gemm.wgsl:41:9: no definition in scope for identifier: 'tile_b'\n  let b = tile_b[ty][k];"
+                .into(),
+        ),
+        Check::TimeoutFail => Some("no result within 30 s: the worker was killed".into()),
     }
 }
 
@@ -293,7 +309,26 @@ impl CampaignBuilder {
         })
     }
 
-    fn result_json(&self, validation: Validation) -> RunResult {
+    /// The run record of `measured`: every shape, with the reason a real run gives for each
+    /// that did not PASS.
+    fn result_json(&self, validation: Validation, measured: &[Measured]) -> RunResult {
+        let shapes = self
+            .shapes
+            .iter()
+            .zip(measured)
+            .map(|(shape, m)| ShapeRecord {
+                label: shape.label.clone(),
+                dims: vec![1, shape.size, shape.size, shape.size],
+                check: m.check,
+                reason: failure_reason(m.check),
+                seed: 0,
+                latency_us: None,
+                rel_err: None,
+                timing_method: Some(TimingMethod::GpuTimestamps),
+                warmup: Vec::new(),
+                aligned_entries: Vec::new(),
+            })
+            .collect();
         RunResult {
             op: OpName::Gemm,
             dtype: Dtype::F32,
@@ -311,7 +346,7 @@ impl CampaignBuilder {
             kernel_sha256: String::new(),
             started_at: at(0),
             finished_at: at(0),
-            shapes: Vec::new(),
+            shapes,
             summary: RunSummary {
                 total: 0,
                 passed: 0,
@@ -365,7 +400,7 @@ impl CampaignBuilder {
             table_error: None,
             gate: None,
             gate_validation: None,
-            result: Some(self.result_json(Validation::Full)),
+            result: Some(self.result_json(Validation::Full, measured)),
             memory: Some(self.memory(number, &hypothesis)),
         });
         self.state.frozen_header = Some(GEMM_HEADER.into());
@@ -418,7 +453,7 @@ impl CampaignBuilder {
             table_error: None,
             gate: Some(gate),
             gate_validation: None,
-            result: Some(self.result_json(Validation::Full)),
+            result: Some(self.result_json(Validation::Full, measured)),
             memory: Some(self.memory(number, hypothesis)),
         });
         let event = match kind {
@@ -469,7 +504,7 @@ impl CampaignBuilder {
             table_error: None,
             gate_validation: gate.as_ref().map(|_| Validation::Quick),
             gate,
-            result: measured.map(|_| self.result_json(Validation::Quick)),
+            result: measured.map(|m| self.result_json(Validation::Quick, m)),
             memory: Some(self.memory(number, hypothesis)),
         });
         self.state.open_round = Some(number);

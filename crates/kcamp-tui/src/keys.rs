@@ -491,7 +491,7 @@ pub const BINDINGS: &[Binding] = &[
         scope: Scope::Main,
         target: Target::Selected,
         short: "reasons",
-        description: "every reason of the selected round's verdict",
+        description: "every reason of the selected round's verdict, and why each shape that does not PASS failed",
         bar: true,
     },
     Binding {

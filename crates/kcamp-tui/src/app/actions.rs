@@ -284,8 +284,13 @@ pub(crate) fn refusal(model: &Model, action: Action) -> Option<String> {
         }),
         Action::Reasons => {
             let view = &model.gate.view;
+            let failing = view
+                .lines
+                .iter()
+                .any(|l| l.check != kcamp_core::types::Check::Pass);
             match (view.round, view.verdict) {
                 (None, _) => Some("no round selected".into()),
+                (Some(_), None) if failing => None,
                 (Some(n), None) => Some(format!(
                     "round {n} has no gate verdict (a BASELINE, or not validated yet)"
                 )),
@@ -461,31 +466,95 @@ fn open_reasons(model: &mut Model) {
         return;
     }
     let view = &model.gate.view;
-    let (Some(number), Some(verdict)) = (view.round, view.verdict) else {
+    let Some(number) = view.round else {
         return;
     };
-    let mut lines = vec![(
-        format!(
-            "{} · aggregate {}{}",
-            verdict.as_str(),
-            view.aggregate_delta.map_or("—".into(), units::change),
-            match view.validation {
-                Some(kcamp_core::types::Validation::Quick) => " · quick validation",
-                Some(kcamp_core::types::Validation::Full) => " · full validation",
-                None => "",
+    let failing: Vec<&derive::GateLine> = view
+        .lines
+        .iter()
+        .filter(|l| l.check != kcamp_core::types::Check::Pass)
+        .collect();
+    let mut lines = Vec::new();
+    let title = match view.verdict {
+        Some(verdict) => {
+            lines.push((
+                format!(
+                    "{} · aggregate {}{}",
+                    verdict.as_str(),
+                    view.aggregate_delta.map_or("—".into(), units::change),
+                    match view.validation {
+                        Some(kcamp_core::types::Validation::Quick) => " · quick validation",
+                        Some(kcamp_core::types::Validation::Full) => " · full validation",
+                        None => "",
+                    }
+                ),
+                if verdict.allows_accept() {
+                    Tone::Good
+                } else {
+                    Tone::Bad
+                },
+            ));
+            lines.extend(reason_lines(&view.reasons, &view.noted_regressions));
+            format!("Verdict of round {number}")
+        }
+        // A round without a verdict (BASELINE) has only its failures to explain.
+        None if !failing.is_empty() => format!("Shapes of round {number} that do not PASS"),
+        None => return,
+    };
+    if !failing.is_empty() {
+        lines.push((String::new(), Tone::Normal));
+        let verb = if failing.len() == 1 { "does" } else { "do" };
+        lines.push((
+            format!(
+                "{} that {verb} not PASS, and why, as the run recorded it:",
+                shapes(failing.len())
+            ),
+            Tone::Bad,
+        ));
+        // Shapes that failed alike (a compile error fails them all) share one entry.
+        let mut groups: Vec<(Vec<&str>, &derive::GateLine)> = Vec::new();
+        for line in failing {
+            let alike = |g: &&mut (Vec<&str>, &derive::GateLine)| {
+                g.1.check == line.check && g.1.untimed == line.untimed && g.1.reason == line.reason
+            };
+            match groups.iter_mut().find(alike) {
+                Some(group) => group.0.push(&line.label),
+                None => groups.push((vec![&line.label], line)),
             }
-        ),
-        if verdict.allows_accept() {
-            Tone::Good
-        } else {
-            Tone::Bad
-        },
-    )];
-    lines.extend(reason_lines(&view.reasons, &view.noted_regressions));
-    model.popup = Some(Popup::Viewer(ViewerPopup::lines(
-        format!("Verdict of round {number}"),
-        lines,
-    )));
+        }
+        for (labels, line) in groups {
+            let untimed = if line.untimed {
+                " (checked, untimed)"
+            } else {
+                ""
+            };
+            lines.push((
+                format!("{} {}{untimed}", labels.join(", "), line.check.as_str()),
+                Tone::Bad,
+            ));
+            // The whole reason: a compile error's later lines say where.
+            let reason = line
+                .reason
+                .as_deref()
+                .unwrap_or("no reason recorded (a CSV from a harness: its log says why)");
+            lines.extend(
+                reason
+                    .lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .map(|l| (format!("    {}", l.trim_end()), Tone::Normal)),
+            );
+        }
+    }
+    model.popup = Some(Popup::Viewer(ViewerPopup::lines(title, lines)));
+}
+
+/// `1 shape`, `3 shapes`.
+fn shapes(n: usize) -> String {
+    if n == 1 {
+        "1 shape".into()
+    } else {
+        format!("{n} shapes")
+    }
 }
 
 fn open_accept(model: &mut Model) {

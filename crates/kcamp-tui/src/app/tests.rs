@@ -560,6 +560,71 @@ fn accept_without_a_verdict_or_open_round_explains_why() {
 }
 
 #[test]
+fn e_says_why_each_shape_failed_in_full() {
+    let mut m = model_with(fixtures::several_rounds());
+    chr(&mut m, 'e');
+    let Some(Popup::Viewer(v)) = &m.popup else {
+        panic!("expected the reasons viewer, got {:?}", m.popup)
+    };
+    let crate::popups::viewer::ViewerContent::Lines(lines) = &v.content else {
+        panic!("text expected")
+    };
+    let text: Vec<&str> = lines.iter().map(|l| l.0.as_str()).collect();
+    let at = text
+        .iter()
+        .position(|l| l.starts_with("1 shape that does not PASS"))
+        .unwrap_or_else(|| panic!("{text:#?}"));
+    assert_eq!(text[at + 1], "sq1024 FAIL", "{text:#?}");
+    assert!(
+        text[at + 2].contains("worst at row 12, column 40"),
+        "{text:#?}"
+    );
+}
+
+#[test]
+fn e_on_a_baseline_with_failed_shapes_shows_why_they_failed() {
+    let mut measured = vec![fixtures::pass(0.01); 5];
+    measured.push(fixtures::Measured {
+        check: kcamp_core::types::Check::Error,
+        tflops: 0.0,
+    });
+    let state = fixtures::CampaignBuilder::new(
+        fixtures::shapes(&[64, 128, 256, 512, 768, 1024]),
+        &["sq64"],
+    )
+    .baseline(&measured)
+    .build();
+    let mut m = model_with(state);
+    chr(&mut m, 'e');
+    let Some(Popup::Viewer(v)) = &m.popup else {
+        panic!(
+            "expected the failures viewer, got {:?} ({:?})",
+            m.popup, m.messages
+        )
+    };
+    assert_eq!(v.title, "Shapes of round 1 that do not PASS");
+    let crate::popups::viewer::ViewerContent::Lines(lines) = &v.content else {
+        panic!("text expected")
+    };
+    let text: Vec<&str> = lines.iter().map(|l| l.0.as_str()).collect();
+    // The whole compile error, its later line included.
+    assert!(text.contains(&"sq1024 ERROR"), "{text:#?}");
+    assert!(
+        text.iter().any(|l| l.contains("let b = tile_b[ty][k];")),
+        "{text:#?}"
+    );
+    // A baseline where every shape passes still has nothing to show.
+    let mut m = model_with(fixtures::baseline_only());
+    chr(&mut m, 'e');
+    assert!(m.popup.is_none());
+    assert!(
+        last_message(&m).contains("has no gate verdict"),
+        "{}",
+        last_message(&m)
+    );
+}
+
+#[test]
 fn e_lists_every_reason_with_repeats_collapsed() {
     let mut m = model_with(fixtures::many_reasons());
     chr(&mut m, 'e');

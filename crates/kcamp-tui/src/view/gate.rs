@@ -4,6 +4,7 @@
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState};
 
@@ -48,6 +49,37 @@ fn p_text(p: Option<f64>) -> String {
     }
 }
 
+/// `label CHECK: why` for every shape that did not PASS, timed ones first.
+fn failures(lines: &[GateLine]) -> Vec<String> {
+    lines.iter().filter_map(GateLine::failure).collect()
+}
+
+/// Up to `max` of `items`, each on one line cut to `room`; the last one shown says how many
+/// more `e` shows: the items left out and `hidden` more behind them.
+fn push_items(
+    head: &mut Vec<Line<'static>>,
+    items: &[(String, Style)],
+    max: usize,
+    hidden: usize,
+    room: usize,
+    key: Style,
+) {
+    let shown = items.len().min(max);
+    let more = items.len() - shown + hidden;
+    for (i, (text, style)) in items[..shown].iter().enumerate() {
+        let suffix = if i + 1 == shown && more > 0 {
+            format!(" +{more} more: e")
+        } else {
+            String::new()
+        };
+        let text = fit_end(text, room.saturating_sub(width(&suffix)));
+        head.push(Line::from(vec![
+            Span::styled(text, *style),
+            Span::styled(suffix, key),
+        ]));
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Col {
     Label,
@@ -86,6 +118,7 @@ impl Col {
             Col::Delta => fmt_pct(l.delta),
             Col::Band => l.band.map_or("—".into(), units::band),
             Col::P => p_text(l.p_value),
+            Col::Class if l.untimed => format!("{} (untimed)", class_name(l.class)),
             Col::Class => class_name(l.class).into(),
         }
     }
@@ -244,43 +277,54 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
                 head.push(fit_line(Line::from(verdict), room));
                 head.push(fit_line(Line::from(tally), room));
             }
-            // As many reasons as the height allows; the last line says how many more `e`
-            // shows.
-            let reasons = collapse_reasons(&gate.reasons);
+            // Why the first shape failed, then as many reasons as the height allows; the
+            // last line says how many more `e` shows (every failure among them).
+            let failures = failures(&gate.lines);
+            let mut items: Vec<(String, Style)> = failures
+                .first()
+                .map(|f| (format!("• {f}"), theme.class(ShapeClass::Failed)))
+                .into_iter()
+                .collect();
+            items.extend(
+                collapse_reasons(&gate.reasons)
+                    .into_iter()
+                    .map(|r| (format!("• {}", r.text), theme.dim())),
+            );
+            let hidden = failures.len().saturating_sub(1);
             let max = match inner.height {
                 h if h >= 24 => 4,
                 h if h >= 14 => 2,
                 _ => 1,
             };
-            let shown = reasons.len().min(max);
-            for (i, r) in reasons[..shown].iter().enumerate() {
-                let more = reasons.len() - shown;
-                let suffix = if i + 1 == shown && more > 0 {
-                    format!(" +{more} more: e")
-                } else {
-                    String::new()
-                };
-                let text = fit_end(
-                    &format!("• {}", r.text),
-                    room.saturating_sub(width(&suffix)),
-                );
-                head.push(Line::from(vec![
-                    Span::styled(text, theme.dim()),
-                    Span::styled(suffix, theme.key()),
-                ]));
-            }
+            push_items(&mut head, &items, max, hidden, room, theme.key());
         }
-        None => head.push(Line::styled(
-            fit_end(
-                &format!(
-                    "no gate (baseline values) · {} shapes, {} not PASS",
-                    gate.lines.len(),
-                    counts.failed
+        None => {
+            head.push(Line::styled(
+                fit_end(
+                    &format!(
+                        "no gate (baseline values) · {} shapes, {} not PASS",
+                        gate.lines.len(),
+                        counts.failed
+                    ),
+                    room,
                 ),
+                theme.dim(),
+            ));
+            let failures = failures(&gate.lines);
+            let items: Vec<(String, Style)> = failures
+                .first()
+                .map(|f| (format!("• {f}"), theme.class(ShapeClass::Failed)))
+                .into_iter()
+                .collect();
+            push_items(
+                &mut head,
+                &items,
+                1,
+                failures.len().saturating_sub(1),
                 room,
-            ),
-            theme.dim(),
-        )),
+                theme.key(),
+            );
+        }
     }
 
     let [head_area, table_area] =
