@@ -48,34 +48,40 @@ fn current_cpu() -> Option<usize> {
 }
 
 /// Move this thread to any CPU it may run on other than `cpu`, then allow it every CPU it
-/// was allowed before. Nothing happens where `cpu` is the only one allowed or the calls fail.
+/// was allowed before. Returns the CPU it moved to (read while `cpu` was still excluded),
+/// or None where nothing happened: `cpu` is the only one allowed, or a call failed.
 #[cfg(target_os = "linux")]
-fn leave_cpu(cpu: usize) {
+fn leave_cpu(cpu: usize) -> Option<usize> {
     let size = std::mem::size_of::<libc::cpu_set_t>();
     // SAFETY: cpu_set_t is plain bits (all zero is the empty set); the calls read and write
     // exactly `size` bytes of the sets passed, for this thread (pid 0).
     unsafe {
         let mut allowed: libc::cpu_set_t = std::mem::zeroed();
         if libc::sched_getaffinity(0, size, &mut allowed) != 0 {
-            return;
+            return None;
         }
         if cpu >= libc::CPU_SETSIZE as usize || !libc::CPU_ISSET(cpu, &allowed) {
-            return;
+            return None;
         }
         let mut elsewhere = allowed;
         libc::CPU_CLR(cpu, &mut elsewhere);
         if libc::CPU_COUNT(&elsewhere) == 0 {
-            return;
+            return None;
         }
         // Moving happens as the narrower set is applied; widening it again moves nothing.
-        if libc::sched_setaffinity(0, size, &elsewhere) == 0 {
-            libc::sched_setaffinity(0, size, &allowed);
+        if libc::sched_setaffinity(0, size, &elsewhere) != 0 {
+            return None;
         }
+        let landed = current_cpu();
+        libc::sched_setaffinity(0, size, &allowed);
+        landed
     }
 }
 
 #[cfg(not(target_os = "linux"))]
-fn leave_cpu(_cpu: usize) {}
+fn leave_cpu(_cpu: usize) -> Option<usize> {
+    None
+}
 
 #[cfg(test)]
 mod tests {
@@ -112,16 +118,12 @@ mod tests {
             libc::CPU_COUNT(&set)
         };
         // On its own thread: the test harness's threads keep their affinity.
-        let after = std::thread::spawn(move || {
-            leave_cpu(here);
-            current_cpu()
-        })
-        .join()
-        .unwrap();
+        let landed = std::thread::spawn(move || leave_cpu(here)).join().unwrap();
         if allowed >= 2 {
-            assert_ne!(after, Some(here), "{allowed} CPUs allowed");
+            let landed = landed.unwrap_or_else(|| panic!("{allowed} CPUs allowed, no move"));
+            assert_ne!(landed, here, "{allowed} CPUs allowed");
         } else {
-            assert_eq!(after, Some(here), "the only CPU allowed");
+            assert_eq!(landed, None, "the only CPU allowed");
         }
     }
 
