@@ -218,7 +218,14 @@ fn create_refuses_overwrite_and_missing_record_is_an_error() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("already exists"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("already exists"), "{stderr}");
+    // The way forward is a command for this campaign and this record.
+    let next = format!(
+        "next: kcamp -C {} memory update v3 --set FIELD=VALUE",
+        dir.path().display()
+    );
+    assert!(stderr.contains(&next), "{stderr}");
     assert_eq!(std::fs::read(&path).unwrap(), before);
 
     let out = kcamp(dir.path())

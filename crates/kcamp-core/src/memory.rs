@@ -325,7 +325,7 @@ impl MemoryStore {
         let path = self.path_of(version);
         if path.exists() {
             return Err(Error::State(format!(
-                "record {version} already exists ({}); use `kcamp memory update`",
+                "record {version} already exists ({}): a record is created once and then updated\nnext: kcamp memory update {version} --set FIELD=VALUE   (or --append FIELD=JSON)",
                 path.display()
             )));
         }
