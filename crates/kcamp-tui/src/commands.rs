@@ -9,6 +9,7 @@ use kcamp_core::error::exit;
 use kcamp_core::gate::GateReport;
 
 use crate::derive::verdict_summary;
+use crate::keys::Action;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CampaignCommand {
@@ -65,6 +66,16 @@ impl CampaignCommand {
         }
     }
 
+    /// The dashboard action that runs this command.
+    fn action(&self) -> Option<Action> {
+        match self {
+            CampaignCommand::Validate { full: false } => Some(Action::ValidateQuick),
+            CampaignCommand::Validate { full: true } => Some(Action::ValidateFull),
+            CampaignCommand::Accept { .. } => Some(Action::Accept),
+            CampaignCommand::NewRound { .. } | CampaignCommand::Rollback { .. } => None,
+        }
+    }
+
     /// Commands that measure and may run for minutes: `validate`, and `accept`, whose
     /// small quick gain is confirmed by a full validation first. Cancelling one ends its
     /// workers and records nothing.
@@ -115,11 +126,16 @@ pub fn interpret(command: &CampaignCommand, result: &CommandResult) -> Outcome {
             .and_then(|d| d.pointer("/error/message"))
             .and_then(Value::as_str)
             .and_then(|m| m.lines().next());
+        let again = command
+            .action()
+            .and_then(crate::keys::key_for)
+            .map(|key| format!(" · {key} runs it again"))
+            .unwrap_or_default();
         return Outcome {
             success: false,
             summary: match said {
-                Some(m) => format!("{name}: {m}"),
-                None => format!("{name}: cancelled"),
+                Some(m) => format!("{name}: {m}{again}"),
+                None => format!("{name}: cancelled{again}"),
             },
             details: Vec::new(),
         };
@@ -356,12 +372,16 @@ mod tests {
         r.cancelled = true;
         assert_eq!(
             interpret(&CampaignCommand::Validate { full: false }, &r).summary,
-            "validate: cancelled"
+            "validate: cancelled · v runs it again"
+        );
+        assert_eq!(
+            interpret(&CampaignCommand::Validate { full: true }, &r).summary,
+            "validate --full: cancelled · V runs it again"
         );
         r.stdout = r#"{"error":{"kind":"cancelled","message":"cancelled after 1 of 3 shapes: nothing was recorded\nnext: kcamp validate   (cancelled: run it again to measure every shape)"}}"#.into();
         assert_eq!(
             interpret(&CampaignCommand::Validate { full: false }, &r).summary,
-            "validate: cancelled after 1 of 3 shapes: nothing was recorded"
+            "validate: cancelled after 1 of 3 shapes: nothing was recorded · v runs it again"
         );
         r.stdout.clear();
         r.cancelled = false;

@@ -602,6 +602,15 @@ pub fn resolve(context: Context, event: &KeyEvent) -> Option<Action> {
         .map(|b| b.action)
 }
 
+/// The key that does `action` in the main screen (`v`), for messages that say how to do it
+/// again.
+pub fn key_for(action: Action) -> Option<String> {
+    BINDINGS
+        .iter()
+        .find(|b| b.action == action && b.scope.covers(Context::Main(Panel::Gate)))
+        .map(Binding::key_names)
+}
+
 /// The bindings of the bottom bar in a context, in table order.
 pub fn bindings_for(context: Context) -> impl Iterator<Item = &'static Binding> {
     BINDINGS

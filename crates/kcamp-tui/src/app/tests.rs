@@ -332,7 +332,7 @@ fn esc_asks_before_cancelling_a_running_validation() {
     assert!(m.popup.is_none(), "a cancel is not an error popup");
     assert_eq!(
         last_message(&m),
-        "validate --full: cancelled after 1 of 6 shapes: nothing was recorded"
+        "validate --full: cancelled after 1 of 6 shapes: nothing was recorded · V runs it again"
     );
 }
 
