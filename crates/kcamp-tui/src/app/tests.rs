@@ -33,6 +33,17 @@ fn last_message(m: &Model) -> &str {
     &m.messages.last().expect("a message").text
 }
 
+/// The open text viewer's title and lines.
+fn viewer(m: &Model) -> (&str, Vec<&str>) {
+    let Some(Popup::Viewer(v)) = &m.popup else {
+        panic!("expected a viewer, got {:?} ({:?})", m.popup, m.messages)
+    };
+    let crate::popups::viewer::ViewerContent::Lines(lines) = &v.content else {
+        panic!("text expected")
+    };
+    (&v.title, lines.iter().map(|l| l.0.as_str()).collect())
+}
+
 fn finished(
     m: &mut Model,
     command: CampaignCommand,
@@ -563,13 +574,7 @@ fn accept_without_a_verdict_or_open_round_explains_why() {
 fn e_says_why_each_shape_failed_in_full() {
     let mut m = model_with(fixtures::several_rounds());
     chr(&mut m, 'e');
-    let Some(Popup::Viewer(v)) = &m.popup else {
-        panic!("expected the reasons viewer, got {:?}", m.popup)
-    };
-    let crate::popups::viewer::ViewerContent::Lines(lines) = &v.content else {
-        panic!("text expected")
-    };
-    let text: Vec<&str> = lines.iter().map(|l| l.0.as_str()).collect();
+    let (_, text) = viewer(&m);
     let at = text
         .iter()
         .position(|l| l.starts_with("1 shape that does not PASS"))
@@ -596,17 +601,8 @@ fn e_on_a_baseline_with_failed_shapes_shows_why_they_failed() {
     .build();
     let mut m = model_with(state);
     chr(&mut m, 'e');
-    let Some(Popup::Viewer(v)) = &m.popup else {
-        panic!(
-            "expected the failures viewer, got {:?} ({:?})",
-            m.popup, m.messages
-        )
-    };
-    assert_eq!(v.title, "Shapes of round 1 that do not PASS");
-    let crate::popups::viewer::ViewerContent::Lines(lines) = &v.content else {
-        panic!("text expected")
-    };
-    let text: Vec<&str> = lines.iter().map(|l| l.0.as_str()).collect();
+    let (title, text) = viewer(&m);
+    assert_eq!(title, "Shapes of round 1 that do not PASS");
     // The whole compile error, its later line included.
     assert!(text.contains(&"sq1024 ERROR"), "{text:#?}");
     assert!(
@@ -628,16 +624,11 @@ fn e_on_a_baseline_with_failed_shapes_shows_why_they_failed() {
 fn e_lists_every_reason_with_repeats_collapsed() {
     let mut m = model_with(fixtures::many_reasons());
     chr(&mut m, 'e');
-    let Some(Popup::Viewer(v)) = &m.popup else {
-        panic!("expected the reasons viewer, got {:?}", m.popup)
-    };
-    assert_eq!(v.title, "Verdict of round 4");
-    let crate::popups::viewer::ViewerContent::Lines(lines) = &v.content else {
-        panic!("text expected")
-    };
+    let (title, lines) = viewer(&m);
+    assert_eq!(title, "Verdict of round 4");
     assert!(lines.len() < 10, "{lines:?}");
     assert!(
-        lines.iter().any(|l| l.0.contains("and 199 others")),
+        lines.iter().any(|l| l.contains("and 199 others")),
         "{lines:?}"
     );
     assert!(chr(&mut m, 'e').is_empty());
