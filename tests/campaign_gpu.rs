@@ -282,6 +282,8 @@ fn a_kernel_that_does_not_compile_fails_the_round_not_the_campaign() {
         "{message}"
     );
     assert!(!message.contains("paired:"), "{message}");
+    // Its way forward does not offer a --force that would be refused too.
+    assert!(!message.contains("--force"), "{message}");
     // Nor can --force make it the incumbent: nothing would be left to judge against.
     let forced = run(&dir, &["accept", "--force", "--reason", "try"], 2, None);
     let message = forced["error"]["message"].as_str().unwrap();

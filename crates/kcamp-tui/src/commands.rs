@@ -146,8 +146,15 @@ pub fn interpret(command: &CampaignCommand, result: &CommandResult) -> Outcome {
             .get("message")
             .and_then(Value::as_str)
             .unwrap_or("(no message)");
+        // One line in the log: a message's lines (its `next:` step) joined, not run together.
+        let one_line = message
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect::<Vec<_>>()
+            .join(" · ");
         return failure(
-            format!("{name} failed ({kind}): {message}"),
+            format!("{name} failed ({kind}): {one_line}"),
             vec![message.to_owned()],
         );
     }
@@ -288,6 +295,26 @@ mod tests {
         );
         assert!(!out.success);
         assert_eq!(out.summary, "rollback failed (bad_state): no open round");
+        // A message's next step stays apart from its last sentence on the one log line,
+        // and whole in the details.
+        let out = interpret(
+            &CampaignCommand::Accept {
+                force: false,
+                reason: None,
+            },
+            &result(
+                2,
+                r#"{"error":{"kind":"bad_state","message":"the gate says REJECT.\nnext: `kcamp rollback --reason TEXT`"}}"#,
+            ),
+        );
+        assert_eq!(
+            out.summary,
+            "accept failed (bad_state): the gate says REJECT. · next: `kcamp rollback --reason TEXT`"
+        );
+        assert_eq!(
+            out.details,
+            ["the gate says REJECT.\nnext: `kcamp rollback --reason TEXT`"]
+        );
     }
 
     #[test]

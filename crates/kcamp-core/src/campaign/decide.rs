@@ -62,6 +62,10 @@ pub fn accept(
     if let Some(reason) = &opts.reason {
         crate::text::check_one_line("--reason", reason, crate::text::MAX_REASON_CHARS)?;
     }
+    // Overriding the gate accepts a kernel that is slower or that fails some shapes; a
+    // kernel that passes none (one that does not compile) would leave no incumbent to
+    // measure the next round against, so not even --force takes it.
+    let nothing_passed = nothing_passed(&record.report);
     if opts.force {
         let reason = opts.reason.as_deref().map(str::trim).unwrap_or_default();
         if reason.is_empty() {
@@ -69,11 +73,7 @@ pub fn accept(
                 "--force needs --reason TEXT: why the gate is overridden",
             ));
         }
-        // Overriding the gate accepts a kernel that is slower or that fails some shapes; a
-        // kernel that passes none (one that does not compile) would leave no incumbent to
-        // measure the next round against.
-        let passed = record.report.shapes.iter().any(|s| s.check == Check::Pass);
-        if !passed && !record.report.shapes.is_empty() {
+        if nothing_passed {
             return Err(Error::State(format!(
                 "no shape passes in round {round}, so --force cannot make it the incumbent: there would be no numbers to judge the next round against.\nnext: `kcamp rollback --reason TEXT` (dashboard: r), or fix the kernel and `kcamp validate` again"
             )));
@@ -118,8 +118,13 @@ pub fn accept(
                 reasons.len() - SHOWN
             ));
         }
+        let force = if nothing_passed {
+            ""
+        } else {
+            ", or override with `kcamp accept --force --reason TEXT`"
+        };
         return Err(Error::State(format!(
-            "the gate says {} for round {round}, which does not allow accepting:{listed}\nnext: `kcamp rollback --reason TEXT` (dashboard: r), change the kernel and `kcamp validate` again, or override with `kcamp accept --force --reason TEXT`",
+            "the gate says {} for round {round}, which does not allow accepting:{listed}\nnext: `kcamp rollback --reason TEXT` (dashboard: r), change the kernel and `kcamp validate` again{force}",
             record.report.verdict.as_str(),
         )));
     }
@@ -365,4 +370,9 @@ pub(super) fn restore_kernel(c: &Campaign, incumbent: u32) -> Result<()> {
     }
     rename(&staging, &kernel)?;
     remove_dir_if_exists(&old)
+}
+
+/// Whether a judged round has shapes and none of them passes: not even --force accepts it.
+pub fn nothing_passed(report: &crate::gate::GateReport) -> bool {
+    !report.shapes.is_empty() && report.shapes.iter().all(|s| s.check != Check::Pass)
 }

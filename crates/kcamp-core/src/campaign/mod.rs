@@ -48,7 +48,7 @@ use crate::types::{DecisionKind, Validation};
 
 pub use analyze::{AnalyzeTarget, StaticMetrics, gather as gather_evidence, record_evidence};
 pub use baseline::{BaselineOutcome, baseline};
-pub use decide::{AcceptOptions, DecisionOutcome, accept, rollback};
+pub use decide::{AcceptOptions, DecisionOutcome, accept, nothing_passed, rollback};
 pub use init::{InitOptions, init};
 pub use layout::{
     Campaign, check_closed_world, check_writable, copy_tree, lock_campaign, tree_hash,

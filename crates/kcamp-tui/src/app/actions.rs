@@ -275,6 +275,19 @@ pub(crate) fn refusal(model: &Model, action: Action) -> Option<String> {
                 "round {} has no gate verdict yet: validate it first (v)",
                 round.number
             )),
+            // Not even a forced accept takes it: asking for a reason first would only lead
+            // to that refusal.
+            Some(round)
+                if round
+                    .gate
+                    .as_ref()
+                    .is_some_and(kcamp_core::campaign::nothing_passed) =>
+            {
+                Some(format!(
+                    "no shape passes in round {}: it cannot become the incumbent, not even forced; fix the kernel and validate again (v), or roll it back (r)",
+                    round.number
+                ))
+            }
             Some(_) => None,
         }),
         Action::Rollback => model.write_blocked().or_else(|| {

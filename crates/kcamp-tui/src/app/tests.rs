@@ -571,6 +571,35 @@ fn accept_without_a_verdict_or_open_round_explains_why() {
 }
 
 #[test]
+fn accept_is_refused_at_once_where_no_shape_passes() {
+    let failed = fixtures::Measured {
+        check: kcamp_core::types::Check::Fail,
+        tflops: 0.0,
+    };
+    let state = fixtures::CampaignBuilder::new(fixtures::shapes(&[64, 128]), &[])
+        .baseline(&[fixtures::pass(0.01), fixtures::pass(0.02)])
+        .open(
+            "does not compile",
+            Some(&[failed, failed]),
+            kcamp_core::gate::Verdict::Reject,
+            &[],
+        )
+        .build();
+    let mut m = model_with(state);
+    // Not offered, and no reason asked for that a forced accept would then refuse.
+    assert!(actions::refusal(&m, crate::keys::Action::Accept).is_some());
+    assert!(chr(&mut m, 'a').is_empty());
+    assert!(m.popup.is_none(), "{:?}", m.popup);
+    assert!(
+        last_message(&m).starts_with("no shape passes in round 2"),
+        "{}",
+        last_message(&m)
+    );
+    // Rolling it back is still offered.
+    assert!(actions::refusal(&m, crate::keys::Action::Rollback).is_none());
+}
+
+#[test]
 fn e_says_why_each_shape_failed_in_full() {
     let mut m = model_with(fixtures::several_rounds());
     chr(&mut m, 'e');
