@@ -78,6 +78,33 @@ fn gain_inside_noise_needs_remeasure() {
     assert!(out.contains("re-measure at least 3 times"), "{out}");
 }
 
+/// Forward TFLOPS without its `_stddev` column cannot be judged: the default metric is then
+/// the next one, and the output says which was skipped; asking for it says why not.
+#[test]
+fn a_metric_without_its_spread_is_named_not_silently_skipped() {
+    let (code, out, _) = gate(&["no_spread_base.csv", "no_spread_cand.csv"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("verdict: REJECT (Backward TFLOPS)"), "{out}");
+    assert!(
+        out.contains("note: judged 'Backward TFLOPS', the first column with a '_stddev' column beside it; 'Forward TFLOPS' has none and is not judged"),
+        "{out}"
+    );
+    let (code, _, err) = gate(&[
+        "no_spread_base.csv",
+        "no_spread_cand.csv",
+        "--metric",
+        "Forward TFLOPS",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("column 'Forward TFLOPS' has no 'Forward TFLOPS_stddev' column beside it"),
+        "{err}"
+    );
+    // With every spread there, nothing is said.
+    let (_, out, _) = gate(&["base.csv", "accept.csv"]);
+    assert!(!out.contains("note: judged"), "{out}");
+}
+
 #[test]
 fn failed_shape_is_rejected() {
     let (code, json) = gate_json(&["base.csv", "fail.csv"]);

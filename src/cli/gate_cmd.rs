@@ -71,6 +71,9 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         (None, Some(m)) => m.primary_metric.clone(),
         (None, None) => default_metric(&incumbent.schema, &a.base)?,
     };
+    let skipped = (a.metric.is_none() && manifest.is_none())
+        .then(|| skipped_metrics(&incumbent.schema, &metric))
+        .flatten();
     let report = judge(&GateInput {
         incumbent: &incumbent,
         candidate: &candidate,
@@ -109,12 +112,10 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
     } else {
         render(&report, &schema)
     };
-    if let Some(note) = samples
-        .note
-        .as_ref()
-        .filter(|_| !ctx.json && a.format == Format::Text)
-    {
-        human.push_str(&format!("note: {note}\n"));
+    if !ctx.json && a.format == Format::Text {
+        for note in [&skipped, &samples.note].into_iter().flatten() {
+            human.push_str(&format!("note: {note}\n"));
+        }
     }
     let code = if report.verdict.allows_accept() {
         exit::OK
@@ -260,6 +261,27 @@ fn default_metric(schema: &Schema, path: &Path) -> Result<String> {
                 "the header has no metric column (a column X with an X_stddev partner) to judge",
             )
         })
+}
+
+/// Value columns before the metric judged by default, which a reader may have expected to
+/// be judged: they are not, for want of a `_stddev` column. None when there are none.
+fn skipped_metrics(schema: &Schema, metric: &str) -> Option<String> {
+    use kcamp_core::schema::ColumnRole;
+    let at = schema.index_of(metric)?;
+    let skipped: Vec<&str> = schema.columns[..at]
+        .iter()
+        .filter(|c| c.role == ColumnRole::Value)
+        .map(|c| c.name.as_str())
+        .collect();
+    if skipped.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "judged '{metric}', the first column with a '_stddev' column beside it; '{}' {} none and {} not judged (the gate needs each value's spread; --metric picks the metric)",
+        skipped.join("', '"),
+        if skipped.len() == 1 { "has" } else { "have" },
+        if skipped.len() == 1 { "is" } else { "are" },
+    ))
 }
 
 /// `samples.csv` files found beside the two CSVs.

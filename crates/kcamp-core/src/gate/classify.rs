@@ -40,8 +40,16 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
     let schema = candidate.schema();
     let gateable = schema.gateable_metrics();
     if !gateable.iter().any(|m| m == metric) {
+        // A column of that name without its spread is the usual cause: say so.
+        let why = if schema.index_of(metric).is_some() {
+            format!(
+                "column '{metric}' has no '{metric}_stddev' column beside it, and the gate needs each value's spread for its noise band"
+            )
+        } else {
+            format!("metric '{metric}' cannot be gated for this schema")
+        };
         return Err(Error::input(format!(
-            "metric '{metric}' cannot be gated for this schema; valid metrics: {}",
+            "{why}; valid metrics: {}",
             gateable.join(", ")
         )));
     }
