@@ -182,9 +182,58 @@ fn missing_shape_is_named() {
     assert_bad_input(
         "missing.csv",
         &[
-            "'batched' (B=4, M=128, N=128, K=128) is in the incumbent but missing from the candidate (1 shape(s) only in the incumbent, 0 only in the candidate, ",
+            "'batched' (B=4, M=128, N=128, K=128) is in the incumbent but missing from the candidate (1 shape(s) only in the incumbent: 'batched'; 0 only in the candidate; ",
             "measure both over one shape set (both quick or both full)",
         ],
+    );
+}
+
+/// A label in both files with other dimensions is said to be that, not a missing shape;
+/// a shape only in the incumbent is named beside one only in the candidate.
+#[test]
+fn shape_sets_that_differ_name_every_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = std::fs::read_to_string(fixture("base.csv")).unwrap();
+    let write = |name: &str, text: String| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let base_path = write("base.csv", base.clone());
+    let mut lines: Vec<String> = base.lines().map(String::from).collect();
+    let row = lines
+        .iter()
+        .position(|l| l.starts_with("batched,"))
+        .unwrap();
+    let renamed = lines[row].replacen("batched,4,", "batched,2,", 1);
+    lines[row] = renamed;
+    let other_dims = write("dims.csv", lines.join("\n") + "\n");
+    let run = |cand: &Path| {
+        let out = Command::cargo_bin("kcamp")
+            .unwrap()
+            .current_dir(dir.path())
+            .env_remove("KCAMP_DIR")
+            .arg("gate")
+            .arg(&base_path)
+            .arg(cand)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let err = run(&other_dims);
+    assert!(
+        err.contains("shape 'batched' has other dimensions in the two files: 'batched' (B=4, M=128, N=128, K=128) in the incumbent, 'batched' (B=2, M=128, N=128, K=128) in the candidate"),
+        "{err}"
+    );
+    lines[row] = lines[row].replacen("batched,", "other,", 1);
+    let other_label = write("other.csv", lines.join("\n") + "\n");
+    let err = run(&other_label);
+    assert!(
+        err.contains(
+            "1 shape(s) only in the incumbent: 'batched'; 1 only in the candidate: 'other';"
+        ),
+        "{err}"
     );
 }
 

@@ -342,10 +342,23 @@ fn match_shapes(incumbent: &dyn ShapeTable, candidate: &dyn ShapeTable) -> Resul
         (None, None) => return Ok(pairs),
         (Some(&c), _) => {
             let r = cand(c);
-            format!(
-                "shape {} is in the candidate but missing from the incumbent",
-                describe_shape(r.label, r.dims, schema)
-            )
+            // A label on both sides with other dimensions is one shape measured two ways.
+            let same_label = incumbent_only
+                .iter()
+                .map(|&i| inc(i))
+                .find(|i| i.label == r.label);
+            match same_label {
+                Some(i) => format!(
+                    "shape '{}' has other dimensions in the two files: {} in the incumbent, {} in the candidate",
+                    r.label,
+                    describe_shape(i.label, i.dims, schema),
+                    describe_shape(r.label, r.dims, schema)
+                ),
+                None => format!(
+                    "shape {} is in the candidate but missing from the incumbent",
+                    describe_shape(r.label, r.dims, schema)
+                ),
+            }
         }
         (None, Some(&i)) => {
             let r = inc(i);
@@ -357,10 +370,28 @@ fn match_shapes(incumbent: &dyn ShapeTable, candidate: &dyn ShapeTable) -> Resul
     };
     // The whole difference, and the way past it: one side measured over another shape set
     // (a quick run against a full one) is the usual cause.
+    // The shapes each side lacks, the first few by name.
+    let named = |labels: Vec<&str>| -> String {
+        const SHOWN: usize = 3;
+        if labels.is_empty() {
+            return String::new();
+        }
+        let mut text = labels[..labels.len().min(SHOWN)]
+            .iter()
+            .map(|l| format!("'{l}'"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        if labels.len() > SHOWN {
+            text.push_str(&format!(" and {} more", labels.len() - SHOWN));
+        }
+        format!(": {text}")
+    };
     Err(Error::input(format!(
-        "{first} ({} shape(s) only in the incumbent, {} only in the candidate, {} in both): the gate judges the same shapes on both sides; measure both over one shape set (both quick or both full)",
+        "{first} ({} shape(s) only in the incumbent{}; {} only in the candidate{}; {} in both): the gate judges the same shapes on both sides; measure both over one shape set (both quick or both full)",
         incumbent_only.len(),
+        named(incumbent_only.iter().map(|&i| inc(i).label).collect()),
         candidate_only.len(),
+        named(candidate_only.iter().map(|&c| cand(c).label).collect()),
         pairs.len()
     )))
 }

@@ -140,7 +140,8 @@ fn aggregate_sentence(
     let floor = units::percent(config.noise_floor * 100.0);
     let Some(band) = aggregate.band else {
         let head = format!(
-            "aggregate {metric} (geomean over {compared} shapes passing on both sides) {} ({} -> {})",
+            "aggregate {metric} (geomean over {compared} {} passing on both sides) {} ({} -> {})",
+            if compared == 1 { "shape" } else { "shapes" },
             percent(delta),
             units::metric(inc, metric),
             units::metric(cand, metric)
