@@ -49,9 +49,16 @@ fn p_text(p: Option<f64>) -> String {
     }
 }
 
-/// `label CHECK: why` for every shape that did not PASS, timed ones first.
-fn failures(lines: &[GateLine]) -> Vec<String> {
-    lines.iter().filter_map(GateLine::failure).collect()
+/// `• label CHECK: why` of the first shape that did not PASS, and how many more did not:
+/// the head shows one and `e` every one (formatting them all on every frame would cost a
+/// 10,000-shape gate its frame budget).
+fn first_failure(lines: &[GateLine], style: Style) -> (Vec<(String, Style)>, usize) {
+    let mut failing = lines.iter().filter(|l| l.check != Check::Pass);
+    let first = failing
+        .next()
+        .and_then(GateLine::failure)
+        .map(|f| (format!("• {f}"), style));
+    (first.into_iter().collect(), failing.count())
 }
 
 /// Up to `max` of `items`, each on one line cut to `room`; the last one shown says how many
@@ -279,18 +286,12 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             }
             // Why the first shape failed, then as many reasons as the height allows; the
             // last line says how many more `e` shows (every failure among them).
-            let failures = failures(&gate.lines);
-            let mut items: Vec<(String, Style)> = failures
-                .first()
-                .map(|f| (format!("• {f}"), theme.class(ShapeClass::Failed)))
-                .into_iter()
-                .collect();
+            let (mut items, hidden) = first_failure(&gate.lines, theme.class(ShapeClass::Failed));
             items.extend(
                 collapse_reasons(&gate.reasons)
                     .into_iter()
                     .map(|r| (format!("• {}", r.text), theme.dim())),
             );
-            let hidden = failures.len().saturating_sub(1);
             let max = match inner.height {
                 h if h >= 24 => 4,
                 h if h >= 14 => 2,
@@ -310,20 +311,8 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
                 ),
                 theme.dim(),
             ));
-            let failures = failures(&gate.lines);
-            let items: Vec<(String, Style)> = failures
-                .first()
-                .map(|f| (format!("• {f}"), theme.class(ShapeClass::Failed)))
-                .into_iter()
-                .collect();
-            push_items(
-                &mut head,
-                &items,
-                1,
-                failures.len().saturating_sub(1),
-                room,
-                theme.key(),
-            );
+            let (items, hidden) = first_failure(&gate.lines, theme.class(ShapeClass::Failed));
+            push_items(&mut head, &items, 1, hidden, room, theme.key());
         }
     }
 
