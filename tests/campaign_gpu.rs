@@ -215,6 +215,58 @@ fn a_case_past_the_timeout_is_killed_and_the_other_shapes_go_on() {
     );
 }
 
+/// A quick validation times the representative shapes and checks the others untimed: a
+/// shape that fails among those rejects the round too, and `log` and `status` count it.
+#[test]
+fn status_and_log_count_the_untimed_shapes_that_fail() {
+    let (_tmp, dir) = campaign(
+        "- {label: s16, M: 16, N: 16, K: 16}\n- {label: s32, M: 32, N: 32, K: 32}\n- {label: s48, M: 48, N: 48, K: 48}\n",
+    );
+    let manifest = dir.join("manifest.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace("representative_shapes: []", "representative_shapes: [s16]"),
+    )
+    .unwrap();
+    run(&dir, &["baseline", "--no-peak"], 0, None);
+    run(&dir, &["round", "new", "--hypothesis", "typo"], 0, None);
+    let kernel = dir.join("kernel/gemm.wgsl");
+    let text = std::fs::read_to_string(&kernel).unwrap();
+    std::fs::write(&kernel, text.replace("var acc = 0.0;", "var acc = 0.0")).unwrap();
+    let v = run(&dir, &["validate"], 1, None);
+    assert_eq!(v["report"]["shapes"].as_array().unwrap().len(), 1, "{v}");
+    let text = |args: &[&str]| {
+        let out = Command::cargo_bin("kcamp")
+            .unwrap()
+            .arg("-C")
+            .arg(&dir)
+            .args(args)
+            .env("XDG_RUNTIME_DIR", "/tmp")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let status = text(&["status"]);
+    assert!(
+        status.contains("(quick validation), 3 shapes do not PASS"),
+        "{status}"
+    );
+    let log = text(&["log"]);
+    assert!(log.contains("FAIL (3)"), "{log}");
+    let log = run(&dir, &["log"], 0, None);
+    let failed = log["rounds"]
+        .as_array()
+        .and_then(|r| r.last())
+        .map(|r| r["failed"].clone())
+        .unwrap();
+    assert_eq!(
+        failed,
+        serde_json::json!(["s16 FAIL", "s32 FAIL (untimed)", "s48 FAIL (untimed)"]),
+        "{log}"
+    );
+}
+
 #[test]
 fn a_kernel_that_does_not_compile_fails_the_round_not_the_campaign() {
     let (_tmp, dir) = campaign(

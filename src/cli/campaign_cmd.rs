@@ -791,13 +791,18 @@ pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
             r.hypothesis,
             match &r.gate {
                 Some(g) => format!(
-                    "{} {} ({} validation)",
+                    "{} {} ({} validation){}",
                     g.verdict.as_str(),
                     g.aggregate.delta.map_or_else(
                         || "(no aggregate: no shape passed on both sides)".to_owned(),
                         units::change
                     ),
-                    r.gate_validation.map_or("?", |v| v.as_str())
+                    r.gate_validation.map_or("?", |v| v.as_str()),
+                    match failed_shapes(r).len() {
+                        0 => String::new(),
+                        1 => ", 1 shape does not PASS".to_owned(),
+                        n => format!(", {n} shapes do not PASS"),
+                    }
                 ),
                 None => "not validated yet".to_owned(),
             }
@@ -846,12 +851,7 @@ fn log_rows(st: &CampaignState) -> Vec<LogRow> {
                 parent: d
                     .and_then(|d| d.parent)
                     .or(r.gate.as_ref().map(|_| st.incumbent.unwrap_or(1))),
-                failed: table
-                    .iter()
-                    .flat_map(|t| t.rows.iter())
-                    .filter(|x| x.check != Check::Pass)
-                    .map(|x| format!("{} {}", x.label, x.check.as_str()))
-                    .collect(),
+                failed: failed_shapes(r),
                 forced: d.is_some_and(|d| d.forced),
                 reason: d.and_then(|d| d.reason.clone()),
                 git_commit: d.and_then(|d| d.git_commit.clone()),
@@ -860,6 +860,24 @@ fn log_rows(st: &CampaignState) -> Vec<LogRow> {
             }
         })
         .collect()
+}
+
+/// A round's shapes that do not PASS (`label CHECK`), the target shapes its validation
+/// checked without timing included (`label CHECK (untimed)`): they reject it as well.
+fn failed_shapes(r: &kcamp_core::campaign::RoundState) -> Vec<String> {
+    let timed = r
+        .table
+        .iter()
+        .flat_map(|t| t.rows.iter())
+        .filter(|x| x.check != Check::Pass)
+        .map(|x| format!("{} {}", x.label, x.check.as_str()));
+    let untimed = r
+        .result
+        .iter()
+        .flat_map(|res| res.checked_shapes.iter())
+        .filter(|x| x.check != Check::Pass)
+        .map(|x| format!("{} {} (untimed)", x.label, x.check.as_str()));
+    timed.chain(untimed).collect()
 }
 
 pub fn log(ctx: &Ctx, a: &LogArgs) -> Result<CmdOutput> {
