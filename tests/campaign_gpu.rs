@@ -215,25 +215,38 @@ fn a_case_past_the_timeout_is_killed_and_the_other_shapes_go_on() {
     );
 }
 
+/// A campaign of s16, s32 and s48 with its BASELINE, and an open round whose kernel does not
+/// compile (a `;` missing). `representative`: the one shape a quick validation times (the
+/// others it checks untimed); None leaves the choice to the baseline. Also returns the
+/// kernel as it was before it was broken.
+fn round_that_does_not_compile(
+    representative: Option<&str>,
+) -> (tempfile::TempDir, PathBuf, String) {
+    let (tmp, dir) = campaign(
+        "- {label: s16, M: 16, N: 16, K: 16}\n- {label: s32, M: 32, N: 32, K: 32}\n- {label: s48, M: 48, N: 48, K: 48}\n",
+    );
+    let replace = |file: &Path, from: &str, to: &str| {
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(text.contains(from), "{} holds no {from:?}", file.display());
+        std::fs::write(file, text.replace(from, to)).unwrap();
+    };
+    if let Some(label) = representative {
+        let to = format!("representative_shapes: [{label}]");
+        replace(&dir.join("manifest.yaml"), "representative_shapes: []", &to);
+    }
+    run(&dir, &["baseline", "--no-peak"], 0, None);
+    run(&dir, &["round", "new", "--hypothesis", "typo"], 0, None);
+    let kernel = dir.join("kernel/gemm.wgsl");
+    let working = std::fs::read_to_string(&kernel).unwrap();
+    replace(&kernel, "var acc = 0.0;", "var acc = 0.0");
+    (tmp, dir, working)
+}
+
 /// A quick validation times the representative shapes and checks the others untimed: a
 /// shape that fails among those rejects the round too, and `log` and `status` count it.
 #[test]
 fn status_and_log_count_the_untimed_shapes_that_fail() {
-    let (_tmp, dir) = campaign(
-        "- {label: s16, M: 16, N: 16, K: 16}\n- {label: s32, M: 32, N: 32, K: 32}\n- {label: s48, M: 48, N: 48, K: 48}\n",
-    );
-    let manifest = dir.join("manifest.yaml");
-    let text = std::fs::read_to_string(&manifest).unwrap();
-    std::fs::write(
-        &manifest,
-        text.replace("representative_shapes: []", "representative_shapes: [s16]"),
-    )
-    .unwrap();
-    run(&dir, &["baseline", "--no-peak"], 0, None);
-    run(&dir, &["round", "new", "--hypothesis", "typo"], 0, None);
-    let kernel = dir.join("kernel/gemm.wgsl");
-    let text = std::fs::read_to_string(&kernel).unwrap();
-    std::fs::write(&kernel, text.replace("var acc = 0.0;", "var acc = 0.0")).unwrap();
+    let (_tmp, dir, _) = round_that_does_not_compile(Some("s16"));
     let v = run(&dir, &["validate"], 1, None);
     assert_eq!(v["report"]["shapes"].as_array().unwrap().len(), 1, "{v}");
     let text = |args: &[&str]| {
@@ -269,14 +282,7 @@ fn status_and_log_count_the_untimed_shapes_that_fail() {
 
 #[test]
 fn a_kernel_that_does_not_compile_fails_the_round_not_the_campaign() {
-    let (_tmp, dir) = campaign(
-        "- {label: s16, M: 16, N: 16, K: 16}\n- {label: s32, M: 32, N: 32, K: 32}\n- {label: s48, M: 48, N: 48, K: 48}\n",
-    );
-    run(&dir, &["baseline", "--no-peak"], 0, None);
-    run(&dir, &["round", "new", "--hypothesis", "typo"], 0, None);
-    let kernel = dir.join("kernel/gemm.wgsl");
-    let text = std::fs::read_to_string(&kernel).unwrap();
-    std::fs::write(&kernel, text.replace("var acc = 0.0;", "var acc = 0.0")).unwrap();
+    let (_tmp, dir, working) = round_that_does_not_compile(None);
     let v = run(&dir, &["validate"], 1, None);
     assert_eq!(v["report"]["verdict"], "REJECT");
     // Nothing was judged on paired ratios, and the reasons do not say otherwise.
@@ -353,7 +359,8 @@ fn a_kernel_that_does_not_compile_fails_the_round_not_the_campaign() {
         "{next}"
     );
     run(&dir, &["rollback", "--reason", "does not compile"], 0, None);
-    assert_eq!(std::fs::read_to_string(&kernel).unwrap(), text);
+    let kernel = dir.join("kernel/gemm.wgsl");
+    assert_eq!(std::fs::read_to_string(&kernel).unwrap(), working);
 }
 
 #[test]
