@@ -4,10 +4,10 @@
 //! A thread spawned for a few milliseconds of work is not reliably run beside its parent: on
 //! a 2-vCPU virtual machine the scheduler usually queues it behind the parent on the parent's
 //! CPU, where it waits until the parent blocks, while the other CPU idles. The "parallel"
-//! phase then takes as long as both halves in turn (0.55 ms of work on each of two threads
-//! took 1.2 ms; README "kcamp itself"). So the parent yields its CPU once, and the new thread
-//! moves itself off that CPU and then gives its affinity back: it is not pinned, and the
-//! scheduler may move it again as load changes.
+//! phase then takes as long as both halves in turn, or longer
+//! (`scripts/gate-perf/two-threads.rs`; README "kcamp itself"). So the parent yields its CPU
+//! once, and the new thread moves itself off that CPU and then gives its affinity back: it is
+//! not pinned, and the scheduler may move it again as load changes.
 
 /// Runs `left` on this thread and `right` on a new one started on another CPU, and returns
 /// both results; a panic in `right` goes on in the caller.
