@@ -307,6 +307,19 @@ fn json_report_has_the_fields() {
         assert!(first[key].is_f64(), "{key}");
     }
     assert_eq!(json["config"]["noise_floor"], 0.02);
+    // As in every JSON document, the next step: the same line the text ends with.
+    let next = json["next"].as_array().unwrap();
+    assert_eq!(next.len(), 1);
+    let step = next[0].as_str().unwrap();
+    assert!(
+        step.starts_with("kcamp gate ") && step.contains("--format markdown"),
+        "{step}"
+    );
+    let (_, text, _) = gate(&["base.csv", "accept.csv"]);
+    assert!(
+        text.trim_end().ends_with(&format!("next: {step}")),
+        "{text}"
+    );
 }
 
 #[test]

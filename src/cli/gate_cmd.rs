@@ -123,9 +123,10 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         exit::GATE_REJECTED
     };
     drop(samples);
-    // Next steps are for people: the JSON document stays the report, streamed as it is
-    // serialized (a report is plain derived data, no maps).
-    let next = if ctx.json || a.format != Format::Text {
+    // The text and the JSON document end with the next step (an exported table or
+    // markdown comment is a document of its own). The report is streamed as it is
+    // serialized (it is plain derived data, no maps).
+    let next = if !ctx.json && a.format != Format::Text {
         Vec::new()
     } else {
         let campaign = manifest.as_ref().map(|m| GateCampaign {
@@ -162,8 +163,20 @@ fn keep_freed_memory() {
     }
 }
 
-/// The report as pretty JSON, its shapes serialized in two halves side by side.
-fn write_report(report: &GateReport, out: &mut impl std::io::Write) -> serde_json::Result<()> {
+/// The report as pretty JSON, its shapes serialized in two halves side by side, with the
+/// next steps last as `next` when there are any.
+fn write_report(
+    report: &GateReport,
+    next: &[String],
+    out: &mut impl std::io::Write,
+) -> serde_json::Result<()> {
+    /// The report's fields, then `next`.
+    #[derive(serde::Serialize)]
+    struct WithNext<'a> {
+        #[serde(flatten)]
+        report: &'a GateReport,
+        next: &'a [String],
+    }
     let head = GateReport {
         verdict: report.verdict,
         metric: report.metric.clone(),
@@ -174,7 +187,15 @@ fn write_report(report: &GateReport, out: &mut impl std::io::Write) -> serde_jso
         config: report.config.clone(),
         paired: report.paired,
     };
-    super::json::write_pretty_with_items(out, &head, "shapes", &report.shapes, &ShapeJson)
+    if next.is_empty() {
+        super::json::write_pretty_with_items(out, &head, "shapes", &report.shapes, &ShapeJson)
+    } else {
+        let head = WithNext {
+            report: &head,
+            next,
+        };
+        super::json::write_pretty_with_items(out, &head, "shapes", &report.shapes, &ShapeJson)
+    }
 }
 
 /// A shape of the JSON report written field by field, as its derived `Serialize` writes it

@@ -39,8 +39,9 @@ pub struct CmdOutput {
     stream: Option<StreamWriter>,
 }
 
-/// Writes a command's JSON document to stdout.
-type StreamWriter = Box<dyn Fn(&mut BufWriter<StdoutLock<'static>>) -> serde_json::Result<()>>;
+/// Writes a command's JSON document, with its next steps as `next`, to stdout.
+type StreamWriter =
+    Box<dyn Fn(&mut BufWriter<StdoutLock<'static>>, &[String]) -> serde_json::Result<()>>;
 
 /// A document held by both the output's `doc` and its stream writer.
 struct Shared<T>(Rc<T>);
@@ -120,8 +121,9 @@ impl CmdOutput {
         }
     }
 
-    /// Like [`with_exit`](CmdOutput::with_exit), but with `--json` (and no next steps)
-    /// `write` writes the document to stdout while it is serialized, instead of as one
+    /// Like [`with_exit`](CmdOutput::with_exit), but with `--json` `write` writes the
+    /// document (and the next steps it is given, as `next`) to stdout while it is
+    /// serialized, instead of as one
     /// string made first: the same bytes as `to_string_pretty` (see [`json`]), without a
     /// 4 MB buffer for a 10,000-shape gate report (fresh memory costs a page fault every
     /// 4 KiB). Only for documents whose serialization cannot fail (derived `Serialize`, no
@@ -131,12 +133,12 @@ impl CmdOutput {
         doc: T,
         human: impl Into<String>,
         code: i32,
-        write: fn(&T, &mut BufWriter<StdoutLock<'static>>) -> serde_json::Result<()>,
+        write: fn(&T, &[String], &mut BufWriter<StdoutLock<'static>>) -> serde_json::Result<()>,
     ) -> CmdOutput {
         let doc = Rc::new(doc);
         let shared = Rc::clone(&doc);
         let mut out = CmdOutput::with_exit(Shared(doc), human, code);
-        out.stream = Some(Box::new(move |stdout| write(&shared, stdout)));
+        out.stream = Some(Box::new(move |stdout, next| write(&shared, next, stdout)));
         out
     }
 
@@ -165,7 +167,7 @@ impl CmdOutput {
     /// exit code (see [`stdout_failed`] for a write that fails).
     fn print_json_streamed(&self, write: &StreamWriter) -> i32 {
         let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-        let written = write(&mut out)
+        let written = write(&mut out, &self.next)
             .map_err(std::io::Error::from)
             .and_then(|()| out.write_all(b"\n"))
             .and_then(|()| out.flush());
@@ -382,7 +384,7 @@ pub fn run() -> i32 {
     };
     match dispatch(cli, &ctx) {
         Ok(out) => {
-            let stream = out.stream.as_ref().filter(|_| json && out.next.is_empty());
+            let stream = out.stream.as_ref().filter(|_| json);
             let code = if let Some(write) = stream {
                 out.print_json_streamed(write)
             } else if json {
