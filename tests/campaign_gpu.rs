@@ -249,6 +249,29 @@ fn status_and_log_count_the_untimed_shapes_that_fail() {
     let (_tmp, dir, _) = round_that_does_not_compile(Some("s16"));
     let v = run(&dir, &["validate"], 1, None);
     assert_eq!(v["report"]["shapes"].as_array().unwrap().len(), 1, "{v}");
+    // The validation lists every shape that fails with its reason, the untimed ones marked;
+    // its reason names them without repeating each compile error.
+    let failures = v["failures"].as_array().unwrap();
+    let listed: Vec<(&str, bool)> = failures
+        .iter()
+        .map(|f| (f["label"].as_str().unwrap(), f["untimed"] == true))
+        .collect();
+    assert_eq!(
+        listed,
+        [("s16", false), ("s32", true), ("s48", true)],
+        "{v}"
+    );
+    assert!(
+        failures
+            .iter()
+            .all(|f| f["reason"].as_str().unwrap().contains("gemm.wgsl:")),
+        "{v}"
+    );
+    assert_eq!(
+        v["report"]["reasons"][0],
+        "the 2 untimed target shapes checked by this validation do not PASS: s32 (FAIL), s48 (FAIL).",
+        "{v}"
+    );
     let text = |args: &[&str]| {
         let out = Command::cargo_bin("kcamp")
             .unwrap()
@@ -267,6 +290,11 @@ fn status_and_log_count_the_untimed_shapes_that_fail() {
     );
     let log = text(&["log"]);
     assert!(log.contains("FAIL (3)"), "{log}");
+    let validate = text(&["validate"]);
+    assert!(
+        validate.contains("s16, s32 (untimed), s48 (untimed): FAIL: "),
+        "one line for the shared reason, the untimed shapes marked: {validate}"
+    );
     let log = run(&dir, &["log"], 0, None);
     let failed = log["rounds"]
         .as_array()
@@ -335,7 +363,7 @@ fn a_kernel_that_does_not_compile_fails_the_round_not_the_campaign() {
     let message = refused["error"]["message"].as_str().unwrap();
     assert!(
         message.starts_with(
-            "the gate says REJECT for round 2, which does not allow accepting:\n  - 3 of 3 shapes do not PASS"
+            "the gate says REJECT for round 2, which does not allow accepting:\n  - the 3 shapes do not PASS"
         ),
         "{message}"
     );

@@ -523,9 +523,14 @@ fn the_gate_in_a_campaign_ends_with_the_command_that_records_its_candidate() {
     // What it says works (better.csv holds every target shape, not only the representative
     // ones a quick validation takes).
     text(&dir, &["validate", "--full", "--csv", &better], 0);
-    // JSON stays the report alone.
+    // The JSON document ends with the same next step.
     let v = json(&dir, &["gate", &fixture_str("baseline.csv"), &better], 0);
-    assert!(v.get("next").is_none() && v["verdict"] == "ACCEPT", "{v}");
+    assert_eq!(v["verdict"], "ACCEPT", "{v}");
+    let step = v["next"][0].as_str().unwrap_or_default();
+    assert!(
+        step.contains("validate --full --csv ") && step.ends_with("accept`"),
+        "{v}"
+    );
 }
 
 #[test]

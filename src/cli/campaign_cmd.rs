@@ -385,9 +385,15 @@ fn render_failures(failures: &[ShapeFailure], harness_log: Option<&std::path::Pa
             None => "no reason recorded (an imported CSV has no run record)".to_owned(),
         });
         let key = format!("{}: {reason}", f.check.as_str());
+        // An untimed shape has no row in the table above: say why it is listed.
+        let label = if f.untimed {
+            format!("{} (untimed)", f.label)
+        } else {
+            f.label.clone()
+        };
         match groups.iter_mut().find(|g| g.0 == key) {
-            Some(g) => g.1.push(f.label.clone()),
-            None => groups.push((key, vec![f.label.clone()])),
+            Some(g) => g.1.push(label),
+            None => groups.push((key, vec![label])),
         }
     }
     let mut out = String::new();

@@ -128,9 +128,45 @@ pub fn check_one_line(flag: &str, text: &str, max_chars: usize) -> Result<()> {
     Ok(())
 }
 
+/// `1 shape`, `3 shapes`: a count and its noun (plural by `s`) in agreement.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// `2 of the 3 shapes`, or `the 3 shapes` when the part is the whole (`the only shape`,
+/// not `1 of the 1 shapes`). The verb that follows agrees with `part`.
+pub fn count_of(part: usize, whole: usize, noun: &str) -> String {
+    if part == 1 && whole == 1 {
+        format!("the only {noun}")
+    } else if part == whole {
+        format!("the {}", count(whole, noun))
+    } else {
+        format!("{part} of the {}", count(whole, noun))
+    }
+}
+
+/// `does` for one, `do` for any other number.
+pub fn does(n: usize) -> &'static str {
+    if n == 1 { "does" } else { "do" }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_agree_with_their_nouns_and_verbs() {
+        assert_eq!(count(1, "shape"), "1 shape");
+        assert_eq!(count(0, "shape"), "0 shapes");
+        assert_eq!(count_of(1, 4, "shape"), "1 of the 4 shapes");
+        assert_eq!(count_of(1, 1, "shape"), "the only shape");
+        assert_eq!(count_of(3, 3, "untimed shape"), "the 3 untimed shapes");
+        assert_eq!((does(1), does(2)), ("does", "do"));
+    }
 
     #[test]
     fn shell_words_are_quoted_only_when_a_shell_would_read_them_otherwise() {

@@ -151,6 +151,10 @@ pub struct ShapeFailure {
     /// The compile error, mismatch, timeout... (None when the CSV came without a run
     /// record, e.g. from a harness: its log says why).
     pub reason: Option<String>,
+    /// A shape a quick validation checked without timing it (`checked_shapes` of the run
+    /// record): it fails the round as a timed shape does, and has no row in the table.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub untimed: bool,
 }
 
 /// The shapes of `table` that did not PASS, with their reasons from `result` if any.
@@ -165,8 +169,23 @@ pub fn failures(table: &BenchTable, result: Option<&RunResult>) -> Vec<ShapeFail
             reason: result
                 .and_then(|res| res.shape(&r.label))
                 .and_then(|s| s.reason.clone()),
+            untimed: false,
         })
         .collect()
+}
+
+/// The untimed checked shapes (a run record's `checked_shapes`) that did not PASS, with
+/// their reasons.
+pub fn untimed_failures(checked: &[ShapeRecord]) -> impl Iterator<Item = ShapeFailure> + '_ {
+    checked
+        .iter()
+        .filter(|s| s.check != Check::Pass)
+        .map(|s| ShapeFailure {
+            label: s.label.clone(),
+            check: s.check,
+            reason: s.reason.clone(),
+            untimed: true,
+        })
 }
 
 /// `[kcamp] RESULT_JSON={...}` (one line).

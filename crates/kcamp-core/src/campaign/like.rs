@@ -303,23 +303,14 @@ fn reference_rows(
     ))
 }
 
-/// Shapes checked untimed that do not PASS, as `label (CHECK: reason)`.
+/// Shapes checked untimed that do not PASS, as `label (CHECK)`: their reasons are in the
+/// validation's failures.
 pub(crate) fn failed_checks(measured: &Measured) -> Vec<String> {
     measured
         .checked
         .iter()
         .filter(|s| s.check != Check::Pass)
-        .map(|s| {
-            format!(
-                "{} ({}{})",
-                s.label,
-                s.check.as_str(),
-                s.reason
-                    .as_deref()
-                    .map(|r| format!(": {r}"))
-                    .unwrap_or_default()
-            )
-        })
+        .map(|s| format!("{} ({})", s.label, s.check.as_str()))
         .collect()
 }
 

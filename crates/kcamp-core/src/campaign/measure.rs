@@ -11,7 +11,9 @@ use serde_json::json;
 use super::layout::Campaign;
 use crate::artifacts::fingerprint::{Fingerprint, HarnessIdentity};
 use crate::artifacts::paired::PairedSide;
-use crate::artifacts::result::{RunResult, RunSummary, ShapeFailure, ShapeRecord, failures};
+use crate::artifacts::result::{
+    RunResult, RunSummary, ShapeFailure, ShapeRecord, failures, untimed_failures,
+};
 use crate::case::ProgressEvent;
 use crate::files::{BENCHMARK_CSV, RESULT_JSON, SAMPLES_CSV};
 use crate::fsutil::write_atomic;
@@ -309,6 +311,11 @@ pub(crate) fn measure(
         |r| r.summary.clone(),
     );
     measured.failures = failures(&measured.table, result.as_ref());
+    // Untimed checked shapes that fail reject the round too: they are listed with the
+    // timed ones, where their reasons are read.
+    measured
+        .failures
+        .extend(untimed_failures(&measured.checked));
     // A row the floor turned into ERROR has its reason here, not in a run record (a harness
     // or an imported CSV has none): the failure list must say it.
     for f in measured.failures.iter_mut().filter(|f| f.reason.is_none()) {

@@ -235,20 +235,24 @@ fn compare_rounds(c: &Campaign, round: u32, parent: u32) -> Result<Option<Compar
     }))
 }
 
-/// `shape (CHECK): reason` for every shape of the round's run that did not PASS.
+/// `shape (CHECK): reason` for every shape of the round's run that did not PASS, timed or
+/// only checked (`shape (CHECK, untimed): reason`).
 fn failing_shapes(c: &Campaign, round: u32) -> Vec<String> {
     let adir = c.artifacts_dir(round);
     let Ok(table) = BenchTable::read(&adir.join(BENCHMARK_CSV)) else {
         return Vec::new();
     };
     let result = RunResult::read(&adir.join(RESULT_JSON)).ok().flatten();
+    let checked = result.as_ref().map_or(&[][..], |r| &r.checked_shapes[..]);
     crate::artifacts::result::failures(&table, result.as_ref())
         .into_iter()
+        .chain(crate::artifacts::result::untimed_failures(checked))
         .map(|f| {
             format!(
-                "{} ({}){}",
+                "{} ({}{}){}",
                 f.label,
                 f.check.as_str(),
+                if f.untimed { ", untimed" } else { "" },
                 f.reason.map(|r| format!(": {r}")).unwrap_or_default()
             )
         })

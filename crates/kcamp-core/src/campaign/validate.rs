@@ -292,16 +292,16 @@ pub(super) fn add_measurement_reasons(report: &mut GateReport, measured: &Measur
         report.reasons.insert(
             0,
             format!(
-                "{} of the {} untimed target shape(s) checked by this validation do not PASS: {}.",
-                failed.len(),
-                measured.checked.len(),
-                failed.join("; ")
+                "{} checked by this validation {} not PASS: {}.",
+                crate::text::count_of(failed.len(), measured.checked.len(), "untimed target shape"),
+                crate::text::does(failed.len()),
+                failed.join(", ")
             ),
         );
     } else if !measured.checked.is_empty() {
         report.reasons.push(format!(
-            "the outputs of the other {} target shape(s) were checked (one dispatch per pass, untimed): all PASS.",
-            measured.checked.len()
+            "the outputs of the other {} were checked (one dispatch per pass, untimed): all PASS.",
+            crate::text::count(measured.checked.len(), "target shape")
         ));
     }
     for i in &measured.impossible {

@@ -46,8 +46,9 @@ pub(super) fn reasons(
     let failed_count = failed().count();
     if failed_count > 0 {
         reasons.push(format!(
-            "{failed_count} of {} shapes do not PASS in the candidate: {}.",
-            shapes.len(),
+            "{} {} not PASS in the candidate: {}.",
+            crate::text::count_of(failed_count, shapes.len(), "shape"),
+            crate::text::does(failed_count),
             list(failed(), |s| format!("{} ({})", s.label, s.check.as_str()))
         ));
         // A paired run times the incumbent only beside a candidate that passes: its ERROR
@@ -64,7 +65,8 @@ pub(super) fn reasons(
     let hard_count = hard().count();
     if hard_count > 0 {
         reasons.push(format!(
-            "{hard_count} shape(s) regressed beyond -max({}, band): {}.",
+            "{} regressed beyond -max({}, band): {}.",
+            crate::text::count(hard_count, "shape"),
             units::percent(config.regression_threshold * 100.0),
             list(hard(), describe_change)
         ));
@@ -85,7 +87,8 @@ pub(super) fn reasons(
     let noted_count = noted().count();
     if noted_count > 0 {
         reasons.push(format!(
-            "{noted_count} shape(s) regressed beyond their noise band but within {}: {}.",
+            "{} regressed beyond their noise band but within {}: {}.",
+            crate::text::count(noted_count, "shape"),
             units::percent(config.regression_threshold * 100.0),
             list(noted(), describe_change)
         ));
