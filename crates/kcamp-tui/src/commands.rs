@@ -5,6 +5,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use kcamp_core::artifacts::result::ShapeFailure;
 use kcamp_core::error::exit;
 use kcamp_core::gate::GateReport;
 
@@ -204,7 +205,15 @@ pub fn interpret(command: &CampaignCommand, result: &CommandResult) -> Outcome {
     let report = first_of(&["/report", "/decision/gate", "/gate"])
         .and_then(|r| serde_json::from_value::<GateReport>(r.clone()).ok());
     match (&report, &verdict, reasons.first()) {
-        (Some(report), _, _) => summary.push_str(&format!(": {}", verdict_summary(report))),
+        (Some(report), _, _) => {
+            // A validation lists the shapes that did not PASS with their reasons, the
+            // untimed ones too.
+            let failures: Vec<ShapeFailure> = doc
+                .get("failures")
+                .and_then(|f| serde_json::from_value(f.clone()).ok())
+                .unwrap_or_default();
+            summary.push_str(&format!(": {}", verdict_summary(report, &failures)));
+        }
         (None, Some(v), Some(first)) => summary.push_str(&format!(": {v} ({first})")),
         (None, Some(v), None) => summary.push_str(&format!(": {v}")),
         (None, None, Some(first)) => summary.push_str(&format!(" ({first})")),
@@ -355,6 +364,26 @@ mod tests {
         );
         // Every reason is still there for the notice.
         assert_eq!(out.details, report.reasons);
+    }
+
+    #[test]
+    fn a_validations_untimed_failures_are_counted_and_its_first_reason_quoted() {
+        let state = crate::fixtures::paired_candidate();
+        let report = state.rounds[3].gate.clone().unwrap();
+        let doc = serde_json::json!({"round": 4, "validation": "quick", "report": report,
+        "failures": [
+            {"label": "sq1024", "check": "FAIL", "reason": "kernel/gemm.wgsl:33:5: expected `;`\n  for (var k"},
+            {"label": "sq2048", "check": "FAIL", "reason": "kernel/gemm.wgsl:33:5: expected `;`", "untimed": true},
+        ]});
+        let out = interpret(
+            &CampaignCommand::Validate { full: false },
+            &result(1, &doc.to_string()),
+        );
+        assert_eq!(
+            out.summary,
+            "validate round 4: REJECT · aggregate +10.8% · 2 shapes do not PASS: sq1024 (FAIL), \
+             sq2048 (FAIL, untimed) · sq1024: kernel/gemm.wgsl:33:5: expected `;`"
+        );
     }
 
     #[test]

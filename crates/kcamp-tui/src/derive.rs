@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use kcamp_core::artifacts::progress::Progress;
-use kcamp_core::artifacts::result::{RunResult, ShapeRecord};
+use kcamp_core::artifacts::result::{RunResult, ShapeFailure, ShapeRecord, untimed_failures};
 use kcamp_core::campaign::{CampaignState, RoundState};
 use kcamp_core::gate::{GateReport, ShapeClass, ShapeVerdict, Verdict};
 use kcamp_core::schema::{BenchTable, MetricRef, Row};
@@ -481,7 +481,13 @@ fn add_failures(view: &mut GateView, result: &RunResult, campaign: &std::path::P
 /// Reasons that say why a verdict went against the candidate where the shapes cannot:
 /// untimed shapes that fail, rows faster than the hardware, a re-measurement that does not
 /// hold, a gain the paired band cannot tell from noise. Pairing and method notes match none.
-const DECIDING_REASONS: [&str; 4] = ["do not PASS", "is ERROR", "does not hold", NOISE];
+const DECIDING_REASONS: [&str; 5] = [
+    "do not PASS",
+    "does not PASS",
+    "is ERROR",
+    "does not hold",
+    NOISE,
+];
 
 /// A paired gain the band cannot tell from noise.
 const NOISE: &str = "no gain distinguishable from noise";
@@ -490,55 +496,97 @@ const NOISE: &str = "no gain distinguishable from noise";
 const REASON_SHAPES: usize = 3;
 
 /// `a, b, c and 4 more`.
-fn listed(shapes: &[&ShapeVerdict], show: impl Fn(&ShapeVerdict) -> String) -> String {
-    let mut text = shapes
+fn listed(items: &[String]) -> String {
+    let mut text = items
         .iter()
         .take(REASON_SHAPES)
-        .map(|s| show(s))
+        .map(String::as_str)
         .collect::<Vec<_>>()
         .join(", ");
-    if shapes.len() > REASON_SHAPES {
-        text.push_str(&format!(" and {} more", shapes.len() - REASON_SHAPES));
+    if items.len() > REASON_SHAPES {
+        text.push_str(&format!(" and {} more", items.len() - REASON_SHAPES));
     }
     text
 }
 
-/// Why a round is rolled back, from its verdict: `gate ` and the [`verdict_summary`].
-pub fn rollback_reason(gate: &GateReport) -> String {
-    format!("gate {}", verdict_summary(gate))
+/// The most of a failure's reason a one-line summary quotes (characters).
+const REASON_CHARS: usize = 120;
+
+/// Why a round is rolled back, from its verdict and its run record: `gate ` and the
+/// [`verdict_summary`].
+pub fn rollback_reason(gate: &GateReport, result: Option<&RunResult>) -> String {
+    let failures: Vec<ShapeFailure> = result.map_or_else(Vec::new, |r| {
+        r.shapes
+            .iter()
+            .filter(|s| s.check != Check::Pass)
+            .map(|s| ShapeFailure {
+                label: s.label.clone(),
+                check: s.check,
+                reason: s.reason.clone(),
+                untimed: false,
+            })
+            .chain(untimed_failures(&r.checked_shapes))
+            .collect()
+    });
+    format!("gate {}", verdict_summary(gate, &failures))
 }
 
 /// A verdict in one line: the verdict, the aggregate change and what decided it (`REJECT ·
-/// aggregate +10.8% · 1 shape does not PASS: sq1024 (FAIL)`). Built from the report's
-/// numbers, not from its first reason: that is often a note on how the run was measured
-/// (`paired: round 1's kernel snapshot was re-measured…`), which says nothing of why.
-pub fn verdict_summary(gate: &GateReport) -> String {
+/// aggregate +10.8% · 1 shape does not PASS: sq1024 (FAIL) · sq1024: mismatch at …`).
+/// Built from the report's numbers, not from its first reason: that is often a note on how
+/// the run was measured (`paired: round 1's kernel snapshot was re-measured…`), which says
+/// nothing of why. `failures` are the run's shapes that did not PASS (a validation's
+/// `failures`): the untimed ones count with the report's, and the first reason is quoted.
+pub fn verdict_summary(gate: &GateReport, failures: &[ShapeFailure]) -> String {
     let mut parts = vec![gate.verdict.as_str().to_owned()];
     if let Some(d) = gate.aggregate.delta {
         parts.push(format!("aggregate {}", kcamp_core::units::change(d)));
     }
-    let failed: Vec<&ShapeVerdict> = gate
+    let failed: Vec<String> = gate
         .shapes
         .iter()
         .filter(|s| s.class == ShapeClass::Failed)
+        .map(|s| format!("{} ({})", s.label, s.check.as_str()))
+        .chain(
+            failures
+                .iter()
+                .filter(|f| f.untimed)
+                .map(|f| format!("{} ({}, untimed)", f.label, f.check.as_str())),
+        )
         .collect();
     if !failed.is_empty() {
         let (count, verb) = shape_count(failed.len(), "does", "do");
-        parts.push(format!(
-            "{count} {verb} not PASS: {}",
-            listed(&failed, |s| format!("{} ({})", s.label, s.check.as_str()))
-        ));
+        parts.push(format!("{count} {verb} not PASS: {}", listed(&failed)));
+        // The first recorded reason, on one line: why, not only which.
+        if let Some(f) = failures.iter().find(|f| f.reason.is_some()) {
+            let first = f
+                .reason
+                .as_deref()
+                .and_then(|r| r.lines().map(str::trim).find(|l| !l.is_empty()))
+                .unwrap_or_default();
+            parts.push(format!(
+                "{}: {}",
+                f.label,
+                kcamp_core::text::bounded(first, REASON_CHARS)
+            ));
+        }
     }
     let hard: Vec<&ShapeVerdict> = gate.shapes.iter().filter(|s| s.hard_regression).collect();
     if !hard.is_empty() {
         let (count, _) = shape_count(hard.len(), "", "");
+        let hard: Vec<String> = hard
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {}",
+                    s.label,
+                    s.delta.map_or("—".into(), kcamp_core::units::change)
+                )
+            })
+            .collect();
         parts.push(format!(
             "{count} regressed beyond the threshold: {}",
-            listed(&hard, |s| format!(
-                "{} {}",
-                s.label,
-                s.delta.map_or("—".into(), kcamp_core::units::change)
-            ))
+            listed(&hard)
         ));
     }
     if failed.is_empty() && hard.is_empty() {
@@ -1128,6 +1176,15 @@ mod tests {
         assert_eq!(
             table.counts.failed, 2,
             "the timed FAIL and the untimed TIMEOUT_FAIL"
+        );
+        // The rollback reason the dashboard offers counts both, and says why the first failed.
+        let round = &state.rounds[index];
+        let reason = rollback_reason(round.gate.as_ref().unwrap(), round.result.as_ref());
+        assert!(
+            reason.contains(
+                "2 shapes do not PASS: sq1024 (FAIL), sq2048 (TIMEOUT_FAIL, untimed) · sq1024: output mismatch: rel_err 3.2e-2"
+            ),
+            "{reason}"
         );
     }
 
