@@ -136,7 +136,7 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
             full: report
                 .shapes
                 .iter()
-                .any(|s| !m.representative_shapes.contains(&s.label)),
+                .any(|s| !m.representative_shapes.iter().any(|r| *r == s.label)),
             imports: kcamp_core::campaign::Campaign::open(&ctx.campaign)
                 .is_ok_and(|c| kcamp_core::campaign::refuse_builtin_if_imported(&c).is_err()),
         });
@@ -727,7 +727,7 @@ mod tests {
     fn a_shape_is_written_as_its_serialize_writes_it() {
         let base = ShapeVerdict {
             label: "s0".into(),
-            dims: vec![1, 64, 128, 256],
+            dims: [1, 64, 128, 256].into(),
             check: Check::Pass,
             incumbent_check: Check::TimeoutFail,
             incumbent: Some(48.725114494290935),
@@ -745,8 +745,8 @@ mod tests {
             .enumerate()
         {
             shapes.push(ShapeVerdict {
-                label: format!("q\"\\µ\u{7f}{i}"),
-                dims: vec![u64::MAX; i],
+                label: format!("q\"\\µ\u{7f}{i}").into(),
+                dims: vec![u64::MAX; i].into(),
                 check,
                 incumbent_check: check,
                 incumbent: [None, Some(f64::NAN), Some(0.0)][i],

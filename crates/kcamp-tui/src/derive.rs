@@ -387,7 +387,7 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
             .shapes
             .iter()
             .map(|s| GateLine {
-                label: s.label.clone(),
+                label: s.label.to_string(),
                 dims: format_dims(&s.dims),
                 check: s.check,
                 incumbent: s.incumbent,

@@ -217,8 +217,8 @@ pub fn gate_report(
                 Some(_) => ShapeClass::Neutral,
             };
             ShapeVerdict {
-                label: shape.label.clone(),
-                dims: vec![1, shape.size, shape.size, shape.size],
+                label: shape.label.as_str().into(),
+                dims: [1, shape.size, shape.size, shape.size].into(),
                 check: cand.check,
                 incumbent_check: inc.check,
                 incumbent: inc_v,
@@ -253,7 +253,7 @@ pub fn gate_report(
         noted_regressions: verdicts
             .iter()
             .filter(|v| v.class == ShapeClass::Regressed && !v.hard_regression)
-            .map(|v| v.label.clone())
+            .map(|v| v.label.to_string())
             .collect(),
         shapes: verdicts,
         config: GateConfig::default(),
@@ -831,8 +831,8 @@ pub fn long_labels() -> CampaignState {
     let mut state = several_rounds();
     if let Some(gate) = state.rounds.last_mut().and_then(|r| r.gate.as_mut()) {
         for (i, s) in gate.shapes.iter_mut().enumerate() {
-            s.label = format!("b{}_m{}_n512_k2048_fwd", i + 1, 128 << i);
-            s.dims = vec![2, 4096, 2048, 40 + i as u64];
+            s.label = format!("b{}_m{}_n512_k2048_fwd", i + 1, 128 << i).into();
+            s.dims = [2, 4096, 2048, 40 + i as u64].into();
             s.p_value = Some(0.004 * (i + 1) as f64);
         }
         // Inside a wide band: a big drop that the gate calls neutral, for a reason the

@@ -159,8 +159,8 @@ impl Judging<'_> {
                 self.candidate.row(cand as usize),
             );
             let mut verdict = ShapeVerdict {
-                label: cand_row.label.to_owned(),
-                dims: cand_row.dims.to_vec(),
+                label: cand_row.label.into(),
+                dims: cand_row.dims.into(),
                 check: cand_row.check,
                 incumbent_check: inc_row.check,
                 incumbent: None,

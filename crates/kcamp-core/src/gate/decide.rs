@@ -32,7 +32,7 @@ pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
     let noted_regressions: Vec<String> = shapes
         .iter()
         .filter(|s| s.class == ShapeClass::Regressed && !s.hard_regression)
-        .map(|s| s.label.clone())
+        .map(|s| s.label.to_string())
         .collect();
     let blocked = failed || hard;
     let floor = config.noise_floor;

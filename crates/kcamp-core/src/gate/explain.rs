@@ -57,7 +57,7 @@ pub(super) fn reasons(
         if paired && untimed().next().is_some() {
             reasons.push(format!(
                 "the incumbent shows ERROR (not timed) on {}: a paired run times it only where the candidate passes.",
-                list(untimed(), |s| s.label.clone())
+                list(untimed(), |s| s.label.to_string())
             ));
         }
     }
