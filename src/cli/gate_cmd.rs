@@ -40,13 +40,19 @@ pub struct GateArgs {
 
 pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
     keep_freed_memory();
+    let manifest = campaign_manifest(&ctx.campaign)?;
+    let judged = a
+        .metric
+        .as_deref()
+        .or(manifest.as_ref().map(|m| m.primary_metric.as_str()));
     // The two files are parsed side by side. The incumbent's header is the reference: a
     // drifted candidate header is reported as such, before its columns are interpreted.
     // Column-wise: 10,000-shape files are common, and rows that own their cells cost three
-    // heap blocks each.
+    // heap blocks each. Every cell is checked, but only the judged metric's are kept (2 of
+    // the 9 numbers of a GEMM row: less fresh memory to fault in).
     let (incumbent, candidate) = kcamp_core::par::join(
-        || ColumnTable::read(&a.base),
-        || ColumnTable::read(&a.candidate),
+        || ColumnTable::read_metric(&a.base, judged),
+        || ColumnTable::read_metric(&a.candidate, judged),
     );
     let incumbent = incumbent?;
     let candidate = match candidate {
@@ -61,7 +67,6 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         )?,
     };
     let samples = SamplesBeside::load((&a.base, &incumbent), (&a.candidate, &candidate))?;
-    let manifest = campaign_manifest(&ctx.campaign)?;
     let config = manifest
         .as_ref()
         .map(|m| m.gate.clone())

@@ -26,6 +26,29 @@ pub struct CombinedStepColumns {
 }
 
 impl MetricRef {
+    /// The schema columns the metric is computed from, as one span (its dimensions aside).
+    pub fn columns(&self) -> std::ops::Range<usize> {
+        match self {
+            MetricRef::Column { value, stddev } => {
+                let sd = stddev.unwrap_or(*value);
+                (*value).min(sd)..(*value).max(sd) + 1
+            }
+            MetricRef::CombinedStep(c) => {
+                let read = [
+                    c.forward_time,
+                    c.backward_time,
+                    c.forward,
+                    c.forward_stddev,
+                    c.backward,
+                    c.backward_stddev,
+                ];
+                let lo = read.into_iter().min().unwrap_or_default();
+                let hi = read.into_iter().max().unwrap_or_default();
+                lo..hi + 1
+            }
+        }
+    }
+
     /// The metric's value in `row` (NaN for empty cells of non-PASS rows).
     pub fn value<'r>(&self, row: impl Into<RowRef<'r>>) -> Option<f64> {
         let row = row.into();

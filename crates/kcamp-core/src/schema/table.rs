@@ -222,8 +222,8 @@ fn split_fields<'l>(line: &'l str, fields: &mut Vec<&'l str>) {
 /// record valid, and the header equal to `expected` when one is given; anything else
 /// returns None, and the caller reads the file whole, which gives the table or the exact
 /// error (a file's first problem is found in the same order as before).
-fn read_in_blocks<S: RowSink>(path: &Path, expected: Option<&str>) -> Option<(Schema, S)> {
-    read_in_blocks_of(path, expected, 1 << 16)
+fn read_in_blocks<S: RowSink>(path: &Path, expected: Option<&str>, sink: S) -> Option<(Schema, S)> {
+    read_in_blocks_of(path, expected, 1 << 16, sink)
 }
 
 /// [`read_in_blocks`] with blocks of `block` bytes (the tests cut lines everywhere).
@@ -231,6 +231,7 @@ fn read_in_blocks_of<S: RowSink>(
     path: &Path,
     expected: Option<&str>,
     block: usize,
+    sink: S,
 ) -> Option<(Schema, S)> {
     use std::io::Read;
     let mut file = std::fs::File::open(path).ok()?;
@@ -242,6 +243,7 @@ fn read_in_blocks_of<S: RowSink>(
     // buf[..filled] holds what was read and not yet parsed: at most one unfinished line.
     let (mut filled, mut total) = (0usize, 0u64);
     let mut rows: Option<RowBuilder<S>> = None;
+    let mut sink = Some(sink);
     // The file line of the next line of the body.
     let mut line = 2u64;
     loop {
@@ -276,7 +278,7 @@ fn read_in_blocks_of<S: RowSink>(
                     return None;
                 }
                 rows = Some(
-                    RowBuilder::new(header, path)
+                    RowBuilder::new(header, path, sink.take()?)
                         .ok()?
                         .expecting(meta.len() as usize),
                 );
@@ -543,7 +545,9 @@ pub(crate) fn distinct_hashes<K: std::hash::Hash>(keys: impl ExactSizeIterator<I
 /// Where validated records go: rows that own their cells ([`BenchTable`]) or one table's
 /// columns ([`ColumnTable`]). Both are filled by the same [`RowBuilder`], so they refuse
 /// the same files with the same messages.
-trait RowSink: Default {
+trait RowSink: Default + Clone {
+    /// The schema of the rows to come, once its header is read.
+    fn start(&mut self, _schema: &Schema) {}
     /// Room for about `rows` more rows (address space: nothing is touched until written).
     fn reserve(&mut self, rows: usize, width: usize, dims: usize);
     fn push(&mut self, label: &str, dims: &[u64], check: Check, values: &[f64]);
@@ -598,7 +602,7 @@ struct RowBuilder<'p, S> {
 }
 
 impl<'p, S: RowSink> RowBuilder<'p, S> {
-    fn new(header: &str, origin: &'p Path) -> Result<RowBuilder<'p, S>> {
+    fn new(header: &str, origin: &'p Path, mut rows: S) -> Result<RowBuilder<'p, S>> {
         let schema = infer_schema(header).map_err(|f| {
             Error::in_file(
                 origin,
@@ -620,13 +624,14 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
                 _ => None,
             })
             .collect();
+        rows.start(&schema);
         Ok(RowBuilder {
             origin,
             schema,
             check_at,
             rules,
             spreads,
-            rows: S::default(),
+            rows,
             lines: Vec::new(),
             dims: Vec::new(),
             values: Vec::new(),
@@ -739,9 +744,9 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
 }
 
 /// The rows of CSV text; `origin` names the file in errors.
-fn parse_text<S: RowSink>(text: &str, origin: &Path) -> Result<(Schema, S)> {
+fn parse_text<S: RowSink>(text: &str, origin: &Path, sink: S) -> Result<(Schema, S)> {
     let (header, body) = split_header(text).map_err(|m| Error::in_file(origin, None, None, m))?;
-    let mut rows = RowBuilder::<S>::new(header, origin)?.expecting(body.len());
+    let mut rows = RowBuilder::new(header, origin, sink)?.expecting(body.len());
     for_each_record(body, origin, |record, line| rows.push(record, line))?;
     rows.finish()
 }
@@ -749,8 +754,12 @@ fn parse_text<S: RowSink>(text: &str, origin: &Path) -> Result<(Schema, S)> {
 /// The rows of a CSV file whose header must equal `expected` byte for byte when one is
 /// given (`(header, expected side, found side)`: the message names the two sides), checked
 /// before the header is interpreted.
-fn read_rows<S: RowSink>(path: &Path, expected: Option<(&str, &str, &str)>) -> Result<(Schema, S)> {
-    if let Some(rows) = read_in_blocks(path, expected.map(|e| e.0)) {
+fn read_rows<S: RowSink>(
+    path: &Path,
+    expected: Option<(&str, &str, &str)>,
+    sink: S,
+) -> Result<(Schema, S)> {
+    if let Some(rows) = read_in_blocks(path, expected.map(|e| e.0), sink.clone()) {
         return Ok(rows);
     }
     let text = read_text(path)?;
@@ -768,7 +777,7 @@ fn read_rows<S: RowSink>(path: &Path, expected: Option<(&str, &str, &str)>) -> R
             ));
         }
     }
-    parse_text(&text, path)
+    parse_text(&text, path, sink)
 }
 
 /// A parsed benchmark CSV.
@@ -783,12 +792,12 @@ impl BenchTable {
     /// field count, Check outside the four values, NaN/Inf/negative/empty metric on a PASS
     /// row, duplicated shapes, labels with path separators or control characters.
     pub fn parse(text: &str, origin: &Path) -> Result<BenchTable> {
-        let (schema, rows) = parse_text(text, origin)?;
+        let (schema, rows) = parse_text(text, origin, Vec::new())?;
         Ok(BenchTable { schema, rows })
     }
 
     pub fn read(path: &Path) -> Result<BenchTable> {
-        let (schema, rows) = read_rows(path, None)?;
+        let (schema, rows) = read_rows(path, None, Vec::new())?;
         Ok(BenchTable { schema, rows })
     }
 
@@ -815,7 +824,11 @@ impl BenchTable {
         expected_side: &str,
         found_side: &str,
     ) -> Result<BenchTable> {
-        let (schema, rows) = read_rows(path, Some((expected, expected_side, found_side)))?;
+        let (schema, rows) = read_rows(
+            path,
+            Some((expected, expected_side, found_side)),
+            Vec::new(),
+        )?;
         Ok(BenchTable { schema, rows })
     }
 
@@ -890,22 +903,43 @@ struct Columns {
     values: Vec<f64>,
     first: usize,
     width: usize,
+    /// Keep only the cells of one metric (`Some(None)`: the header's first): see
+    /// [`ColumnTable::read_metric`].
+    metric: Option<Option<String>>,
+    /// The schema columns kept, when only a metric's are.
+    kept: Option<std::ops::Range<usize>>,
 }
 
 impl RowSink for Columns {
+    fn start(&mut self, schema: &Schema) {
+        let Some(wanted) = &self.metric else {
+            return;
+        };
+        let name = wanted
+            .as_deref()
+            .or_else(|| schema.metric_names().first().copied());
+        self.kept = name
+            .and_then(|n| schema.resolve_metric(n))
+            .map(|m| m.columns());
+    }
     fn reserve(&mut self, rows: usize, width: usize, dims: usize) {
         self.label_ends.reserve(rows);
         self.checks.reserve(rows);
         self.dims.reserve(rows * dims);
         // The label, dims and Check columns hold no numbers.
-        self.values.reserve(rows * width.saturating_sub(dims + 2));
+        let numeric = match &self.kept {
+            Some(kept) => kept.len(),
+            None => width.saturating_sub(dims + 2),
+        };
+        self.values.reserve(rows * numeric);
     }
     fn push(&mut self, label: &str, dims: &[u64], check: Check, values: &[f64]) {
         // Every row of one CSV has the header's number of dims and cells; the numeric cells
         // follow the label, the dims and Check.
         self.n_dims = dims.len();
-        self.first = dims.len() + 2;
-        let numeric = values.get(self.first..).unwrap_or_default();
+        let kept = self.kept.clone().unwrap_or(dims.len() + 2..values.len());
+        self.first = kept.start;
+        let numeric = values.get(kept).unwrap_or_default();
         self.width = numeric.len();
         self.labels.push_str(label);
         // Labels are short and a CSV is at most MAX_INPUT_BYTES: u32 offsets hold them.
@@ -956,7 +990,20 @@ impl ShapeTable for ColumnTable {
 impl ColumnTable {
     /// [`BenchTable::read`], column-wise.
     pub fn read(path: &Path) -> Result<ColumnTable> {
-        let (schema, cells) = read_rows(path, None)?;
+        let (schema, cells) = read_rows(path, None, Columns::default())?;
+        Ok(ColumnTable { schema, cells })
+    }
+
+    /// [`ColumnTable::read`], keeping only the cells `metric` is computed from (the
+    /// header's first metric when None; every cell when it names none): every cell is still
+    /// read and checked, but a gate of one metric holds a few numbers a row instead of all.
+    /// Other numeric columns read as NaN (before the kept span) or None (after it).
+    pub fn read_metric(path: &Path, metric: Option<&str>) -> Result<ColumnTable> {
+        let sink = Columns {
+            metric: Some(metric.map(str::to_owned)),
+            ..Columns::default()
+        };
+        let (schema, cells) = read_rows(path, None, sink)?;
         Ok(ColumnTable { schema, cells })
     }
 
@@ -967,13 +1014,17 @@ impl ColumnTable {
         expected_side: &str,
         found_side: &str,
     ) -> Result<ColumnTable> {
-        let (schema, cells) = read_rows(path, Some((expected, expected_side, found_side)))?;
+        let (schema, cells) = read_rows(
+            path,
+            Some((expected, expected_side, found_side)),
+            Columns::default(),
+        )?;
         Ok(ColumnTable { schema, cells })
     }
 
     /// [`BenchTable::parse`], column-wise.
     pub fn parse(text: &str, origin: &Path) -> Result<ColumnTable> {
-        let (schema, cells) = parse_text(text, origin)?;
+        let (schema, cells) = parse_text(text, origin, Columns::default())?;
         Ok(ColumnTable { schema, cells })
     }
 }
@@ -1075,7 +1126,7 @@ mod tests {
                 (Some(crate::schema::GEMM_HEADER), true),
                 (Some("label,N,Check"), false),
             ] {
-                match read_in_blocks_of::<Vec<Row>>(&path, expected, block) {
+                match read_in_blocks_of(&path, expected, block, Vec::<Row>::new()) {
                     Some((schema, rows)) => {
                         prop_assert!(matches, "read in blocks against another header");
                         prop_assert_eq!(parsed.as_ref().ok(), Some(&BenchTable { schema, rows }));
@@ -1083,7 +1134,7 @@ mod tests {
                     None => prop_assert!(!(plain && matches), "a plain file was not read in blocks"),
                 }
                 // Column-wise, the same rows from the same reads.
-                let columns = read_in_blocks_of::<Columns>(&path, expected, block);
+                let columns = read_in_blocks_of(&path, expected, block, Columns::default());
                 prop_assert_eq!(columns.is_some(), plain && matches);
                 if let (Some((schema, cells)), Ok(table)) = (columns, &parsed) {
                     prop_assert_eq!(&same_rows(table, &ColumnTable { schema, cells }), &Ok(()));
@@ -1135,14 +1186,64 @@ mod tests {
             crate::schema::GEMM_HEADER
         );
         std::fs::write(&path, &text).unwrap();
-        let (schema, rows) = read_in_blocks_of::<Vec<Row>>(&path, None, 8).unwrap();
+        let (schema, rows) = read_in_blocks_of(&path, None, 8, Vec::<Row>::new()).unwrap();
         assert_eq!(
             BenchTable { schema, rows },
             BenchTable::parse(&text, &path).unwrap()
         );
         std::fs::write(&path, format!("\u{feff}{text}")).unwrap();
-        assert!(read_in_blocks_of::<Vec<Row>>(&path, None, 8).is_none());
-        assert!(read_in_blocks_of::<Columns>(dir.path(), None, 8).is_none());
+        assert!(read_in_blocks_of(&path, None, 8, Vec::<Row>::new()).is_none());
+        assert!(read_in_blocks_of(dir.path(), None, 8, Columns::default()).is_none());
+    }
+
+    #[test]
+    fn a_table_of_one_metric_keeps_its_cells_and_checks_every_other() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("benchmark.csv");
+        let rows = [
+            "a,1,64,64,64,PASS,7.5,0.2,40.25,1.5,0.07,0.02,120.5,inf,118",
+            "b,2,128,64,32,PASS,3.25,0.1,9.5,0.25,0.5,1.25,99,98,97",
+            "c,1,32,32,32,FAIL,,,,,,,,,",
+        ];
+        std::fs::write(
+            &path,
+            format!("{}\n{}\n", crate::schema::GEMM_HEADER, rows.join("\n")),
+        )
+        .unwrap();
+        let whole = ColumnTable::read(&path).unwrap();
+        for (metric, kept) in [
+            (Some("Forward TFLOPS"), 2),
+            (Some("Backward TFLOPS"), 2),
+            (None, 2),
+            (Some("Combined Step TFLOPS"), 6),
+        ] {
+            let one = ColumnTable::read_metric(&path, metric).unwrap();
+            assert_eq!(one.cells.width, kept, "{metric:?}");
+            let name = metric.unwrap_or("Forward TFLOPS");
+            let m = whole.schema.resolve_metric(name).unwrap();
+            for i in 0..whole.len() {
+                let (a, b) = (whole.row(i), one.row(i));
+                assert_eq!((a.label, a.dims, a.check), (b.label, b.dims, b.check));
+                for (x, y) in [(m.value(a), m.value(b)), (m.stddev(a), m.stddev(b))] {
+                    assert_eq!(x.map(f64::to_bits), y.map(f64::to_bits), "{name} row {i}");
+                }
+            }
+        }
+        // A name the header lacks keeps every cell (the gate then says what is wrong).
+        let all = ColumnTable::read_metric(&path, Some("nope")).unwrap();
+        assert_eq!(all.cells.width, 9);
+        // A cell the metric does not use is still checked.
+        std::fs::write(
+            &path,
+            format!(
+                "{}\n{}\n",
+                crate::schema::GEMM_HEADER,
+                rows[0].replace(",0.07,", ",-0.07,")
+            ),
+        )
+        .unwrap();
+        let err = ColumnTable::read_metric(&path, Some("Forward TFLOPS")).unwrap_err();
+        assert!(err.to_string().contains("Forward Time (ms)"), "{err}");
     }
 
     proptest! {
