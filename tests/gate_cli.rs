@@ -472,6 +472,38 @@ fn write_large_pair(dir: &Path) -> (PathBuf, PathBuf) {
     (b, c)
 }
 
+/// A table large enough to be written in two halves reads as one: every shape in order,
+/// every column aligned across the halves, the verdict under it.
+#[test]
+fn a_large_table_is_one_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cand) = write_large_pair(dir.path());
+    let out = Command::cargo_bin("kcamp")
+        .unwrap()
+        .current_dir(dir.path())
+        .env_remove("KCAMP_DIR")
+        .arg("gate")
+        .arg(&base)
+        .arg(&cand)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let table: Vec<&str> = text.lines().take_while(|l| !l.is_empty()).collect();
+    assert_eq!(table.len(), 3_001, "a header and 3,000 rows");
+    let class_at =
+        |line: &str| line.chars().count() - line.split("  ").last().unwrap().chars().count();
+    let header_at = table[0].chars().count() - "class".len();
+    for (i, row) in table[1..].iter().enumerate() {
+        assert!(row.starts_with(&format!("s{i} ")), "row {i}: {row}");
+        assert_eq!(class_at(row), header_at, "row {i} is aligned: {row}");
+    }
+    let rest = &text[text
+        .find("\n\nverdict: REJECT")
+        .expect("the verdict under the table")..];
+    assert!(rest.contains("1000 shapes regressed beyond"), "{rest}");
+}
+
 /// `kcamp gate A B | head`: the reader leaves after a few lines. kcamp stops writing without
 /// a word (no panic, no backtrace) and exits with the verdict's code, as a whole read would.
 #[test]

@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use clap::Args;
 
@@ -103,7 +104,14 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
     // (a 10,000-shape table is megabytes, and every fresh 4 KiB page is a fault).
     let schema = candidate.schema.clone();
     drop((incumbent, candidate));
-    // Only the form that is printed is made: 10,000-shape reports are common.
+    // Only the form that is printed is made: 10,000-shape reports are common. The text's
+    // table is written to stdout as it is made, before the rest of the text.
+    let report = Rc::new(report);
+    let table = (!ctx.json && exporter(a.format).is_none()).then(|| {
+        let (report, dims) = (Rc::clone(&report), schema.dim_names().join("×"));
+        Box::new(move |out: &mut dyn std::io::Write| write_table(&report, &dims, out))
+            as super::TextStream
+    });
     let mut human = if ctx.json {
         String::new()
     } else if let Some(export) = exporter(a.format) {
@@ -115,7 +123,7 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         };
         export.gate(&report, &schema.dim_names(), &sides)
     } else {
-        render(&report, &schema)
+        verdict_text(&report)
     };
     if !ctx.json && a.format == Format::Text {
         for note in [&skipped, &samples.note].into_iter().flatten() {
@@ -147,7 +155,11 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         });
         vec![next_step(&report, a, unlike, campaign.as_ref())]
     };
-    Ok(CmdOutput::streamed(report, human, code, write_report).with_next(next))
+    let out = CmdOutput::streamed(report, human, code, write_report).with_next(next);
+    Ok(match table {
+        Some(table) => out.with_text_stream(table),
+        None => out,
+    })
 }
 
 /// Memory the gate frees stays in the process for its next allocations: the tables it
@@ -477,9 +489,15 @@ fn directory_of(path: &Path) -> PathBuf {
     }
 }
 
-/// The per-shape table, then the verdict and its reasons. A large table is written in two
-/// halves on two threads (its cells, then its padded rows), joined in order.
-fn render(report: &GateReport, schema: &Schema) -> String {
+/// The per-shape table, written to `out` as it is made. A large table is written in two
+/// halves on two threads: their cells, then their padded rows, the first half's straight to
+/// `out` while the second's are padded beside it (a 10,000-shape table is a megabyte: held
+/// whole, it would be a megabyte of fresh memory).
+fn write_table(
+    report: &GateReport,
+    dim_names: &str,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     /// Below this many shapes one thread writes the table (a thread costs more than it saves).
     const SPLIT_FROM: usize = 2_000;
     // The p column only when a test was run (samples beside the CSVs): without samples every
@@ -487,7 +505,7 @@ fn render(report: &GateReport, schema: &Schema) -> String {
     let tested = report.shapes.iter().any(|s| s.p_value.is_some());
     let header = [
         "label",
-        &schema.dim_names().join("×"),
+        dim_names,
         "check",
         "incumbent",
         "candidate",
@@ -498,43 +516,42 @@ fn render(report: &GateReport, schema: &Schema) -> String {
     ];
     let metric = report.metric.as_str();
     let shapes = &report.shapes[..];
-    let mut out;
     if shapes.len() < SPLIT_FROM {
         let mut cells = Cells::with_capacity(shapes.len() + 1);
         cells.push_row(&header);
         cells.push_shapes(shapes, metric, tested);
-        out = String::with_capacity(cells.text.len() * 2);
-        cells.write_padded(&cells.widths(), &mut out);
-    } else {
-        let (first, second) = shapes.split_at(shapes.len() / 2);
-        let (head, tail) = kcamp_core::par::join(
-            || {
-                let mut head = Cells::with_capacity(first.len() + 1);
-                head.push_row(&header);
-                head.push_shapes(first, metric, tested);
-                head
-            },
-            || {
-                let mut cells = Cells::with_capacity(second.len());
-                cells.push_shapes(second, metric, tested);
-                cells
-            },
-        );
-        let (a, b) = (head.widths(), tail.widths());
-        let widths: [usize; COLUMNS] = std::array::from_fn(|i| a[i].max(b[i]));
-        out = String::with_capacity((head.text.len() + tail.text.len()) * 2);
-        let ((), rest) = kcamp_core::par::join(
-            || head.write_padded(&widths, &mut out),
-            || {
-                let mut rest = String::with_capacity(tail.text.len() * 2);
-                tail.write_padded(&widths, &mut rest);
-                rest
-            },
-        );
-        out.push_str(&rest);
+        return cells.write_padded(&cells.widths(), out);
     }
-    let _ = write!(
-        out,
+    let (first, second) = shapes.split_at(shapes.len() / 2);
+    let (head, tail) = kcamp_core::par::join(
+        || {
+            let mut head = Cells::with_capacity(first.len() + 1);
+            head.push_row(&header);
+            head.push_shapes(first, metric, tested);
+            head
+        },
+        || {
+            let mut cells = Cells::with_capacity(second.len());
+            cells.push_shapes(second, metric, tested);
+            cells
+        },
+    );
+    let (a, b) = (head.widths(), tail.widths());
+    let widths: [usize; COLUMNS] = std::array::from_fn(|i| a[i].max(b[i]));
+    let (written, rest) = kcamp_core::par::join(
+        || head.write_padded(&widths, out),
+        || {
+            let mut rest = Vec::with_capacity(tail.text.len() * 2);
+            tail.write_padded(&widths, &mut rest).map(|()| rest)
+        },
+    );
+    written?;
+    out.write_all(&rest?)
+}
+
+/// The verdict and its reasons, under the table.
+fn verdict_text(report: &GateReport) -> String {
+    let mut out = format!(
         "\nverdict: {} ({})\n",
         report.verdict.as_str(),
         report.metric
@@ -666,7 +683,11 @@ impl Cells {
 
     /// The rows padded to `widths`, numbers right-aligned, text left-aligned, each line
     /// without trailing spaces.
-    fn write_padded(&self, widths: &[usize; COLUMNS], out: &mut String) {
+    fn write_padded(
+        &self,
+        widths: &[usize; COLUMNS],
+        to: &mut (impl std::io::Write + ?Sized),
+    ) -> std::io::Result<()> {
         const RIGHT: [bool; COLUMNS] = [false, false, false, true, true, true, true, true, false];
         const SPACES: &str = "                                                                ";
         let pad = |out: &mut String, mut n: usize| {
@@ -676,8 +697,11 @@ impl Cells {
                 n -= k;
             }
         };
+        // One line at a time, in one buffer that is reused.
+        let mut line = String::with_capacity(256);
+        let out = &mut line;
         for row in self.rows() {
-            let line = out.len();
+            out.clear();
             for (i, (cell, w)) in row.iter().zip(widths).enumerate() {
                 // A column empty in every row, header included, takes no room.
                 if *w == 0 {
@@ -694,10 +718,11 @@ impl Cells {
                     pad(out, w - width(cell));
                 }
             }
-            let trimmed = out[line..].trim_end().len();
-            out.truncate(line + trimmed);
+            out.truncate(out.trim_end().len());
             out.push('\n');
+            to.write_all(out.as_bytes())?;
         }
+        Ok(())
     }
 }
 

@@ -37,7 +37,13 @@ pub struct CmdOutput {
     /// Writes the JSON document to stdout as it is serialized (see
     /// [`CmdOutput::streamed`]).
     stream: Option<StreamWriter>,
+    /// Writes the start of the text for people to stdout as it is made, before `human`
+    /// (see [`CmdOutput::with_text_stream`]).
+    text_stream: Option<TextStream>,
 }
+
+/// Writes the start of a command's text for people (a gate's table) to stdout.
+pub type TextStream = Box<dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()>>;
 
 /// Writes a command's JSON document, with its next steps as `next`, to stdout.
 type StreamWriter =
@@ -118,6 +124,7 @@ impl CmdOutput {
             exit: code,
             next: Vec::new(),
             stream: None,
+            text_stream: None,
         }
     }
 
@@ -130,16 +137,25 @@ impl CmdOutput {
     /// maps: no map key can be refused), since what is written cannot be taken back for
     /// an error document.
     pub fn streamed<T: serde::Serialize + 'static>(
-        doc: T,
+        doc: Rc<T>,
         human: impl Into<String>,
         code: i32,
         write: fn(&T, &[String], &mut BufWriter<StdoutLock<'static>>) -> serde_json::Result<()>,
     ) -> CmdOutput {
-        let doc = Rc::new(doc);
         let shared = Rc::clone(&doc);
         let mut out = CmdOutput::with_exit(Shared(doc), human, code);
         out.stream = Some(Box::new(move |stdout, next| write(&shared, next, stdout)));
         out
+    }
+
+    /// Without `--json`, `write` writes the start of the text to stdout as it is made, and
+    /// `human` follows it: a 10,000-shape gate table is a megabyte, which held as one string
+    /// would be a megabyte of fresh memory (a page fault every 4 KiB). What it writes is not
+    /// escaped for the terminal as `human` is: only for text made of checked labels and
+    /// numbers.
+    pub fn with_text_stream(mut self, write: TextStream) -> CmdOutput {
+        self.text_stream = Some(write);
+        self
     }
 
     /// The next steps: each a command to run or a dashboard key, most likely first.
@@ -398,7 +414,10 @@ pub fn run() -> i32 {
                     .map(|t| &**t)
                     .filter(|t| !t.is_empty())
                     .collect();
-                print_lines(&texts, out.exit)
+                match &out.text_stream {
+                    Some(write) => print_after(write, &texts, out.exit),
+                    None => print_lines(&texts, out.exit),
+                }
             };
             // The process exits next and its memory goes back whole: freeing a report's
             // 10,000 shapes one by one first would only cost time.
@@ -426,6 +445,24 @@ fn print_lines(texts: &[&str], code: i32) -> i32 {
         .try_for_each(|t| {
             out.write_all(t.as_bytes())
                 .and_then(|()| out.write_all(b"\n"))
+        })
+        .and_then(|()| out.flush());
+    match written {
+        Ok(()) => code,
+        Err(e) => stdout_failed(&e, code),
+    }
+}
+
+/// Print what `write` writes, then each text on its own line(s), through one buffer; returns
+/// `code`, or what [`stdout_failed`] says when stdout cannot take them.
+fn print_after(write: &TextStream, texts: &[&str], code: i32) -> i32 {
+    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let written = write(&mut out)
+        .and_then(|()| {
+            texts.iter().try_for_each(|t| {
+                out.write_all(t.as_bytes())
+                    .and_then(|()| out.write_all(b"\n"))
+            })
         })
         .and_then(|()| out.flush());
     match written {
