@@ -335,6 +335,23 @@ fn json_errors_are_documents() {
     );
 }
 
+/// `--json` with `--format markdown` (or csv) asks for two outputs: refused, not one of them
+/// silently printed.
+#[test]
+fn json_and_another_format_are_refused_together() {
+    for format in ["markdown", "csv"] {
+        let (code, json) = gate_json(&["base.csv", "accept.csv", "--format", format]);
+        assert_eq!(code, 2, "{json}");
+        assert_eq!(
+            json["error"]["message"],
+            format!("--json and --format {format} ask for two different outputs: pass one of them")
+        );
+    }
+    // --format json is the same as --json.
+    let (code, json) = gate_json(&["base.csv", "accept.csv", "--format", "json"]);
+    assert_eq!((code, &json["verdict"]), (0, &Value::from("ACCEPT")));
+}
+
 #[test]
 fn bandwidth_schema() {
     let (code, json) = gate_json(&["bw_base.csv", "bw_cand.csv"]);

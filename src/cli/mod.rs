@@ -398,7 +398,21 @@ pub fn run() -> i32 {
         json,
         campaign: cli.campaign.clone().unwrap_or_else(|| PathBuf::from(".")),
     };
-    match dispatch(cli, &ctx) {
+    // `--json --format markdown` asks for two outputs: neither is silently dropped.
+    let conflict = cli
+        .command
+        .as_ref()
+        .and_then(Command::format)
+        .filter(|f| cli.json && matches!(f, export::Format::Markdown | export::Format::Csv));
+    let done = match conflict {
+        Some(format) => Err(Error::input(format!(
+            "--json and --format {} ask for two different outputs: pass one of them",
+            clap::ValueEnum::to_possible_value(&format)
+                .map_or_else(String::new, |v| v.get_name().to_owned())
+        ))),
+        None => dispatch(cli, &ctx),
+    };
+    match done {
         Ok(out) => {
             let stream = out.stream.as_ref().filter(|_| json);
             let code = if let Some(write) = stream {
