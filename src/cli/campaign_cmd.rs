@@ -871,14 +871,12 @@ fn log_rows(st: &CampaignState) -> Vec<LogRow> {
 /// A round's shapes that do not PASS (`label CHECK`), the target shapes its validation
 /// checked without timing included (`label CHECK (untimed)`): they reject it as well.
 fn failed_shapes(r: &kcamp_core::campaign::RoundState) -> Vec<String> {
-    let failing = |label: &str, check: Check, mark: &str| {
-        (check != Check::Pass).then(|| format!("{label} {}{mark}", check.as_str()))
-    };
-    let timed = r.table.iter().flat_map(|t| t.rows.iter());
-    let untimed = r.result.iter().flat_map(|res| res.checked_shapes.iter());
-    timed
-        .filter_map(|x| failing(&x.label, x.check, ""))
-        .chain(untimed.filter_map(|x| failing(&x.label, x.check, " (untimed)")))
+    r.failures()
+        .into_iter()
+        .map(|f| {
+            let mark = if f.untimed { " (untimed)" } else { "" };
+            format!("{} {}{mark}", f.label, f.check.as_str())
+        })
         .collect()
 }
 

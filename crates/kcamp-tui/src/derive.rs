@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use kcamp_core::artifacts::progress::Progress;
-use kcamp_core::artifacts::result::{RunResult, ShapeFailure, ShapeRecord, untimed_failures};
+use kcamp_core::artifacts::result::{RunResult, ShapeFailure, ShapeRecord};
 use kcamp_core::campaign::{CampaignState, RoundState};
 use kcamp_core::gate::{GateReport, ShapeClass, ShapeVerdict, Verdict};
 use kcamp_core::schema::{BenchTable, MetricRef, Row};
@@ -44,6 +44,8 @@ pub struct RoundLine {
     pub delta: Option<f64>,
     pub incumbent: bool,
     pub forced: bool,
+    /// Shapes that do not PASS, untimed checked ones included ([`RoundState::failures`]).
+    pub failed: usize,
 }
 
 /// One shape in the gate panel.
@@ -333,6 +335,7 @@ pub fn round_lines(state: &CampaignState) -> Vec<RoundLine> {
                     .or_else(|| r.gate.as_ref().and_then(|g| g.aggregate.delta)),
                 incumbent: state.incumbent == Some(r.number),
                 forced: decision.is_some_and(|d| d.forced),
+                failed: r.failure_count(),
             }
         })
         .collect()
@@ -512,23 +515,10 @@ fn listed(items: &[String]) -> String {
 /// The most of a failure's reason a one-line summary quotes (characters).
 const REASON_CHARS: usize = 120;
 
-/// Why a round is rolled back, from its verdict and its run record: `gate ` and the
-/// [`verdict_summary`].
-pub fn rollback_reason(gate: &GateReport, result: Option<&RunResult>) -> String {
-    let failures: Vec<ShapeFailure> = result.map_or_else(Vec::new, |r| {
-        r.shapes
-            .iter()
-            .filter(|s| s.check != Check::Pass)
-            .map(|s| ShapeFailure {
-                label: s.label.clone(),
-                check: s.check,
-                reason: s.reason.clone(),
-                untimed: false,
-            })
-            .chain(untimed_failures(&r.checked_shapes))
-            .collect()
-    });
-    format!("gate {}", verdict_summary(gate, &failures))
+/// Why a round is rolled back, from its verdict and the shapes of its run that did not PASS
+/// ([`RoundState::failures`]): `gate ` and the [`verdict_summary`].
+pub fn rollback_reason(gate: &GateReport, failures: &[ShapeFailure]) -> String {
+    format!("gate {}", verdict_summary(gate, failures))
 }
 
 /// A verdict in one line: the verdict, the aggregate change and what decided it (`REJECT ·
@@ -1178,8 +1168,10 @@ mod tests {
             "the timed FAIL and the untimed TIMEOUT_FAIL"
         );
         // The rollback reason the dashboard offers counts both, and says why the first failed.
+        // The Rounds panel counts both too (it shows `FAIL 2` instead of a Δ).
+        assert_eq!(round_lines(&state)[index].failed, 2);
         let round = &state.rounds[index];
-        let reason = rollback_reason(round.gate.as_ref().unwrap(), round.result.as_ref());
+        let reason = rollback_reason(round.gate.as_ref().unwrap(), &round.failures());
         assert!(
             reason.contains(
                 "2 shapes do not PASS: sq1024 (FAIL), sq2048 (TIMEOUT_FAIL, untimed) · sq1024: output mismatch: rel_err 3.2e-2"

@@ -40,11 +40,11 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::artifacts::progress::Progress;
-use crate::artifacts::result::RunResult;
+use crate::artifacts::result::{RunResult, ShapeFailure, failures, untimed_failures};
 use crate::gate::{GateReport, Verdict};
 use crate::manifest::Manifest;
 use crate::schema::BenchTable;
-use crate::types::{DecisionKind, Validation};
+use crate::types::{Check, DecisionKind, Validation};
 
 pub use analyze::{AnalyzeTarget, StaticMetrics, gather as gather_evidence, record_evidence};
 pub use baseline::{BaselineOutcome, baseline};
@@ -131,6 +131,36 @@ pub struct RoundState {
     pub gate_validation: Option<Validation>,
     /// The round's iteration record (`memory/v<N-1>.json`).
     pub memory: Option<serde_json::Value>,
+}
+
+impl RoundState {
+    /// The shapes of the round's measurement that do not PASS, with the reasons its run
+    /// recorded: the table's rows, then the target shapes a quick validation checked without
+    /// timing them. Either kind rejects the round.
+    pub fn failures(&self) -> Vec<ShapeFailure> {
+        let mut out = self
+            .table
+            .as_ref()
+            .map(|t| failures(t, self.result.as_ref()))
+            .unwrap_or_default();
+        if let Some(r) = &self.result {
+            out.extend(untimed_failures(&r.checked_shapes));
+        }
+        out
+    }
+
+    /// How many [`failures`](RoundState::failures) the round has, without listing them.
+    pub fn failure_count(&self) -> usize {
+        let failing = |check: Check| check != Check::Pass;
+        let timed = self
+            .table
+            .as_ref()
+            .map_or(0, |t| t.rows.iter().filter(|r| failing(r.check)).count());
+        let untimed = self.result.as_ref().map_or(0, |r| {
+            r.checked_shapes.iter().filter(|s| failing(s.check)).count()
+        });
+        timed + untimed
+    }
 }
 
 /// A read-only snapshot of a whole campaign, for status output and the dashboard.

@@ -619,10 +619,10 @@ fn open_rollback(model: &mut Model) {
     };
     // What decision.json will say: why the round goes, never a note on how it was measured.
     let suggestion = match &round.gate {
-        Some(g) if !g.verdict.allows_accept() => derive::rollback_reason(g, round.result.as_ref()),
+        Some(g) if !g.verdict.allows_accept() => derive::rollback_reason(g, &round.failures()),
         Some(g) => format!(
             "abandoned although the gate allowed it ({})",
-            derive::rollback_reason(g, round.result.as_ref())
+            derive::rollback_reason(g, &round.failures())
         ),
         None => "abandoned before validation".to_owned(),
     };

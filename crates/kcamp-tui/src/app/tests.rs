@@ -173,7 +173,7 @@ fn a_rollback_reason_names_what_decided_the_verdict() {
     gate.shapes[0].hard_regression = true;
     gate.shapes[0].delta = Some(-0.12);
     assert_eq!(
-        derive::rollback_reason(&gate, None),
+        derive::rollback_reason(&gate, &[]),
         "gate REJECT · aggregate +10.8% · 1 shape does not PASS: sq1024 (FAIL) · \
          1 shape regressed beyond the threshold: sq64 -12.0%"
     );
@@ -189,7 +189,7 @@ fn a_rollback_reason_names_what_decided_the_verdict() {
             .into(),
     );
     assert_eq!(
-        derive::rollback_reason(&gate, None),
+        derive::rollback_reason(&gate, &[]),
         "gate REJECT · aggregate +10.8% · 1 of the 3 untimed target shape(s) checked by this \
          validation do not PASS: sq2048 (FAIL)"
     );
@@ -201,19 +201,19 @@ fn a_rollback_reason_names_what_decided_the_verdict() {
         .into();
     gate.aggregate.band = Some(0.184);
     assert_eq!(
-        derive::rollback_reason(&gate, None),
+        derive::rollback_reason(&gate, &[]),
         "gate REJECT · aggregate +10.8% · no gain distinguishable from noise (paired band ±18.4%)"
     );
     gate.reasons.remove(1);
     gate.aggregate.delta = Some(-0.05);
     assert_eq!(
-        derive::rollback_reason(&gate, None),
+        derive::rollback_reason(&gate, &[]),
         "gate REJECT · aggregate -5.00% · not a gain"
     );
     gate.verdict = Verdict::NeedsRemeasure;
     gate.aggregate.delta = Some(0.01);
     assert_eq!(
-        derive::rollback_reason(&gate, None),
+        derive::rollback_reason(&gate, &[]),
         "gate NEEDS_REMEASURE · aggregate +1.00%"
     );
 }

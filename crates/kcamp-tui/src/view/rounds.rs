@@ -7,7 +7,7 @@ use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState};
 use super::text::fit_end;
 use super::{dim_extra, fmt_metric, fmt_pct, panel_block, position, widths, window};
 use crate::app::Model;
-use crate::derive::RoundStatus;
+use crate::derive::{RoundLine, RoundStatus};
 use crate::keys::Panel;
 use kcamp_core::gate::Verdict;
 
@@ -63,7 +63,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     // Δ as wide as its widest value, so a unit is never cut (`+0.0814%` is 8 columns).
     let delta_width = model.rounds[visible.clone()]
         .iter()
-        .map(|r| fmt_pct(r.delta).chars().count())
+        .map(|r| delta_text(r).chars().count())
         .max()
         .unwrap_or(1)
         .max(1) as u16;
@@ -115,7 +115,11 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
             if show_aggregate {
                 cells.push(Cell::from(aggregate.clone()));
             }
-            cells.push(Cell::from(fmt_pct(r.delta)));
+            // A round with a failing shape has no honest Δ (as `kcamp log` says it).
+            cells.push(match r.failed {
+                0 => Cell::from(fmt_pct(r.delta)),
+                _ => Cell::from(delta_text(r)).style(theme.error()),
+            });
             cells.push(Cell::from(fit_end(&r.hypothesis, hypothesis_width)));
             Row::new(cells)
         })
@@ -140,4 +144,12 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         .column_spacing(1);
     let mut state = TableState::default().with_selected(Some(model.selected - start));
     frame.render_stateful_widget(table, inner, &mut state);
+}
+
+/// The Δ cell: the aggregate change, or `FAIL n` where n shapes do not PASS.
+fn delta_text(r: &RoundLine) -> String {
+    match r.failed {
+        0 => fmt_pct(r.delta),
+        n => format!("FAIL {n}"),
+    }
 }
