@@ -41,7 +41,25 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     // The verdict is left out before the hypothesis is: the state says most of it.
     let show_verdict = inner.width >= 34;
     let visible_rows = inner.height.saturating_sub(1) as usize;
-    if let Some(pos) = position(model.selected, model.rounds.len(), visible_rows, theme) {
+    let pos = position(model.selected, model.rounds.len(), visible_rows, theme);
+    // Columns left out for want of room are named, as the gate panel names its own.
+    let hidden: Vec<&str> = [(!show_verdict, "gate"), (!show_aggregate, "aggregate")]
+        .into_iter()
+        .filter_map(|(hide, name)| hide.then_some(name))
+        .collect();
+    if !hidden.is_empty() {
+        // Beside the position, with a line of border between them.
+        let room = (inner.width as usize).saturating_sub(pos.as_ref().map_or(0, |p| p.width()) + 2);
+        let long = format!(" hidden: {} (widen) ", hidden.join(", "));
+        let short = format!(" -{} ", hidden.join(","));
+        let text = [long, short]
+            .into_iter()
+            .find(|t| t.chars().count() <= room);
+        if let Some(text) = text {
+            block = block.title_bottom(ratatui::text::Line::styled(text, theme.key()));
+        }
+    }
+    if let Some(pos) = pos {
         block = block.title_bottom(pos);
     }
     frame.render_widget(block, area);
