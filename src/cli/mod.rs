@@ -428,10 +428,7 @@ pub fn run() -> i32 {
                     .map(|t| &**t)
                     .filter(|t| !t.is_empty())
                     .collect();
-                match &out.text_stream {
-                    Some(write) => print_after(write, &texts, out.exit),
-                    None => print_lines(&texts, out.exit),
-                }
+                print_after(out.text_stream.as_ref(), &texts, out.exit)
             };
             // The process exits next and its memory goes back whole: freeing a report's
             // 10,000 shapes one by one first would only cost time.
@@ -453,25 +450,15 @@ pub fn run() -> i32 {
 /// Print each text on its own line(s); returns `code`, or what [`stdout_failed`] says when
 /// stdout cannot take them.
 fn print_lines(texts: &[&str], code: i32) -> i32 {
-    let mut out = std::io::stdout().lock();
-    let written = texts
-        .iter()
-        .try_for_each(|t| {
-            out.write_all(t.as_bytes())
-                .and_then(|()| out.write_all(b"\n"))
-        })
-        .and_then(|()| out.flush());
-    match written {
-        Ok(()) => code,
-        Err(e) => stdout_failed(&e, code),
-    }
+    print_after(None, texts, code)
 }
 
-/// Print what `write` writes, then each text on its own line(s), through one buffer; returns
-/// `code`, or what [`stdout_failed`] says when stdout cannot take them.
-fn print_after(write: &TextStream, texts: &[&str], code: i32) -> i32 {
+/// Print what `first` writes, if anything, then each text on its own line(s), through one
+/// buffer; returns `code`, or what [`stdout_failed`] says when stdout cannot take them.
+fn print_after(first: Option<&TextStream>, texts: &[&str], code: i32) -> i32 {
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let written = write(&mut out)
+    let written = first
+        .map_or(Ok(()), |write| write(&mut out))
         .and_then(|()| {
             texts.iter().try_for_each(|t| {
                 out.write_all(t.as_bytes())
