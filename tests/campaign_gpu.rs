@@ -295,6 +295,23 @@ fn status_and_log_count_the_untimed_shapes_that_fail() {
         validate.contains("s16, s32 (untimed), s48 (untimed): FAIL: "),
         "one line for the shared reason, the untimed shapes marked: {validate}"
     );
+    // Rolled back, the round's record says the compile error once, for all three shapes,
+    // and that nothing was timed.
+    run(&dir, &["rollback", "--reason", "typo"], 0, None);
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("memory/v1.json")).unwrap())
+            .unwrap();
+    let message = record["pitfalls_and_fixes"][0]["error_message"]
+        .as_str()
+        .unwrap();
+    assert!(
+        message.starts_with("s16, s32 (untimed), s48 (untimed) (FAIL): ")
+            && message.matches("expected `;`").count() == 2
+            && message.contains(". Gate: "),
+        "{message}"
+    );
+    let how = record["references"][0]["description"].as_str().unwrap();
+    assert!(how.ends_with("timing none (no shape was timed)"), "{how}");
     let log = run(&dir, &["log"], 0, None);
     let failed = log["rounds"]
         .as_array()

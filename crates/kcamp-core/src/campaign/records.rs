@@ -128,7 +128,7 @@ pub fn on_decision(c: &Campaign, round: u32) -> Result<()> {
             let message = if failures.is_empty() {
                 gate_reasons
             } else {
-                format!("{} {gate_reasons}", failures.join("; "))
+                format!("{}. Gate: {gate_reasons}", failures.join("; "))
             };
             ops.push(set(
                 "pitfalls_and_fixes",
@@ -235,8 +235,9 @@ fn compare_rounds(c: &Campaign, round: u32, parent: u32) -> Result<Option<Compar
     }))
 }
 
-/// `shape (CHECK): reason` for every shape of the round's run that did not PASS, timed or
-/// only checked (`shape (CHECK, untimed): reason`).
+/// The shapes of the round's run that did not PASS, timed or only checked, grouped by what
+/// they failed with: `s16, s32 (untimed) (FAIL): reason` (a compile error fails every shape
+/// alike, and is said once).
 fn failing_shapes(c: &Campaign, round: u32) -> Vec<String> {
     let adir = c.artifacts_dir(round);
     let Ok(table) = BenchTable::read(&adir.join(BENCHMARK_CSV)) else {
@@ -244,16 +245,32 @@ fn failing_shapes(c: &Campaign, round: u32) -> Vec<String> {
     };
     let result = RunResult::read(&adir.join(RESULT_JSON)).ok().flatten();
     let checked = result.as_ref().map_or(&[][..], |r| &r.checked_shapes[..]);
-    crate::artifacts::result::failures(&table, result.as_ref())
+    let mut groups: Vec<(Check, Option<String>, Vec<String>)> = Vec::new();
+    for f in crate::artifacts::result::failures(&table, result.as_ref())
         .into_iter()
         .chain(crate::artifacts::result::untimed_failures(checked))
-        .map(|f| {
+    {
+        let label = if f.untimed {
+            format!("{} (untimed)", f.label)
+        } else {
+            f.label
+        };
+        match groups
+            .iter_mut()
+            .find(|(check, reason, _)| *check == f.check && *reason == f.reason)
+        {
+            Some(group) => group.2.push(label),
+            None => groups.push((f.check, f.reason, vec![label])),
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(check, reason, labels)| {
             format!(
-                "{} ({}{}){}",
-                f.label,
-                f.check.as_str(),
-                if f.untimed { ", untimed" } else { "" },
-                f.reason.map(|r| format!(": {r}")).unwrap_or_default()
+                "{} ({}){}",
+                labels.join(", "),
+                check.as_str(),
+                reason.map(|r| format!(": {r}")).unwrap_or_default()
             )
         })
         .collect()
@@ -274,11 +291,15 @@ fn references(c: &Campaign, round: u32) -> Vec<Value> {
                     .as_ref()
                     .map_or("an unrecorded adapter", |a| a.name.as_str()),
                 r.adapter.as_ref().map_or("-", |a| a.backend.as_str()),
-                r.timing_methods
-                    .iter()
-                    .map(|m| m.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                if r.timing_methods.is_empty() {
+                    "none (no shape was timed)".to_owned()
+                } else {
+                    r.timing_methods
+                        .iter()
+                        .map(|m| m.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                }
             ),
             None => "imported or harness CSV (no run record)".to_owned(),
         };
