@@ -307,6 +307,14 @@ fn json_report_has_the_fields() {
         assert!(first[key].is_f64(), "{key}");
     }
     assert_eq!(json["config"]["noise_floor"], 0.02);
+    // The next step judges the metric this gate judged.
+    let (_, text, _) = gate(&["base.csv", "accept.csv", "--metric", "Forward TFLOPS"]);
+    assert!(
+        text.trim_end().ends_with(
+            "--metric 'Forward TFLOPS' --format markdown   # the verdict as a pull-request comment"
+        ),
+        "{text}"
+    );
     // As in every JSON document, the next step: the same line the text ends with.
     let next = json["next"].as_array().unwrap();
     assert_eq!(next.len(), 1);

@@ -426,7 +426,11 @@ fn next_step(
     campaign: Option<&GateCampaign>,
 ) -> String {
     let candidate = shell_word(&a.candidate.display().to_string()).into_owned();
-    let files = format!("{} {candidate}", shell_word(&a.base.display().to_string()));
+    let mut files = format!("{} {candidate}", shell_word(&a.base.display().to_string()));
+    // The gate run again on the same files judges the same metric.
+    if let Some(metric) = &a.metric {
+        files.push_str(&format!(" --metric {}", shell_word(metric)));
+    }
     match (report.verdict, campaign) {
         (Verdict::NeedsRemeasure, _) if unlike => "measure both sides alike (one adapter, backend, driver, checks mode and harness), then gate again; inside a campaign `kcamp validate` measures the incumbent beside the candidate".into(),
         (Verdict::NeedsRemeasure, _) => {

@@ -33,7 +33,14 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let below = lines.len().saturating_sub(inner.height as usize);
     if below > 0 {
         block = block.title_bottom(
-            Line::styled(format!(" ↓ {below} more lines "), theme.key()).right_aligned(),
+            Line::styled(
+                format!(
+                    " ↓ {below} more {} ",
+                    if below == 1 { "line" } else { "lines" }
+                ),
+                theme.key(),
+            )
+            .right_aligned(),
         );
     }
     frame.render_widget(block, area);
