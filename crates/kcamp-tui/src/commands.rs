@@ -204,20 +204,30 @@ pub fn interpret(command: &CampaignCommand, result: &CommandResult) -> Outcome {
     // the run was measured (the pairing note of every paired validation).
     let report = first_of(&["/report", "/decision/gate", "/gate"])
         .and_then(|r| serde_json::from_value::<GateReport>(r.clone()).ok());
-    match (&report, &verdict, reasons.first()) {
-        (Some(report), _, _) => {
-            // A validation lists the shapes that did not PASS with their reasons, the
-            // untimed ones too.
-            let failures: Vec<ShapeFailure> = doc
-                .get("failures")
-                .and_then(|f| serde_json::from_value(f.clone()).ok())
-                .unwrap_or_default();
-            summary.push_str(&format!(": {}", verdict_summary(report, &failures)));
+    // A rollback says why, as it was recorded (the dashboard's offered reason counts every
+    // failing shape, which the gate report alone cannot).
+    let rolled_back_because = (first_of(&["/decision/decision"])
+        == Some(&Value::from("ROLLED_BACK")))
+    .then(|| first_of(&["/decision/reason"]).and_then(Value::as_str))
+    .flatten();
+    if let Some(why) = rolled_back_because {
+        summary.push_str(&format!(": {why}"));
+    } else {
+        match (&report, &verdict, reasons.first()) {
+            (Some(report), _, _) => {
+                // A validation lists the shapes that did not PASS with their reasons, the
+                // untimed ones too.
+                let failures: Vec<ShapeFailure> = doc
+                    .get("failures")
+                    .and_then(|f| serde_json::from_value(f.clone()).ok())
+                    .unwrap_or_default();
+                summary.push_str(&format!(": {}", verdict_summary(report, &failures)));
+            }
+            (None, Some(v), Some(first)) => summary.push_str(&format!(": {v} ({first})")),
+            (None, Some(v), None) => summary.push_str(&format!(": {v}")),
+            (None, None, Some(first)) => summary.push_str(&format!(" ({first})")),
+            (None, None, None) => {}
         }
-        (None, Some(v), Some(first)) => summary.push_str(&format!(": {v} ({first})")),
-        (None, Some(v), None) => summary.push_str(&format!(": {v}")),
-        (None, None, Some(first)) => summary.push_str(&format!(" ({first})")),
-        (None, None, None) => {}
     }
     match code {
         Some(exit::OK) => Outcome {
@@ -291,6 +301,22 @@ mod tests {
             .args(Path::new("d"))[3..],
             ["round", "new", "--hypothesis", "tile 64"]
         );
+    }
+
+    #[test]
+    fn a_rollback_is_summed_up_by_the_reason_it_recorded() {
+        let state = crate::fixtures::paired_candidate();
+        let report = state.rounds[3].gate.clone().unwrap();
+        let reason = "gate REJECT · 3 shapes do not PASS: s16 (FAIL), s32 (FAIL, untimed), s48 (FAIL, untimed)";
+        let doc = serde_json::json!({"decision": {"round": 4, "decision": "ROLLED_BACK",
+            "verdict": "REJECT", "reason": reason, "gate": report}});
+        let out = interpret(
+            &CampaignCommand::Rollback {
+                reason: reason.into(),
+            },
+            &result(0, &doc.to_string()),
+        );
+        assert_eq!(out.summary, format!("rollback round 4: {reason} — done"));
     }
 
     #[test]
