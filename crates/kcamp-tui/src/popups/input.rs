@@ -55,8 +55,11 @@ pub enum InputOutcome {
 
 /// Widest an input popup gets.
 const MAX_WIDTH: u16 = 96;
-/// The field, its error line and the keys.
-const FOOTER_ROWS: u16 = 3;
+/// The error line and the keys, under the field.
+const FOOTER_ROWS: u16 = 2;
+/// Lines the field wraps over at most: a reason the dashboard offers (a verdict in one line,
+/// with the first failure's reason) is read whole before it is confirmed.
+const FIELD_ROWS: usize = 4;
 
 impl InputPopup {
     pub fn new(purpose: InputPurpose, title: impl Into<String>, text: impl Into<String>) -> Self {
@@ -114,25 +117,61 @@ impl InputPopup {
             .iter()
             .map(|(text, tone)| Line::styled(text.clone(), tone_style(theme, *tone)))
             .collect();
-        place(area, MAX_WIDTH, &body, FOOTER_ROWS)
+        let field = self.field(area).len() as u16;
+        place(area, MAX_WIDTH, &body, FOOTER_ROWS + field)
+    }
+
+    fn prompt(&self) -> String {
+        format!("{}: ", self.purpose.prompt())
+    }
+
+    /// The text as the field shows it in a popup placed in `area`: wrapped after the prompt
+    /// (the cursor keeps a cell at the end), its last [`FIELD_ROWS`] lines, the first of
+    /// them marked `…` when earlier ones are left out.
+    fn field(&self, area: Rect) -> Vec<String> {
+        let width = area.width.min(MAX_WIDTH).saturating_sub(2).max(1) as usize;
+        let first = width.saturating_sub(text::width(&self.prompt()) + 1);
+        let mut lines = text::chunks(&self.text, first, width.saturating_sub(1));
+        if lines.is_empty() {
+            lines.push(String::new());
+        }
+        if lines.len() > FIELD_ROWS {
+            let cut = lines.len() - FIELD_ROWS;
+            lines.drain(..cut);
+            let room = if FIELD_ROWS == 1 { first } else { width - 1 };
+            lines[0] = text::fit_start(&lines[0], room.saturating_sub(1));
+            lines[0].insert(0, '…');
+        }
+        lines
     }
 
     pub fn draw(&self, frame: &mut Frame, area: Rect, theme: Theme) {
         let placed = self.placed(area, theme);
         let width = placed.footer.width as usize;
-        let prompt = format!("{}: ", self.purpose.prompt());
-        // The end of the text stays in sight while it grows past the field.
-        let room = width.saturating_sub(text::width(&prompt) + 1);
-        let field = Line::from(vec![
-            Span::styled(prompt, theme.key()),
-            Span::raw(text::fit_start(&self.text, room)),
-            Span::styled("▏", theme.key()),
-        ]);
-        let error = match &self.error {
+        // Wrapped, the whole of a long reason is in sight; past the rows the field has, its
+        // end (where typing goes) stays in sight.
+        let field = self.field(area);
+        let last = field.len() - 1;
+        let mut footer: Vec<Line> = field
+            .into_iter()
+            .enumerate()
+            .map(|(i, piece)| {
+                let mut spans = Vec::new();
+                if i == 0 {
+                    spans.push(Span::styled(self.prompt(), theme.key()));
+                }
+                spans.push(Span::raw(piece));
+                if i == last {
+                    spans.push(Span::styled("▏", theme.key()));
+                }
+                Line::from(spans)
+            })
+            .collect();
+        footer.push(match &self.error {
             Some(e) => Line::styled(text::fit_end(e, width), theme.error()),
             None => Line::default(),
-        };
-        let footer = vec![field, error, key_hints(Context::Input, theme, width)];
+        });
+        footer.push(key_hints(Context::Input, theme, width));
         render(frame, &placed, &self.title, self.scroll, footer, theme);
     }
 }
@@ -169,6 +208,27 @@ mod tests {
             p.on_key(Some(Action::Submit), &enter(), AREA),
             InputOutcome::Submitted("ok".into())
         );
+    }
+
+    #[test]
+    fn a_long_reason_wraps_and_is_read_whole() {
+        let reason = "gate REJECT · 3 shapes do not PASS: s16 (FAIL), s32 (FAIL, untimed), \
+            s48 (FAIL, untimed) · s16: ./kernel/gemm.wgsl:33:5: expected `;`, found \"for\"";
+        let p = InputPopup::new(InputPurpose::RollbackReason, "t", reason);
+        let field = p.field(AREA);
+        assert!(field.len() > 1 && field.len() <= FIELD_ROWS, "{field:?}");
+        assert_eq!(
+            field.concat(),
+            reason,
+            "every character, in order, from the start"
+        );
+        // Longer than the rows: the end stays, the start is marked as left out.
+        let long = reason.repeat(4);
+        let p = InputPopup::new(InputPurpose::RollbackReason, "t", long.as_str());
+        let field = p.field(AREA);
+        assert_eq!(field.len(), FIELD_ROWS);
+        assert!(field[0].starts_with('…'), "{field:?}");
+        assert!(long.ends_with(&field[1..].concat()));
     }
 
     #[test]

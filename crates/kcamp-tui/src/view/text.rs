@@ -17,6 +17,30 @@ pub fn max_width<'a>(texts: impl IntoIterator<Item = &'a String>) -> usize {
 }
 
 /// The longest run of `chars` that fits in `max` cells.
+/// `s` cut into pieces of at most `first` cells, then `rest` cells each (every piece at
+/// least one character, so a character wider than the room still moves on).
+pub fn chunks(s: &str, first: usize, rest: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = s.chars().peekable();
+    let mut room = first.max(1);
+    while chars.peek().is_some() {
+        let mut piece = String::new();
+        let mut used = 0;
+        while let Some(&c) = chars.peek() {
+            let w = char_width(c);
+            if used + w > room && !piece.is_empty() {
+                break;
+            }
+            piece.push(c);
+            used += w;
+            chars.next();
+        }
+        out.push(piece);
+        room = rest.max(1);
+    }
+    out
+}
+
 fn take_cells(chars: impl Iterator<Item = char>, max: usize) -> Vec<char> {
     let mut out = Vec::new();
     let mut used = 0;
