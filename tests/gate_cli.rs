@@ -529,6 +529,45 @@ fn a_large_table_is_one_table() {
     assert!(rest.contains("1000 shapes regressed beyond"), "{rest}");
 }
 
+/// A markdown table too long for a pull-request comment keeps the shapes that decide and
+/// says how many it leaves out.
+#[test]
+fn a_large_markdown_report_fits_in_a_pull_request_comment() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cand) = write_large_pair(dir.path());
+    let out = Command::cargo_bin("kcamp")
+        .unwrap()
+        .current_dir(dir.path())
+        .env_remove("KCAMP_DIR")
+        .args(["gate", "--format", "markdown"])
+        .arg(&base)
+        .arg(&cand)
+        .output()
+        .unwrap();
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        md.chars().count() <= 65_536,
+        "{} characters",
+        md.chars().count()
+    );
+    let rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| s")).collect();
+    assert!(rows.len() > 100, "{}", rows.len());
+    // The 1,000 regressions come first.
+    assert!(
+        rows.iter().all(|r| r.contains("**REGRESSION**")),
+        "{rows:?}"
+    );
+    assert!(
+        md.contains(&format!(
+            "_{} of 3000 shapes are shown, those that decide first; {} more",
+            rows.len(),
+            3000 - rows.len()
+        )),
+        "{md}"
+    );
+    assert!(md.contains("`--format csv` lists every shape"));
+}
+
 /// `kcamp gate A B | head`: the reader leaves after a few lines. kcamp stops writing without
 /// a word (no panic, no backtrace) and exits with the verdict's code, as a whole read would.
 #[test]

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use kcamp_core::gate::GateReport;
+use kcamp_core::gate::{GateReport, ShapeClass, ShapeVerdict};
 use kcamp_core::units;
 use kcamp_report::markdown::cell;
 
@@ -26,7 +26,9 @@ impl Exporter for Markdown {
             "\n| label | {} | check | incumbent | candidate | Δ | band |{p_head} class |\n|---|---|---|---:|---:|---:|---:|{p_rule}---|",
             dim_names.join("×")
         );
+        let mut rows = Vec::with_capacity(r.shapes.len());
         for s in &r.shapes {
+            let mut md = String::new();
             let check = if s.incumbent_check != s.check {
                 format!("{}→{}", s.incumbent_check.as_str(), s.check.as_str())
             } else {
@@ -55,7 +57,9 @@ impl Exporter for Markdown {
                     ""
                 }
             );
+            rows.push(md);
         }
+        push_rows(&mut md, &r.shapes, rows);
         let _ = writeln!(
             md,
             "\nAggregate (geomean over shapes that PASS on both sides): {} → {} ({}).",
@@ -109,4 +113,62 @@ impl Exporter for Markdown {
         md.push_str("\n<sub>★ the incumbent. Δ is the gate's, against the incumbent each round was judged against, over the same shapes; a round with failing shapes shows FAIL, not a gain.</sub>\n");
         md
     }
+}
+
+/// The most characters a GitHub comment holds.
+const COMMENT_CHARS: usize = 65_536;
+/// Room kept for what follows the table (the aggregate and the footnote).
+const AFTER_TABLE_CHARS: usize = 2_000;
+
+/// The table's rows, every one where the comment holds them; otherwise the shapes that
+/// decide first (failed, hard regressions, other regressions, then improved and neutral ones,
+/// most negative Δ first within each) and a line saying how many are left out and where
+/// they all are.
+fn push_rows(md: &mut String, shapes: &[ShapeVerdict], rows: Vec<String>) {
+    let room = COMMENT_CHARS.saturating_sub(md.chars().count() + AFTER_TABLE_CHARS);
+    let total: usize = rows.iter().map(|r| r.chars().count()).sum();
+    if total <= room {
+        rows.iter().for_each(|r| md.push_str(r));
+        return;
+    }
+    let rank = |s: &ShapeVerdict| match s.class {
+        ShapeClass::Failed => 0,
+        _ if s.hard_regression => 1,
+        ShapeClass::Regressed => 2,
+        ShapeClass::Improved => 3,
+        ShapeClass::Neutral => 4,
+    };
+    let mut order: Vec<usize> = (0..shapes.len()).collect();
+    order.sort_by(|&a, &b| {
+        let delta = |i: usize| shapes[i].delta.unwrap_or(f64::NEG_INFINITY);
+        rank(&shapes[a])
+            .cmp(&rank(&shapes[b]))
+            .then(delta(a).total_cmp(&delta(b)))
+    });
+    // Room for the line that counts the rest.
+    let mut left = room.saturating_sub(300);
+    let mut shown = 0;
+    for &i in &order {
+        let n = rows[i].chars().count();
+        if n > left {
+            break;
+        }
+        md.push_str(&rows[i]);
+        left -= n;
+        shown += 1;
+    }
+    let rest = &order[shown..];
+    let count = |class: ShapeClass| rest.iter().filter(|&&i| shapes[i].class == class).count();
+    let _ = writeln!(
+        md,
+        "\n_{} of {} shapes are shown, those that decide first; {} more ({} improved, {} neutral, {} regressed, {} failed) would not fit in a pull-request comment ({} characters at most): `--format csv` lists every shape._",
+        shown,
+        shapes.len(),
+        rest.len(),
+        count(ShapeClass::Improved),
+        count(ShapeClass::Neutral),
+        count(ShapeClass::Regressed),
+        count(ShapeClass::Failed),
+        COMMENT_CHARS
+    );
 }
