@@ -497,10 +497,8 @@ fn write_large_pair(dir: &Path) -> (PathBuf, PathBuf) {
     (b, c)
 }
 
-/// A table large enough to be written in two halves reads as one: every shape in order,
-/// every column aligned across the halves, the verdict under it.
-#[test]
-fn a_large_table_is_one_table() {
+/// `kcamp gate` on [`write_large_pair`]'s files with `args`: its exit code and stdout.
+fn gate_large_pair(args: &[&str]) -> (Option<i32>, String) {
     let dir = tempfile::tempdir().unwrap();
     let (base, cand) = write_large_pair(dir.path());
     let out = Command::cargo_bin("kcamp")
@@ -508,12 +506,20 @@ fn a_large_table_is_one_table() {
         .current_dir(dir.path())
         .env_remove("KCAMP_DIR")
         .arg("gate")
+        .args(args)
         .arg(&base)
         .arg(&cand)
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let text = String::from_utf8(out.stdout).unwrap();
+    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+}
+
+/// A table large enough to be written in two halves reads as one: every shape in order,
+/// every column aligned across the halves, the verdict under it.
+#[test]
+fn a_large_table_is_one_table() {
+    let (code, text) = gate_large_pair(&[]);
+    assert_eq!(code, Some(1));
     let table: Vec<&str> = text.lines().take_while(|l| !l.is_empty()).collect();
     assert_eq!(table.len(), 3_001, "a header and 3,000 rows");
     let class_at =
@@ -533,18 +539,7 @@ fn a_large_table_is_one_table() {
 /// says how many it leaves out.
 #[test]
 fn a_large_markdown_report_fits_in_a_pull_request_comment() {
-    let dir = tempfile::tempdir().unwrap();
-    let (base, cand) = write_large_pair(dir.path());
-    let out = Command::cargo_bin("kcamp")
-        .unwrap()
-        .current_dir(dir.path())
-        .env_remove("KCAMP_DIR")
-        .args(["gate", "--format", "markdown"])
-        .arg(&base)
-        .arg(&cand)
-        .output()
-        .unwrap();
-    let md = String::from_utf8(out.stdout).unwrap();
+    let (_, md) = gate_large_pair(&["--format", "markdown"]);
     assert!(
         md.chars().count() <= 65_536,
         "{} characters",
