@@ -187,11 +187,12 @@ fn write_report(
     next: &[String],
     out: &mut impl std::io::Write,
 ) -> serde_json::Result<()> {
-    /// The report's fields, then `next`.
+    /// The report's fields, then `next` when there are next steps.
     #[derive(serde::Serialize)]
     struct WithNext<'a> {
         #[serde(flatten)]
         report: &'a GateReport,
+        #[serde(skip_serializing_if = "<[String]>::is_empty")]
         next: &'a [String],
     }
     let head = GateReport {
@@ -204,15 +205,11 @@ fn write_report(
         config: report.config.clone(),
         paired: report.paired,
     };
-    if next.is_empty() {
-        super::json::write_pretty_with_items(out, &head, "shapes", &report.shapes, &ShapeJson)
-    } else {
-        let head = WithNext {
-            report: &head,
-            next,
-        };
-        super::json::write_pretty_with_items(out, &head, "shapes", &report.shapes, &ShapeJson)
-    }
+    let head = WithNext {
+        report: &head,
+        next,
+    };
+    super::json::write_pretty_with_items(out, &head, "shapes", &report.shapes, &ShapeJson)
 }
 
 /// A shape of the JSON report written field by field, as its derived `Serialize` writes it

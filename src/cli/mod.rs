@@ -130,12 +130,11 @@ impl CmdOutput {
 
     /// Like [`with_exit`](CmdOutput::with_exit), but with `--json` `write` writes the
     /// document (and the next steps it is given, as `next`) to stdout while it is
-    /// serialized, instead of as one
-    /// string made first: the same bytes as `to_string_pretty` (see [`json`]), without a
-    /// 4 MB buffer for a 10,000-shape gate report (fresh memory costs a page fault every
-    /// 4 KiB). Only for documents whose serialization cannot fail (derived `Serialize`, no
-    /// maps: no map key can be refused), since what is written cannot be taken back for
-    /// an error document.
+    /// serialized, instead of as one string made first: the same bytes as
+    /// `to_string_pretty` (see [`json`]), without a 4 MB buffer for a 10,000-shape gate
+    /// report (fresh memory costs a page fault every 4 KiB). Only for documents whose
+    /// serialization cannot fail (derived `Serialize`, string keys only: no key can be
+    /// refused), since what is written cannot be taken back for an error document.
     pub fn streamed<T: serde::Serialize + 'static>(
         doc: Rc<T>,
         human: impl Into<String>,

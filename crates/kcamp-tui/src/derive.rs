@@ -11,6 +11,7 @@ use kcamp_core::artifacts::result::{RunResult, ShapeFailure, ShapeRecord};
 use kcamp_core::campaign::{CampaignState, RoundState};
 use kcamp_core::gate::{GateReport, ShapeClass, ShapeVerdict, Verdict};
 use kcamp_core::schema::{BenchTable, MetricRef, Row};
+use kcamp_core::text::{count, does};
 use kcamp_core::types::Check;
 use kcamp_core::types::{DecisionKind, Validation};
 
@@ -81,7 +82,7 @@ impl GateLine {
         let why = self
             .reason
             .as_deref()
-            .and_then(|r| r.lines().map(str::trim).find(|l| !l.is_empty()))
+            .and_then(first_reason_line)
             .unwrap_or("no reason recorded");
         Some(format!(
             "{} {}{untimed}: {why}",
@@ -545,14 +546,18 @@ pub fn verdict_summary(gate: &GateReport, failures: &[ShapeFailure]) -> String {
         )
         .collect();
     if !failed.is_empty() {
-        let (count, verb) = shape_count(failed.len(), "does", "do");
-        parts.push(format!("{count} {verb} not PASS: {}", listed(&failed)));
+        parts.push(format!(
+            "{} {} not PASS: {}",
+            count(failed.len(), "shape"),
+            does(failed.len()),
+            listed(&failed)
+        ));
         // The first recorded reason, on one line: why, not only which.
         if let Some(f) = failures.iter().find(|f| f.reason.is_some()) {
             let first = f
                 .reason
                 .as_deref()
-                .and_then(|r| r.lines().map(str::trim).find(|l| !l.is_empty()))
+                .and_then(first_reason_line)
                 .unwrap_or_default();
             parts.push(format!(
                 "{}: {}",
@@ -563,7 +568,7 @@ pub fn verdict_summary(gate: &GateReport, failures: &[ShapeFailure]) -> String {
     }
     let hard: Vec<&ShapeVerdict> = gate.shapes.iter().filter(|s| s.hard_regression).collect();
     if !hard.is_empty() {
-        let (count, _) = shape_count(hard.len(), "", "");
+        let n = count(hard.len(), "shape");
         let hard: Vec<String> = hard
             .iter()
             .map(|s| {
@@ -575,7 +580,7 @@ pub fn verdict_summary(gate: &GateReport, failures: &[ShapeFailure]) -> String {
             })
             .collect();
         parts.push(format!(
-            "{count} regressed beyond the threshold: {}",
+            "{n} regressed beyond the threshold: {}",
             listed(&hard)
         ));
     }
@@ -602,13 +607,10 @@ pub fn verdict_summary(gate: &GateReport, failures: &[ShapeFailure]) -> String {
     parts.join(" · ")
 }
 
-/// `1 shape` / `3 shapes`, with the verb that agrees.
-fn shape_count(n: usize, one: &'static str, many: &'static str) -> (String, &'static str) {
-    if n == 1 {
-        ("1 shape".into(), one)
-    } else {
-        (format!("{n} shapes"), many)
-    }
+/// The first line of a recorded reason that says something (a compile error may start with
+/// a blank line).
+fn first_reason_line(reason: &str) -> Option<&str> {
+    reason.lines().map(str::trim).find(|l| !l.is_empty())
 }
 
 pub fn chart(state: &CampaignState) -> ChartData {

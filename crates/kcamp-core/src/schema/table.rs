@@ -903,21 +903,30 @@ struct Columns {
     values: Vec<f64>,
     first: usize,
     width: usize,
-    /// Keep only the cells of one metric (`Some(None)`: the header's first): see
-    /// [`ColumnTable::read_metric`].
-    metric: Option<Option<String>>,
+    /// Which numeric cells to keep (see [`ColumnTable::read_metric`]).
+    keep: Keep,
     /// The schema columns kept, when only a metric's are.
     kept: Option<std::ops::Range<usize>>,
 }
 
+/// The numeric cells a [`ColumnTable`] keeps; every cell is checked whichever it is.
+#[derive(Debug, Clone, Default, PartialEq)]
+enum Keep {
+    #[default]
+    All,
+    /// The cells this metric is computed from.
+    Metric(String),
+    /// The cells of the header's first metric.
+    FirstMetric,
+}
+
 impl RowSink for Columns {
     fn start(&mut self, schema: &Schema) {
-        let Some(wanted) = &self.metric else {
-            return;
+        let name = match &self.keep {
+            Keep::All => return,
+            Keep::Metric(name) => Some(name.as_str()),
+            Keep::FirstMetric => schema.metric_names().first().copied(),
         };
-        let name = wanted
-            .as_deref()
-            .or_else(|| schema.metric_names().first().copied());
         self.kept = name
             .and_then(|n| schema.resolve_metric(n))
             .map(|m| m.columns());
@@ -1000,7 +1009,7 @@ impl ColumnTable {
     /// Other numeric columns read as NaN (before the kept span) or None (after it).
     pub fn read_metric(path: &Path, metric: Option<&str>) -> Result<ColumnTable> {
         let sink = Columns {
-            metric: Some(metric.map(str::to_owned)),
+            keep: metric.map_or(Keep::FirstMetric, |m| Keep::Metric(m.to_owned())),
             ..Columns::default()
         };
         let (schema, cells) = read_rows(path, None, sink)?;
