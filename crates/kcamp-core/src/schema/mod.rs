@@ -3,7 +3,8 @@
 //! - [`columns`](columns/index.html): the header — column roles, the known schemas, inference
 //!   from a header and how two headers differ;
 //! - [`metric`](metric/index.html): where a metric (derived ones too) lives in a row;
-//! - [`table`](table/index.html): rows, cells and whole benchmark CSVs, read and written;
+//! - [`cells`](cells/index.html): the rule each numeric cell is held to, and how it is read;
+//! - [`table`](table/index.html): rows and whole benchmark CSVs, read and written;
 //! - [`samples`](samples/index.html): `samples.csv`, the raw per-repeat values.
 //!
 //! A [`Schema`] is an ordered list of column names with a role for each. Dimension columns
@@ -11,6 +12,7 @@
 //! in `X_stddev`. The header bytes are frozen at BASELINE and every later CSV must match
 //! them exactly.
 
+mod cells;
 mod columns;
 mod metric;
 mod samples;

@@ -6,7 +6,11 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::columns::{Column, ColumnRole, Schema, header_difference, infer_schema};
+use super::cells::{
+    CellRule, MAX_RELATIVE_STDDEV, Scanned, cell_rule, holds, parse_cell, parse_dim,
+    passes_unconverted, scan_prefix, spread_within,
+};
+use super::columns::{ColumnRole, Schema, header_difference, infer_schema};
 use crate::types::{Check, validate_label};
 use crate::{Error, Result};
 
@@ -182,23 +186,39 @@ pub(super) fn for_each_record(
     origin: &Path,
     each: impl FnMut(&[&str], u64) -> Result<()>,
 ) -> Result<()> {
-    if memchr::memchr2(b'"', b'\r', body.as_bytes()).is_some() {
-        read_records(body, origin, each)
-    } else {
+    if is_plain(body) {
         split_records(body, each)
+    } else {
+        read_records(body, origin, each)
     }
+}
+
+/// A body without quotes or carriage returns: its records are its lines, and their fields
+/// are what lies between commas.
+fn is_plain(body: &str) -> bool {
+    memchr::memchr2(b'"', b'\r', body.as_bytes()).is_none()
 }
 
 /// Records of a body without quotes or carriage returns: commas and newlines found with
 /// SIMD byte searches, fields borrowed from `body`.
 fn split_records(body: &str, mut each: impl FnMut(&[&str], u64) -> Result<()>) -> Result<()> {
     let mut fields: Vec<&str> = Vec::new();
-    for (i, line) in body.split('\n').enumerate() {
-        if line.is_empty() {
-            continue;
-        }
+    for_each_line(body, |line, at| {
         split_fields(line, &mut fields);
-        each(&fields, i as u64 + 2)?;
+        each(&fields, at)
+    })
+}
+
+/// The non-blank lines of a plain body with their file line numbers (the body starts on
+/// line 2).
+fn for_each_line<'b>(
+    body: &'b str,
+    mut each: impl FnMut(&'b str, u64) -> Result<()>,
+) -> Result<()> {
+    for (i, line) in body.split('\n').enumerate() {
+        if !line.is_empty() {
+            each(line, i as u64 + 2)?;
+        }
     }
     Ok(())
 }
@@ -285,7 +305,7 @@ fn read_in_blocks_of<S: RowSink>(
                 body
             }
         };
-        if memchr::memchr2(b'"', b'\r', body.as_bytes()).is_some() {
+        if !is_plain(body) {
             return None;
         }
         let builder = rows.as_mut()?;
@@ -298,8 +318,7 @@ fn read_in_blocks_of<S: RowSink>(
                 None => (rest, ""),
             };
             if !record.is_empty() {
-                split_fields(record, &mut fields);
-                builder.push(&fields, line).ok()?;
+                builder.push_line(record, &mut fields, line).ok()?;
             }
             line += 1;
             rest = next;
@@ -353,123 +372,6 @@ fn read_records(
             }
         }
     }
-}
-
-/// How a numeric cell is validated.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) enum CellRule {
-    /// Positive on PASS rows (the gate divides by it), at most `ceiling`.
-    Metric { ceiling: f64 },
-    /// Non-negative, finite on PASS rows.
-    NonNegative,
-    /// A signal-to-noise ratio in dB: finite, or `inf` for an exact output; on a PASS row
-    /// never `-inf` (an output with infinite error does not pass).
-    Snr,
-    /// Any number or ±inf; not NaN on PASS rows.
-    Any,
-}
-
-/// Rates no single device reaches by orders of magnitude: 100 PFLOP/s and 1 PB/s (an H200
-/// peaks near 2 PFLOP/s dense FP8 and 4.8 TB/s). A PASS row above them is a harness bug
-/// or a hostile file, not a measurement; the adapter's own roofline is checked elsewhere.
-pub const MAX_TFLOPS: f64 = 1e5;
-/// The population stddev of n non-negative values is at most sqrt(n-1) times their mean;
-/// with at most 10,000 repeats that is 100 times. Beyond it a stddev is not a measurement
-/// (and would make the gate's noise band infinite).
-pub const MAX_RELATIVE_STDDEV: f64 = 100.0;
-pub const MAX_GBPS: f64 = 1e6;
-
-fn cell_rule(column: &Column) -> Option<CellRule> {
-    match &column.role {
-        ColumnRole::Metric => Some(CellRule::Metric {
-            ceiling: metric_ceiling(&column.name),
-        }),
-        ColumnRole::Stddev { .. } => Some(CellRule::NonNegative),
-        ColumnRole::Value if column.name.contains("Time") => Some(CellRule::NonNegative),
-        ColumnRole::Value if column.name.ends_with("_snr") => Some(CellRule::Snr),
-        ColumnRole::Value => Some(CellRule::Any),
-        ColumnRole::Label | ColumnRole::Dim | ColumnRole::Check => None,
-    }
-}
-
-/// The physical ceiling of a metric by its unit (infinite for units kcamp does not know).
-fn metric_ceiling(name: &str) -> f64 {
-    if name.contains("TFLOPS") {
-        MAX_TFLOPS
-    } else if name.contains("GB/s") {
-        MAX_GBPS
-    } else {
-        f64::INFINITY
-    }
-}
-
-/// Parse one numeric cell; the error is a message about the cell.
-pub(super) fn parse_cell(
-    cell: &str,
-    rule: CellRule,
-    pass: bool,
-) -> std::result::Result<f64, String> {
-    let value = if cell.is_empty() {
-        f64::NAN
-    } else {
-        cell.parse::<f64>().map_err(|_| {
-            format!(
-                "'{}' is not a number",
-                crate::text::quote(cell, crate::text::QUOTE_CHARS)
-            )
-        })?
-    };
-    if value.is_nan() {
-        return if pass {
-            Err(format!(
-                "{} on a PASS row",
-                if cell.is_empty() { "empty cell" } else { "NaN" }
-            ))
-        } else {
-            Ok(f64::NAN)
-        };
-    }
-    match rule {
-        CellRule::Metric { .. } | CellRule::NonNegative if value < 0.0 => Err(format!(
-            "negative value {}",
-            crate::text::quote(cell, crate::text::QUOTE_CHARS)
-        )),
-        CellRule::Metric { .. } | CellRule::NonNegative if pass && value.is_infinite() => {
-            Err(format!(
-                "infinite value {} on a PASS row",
-                crate::text::quote(cell, crate::text::QUOTE_CHARS)
-            ))
-        }
-        CellRule::Metric { .. } if pass && value == 0.0 => {
-            Err("a PASS row needs a positive metric, found 0".to_owned())
-        }
-        CellRule::Metric { ceiling } if pass && value > ceiling => Err(format!(
-            "{} is beyond what any device measures (at most {ceiling:e} in this unit)",
-            crate::text::quote(cell, crate::text::QUOTE_CHARS)
-        )),
-        CellRule::Snr if pass && value == f64::NEG_INFINITY => Err(format!(
-            "SNR {} on a PASS row: an output with infinite error does not pass",
-            crate::text::quote(cell, crate::text::QUOTE_CHARS)
-        )),
-        _ => Ok(value),
-    }
-}
-
-/// Unsigned decimal integer, digits only.
-fn parse_dim(cell: &str) -> std::result::Result<u64, String> {
-    let shown = || crate::text::quote(cell, crate::text::QUOTE_CHARS);
-    if cell.is_empty() || !cell.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "dimension '{}' is not an unsigned integer",
-            shown()
-        ));
-    }
-    // Digits only, so the value is theirs unless it overflows (what `str::parse` says).
-    cell.bytes()
-        .try_fold(0u64, |n, b| {
-            n.checked_mul(10)?.checked_add(u64::from(b - b'0'))
-        })
-        .ok_or_else(|| format!("dimension '{}' does not fit in 64 bits", shown()))
 }
 
 /// Append a float so that it parses back to the same value; NaN (an empty cell) as nothing.
@@ -548,6 +450,11 @@ pub(crate) fn distinct_hashes<K: std::hash::Hash>(keys: impl ExactSizeIterator<I
 trait RowSink: Default + Clone {
     /// The schema of the rows to come, once its header is read.
     fn start(&mut self, _schema: &Schema) {}
+    /// Whether the numeric cells of `column` are kept (converted); the others are only
+    /// checked, and their place in `push`'s values is NaN.
+    fn keeps(&self, _column: usize) -> bool {
+        true
+    }
     /// Room for about `rows` more rows (address space: nothing is touched until written).
     fn reserve(&mut self, rows: usize, width: usize, dims: usize);
     fn push(&mut self, label: &str, dims: &[u64], check: Check, values: &[f64]);
@@ -590,6 +497,8 @@ struct RowBuilder<'p, S> {
     schema: Schema,
     check_at: usize,
     rules: Vec<Option<CellRule>>,
+    /// Per column: whether the sink keeps its cells (else they are scanned, not converted).
+    kept: Vec<bool>,
     /// (stddev column, its metric column): a PASS row's spread is bounded by its mean.
     spreads: Vec<(usize, usize)>,
     rows: S,
@@ -597,6 +506,8 @@ struct RowBuilder<'p, S> {
     /// The record being validated, reused from record to record.
     dims: Vec<u64>,
     values: Vec<f64>,
+    /// The scans of the record's unkept cells that were not converted.
+    scans: Vec<Option<Scanned>>,
     /// Bytes of body still to size the vectors for (0 once they are).
     expected_bytes: usize,
 }
@@ -625,16 +536,19 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
             })
             .collect();
         rows.start(&schema);
+        let kept = (0..schema.columns.len()).map(|i| rows.keeps(i)).collect();
         Ok(RowBuilder {
             origin,
             schema,
             check_at,
             rules,
+            kept,
             spreads,
             rows,
             lines: Vec::new(),
             dims: Vec::new(),
             values: Vec::new(),
+            scans: Vec::new(),
             expected_bytes: 0,
         })
     }
@@ -647,9 +561,10 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
         self
     }
 
-    /// Room for the rows of the expected body, from the length of its first `record`.
-    fn reserve_like(&mut self, record: &[&str]) {
-        let line = record.iter().map(|f| f.len() + 1).sum::<usize>().max(1);
+    /// Room for the rows of the expected body, from the length of its first record's line
+    /// (its newline included).
+    fn reserve_like(&mut self, line: usize) {
+        let line = line.max(1);
         // A quarter more than the first line predicts: later labels and numbers may be longer.
         let rows = self.expected_bytes / line + self.expected_bytes / line / 4 + 1;
         let width = self.schema.columns.len();
@@ -659,10 +574,120 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
         self.expected_bytes = 0;
     }
 
+    /// One record of a plain body (no quotes or carriage returns), found on file line
+    /// `line`: read in one pass when it is a valid row of the usual form
+    /// ([`Self::read_plain`]), else split into `fields` and read as [`Self::push`] reads it,
+    /// errors included.
+    fn push_line<'l>(
+        &mut self,
+        record: &'l str,
+        fields: &mut Vec<&'l str>,
+        line: u64,
+    ) -> Result<()> {
+        if self.read_plain(record, line) {
+            return Ok(());
+        }
+        split_fields(record, fields);
+        self.push(fields, line)
+    }
+
+    /// A valid record of the usual form, read in one pass over its bytes: a label, digits
+    /// for the dims, a Check, then numbers in decimal notation, the kept ones converted and
+    /// the others scanned where they lie ([`scan_prefix`]). Returns false, having added no
+    /// row, for anything else: another form, a field too many or too few, an edge a scan
+    /// cannot settle, an error. [`Self::push`] then reads the record, and refuses it with
+    /// the exact message or takes it as this would have.
+    fn read_plain(&mut self, record: &str, line: u64) -> bool {
+        if self.expected_bytes > 0 {
+            self.reserve_like(record.len() + 1);
+        }
+        let bytes = record.as_bytes();
+        let width = self.schema.columns.len();
+        let Some(label_end) = memchr::memchr(b',', bytes) else {
+            return false;
+        };
+        let label = &record[..label_end];
+        if validate_label(label).is_err() {
+            return false;
+        }
+        let mut at = label_end + 1;
+        self.dims.clear();
+        for _ in 1..self.check_at {
+            let digits = bytes[at..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            // Nineteen digits always fit in 64 bits; a longer dim is left to `parse_dim`.
+            if digits == 0 || digits > 19 || bytes.get(at + digits) != Some(&b',') {
+                return false;
+            }
+            let dim = bytes[at..at + digits]
+                .iter()
+                .fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
+            self.dims.push(dim);
+            at += digits + 1;
+        }
+        let Some(check_len) = memchr::memchr(b',', &bytes[at..]) else {
+            return false;
+        };
+        let Some(check) = Check::parse(&record[at..at + check_len]) else {
+            return false;
+        };
+        at += check_len + 1;
+        let pass = check == Check::Pass;
+        let (values, scans) = (&mut self.values, &mut self.scans);
+        values.clear();
+        values.resize(width, f64::NAN);
+        scans.clear();
+        scans.resize(width, None);
+        for i in self.check_at + 1..width {
+            let Some(rule) = self.rules[i] else {
+                return false;
+            };
+            let end = if self.kept[i] {
+                let end = memchr::memchr(b',', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+                match parse_cell(&record[at..end], rule, pass) {
+                    Ok(value) => values[i] = value,
+                    Err(_) => return false,
+                }
+                end
+            } else {
+                match scan_prefix(&bytes[at..]) {
+                    Some((scanned, read)) if holds(scanned, rule, pass) => {
+                        scans[i] = Some(scanned);
+                        at + read
+                    }
+                    _ => return false,
+                }
+            };
+            // Each cell ends at a comma, the last at the end of the line.
+            match bytes.get(end) {
+                None if i + 1 == width => {}
+                Some(b',') if i + 1 < width => at = end + 1,
+                _ => return false,
+            }
+        }
+        if pass {
+            for &(sd, of) in &self.spreads {
+                let within = match (scans[sd], scans[of]) {
+                    (Some(s), Some(m)) => spread_within(s, m),
+                    (None, None) => values[sd] <= MAX_RELATIVE_STDDEV * values[of],
+                    _ => false,
+                };
+                if !within {
+                    return false;
+                }
+            }
+        }
+        self.lines.push(line);
+        self.rows.push(label, &self.dims, check, &self.values);
+        true
+    }
+
     /// One record, found on file line `line`.
     fn push(&mut self, record: &[&str], line: u64) -> Result<()> {
         if self.expected_bytes > 0 {
-            self.reserve_like(record);
+            self.reserve_like(record.iter().map(|f| f.len() + 1).sum());
         }
         let (origin, schema, check_at) = (self.origin, &self.schema, self.check_at);
         let width = schema.columns.len();
@@ -698,17 +723,39 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
             )
         })?;
         let pass = check == Check::Pass;
-        let values = &mut self.values;
+        let (values, scans) = (&mut self.values, &mut self.scans);
         values.clear();
         values.resize(width, f64::NAN);
+        scans.clear();
+        scans.resize(width, None);
+        let exact = |i: usize, rule: CellRule| {
+            parse_cell(record[i], rule, pass)
+                .map_err(|m| bad(&schema.columns[i].name, format!("column {}: {m}", i + 1)))
+        };
         for (i, rule) in self.rules.iter().enumerate() {
-            if let Some(rule) = rule {
-                values[i] = parse_cell(record[i], *rule, pass)
-                    .map_err(|m| bad(&schema.columns[i].name, format!("column {}: {m}", i + 1)))?;
+            let Some(rule) = *rule else { continue };
+            // Most of a gate's cells: checked by their digits alone, several times faster.
+            if !self.kept[i] {
+                scans[i] = passes_unconverted(record[i], rule, pass);
+                if scans[i].is_some() {
+                    continue;
+                }
             }
+            values[i] = exact(i, rule)?;
         }
         if pass {
             for &(sd, of) in &self.spreads {
+                if let (Some(s), Some(m)) = (scans[sd], scans[of])
+                    && spread_within(s, m)
+                {
+                    continue;
+                }
+                // A scanned cell passed its rule, so its exact value is a number.
+                for i in [sd, of] {
+                    if let (Some(_), Some(rule)) = (scans[i], self.rules[i]) {
+                        values[i] = exact(i, rule)?;
+                    }
+                }
                 if values[sd] > MAX_RELATIVE_STDDEV * values[of] {
                     return Err(bad(
                         &schema.columns[sd].name,
@@ -747,7 +794,14 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
 fn parse_text<S: RowSink>(text: &str, origin: &Path, sink: S) -> Result<(Schema, S)> {
     let (header, body) = split_header(text).map_err(|m| Error::in_file(origin, None, None, m))?;
     let mut rows = RowBuilder::new(header, origin, sink)?.expecting(body.len());
-    for_each_record(body, origin, |record, line| rows.push(record, line))?;
+    if is_plain(body) {
+        let mut fields = Vec::new();
+        for_each_line(body, |record, line| {
+            rows.push_line(record, &mut fields, line)
+        })?;
+    } else {
+        read_records(body, origin, |record, line| rows.push(record, line))?;
+    }
     rows.finish()
 }
 
@@ -921,6 +975,9 @@ enum Keep {
 }
 
 impl RowSink for Columns {
+    fn keeps(&self, column: usize) -> bool {
+        self.kept.as_ref().is_none_or(|kept| kept.contains(&column))
+    }
     fn start(&mut self, schema: &Schema) {
         let name = match &self.keep {
             Keep::All => return,
@@ -1253,6 +1310,165 @@ mod tests {
         .unwrap();
         let err = ColumnTable::read_metric(&path, Some("Forward TFLOPS")).unwrap_err();
         assert!(err.to_string().contains("Forward Time (ms)"), "{err}");
+    }
+
+    /// A table that keeps one metric's cells scans the others instead of converting them:
+    /// it refuses the same files as a table that keeps every cell, with the same message.
+    #[test]
+    fn scanned_cells_are_refused_as_converted_ones_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("benchmark.csv");
+        let good = "a,1,64,64,64,PASS,7.5,0.2,40.25,1.5,0.07,0.02,120.5,inf,118";
+        // Each cell after Forward TFLOPS and its stddev, made bad or put at an edge.
+        let cases = [
+            (8, "100000.5"),
+            (8, "99999"),
+            (8, "0"),
+            (8, "-4"),
+            (8, "inf"),
+            (8, "nan"),
+            (8, ""),
+            (8, "4e1"),
+            (9, "4025.5"),
+            (9, "4024.9"),
+            (9, "1e301"),
+            (9, "-0.0"),
+            (10, "-1e-3"),
+            (10, "infinity"),
+            (11, "0x10"),
+            (12, "-inf"),
+            (12, "-12.5"),
+            (13, "NaN"),
+            (14, "1e-400"),
+        ];
+        for (column, cell) in cases {
+            let mut fields: Vec<&str> = good.split(',').collect();
+            fields[column] = cell;
+            let text = format!("{}\n{}\n", crate::schema::GEMM_HEADER, fields.join(","));
+            std::fs::write(&path, &text).unwrap();
+            let every = ColumnTable::read(&path)
+                .map(|t| t.len())
+                .map_err(|e| e.to_string());
+            let one = ColumnTable::read_metric(&path, Some("Forward TFLOPS"))
+                .map(|t| t.len())
+                .map_err(|e| e.to_string());
+            assert_eq!(one, every, "column {column} = {cell:?}");
+        }
+        // Some of those are refusals, and some pass.
+        let refused = |cell: &str| {
+            let text = format!(
+                "{}\n{}\n",
+                crate::schema::GEMM_HEADER,
+                good.replace("40.25", cell)
+            );
+            std::fs::write(&path, text).unwrap();
+            ColumnTable::read_metric(&path, Some("Forward TFLOPS")).is_err()
+        };
+        assert!(refused("100000.5") && refused("-4") && refused("0"));
+        assert!(!refused("99999") && !refused("4e1"));
+    }
+
+    /// A row as a builder took it: label, dims, Check, the kept numbers (as bits, so that
+    /// NaN equals NaN) and the line it came from.
+    type Taken = (String, Vec<u64>, Check, Vec<u64>, u64);
+
+    /// What a builder has taken.
+    fn taken(rows: &RowBuilder<'_, Columns>) -> Vec<Taken> {
+        let c = &rows.rows;
+        (0..c.len())
+            .map(|i| {
+                let values = &c.values[i * c.width..(i + 1) * c.width];
+                (
+                    c.label(i).to_owned(),
+                    c.dims(i).to_vec(),
+                    c.checks[i],
+                    values.iter().map(|v| v.to_bits()).collect(),
+                    rows.lines[i],
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_usual_record_is_read_in_one_pass_and_anything_else_is_not() {
+        let sink = Columns {
+            keep: Keep::Metric("Forward TFLOPS".to_owned()),
+            ..Columns::default()
+        };
+        let mut rows =
+            RowBuilder::new(crate::schema::GEMM_HEADER, Path::new("b.csv"), sink).unwrap();
+        let usual = "s0,1,64,64,64,PASS,7.15,0.2,40.25,1.5,1.048576e-05,0.02,120.5,inf,118.25";
+        assert!(rows.read_plain(usual, 2));
+        for other in [
+            "s1,1,64,64,64,FAIL,,,,,,,,,",
+            "s1,1,64,64,64,PASS,7.15,0.2,40.25,1.5,0.07,0.02,120.5,Infinity,118.25",
+            "s1,1,64,64,64,PASS,7.15,0.2,40.25,1.5,0.07,0.02,120.5,inf,118.25,",
+            "s1,1,64,64,PASS,7.15,0.2,40.25,1.5,0.07,0.02,120.5,inf,118.25",
+            "s1,1,64,64,64,PASS,7.15,0.2,40.25,4025.5,0.07,0.02,120.5,inf,118.25",
+            "s1,1,64,64,64,PASS,7.15,0.2,40.25,1.5,-0.07,0.02,120.5,inf,118.25",
+            "s/1,1,64,64,64,PASS,7.15,0.2,40.25,1.5,0.07,0.02,120.5,inf,118.25",
+        ] {
+            assert!(!rows.read_plain(other, 3), "{other}");
+        }
+        assert_eq!(rows.rows.len(), 1);
+    }
+
+    /// A GEMM cell of each kind a harness or a hand-edited file may hold.
+    fn any_cell() -> impl Strategy<Value = String> {
+        prop_oneof![
+            16 => "[0-9]{1,3}\\.[0-9]{1,17}",
+            1 => "[0-9]{1,3}\\.[0-9]{1,3}e-0[0-9]",
+            1 => prop_oneof![
+                Just(String::new()), Just("inf".to_owned()), Just("-inf".to_owned()),
+                Just("nan".to_owned()), Just("0".to_owned()), Just("-0.0".to_owned()),
+                Just("99999.9".to_owned()), Just("100000.5".to_owned()), Just("1e301".to_owned()),
+                Just("5x".to_owned()), Just("4096".to_owned()), Just("+1.5".to_owned()),
+            ],
+            1 => "[-+0-9.eEinf]{0,5}",
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2048))]
+
+        /// A record read in one pass is read as its split fields are: the same rows from the
+        /// same records, the same refusals with the same messages, whichever metric is kept.
+        #[test]
+        fn one_pass_reads_records_as_split_fields_do(
+            records in prop::collection::vec((
+                prop_oneof![8 => "s[0-9]{1,3}", 1 => "", 1 => "a/b", 1 => "[a-z ]{0,3}"],
+                prop::collection::vec(prop_oneof![8 => "[0-9]{1,4}", 1 => "[0-9]{19,21}", 1 => "-?[0-9x]{0,2}"], 4),
+                prop_oneof![6 => Just("PASS"), 1 => Just("FAIL"), 1 => Just("ERROR"), 1 => Just("pass")],
+                prop::collection::vec(any_cell(), 9),
+                prop_oneof![10 => Just(0usize), 1 => Just(1), 1 => Just(2)],
+            ), 1..8),
+            metric in prop_oneof![Just("Forward TFLOPS"), Just("Backward TFLOPS"), Just("Combined Step TFLOPS")],
+        ) {
+            let sink = || Columns { keep: Keep::Metric(metric.to_owned()), ..Columns::default() };
+            let origin = Path::new("b.csv");
+            let header = crate::schema::GEMM_HEADER;
+            let mut one_pass = RowBuilder::new(header, origin, sink()).unwrap();
+            let mut split = RowBuilder::new(header, origin, sink()).unwrap();
+            for (line, (label, dims, check, cells, change)) in records.iter().enumerate() {
+                let mut fields: Vec<&str> = vec![label];
+                fields.extend(dims.iter().map(String::as_str));
+                fields.push(check);
+                fields.extend(cells.iter().map(String::as_str));
+                // Now and then a field too many or too few.
+                match change {
+                    1 => fields.push("1.5"),
+                    2 => { fields.pop(); }
+                    _ => {}
+                }
+                let record = fields.join(",");
+                let line = line as u64 + 2;
+                let mut scratch = Vec::new();
+                let a = one_pass.push_line(&record, &mut scratch, line).map_err(|e| e.to_string());
+                let b = split.push(&fields, line).map_err(|e| e.to_string());
+                prop_assert_eq!(a, b, "{}", record);
+            }
+            prop_assert_eq!(taken(&one_pass), taken(&split));
+        }
     }
 
     proptest! {
