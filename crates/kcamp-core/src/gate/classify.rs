@@ -7,7 +7,7 @@ use super::{GateConfig, GateInput, ShapeClass, ShapeVerdict};
 use crate::schema::{
     MetricRef, RowRef, Schema, ShapeTable, describe_shape, distinct_hashes, header_difference,
 };
-use crate::stats::{median, robust_stddev, welch_p_value, wilcoxon_p_value};
+use crate::stats::{LogSum, median, robust_stddev, welch_p_value, wilcoxon_p_value};
 use crate::types::Check;
 use crate::{Error, Result};
 
@@ -20,6 +20,10 @@ pub(super) struct Classified {
     /// Per shape (same order), the `(repeat, ln(cand/inc))` pairs it was judged on, when
     /// it was judged paired.
     pub paired_logs: Vec<Option<Vec<(u32, f64)>>>,
+    /// The logarithms of the incumbent's and the candidate's values over the shapes that
+    /// PASS on both sides: the aggregate's geometric means.
+    pub incumbent_logs: LogSum,
+    pub candidate_logs: LogSum,
 }
 
 pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
@@ -97,10 +101,14 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
     unsafe { shapes.set_len(n) };
     judged.not_significant.extend(second.not_significant);
     judged.paired_logs.extend(second.paired_logs);
+    judged.incumbent_logs.merge(second.incumbent_logs);
+    judged.candidate_logs.merge(second.candidate_logs);
     Ok(Classified {
         shapes,
         not_significant: judged.not_significant,
         paired_logs: judged.paired_logs,
+        incumbent_logs: judged.incumbent_logs,
+        candidate_logs: judged.candidate_logs,
     })
 }
 
@@ -125,6 +133,8 @@ struct Judging<'a> {
 struct Judged {
     not_significant: Vec<String>,
     paired_logs: Vec<Option<Vec<(u32, f64)>>>,
+    incumbent_logs: LogSum,
+    candidate_logs: LogSum,
 }
 
 impl Judging<'_> {
@@ -153,6 +163,7 @@ impl Judging<'_> {
         } = *self;
         let mut not_significant = Vec::new();
         let mut paired_logs = Vec::with_capacity(pairs.len());
+        let (mut incumbent_logs, mut candidate_logs) = (LogSum::default(), LogSum::default());
         for (slot, &(inc, cand)) in slots.iter_mut().zip(pairs) {
             let (inc_row, cand_row) = (
                 self.incumbent.row(inc as usize),
@@ -191,6 +202,9 @@ impl Judging<'_> {
                 paired_logs.push(None);
                 continue;
             };
+            // Both sides PASS: the shape counts in the aggregate.
+            incumbent_logs.add(mu_i);
+            candidate_logs.add(mu_c);
             let (a, b) = (
                 inc_samples.get(cand_row.label),
                 cand_samples.get(cand_row.label),
@@ -262,6 +276,8 @@ impl Judging<'_> {
         Ok(Judged {
             not_significant,
             paired_logs,
+            incumbent_logs,
+            candidate_logs,
         })
     }
 }

@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use super::classify::Classified;
-use super::{Aggregate, GateConfig, ShapeClass, ShapeVerdict, Verdict};
-use crate::stats::{geomean, mean, median, pop_stddev, robust_stddev, wilcoxon_p_value};
+use super::{Aggregate, GateConfig, ShapeClass, Verdict};
+use crate::stats::{mean, median, pop_stddev, robust_stddev, wilcoxon_p_value};
 
 /// The verdict and what it rests on.
 pub(super) struct Decision {
@@ -19,7 +19,7 @@ pub(super) struct Decision {
 
 pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
     let shapes = &classified.shapes;
-    let mut aggregate = aggregate_of(shapes);
+    let mut aggregate = aggregate_of(classified);
     let paired = paired_aggregate(classified, config);
     if let Some(p) = &paired {
         aggregate.delta = Some(p.delta);
@@ -112,31 +112,12 @@ fn paired_aggregate(c: &Classified, config: &GateConfig) -> Option<PairedAggrega
     })
 }
 
-/// Geometric means over shapes that PASS on both sides. Values are sorted first so the
-/// result does not depend on row order, to the last bit (an unstable sort gives the same
-/// sequence: `total_cmp` calls two values equal only when their bits are).
-fn aggregate_of(shapes: &[ShapeVerdict]) -> Aggregate {
-    // Sized once: grown by doubling, each step would copy into fresh pages.
-    let (mut inc, mut cand) = (
-        Vec::with_capacity(shapes.len()),
-        Vec::with_capacity(shapes.len()),
+/// Geometric means over shapes that PASS on both sides, as classifying summed them.
+fn aggregate_of(classified: &Classified) -> Aggregate {
+    let (incumbent, candidate) = (
+        classified.incumbent_logs.geomean(),
+        classified.candidate_logs.geomean(),
     );
-    for (i, c) in shapes
-        .iter()
-        .filter_map(|s| Some((s.incumbent?, s.candidate?)))
-    {
-        inc.push(i);
-        cand.push(c);
-    }
-    let sort = |v: &mut Vec<f64>| v.sort_unstable_by(f64::total_cmp);
-    // 10,000-shape reports are common: the two sorts then take two CPUs.
-    if inc.len() < super::classify::SPLIT_FROM {
-        sort(&mut inc);
-        sort(&mut cand);
-    } else {
-        crate::par::join(|| sort(&mut inc), || sort(&mut cand));
-    }
-    let (incumbent, candidate) = (geomean(&inc), geomean(&cand));
     let delta = match (incumbent, candidate) {
         (Some(i), Some(c)) => Some(c / i - 1.0),
         _ => None,
