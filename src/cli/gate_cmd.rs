@@ -727,10 +727,22 @@ impl Cells {
     }
 }
 
-/// A cell's width in characters: its bytes that do not continue a UTF-8 sequence (cells
-/// are short; `chars().count()` is a call for each).
+/// A cell's width in characters: its bytes that do not continue a UTF-8 sequence, counted
+/// eight at a time (a 10,000-shape table has 90,000 cells, each measured twice).
 fn width(cell: &str) -> usize {
-    cell.bytes().filter(|&b| (b as i8) >= -0x40).count()
+    const TOP: u64 = 0x8080_8080_8080_8080;
+    let (words, rest) = cell.as_bytes().as_chunks::<8>();
+    // A continuation byte is 0b10xx_xxxx: its top bit set, the bit below it clear (shifted
+    // up by one, each byte's bit 6 lands on its own bit 7).
+    let continuing = words
+        .iter()
+        .map(|w| {
+            let x = u64::from_ne_bytes(*w);
+            (x & !(x << 1) & TOP).count_ones() as usize
+        })
+        .sum::<usize>()
+        + rest.iter().filter(|&&b| (b as i8) < -0x40).count();
+    cell.len() - continuing
 }
 
 /// `n` in decimal (without `fmt`: 40,000 dimensions make a table).
@@ -753,6 +765,25 @@ mod tests {
     use super::*;
     use crate::cli::json::{ItemWriter, Serialized};
     use kcamp_core::types::Check;
+
+    #[test]
+    fn a_cell_is_as_wide_as_its_characters() {
+        for cell in [
+            "",
+            "a",
+            "PASS",
+            "1×4096×4096×4096",
+            "ERROR→FAIL",
+            "±4.99%",
+            "12.4 µs",
+            "regressed (REGRESSION)",
+            "ééééééééé",
+            "→→→→→→→→→→→→",
+            "日本語のラベル",
+        ] {
+            assert_eq!(width(cell), cell.chars().count(), "{cell}");
+        }
+    }
 
     #[test]
     fn a_shape_is_written_as_its_serialize_writes_it() {
