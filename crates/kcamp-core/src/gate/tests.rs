@@ -127,6 +127,76 @@ fn a_large_table_judged_in_halves_is_judged_shape_by_shape() {
     }
 }
 
+/// Paired judging of a large table in halves: a shape's repeats reach its verdict wherever
+/// it lies, whether the paired shapes are in the first half, the second or both.
+#[test]
+fn a_large_table_judged_paired_in_halves_is_judged_shape_by_shape() {
+    let factors: Vec<f64> = (0..4_000).map(|i| 0.9 + (i % 23) as f64 * 0.01).collect();
+    let (inc, cand) = pair(&factors);
+    let samples = |t: &BenchTable, paired: &dyn Fn(usize) -> bool| Samples {
+        rows: (0..t.rows.len())
+            .filter(|i| paired(*i))
+            .flat_map(|i| {
+                let (label, v) = (t.rows[i].label.clone(), t.rows[i].values[6]);
+                (1..=3u32).map(move |repeat| crate::schema::SampleRow {
+                    label: label.clone(),
+                    metric: FWD.to_owned(),
+                    repeat,
+                    value: v * (1.0 + 0.001 * f64::from(repeat)),
+                })
+            })
+            .collect(),
+    };
+    let judged = |inc: &BenchTable, cand: &BenchTable, paired: &dyn Fn(usize) -> bool| {
+        let (inc_s, cand_s) = (samples(inc, paired), samples(cand, paired));
+        let input = GateInput {
+            incumbent: inc,
+            candidate: cand,
+            incumbent_samples: Some(&inc_s),
+            candidate_samples: Some(&cand_s),
+            metric: FWD,
+            config: &GateConfig::default(),
+            paired: true,
+        };
+        // Each shape's repeats are in its own place; none at all when no shape has any.
+        let logs = super::classify::classify(&input).unwrap().paired_logs;
+        let n = inc.rows.len();
+        if (0..n).any(paired) {
+            assert_eq!(logs.len(), n);
+            for (i, l) in logs.iter().enumerate() {
+                assert_eq!(l.is_some(), paired(i), "shape {i}");
+            }
+        } else {
+            assert!(logs.is_empty());
+        }
+        judge(&input).unwrap()
+    };
+    let halves: [(&str, &dyn Fn(usize) -> bool); 3] = [
+        ("first", &|i| i < 300),
+        ("second", &|i| i >= 3_700),
+        ("all", &|_| true),
+    ];
+    for (name, paired) in halves {
+        let whole = judged(&inc, &cand, paired);
+        let mut pieces = Vec::new();
+        for part in 0..4 {
+            let rows = |t: &BenchTable| table(t.rows[part * 1_000..(part + 1) * 1_000].to_vec());
+            let at = |i: usize| paired(part * 1_000 + i);
+            pieces.extend(judged(&rows(&inc), &rows(&cand), &at).shapes);
+        }
+        assert_eq!(whole.shapes, pieces, "{name}");
+        assert!(whole.paired, "{name}");
+        let judged_paired = whole.shapes.iter().filter(|s| s.pairs == Some(3)).count();
+        assert_eq!(
+            judged_paired,
+            (0..4_000).filter(|i| paired(*i)).count(),
+            "{name}"
+        );
+        // The aggregate is paired only when every shape is.
+        assert_eq!(whole.aggregate.pairs.is_some(), name == "all", "{name}");
+    }
+}
+
 #[test]
 fn clear_gain_is_accepted() {
     let (inc, cand) = pair(&[1.1, 1.1, 1.1]);
