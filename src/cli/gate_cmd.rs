@@ -524,26 +524,30 @@ fn write_table(
         return cells.write_padded(&cells.widths(), out);
     }
     let (first, second) = shapes.split_at(shapes.len() / 2);
-    let (head, tail) = kcamp_core::par::join(
+    // Each half's widths go to the other half's thread: every row is padded to the widest
+    // cell of its column in either half. Channels, not a barrier: should one side panic,
+    // the other's receive fails instead of waiting for ever (and join passes the panic on).
+    let (to_second, from_first) = std::sync::mpsc::channel();
+    let (to_first, from_second) = std::sync::mpsc::channel();
+    let both = |mine: [usize; COLUMNS], theirs: Result<[usize; COLUMNS], _>| match theirs {
+        Ok(theirs) => std::array::from_fn(|i| mine[i].max(theirs[i])),
+        Err(std::sync::mpsc::RecvError) => mine,
+    };
+    let (written, rest) = kcamp_core::par::join(
         || {
             let mut head = Cells::with_capacity(first.len() + 1);
             head.push_row(&header);
             head.push_shapes(first, metric, tested);
-            head
+            let _ = to_second.send(head.widths());
+            head.write_padded(&both(head.widths(), from_second.recv()), out)
         },
-        || {
-            let mut cells = Cells::with_capacity(second.len());
-            cells.push_shapes(second, metric, tested);
-            cells
-        },
-    );
-    let (a, b) = (head.widths(), tail.widths());
-    let widths: [usize; COLUMNS] = std::array::from_fn(|i| a[i].max(b[i]));
-    let (written, rest) = kcamp_core::par::join(
-        || head.write_padded(&widths, out),
-        || {
+        move || {
+            let mut tail = Cells::with_capacity(second.len());
+            tail.push_shapes(second, metric, tested);
+            let _ = to_first.send(tail.widths());
+            let widths = both(tail.widths(), from_first.recv());
             let mut rest = Vec::with_capacity(tail.text.len() * 2);
-            tail.write_padded(&widths, &mut rest).map(|()| rest)
+            tail.pad_into(&widths, &mut rest, |_| Ok(())).map(|()| rest)
         },
     );
     written?;
@@ -599,7 +603,7 @@ impl Cells {
     fn end_row(&mut self, ends: [usize; COLUMNS]) {
         let mut start = self.ends.last().map_or(0, |row| row[COLUMNS - 1] as usize);
         for (w, end) in self.widths.iter_mut().zip(ends) {
-            *w = (*w).max(width(&self.text[start..end]));
+            *w = (*w).max(width(&self.text.as_bytes()[start..end]));
             start = end;
         }
         // Offsets in 32 bits: the text of a table stays far below 4 GiB (inputs are capped
@@ -619,7 +623,7 @@ impl Cells {
                 if i > 0 {
                     text.push('×');
                 }
-                push_decimal(text, *d);
+                text.push_str(itoa::Buffer::new().format(*d));
             }
             row[1] = text.len();
             if s.incumbent_check != s.check {
@@ -664,13 +668,13 @@ impl Cells {
         }
     }
 
-    /// Each row's cells.
-    fn rows(&self) -> impl Iterator<Item = [&str; COLUMNS]> {
-        let mut start = 0;
+    /// Each row's cells, as bytes (each is whole UTF-8: they are written as text).
+    fn rows(&self) -> impl Iterator<Item = [&[u8]; COLUMNS]> {
+        let (text, mut start) = (self.text.as_bytes(), 0);
         self.ends.iter().map(move |ends| {
             let row = std::array::from_fn(|i| {
                 let end = ends[i] as usize;
-                &self.text[if i == 0 { start } else { ends[i - 1] as usize }..end]
+                &text[if i == 0 { start } else { ends[i - 1] as usize }..end]
             });
             start = ends[COLUMNS - 1] as usize;
             row
@@ -683,45 +687,68 @@ impl Cells {
     }
 
     /// The rows padded to `widths`, numbers right-aligned, text left-aligned, each line
-    /// without trailing spaces.
+    /// without trailing spaces, written to `to` 64 KiB at a time.
     fn write_padded(
         &self,
         widths: &[usize; COLUMNS],
         to: &mut (impl std::io::Write + ?Sized),
     ) -> std::io::Result<()> {
+        const CHUNK: usize = 1 << 16;
+        let mut buf = Vec::with_capacity(CHUNK + 1024);
+        self.pad_into(widths, &mut buf, |buf| {
+            if buf.len() >= CHUNK {
+                to.write_all(buf)?;
+                buf.clear();
+            }
+            Ok(())
+        })?;
+        to.write_all(&buf)
+    }
+
+    /// The padded rows appended to `out`, `after_row` called after each (to pass on what
+    /// has gathered).
+    fn pad_into(
+        &self,
+        widths: &[usize; COLUMNS],
+        out: &mut Vec<u8>,
+        mut after_row: impl FnMut(&mut Vec<u8>) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
         const RIGHT: [bool; COLUMNS] = [false, false, false, true, true, true, true, true, false];
-        const SPACES: &str = "                                                                ";
-        let pad = |out: &mut String, mut n: usize| {
+        const SPACES: [u8; 64] = [b' '; 64];
+        let pad = |out: &mut Vec<u8>, mut n: usize| {
             while n > 0 {
                 let k = n.min(SPACES.len());
-                out.push_str(&SPACES[..k]);
+                out.extend_from_slice(&SPACES[..k]);
                 n -= k;
             }
         };
-        // One line at a time, in one buffer that is reused.
-        let mut line = String::with_capacity(256);
-        let out = &mut line;
+        // The last column shown is text: its cells are not padded (a line has no trailing
+        // spaces).
+        let last = widths.iter().rposition(|w| *w > 0);
         for row in self.rows() {
-            out.clear();
             for (i, (cell, w)) in row.iter().zip(widths).enumerate() {
                 // A column empty in every row, header included, takes no room.
                 if *w == 0 {
                     continue;
                 }
                 if i > 0 {
-                    out.push_str("  ");
+                    out.extend_from_slice(b"  ");
                 }
+                let room = w - width(cell);
                 if RIGHT[i] {
-                    pad(out, w - width(cell));
+                    pad(out, room);
                 }
-                out.push_str(cell);
-                if !RIGHT[i] {
-                    pad(out, w - width(cell));
+                out.extend_from_slice(cell);
+                if !RIGHT[i] && Some(i) != last {
+                    pad(out, room);
                 }
             }
-            out.truncate(out.trim_end().len());
-            out.push('\n');
-            to.write_all(out.as_bytes())?;
+            // Cells empty at the end of a row leave their separators and padding.
+            while out.last() == Some(&b' ') {
+                out.pop();
+            }
+            out.push(b'\n');
+            after_row(out)?;
         }
         Ok(())
     }
@@ -729,9 +756,9 @@ impl Cells {
 
 /// A cell's width in characters: its bytes that do not continue a UTF-8 sequence, counted
 /// eight at a time (a 10,000-shape table has 90,000 cells, each measured twice).
-fn width(cell: &str) -> usize {
+fn width(cell: &[u8]) -> usize {
     const TOP: u64 = 0x8080_8080_8080_8080;
-    let (words, rest) = cell.as_bytes().as_chunks::<8>();
+    let (words, rest) = cell.as_chunks::<8>();
     // A continuation byte is 0b10xx_xxxx: its top bit set, the bit below it clear (shifted
     // up by one, each byte's bit 6 lands on its own bit 7).
     let continuing = words
@@ -743,21 +770,6 @@ fn width(cell: &str) -> usize {
         .sum::<usize>()
         + rest.iter().filter(|&&b| (b as i8) < -0x40).count();
     cell.len() - continuing
-}
-
-/// `n` in decimal (without `fmt`: 40,000 dimensions make a table).
-fn push_decimal(text: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    text.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 #[cfg(test)]
@@ -781,7 +793,7 @@ mod tests {
             "→→→→→→→→→→→→",
             "日本語のラベル",
         ] {
-            assert_eq!(width(cell), cell.chars().count(), "{cell}");
+            assert_eq!(width(cell.as_bytes()), cell.chars().count(), "{cell}");
         }
     }
 
