@@ -636,10 +636,7 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
         at += check_len + 1;
         let pass = check == Check::Pass;
         let (values, scans) = (&mut self.values, &mut self.scans);
-        values.clear();
-        values.resize(width, f64::NAN);
-        scans.clear();
-        scans.resize(width, None);
+        reset_cells(values, scans, width);
         for i in self.check_at + 1..width {
             let Some(rule) = self.rules[i] else {
                 return false;
@@ -724,10 +721,7 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
         })?;
         let pass = check == Check::Pass;
         let (values, scans) = (&mut self.values, &mut self.scans);
-        values.clear();
-        values.resize(width, f64::NAN);
-        scans.clear();
-        scans.resize(width, None);
+        reset_cells(values, scans, width);
         let exact = |i: usize, rule: CellRule| {
             parse_cell(record[i], rule, pass)
                 .map_err(|m| bad(&schema.columns[i].name, format!("column {}: {m}", i + 1)))
@@ -788,6 +782,15 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
         check_unique_shapes(&self.rows, &self.lines, &self.schema, self.origin)?;
         Ok((self.schema, self.rows))
     }
+}
+
+/// A record's numbers (NaN where a cell is empty or not converted) and the scans of the
+/// cells that were only scanned, emptied for the next record of `width` cells.
+fn reset_cells(values: &mut Vec<f64>, scans: &mut Vec<Option<Scanned>>, width: usize) {
+    values.clear();
+    values.resize(width, f64::NAN);
+    scans.clear();
+    scans.resize(width, None);
 }
 
 /// The rows of CSV text; `origin` names the file in errors.
