@@ -156,9 +156,10 @@ pub(super) fn scan(cell: &str) -> Option<Scanned> {
 }
 
 /// [`scan`] of the number that `bytes` start with, and how many bytes it takes: a row's
-/// cells are scanned where they lie, and the byte after a number must end its cell. The
-/// number is the longest prefix of the grammar `scan` reads; what follows it is not looked
-/// at, so `1.5x` gives the scan of `1.5` and 3, and the caller finds the `x`.
+/// cells are scanned where they lie, and the byte after a number must end its cell. What
+/// follows the number is not looked at, so `1.5x` gives the scan of `1.5` and 3, and the
+/// caller finds the `x`; an exponent marker is part of the number, so `1e` or `1e00001`
+/// (no digit, or more than four) gives None.
 pub(super) fn scan_prefix(bytes: &[u8]) -> Option<(Scanned, usize)> {
     if bytes.starts_with(b"inf") {
         return Some((Scanned::Infinite, 3));
