@@ -232,7 +232,7 @@ pub(super) fn scan_prefix(bytes: &[u8]) -> Option<(Scanned, usize)> {
 
 /// The end of the run of ASCII digits in `bytes` that starts at `at`: eight bytes at a time
 /// where there are eight (a cell's digits are most of a CSV's bytes).
-fn digits_end(bytes: &[u8], mut at: usize) -> usize {
+pub(super) fn digits_end(bytes: &[u8], mut at: usize) -> usize {
     const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     while let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {

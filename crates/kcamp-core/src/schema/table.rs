@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::cells::{
-    CellRule, MAX_RELATIVE_STDDEV, Scanned, cell_rule, holds, parse_cell, parse_dim,
+    CellRule, MAX_RELATIVE_STDDEV, Scanned, cell_rule, digits_end, holds, parse_cell, parse_dim,
     passes_unconverted, scan_prefix, spread_within,
 };
 use super::columns::{ColumnRole, Schema, header_difference, infer_schema};
@@ -613,19 +613,16 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
         let mut at = label_end + 1;
         self.dims.clear();
         for _ in 1..self.check_at {
-            let digits = bytes[at..]
-                .iter()
-                .take_while(|b| b.is_ascii_digit())
-                .count();
+            let end = digits_end(bytes, at);
             // Nineteen digits always fit in 64 bits; a longer dim is left to `parse_dim`.
-            if digits == 0 || digits > 19 || bytes.get(at + digits) != Some(&b',') {
+            if end == at || end - at > 19 || bytes.get(end) != Some(&b',') {
                 return false;
             }
-            let dim = bytes[at..at + digits]
+            let dim = bytes[at..end]
                 .iter()
                 .fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
             self.dims.push(dim);
-            at += digits + 1;
+            at = end + 1;
         }
         let Some(check_len) = memchr::memchr(b',', &bytes[at..]) else {
             return false;
