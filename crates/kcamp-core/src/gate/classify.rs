@@ -25,6 +25,96 @@ pub(super) struct Classified {
     /// PASS on both sides: the aggregate's geometric means.
     pub incumbent_logs: LogSum,
     pub candidate_logs: LogSum,
+    /// What the verdict and its reasons count over the shapes.
+    pub tally: Tally,
+}
+
+/// Shapes named in one reason; the rest are counted (every shape is in the report's table).
+pub(super) const LISTED_SHAPES: usize = 10;
+
+/// Shapes of one kind: how many, and the positions of the first [`LISTED_SHAPES`] of them.
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct Listed {
+    pub count: usize,
+    pub first: Vec<u32>,
+}
+
+impl Listed {
+    fn note(&mut self, at: u32) {
+        if self.first.len() < LISTED_SHAPES {
+            self.first.push(at);
+        }
+        self.count += 1;
+    }
+
+    /// The shapes of `later`, found `offset` shapes further on, counted after these.
+    fn merge(&mut self, later: Listed, offset: u32) {
+        let room = LISTED_SHAPES - self.first.len();
+        self.first
+            .extend(later.first.into_iter().take(room).map(|at| at + offset));
+        self.count += later.count;
+    }
+}
+
+/// What deciding and explaining count over the shapes, counted as the shapes are judged:
+/// each reason would otherwise be a pass over every verdict (a 10,000-shape report is
+/// 1.5 MB of them, and there are nine such passes).
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct Tally {
+    /// Not PASS in the candidate.
+    pub failed: Listed,
+    /// Of those, ERROR in the incumbent: not timed, in a paired run.
+    pub untimed: Listed,
+    pub hard: Listed,
+    /// Regressed beyond the band but within the threshold: every one (the report lists
+    /// them all).
+    pub noted: Vec<u32>,
+    /// PASS on both sides.
+    pub compared: usize,
+    /// PASS in the candidate, not in the incumbent.
+    pub newly_passing: Listed,
+}
+
+impl Tally {
+    fn note(&mut self, s: &ShapeVerdict, at: u32) {
+        if s.class == ShapeClass::Failed {
+            self.failed.note(at);
+            if s.incumbent_check == Check::Error {
+                self.untimed.note(at);
+            }
+        }
+        if s.hard_regression {
+            self.hard.note(at);
+        } else if s.class == ShapeClass::Regressed {
+            self.noted.push(at);
+        }
+        if s.incumbent.is_some() && s.candidate.is_some() {
+            self.compared += 1;
+        }
+        if s.check == Check::Pass && s.incumbent_check != Check::Pass {
+            self.newly_passing.note(at);
+        }
+    }
+
+    fn merge(&mut self, later: Tally, offset: u32) {
+        self.failed.merge(later.failed, offset);
+        self.untimed.merge(later.untimed, offset);
+        self.hard.merge(later.hard, offset);
+        self.noted
+            .extend(later.noted.into_iter().map(|at| at + offset));
+        self.compared += later.compared;
+        self.newly_passing.merge(later.newly_passing, offset);
+    }
+
+    /// The tally of verdicts judged elsewhere (one pass).
+    #[cfg(test)]
+    pub(super) fn of(shapes: &[ShapeVerdict]) -> Tally {
+        let mut tally = Tally::default();
+        for (at, s) in shapes.iter().enumerate() {
+            tally.note(s, at as u32);
+        }
+        tally
+    }
 }
 
 pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
@@ -109,12 +199,14 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
     }
     judged.incumbent_logs.merge(second.incumbent_logs);
     judged.candidate_logs.merge(second.candidate_logs);
+    judged.tally.merge(second.tally, (n / 2) as u32);
     Ok(Classified {
         shapes,
         not_significant: judged.not_significant,
         paired_logs: judged.paired_logs,
         incumbent_logs: judged.incumbent_logs,
         candidate_logs: judged.candidate_logs,
+        tally: judged.tally,
     })
 }
 
@@ -141,6 +233,7 @@ struct Judged {
     paired_logs: Vec<Option<Vec<(u32, f64)>>>,
     incumbent_logs: LogSum,
     candidate_logs: LogSum,
+    tally: Tally,
 }
 
 impl Judging<'_> {
@@ -171,6 +264,11 @@ impl Judging<'_> {
         // Filled up to a shape judged paired, and then to the last: see Classified.
         let mut paired_logs = Vec::new();
         let (mut incumbent_logs, mut candidate_logs) = (LogSum::default(), LogSum::default());
+        let mut tally = Tally::default();
+        // Each verdict is counted as it is written: it is still in the cache.
+        let mut put = |slot: &mut std::mem::MaybeUninit<ShapeVerdict>, verdict, at: usize| {
+            tally.note(slot.write(verdict), at as u32);
+        };
         for (at, (slot, &(inc, cand))) in slots.iter_mut().zip(pairs).enumerate() {
             let (inc_row, cand_row) = (
                 self.incumbent.row(inc as usize),
@@ -196,7 +294,7 @@ impl Judging<'_> {
             };
             verdict.incumbent = inc_measured.map(|(mu, _)| mu);
             if cand_row.check != Check::Pass {
-                slot.write(verdict);
+                put(slot, verdict, at);
                 continue;
             }
             let (mu_c, sd_c) = measured(accessor, cand_row, schema, metric, "candidate")?;
@@ -204,7 +302,7 @@ impl Judging<'_> {
             let Some((mu_i, sd_i)) = inc_measured else {
                 // Newly passing: better than a failure, but there is no ratio to judge.
                 verdict.class = ShapeClass::Improved;
-                slot.write(verdict);
+                put(slot, verdict, at);
                 continue;
             };
             // Both sides PASS: the shape counts in the aggregate.
@@ -274,7 +372,7 @@ impl Judging<'_> {
                     verdict.p_value.unwrap_or(f64::NAN)
                 ));
             }
-            slot.write(verdict);
+            put(slot, verdict, at);
             if logs.is_some() {
                 paired_logs.resize(at, None);
                 paired_logs.push(logs);
@@ -289,6 +387,7 @@ impl Judging<'_> {
             paired_logs,
             incumbent_logs,
             candidate_logs,
+            tally,
         })
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::classify::Classified;
-use super::{Aggregate, GateConfig, ShapeClass, Verdict};
+use super::{Aggregate, GateConfig, Verdict};
 use crate::stats::{mean, median, pop_stddev, robust_stddev, wilcoxon_p_value};
 
 /// The verdict and what it rests on.
@@ -27,14 +27,13 @@ pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
         aggregate.p_value = p.p_value;
         aggregate.pairs = Some(p.pairs);
     }
-    let failed = shapes.iter().any(|s| s.class == ShapeClass::Failed);
-    let hard = shapes.iter().any(|s| s.hard_regression);
-    let noted_regressions: Vec<String> = shapes
+    let tally = &classified.tally;
+    let noted_regressions: Vec<String> = tally
+        .noted
         .iter()
-        .filter(|s| s.class == ShapeClass::Regressed && !s.hard_regression)
-        .map(|s| s.label.to_string())
+        .map(|&at| shapes[at as usize].label.to_string())
         .collect();
-    let blocked = failed || hard;
+    let blocked = tally.failed.count > 0 || tally.hard.count > 0;
     let floor = config.noise_floor;
     let accept = || {
         if noted_regressions.is_empty() {

@@ -1,34 +1,36 @@
 //! Step 3 of the gate: the reasons of a verdict, most important first, and how numbers are
 //! written in them.
 
-use super::classify::Classified;
+use super::classify::{Classified, LISTED_SHAPES, Listed};
 use super::decide::Decision;
-use super::{Aggregate, GateConfig, ShapeClass, ShapeVerdict, Verdict};
-use crate::types::Check;
+use super::{Aggregate, GateConfig, ShapeVerdict, Verdict};
 use crate::units;
 
-/// Shapes named in one reason; the rest are counted (every shape is in the report's table).
-const LISTED_SHAPES: usize = 10;
-
-/// `a, b, c` — at most [`LISTED_SHAPES`] items, then `… and N more`. Items past the limit
-/// are counted, never formatted: `show` runs on the listed ones only (a 10,000-shape
-/// report can regress thousands of shapes).
-fn list<T>(items: impl Iterator<Item = T>, show: impl Fn(T) -> String) -> String {
+/// `a, b, c` — the first [`LISTED_SHAPES`] items, then `… and N more` when `count` is
+/// larger. Items past the limit are counted, never formatted (a 10,000-shape report can
+/// regress thousands of shapes).
+fn list<T>(items: impl Iterator<Item = T>, count: usize, show: impl Fn(T) -> String) -> String {
     let mut text = String::new();
-    let mut count = 0usize;
-    for item in items {
-        if count < LISTED_SHAPES {
-            if count > 0 {
-                text.push_str(", ");
-            }
-            text.push_str(&show(item));
+    for (i, item) in items.take(LISTED_SHAPES).enumerate() {
+        if i > 0 {
+            text.push_str(", ");
         }
-        count += 1;
+        text.push_str(&show(item));
     }
     if count > LISTED_SHAPES {
         text.push_str(&format!(", … and {} more", count - LISTED_SHAPES));
     }
     text
+}
+
+/// The listed shapes of one kind, with their count.
+fn listed<'a>(
+    kind: &'a Listed,
+    shapes: &'a [ShapeVerdict],
+    show: impl Fn(&'a ShapeVerdict) -> String,
+) -> String {
+    let items = kind.first.iter().map(|&at| &shapes[at as usize]);
+    list(items, kind.count, show)
 }
 
 /// The verdict's reasons: failed shapes, hard regressions, the aggregate, noted
@@ -40,57 +42,54 @@ pub(super) fn reasons(
     config: &GateConfig,
     paired: bool,
 ) -> Vec<String> {
-    let shapes = &classified.shapes;
+    let (shapes, tally) = (&classified.shapes[..], &classified.tally);
     let mut reasons = Vec::new();
-    let failed = || shapes.iter().filter(|s| s.class == ShapeClass::Failed);
-    let failed_count = failed().count();
+    let failed_count = tally.failed.count;
     if failed_count > 0 {
         reasons.push(format!(
             "{} {} not PASS in the candidate: {}.",
             crate::text::count_of(failed_count, shapes.len(), "shape"),
             crate::text::does(failed_count),
-            list(failed(), |s| format!("{} ({})", s.label, s.check.as_str()))
+            listed(&tally.failed, shapes, |s| format!(
+                "{} ({})",
+                s.label,
+                s.check.as_str()
+            ))
         ));
         // A paired run times the incumbent only beside a candidate that passes: its ERROR
         // on these shapes is "not timed", not a fault of the incumbent.
-        let untimed = || failed().filter(|s| s.incumbent_check == Check::Error);
-        if paired && untimed().next().is_some() {
+        if paired && tally.untimed.count > 0 {
             reasons.push(format!(
                 "the incumbent shows ERROR (not timed) on {}: a paired run times it only where the candidate passes.",
-                list(untimed(), |s| s.label.to_string())
+                listed(&tally.untimed, shapes, |s| s.label.to_string())
             ));
         }
     }
-    let hard = || shapes.iter().filter(|s| s.hard_regression);
-    let hard_count = hard().count();
+    let hard_count = tally.hard.count;
     if hard_count > 0 {
         reasons.push(format!(
             "{} regressed beyond -max({}, band): {}.",
             crate::text::count(hard_count, "shape"),
             units::percent(config.regression_threshold * 100.0),
-            list(hard(), describe_change)
+            listed(&tally.hard, shapes, describe_change)
         ));
     }
     reasons.push(aggregate_sentence(
         &decision.aggregate,
         metric,
-        shapes,
+        tally.compared,
         config,
         decision.verdict,
         decision.blocked,
     ));
-    let noted = || {
-        shapes
-            .iter()
-            .filter(|s| s.class == ShapeClass::Regressed && !s.hard_regression)
-    };
-    let noted_count = noted().count();
+    let noted_count = tally.noted.len();
     if noted_count > 0 {
+        let noted = tally.noted.iter().map(|&at| &shapes[at as usize]);
         reasons.push(format!(
             "{} regressed beyond their noise band but within {}: {}.",
             crate::text::count(noted_count, "shape"),
             units::percent(config.regression_threshold * 100.0),
-            list(noted(), describe_change)
+            list(noted, noted_count, describe_change)
         ));
     }
     if !classified.not_significant.is_empty() {
@@ -99,21 +98,17 @@ pub(super) fn reasons(
         } else {
             "Welch's t-test"
         };
+        let not_significant = &classified.not_significant;
         reasons.push(format!(
             "outside the band but not significant by {test} (p >= {}), counted neutral: {}.",
             config.p_value,
-            list(classified.not_significant.iter(), String::clone)
+            list(not_significant.iter(), not_significant.len(), String::clone)
         ));
     }
-    let newly_passing = || {
-        shapes
-            .iter()
-            .filter(|s| s.check == Check::Pass && s.incumbent_check != Check::Pass)
-    };
-    if newly_passing().next().is_some() {
+    if tally.newly_passing.count > 0 {
         reasons.push(format!(
             "now PASS (not part of the aggregate): {}.",
-            list(newly_passing(), |s| format!(
+            listed(&tally.newly_passing, shapes, |s| format!(
                 "{} (was {})",
                 s.label,
                 s.incumbent_check.as_str()
@@ -126,7 +121,7 @@ pub(super) fn reasons(
 fn aggregate_sentence(
     aggregate: &Aggregate,
     metric: &str,
-    shapes: &[ShapeVerdict],
+    compared: usize,
     config: &GateConfig,
     verdict: Verdict,
     blocked: bool,
@@ -136,10 +131,6 @@ fn aggregate_sentence(
     else {
         return "no shape passes on both sides, so there is no aggregate to compare.".to_owned();
     };
-    let compared = shapes
-        .iter()
-        .filter(|s| s.incumbent.is_some() && s.candidate.is_some())
-        .count();
     let floor = units::percent(config.noise_floor * 100.0);
     let Some(band) = aggregate.band else {
         let head = format!(

@@ -127,6 +127,85 @@ fn a_large_table_judged_in_halves_is_judged_shape_by_shape() {
     }
 }
 
+/// A large table is judged in two halves: what they count is what one pass over all the
+/// verdicts counts, the second half's shapes listed after the first's and no more than
+/// the reasons show, whichever half each kind lies in.
+#[test]
+fn a_large_table_judged_in_halves_is_counted_as_one_pass_counts() {
+    // Kinds by position: failed (ERROR on both sides: untimed), hard regressions, noted
+    // regressions (-3%, band 2%) and newly passing shapes, some in the first half only,
+    // some in the second only, and some throughout.
+    let n = 4_000;
+    let kind = |i: usize| match i {
+        _ if i % 97 == 5 => "failed",
+        _ if i >= 2_000 && i.is_multiple_of(13) => "hard",
+        _ if i < 2_000 && i % 29 == 3 => "noted",
+        _ if i % 41 == 7 => "newly",
+        _ => "same",
+    };
+    let label = |i: usize| format!("s{i}");
+    let inc = (0..n).map(|i| match kind(i) {
+        "failed" | "newly" => row(&label(i), Check::Error, 10.0, 0.1),
+        _ => row(&label(i), Check::Pass, 10.0, 0.01),
+    });
+    let cand = (0..n).map(|i| match kind(i) {
+        "failed" => row(&label(i), Check::Error, 10.0, 0.1),
+        "hard" => row(&label(i), Check::Pass, 5.0, 0.01),
+        "noted" => row(&label(i), Check::Pass, 9.7, 0.01),
+        _ => row(&label(i), Check::Pass, 10.0, 0.01),
+    });
+    let (inc, cand) = (table(inc.collect()), table(cand.collect()));
+    assert!(n >= 2 * super::classify::SPLIT_FROM);
+    let input = GateInput {
+        incumbent: &inc,
+        candidate: &cand,
+        incumbent_samples: None,
+        candidate_samples: None,
+        metric: FWD,
+        config: &GateConfig::default(),
+        paired: true,
+    };
+    let classified = super::classify::classify(&input).unwrap();
+    let tally = &classified.tally;
+    assert_eq!(*tally, super::classify::Tally::of(&classified.shapes));
+    let of_kind = |k: &str| (0..n).filter(|i| kind(*i) == k).collect::<Vec<_>>();
+    let first = |k: &str| {
+        of_kind(k)
+            .iter()
+            .take(10)
+            .map(|&i| i as u32)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(tally.failed.count, of_kind("failed").len());
+    assert_eq!(tally.failed.first, first("failed"));
+    assert_eq!(tally.untimed, tally.failed);
+    assert_eq!(tally.hard.count, of_kind("hard").len());
+    assert_eq!(tally.hard.first, first("hard"));
+    assert!(tally.hard.first.iter().all(|&at| at >= 2_000));
+    let noted: Vec<u32> = of_kind("noted").iter().map(|&i| i as u32).collect();
+    assert_eq!(tally.noted, noted);
+    assert_eq!(tally.newly_passing.count, of_kind("newly").len());
+    assert_eq!(tally.newly_passing.first, first("newly"));
+    assert_eq!(
+        tally.compared,
+        n - of_kind("failed").len() - of_kind("newly").len()
+    );
+    // The reasons name those shapes and count the rest.
+    let report = judge(&input).unwrap();
+    let hard = &report.reasons[2];
+    assert!(
+        hard.starts_with(&format!("{} shapes regressed", of_kind("hard").len())),
+        "{hard}"
+    );
+    assert!(hard.contains("s2002 -50.0%"), "{hard}");
+    assert!(
+        hard.ends_with(&format!("… and {} more.", of_kind("hard").len() - 10)),
+        "{hard}"
+    );
+    let noted_labels: Vec<String> = of_kind("noted").iter().map(|&i| label(i)).collect();
+    assert_eq!(report.noted_regressions, noted_labels);
+}
+
 /// Paired judging of a large table in halves: a shape's repeats reach its verdict wherever
 /// it lies, whether the paired shapes are in the first half, the second or both.
 #[test]
