@@ -426,10 +426,13 @@ fn match_shapes(incumbent: &dyn ShapeTable, candidate: &dyn ShapeTable) -> Resul
     // paired by position once the shapes are known to be distinct (what the exact path
     // below would pair them to). Anything else takes the exact path, with its errors.
     let same_order = incumbent.len() == candidate.len()
-        && inc_rows.clone().all(|i| {
-            let (i, c) = (inc(i), cand(i));
-            i.label == c.label && i.dims == c.dims
-        });
+        && match (incumbent.shapes(), candidate.shapes()) {
+            (Some(i), Some(c)) => i == c,
+            _ => inc_rows.clone().all(|i| {
+                let (i, c) = (inc(i), cand(i));
+                i.label == c.label && i.dims == c.dims
+            }),
+        };
     if same_order
         && (incumbent.labels_unique()
             || distinct_hashes(inc_rows.clone().map(|i| {

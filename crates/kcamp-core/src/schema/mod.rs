@@ -24,7 +24,9 @@ pub use columns::{Column, ColumnRole, HeaderDifference, Schema, SchemaKind, head
 pub use metric::{CombinedStepColumns, MetricRef};
 pub use samples::{SAMPLES_HEADER, SampleRow, Samples};
 pub(crate) use table::distinct_hashes;
-pub use table::{BenchTable, ColumnTable, Row, RowRef, ShapeKey, ShapeTable, describe_shape};
+pub use table::{
+    BenchTable, ColumnTable, Row, RowRef, ShapeKey, ShapeTable, Shapes, describe_shape,
+};
 
 /// The GEMM header, byte for byte (no trailing newline).
 pub const GEMM_HEADER: &str = "label,B,M,N,K,Check,Forward TFLOPS,Forward TFLOPS_stddev,Backward TFLOPS,Backward TFLOPS_stddev,Forward Time (ms),Backward Time (ms),out_snr,da_snr,db_snr";

@@ -134,6 +134,24 @@ pub trait ShapeTable: Sync {
     fn labels_unique(&self) -> bool {
         false
     }
+    /// Every row's shape at once, where the table holds them that way; None: ask row by
+    /// row.
+    fn shapes(&self) -> Option<Shapes<'_>> {
+        None
+    }
+}
+
+/// The shapes of a table's rows, in order, as a column-wise table holds them: two tables
+/// whose `Shapes` are equal hold the same shapes in the same order (compared in bulk, a
+/// 10,000-shape table is three slice comparisons, not 10,000 row lookups).
+#[derive(Debug, PartialEq)]
+pub struct Shapes<'a> {
+    /// The labels' text, one after another.
+    pub labels: &'a str,
+    /// Where each row's label ends in `labels`.
+    pub label_ends: &'a [u32],
+    /// Each row's dims, row after row (every row has the schema's number of dims).
+    pub dims: &'a [u64],
 }
 
 impl ShapeTable for BenchTable {
@@ -1038,6 +1056,14 @@ impl ShapeTable for ColumnTable {
     fn labels_unique(&self) -> bool {
         true
     }
+    fn shapes(&self) -> Option<Shapes<'_>> {
+        let c = &self.cells;
+        Some(Shapes {
+            labels: &c.labels,
+            label_ends: &c.label_ends,
+            dims: &c.dims,
+        })
+    }
     fn len(&self) -> usize {
         self.cells.len()
     }
@@ -1260,6 +1286,47 @@ mod tests {
         std::fs::write(&path, format!("\u{feff}{text}")).unwrap();
         assert!(read_in_blocks_of(&path, None, 8, Vec::<Row>::new()).is_none());
         assert!(read_in_blocks_of(dir.path(), None, 8, Columns::default()).is_none());
+    }
+
+    /// Tables' shapes compared in bulk agree with their rows compared one by one: a label
+    /// cut elsewhere, a dim changed, rows swapped or missing all differ.
+    #[test]
+    fn shapes_compared_in_bulk_are_equal_when_every_row_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let read = |name: &str, rows: &[&str]| {
+            let path = dir.path().join(name);
+            let cells = ",PASS,7.5,0.2,40.25,1.5,0.07,0.02,120.5,inf,118";
+            let mut text = format!("{}\n", crate::schema::GEMM_HEADER);
+            for row in rows {
+                text.push_str(&format!("{row}{cells}\n"));
+            }
+            std::fs::write(&path, text).unwrap();
+            ColumnTable::read_metric(&path, Some("Forward TFLOPS")).unwrap()
+        };
+        let base = read("base.csv", &["ab,1,2,3,4", "c,1,2,3,5"]);
+        let row_by_row = |a: &ColumnTable, b: &ColumnTable| {
+            a.len() == b.len()
+                && (0..a.len()).all(|i| {
+                    let (x, y) = (a.row(i), b.row(i));
+                    x.label == y.label && x.dims == y.dims
+                })
+        };
+        let cases: [(&str, &[&str], bool); 5] = [
+            ("same.csv", &["ab,1,2,3,4", "c,1,2,3,5"], true),
+            ("cut.csv", &["a,1,2,3,4", "bc,1,2,3,5"], false),
+            ("dim.csv", &["ab,1,2,3,4", "c,1,2,3,6"], false),
+            ("swapped.csv", &["c,1,2,3,5", "ab,1,2,3,4"], false),
+            ("fewer.csv", &["ab,1,2,3,4"], false),
+        ];
+        for (name, rows, same) in cases {
+            let other = read(name, rows);
+            assert_eq!(row_by_row(&base, &other), same, "{name}");
+            assert_eq!(base.shapes() == other.shapes(), same, "{name}");
+        }
+        // A row-wise table is compared row by row.
+        let text = format!("{}\nab,1,2,3,4,PASS,1,0,1,0,1,1,1,1,1\n", crate::schema::GEMM_HEADER);
+        let bench = BenchTable::parse(&text, Path::new("x.csv")).unwrap();
+        assert_eq!(bench.shapes(), None);
     }
 
     #[test]
