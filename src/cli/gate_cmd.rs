@@ -567,6 +567,9 @@ fn verdict_text(report: &GateReport) -> String {
     out
 }
 
+/// A cell's [`Cells::extra`] when it has too many continuation bytes to note in a byte.
+const UNCOUNTED: u8 = u8::MAX;
+
 /// Columns of the gate table (the p column is empty, and not shown, without samples).
 const COLUMNS: usize = 9;
 
@@ -575,6 +578,10 @@ const COLUMNS: usize = 9;
 struct Cells {
     text: String,
     ends: Vec<[u32; COLUMNS]>,
+    /// Per row, each cell's bytes beyond its characters (its UTF-8 continuation bytes), so
+    /// that padding does not measure every cell a second time; [`UNCOUNTED`] from 255 up:
+    /// measure again.
+    extra: Vec<[u8; COLUMNS]>,
     /// The widest cell of each column so far, in characters.
     widths: [usize; COLUMNS],
 }
@@ -585,6 +592,7 @@ impl Cells {
             // About 80 bytes of cells a row: reserved once (unwritten capacity costs nothing).
             text: String::with_capacity(128 * rows),
             ends: Vec::with_capacity(rows),
+            extra: Vec::with_capacity(rows),
             widths: [0; COLUMNS],
         }
     }
@@ -602,10 +610,14 @@ impl Cells {
     /// the cache.
     fn end_row(&mut self, ends: [usize; COLUMNS]) {
         let mut start = self.ends.last().map_or(0, |row| row[COLUMNS - 1] as usize);
-        for (w, end) in self.widths.iter_mut().zip(ends) {
-            *w = (*w).max(width(&self.text.as_bytes()[start..end]));
+        let mut extra = [0; COLUMNS];
+        for ((w, end), extra) in self.widths.iter_mut().zip(ends).zip(&mut extra) {
+            let width = width_in(self.text.as_bytes(), start, end);
+            *w = (*w).max(width);
+            *extra = u8::try_from(end - start - width).unwrap_or(UNCOUNTED);
             start = end;
         }
+        self.extra.push(extra);
         // Offsets in 32 bits: the text of a table stays far below 4 GiB (inputs are capped
         // at MAX_INPUT_BYTES), and half the bytes are half the pages to fault in.
         self.ends.push(ends.map(|e| e as u32));
@@ -668,16 +680,17 @@ impl Cells {
         }
     }
 
-    /// Each row's cells, as bytes (each is whole UTF-8: they are written as text).
-    fn rows(&self) -> impl Iterator<Item = [&[u8]; COLUMNS]> {
-        let (text, mut start) = (self.text.as_bytes(), 0);
-        self.ends.iter().map(move |ends| {
+    /// Where each row's cells start and end in the text (each is whole UTF-8: they are
+    /// written as text), with the row's [`Cells::extra`].
+    fn spans(&self) -> impl Iterator<Item = ([(usize, usize); COLUMNS], &[u8; COLUMNS])> {
+        let mut start = 0;
+        self.ends.iter().zip(&self.extra).map(move |(ends, extra)| {
             let row = std::array::from_fn(|i| {
                 let end = ends[i] as usize;
-                &text[if i == 0 { start } else { ends[i - 1] as usize }..end]
+                (if i == 0 { start } else { ends[i - 1] as usize }, end)
             });
             start = ends[COLUMNS - 1] as usize;
-            row
+            (row, extra)
         })
     }
 
@@ -725,8 +738,9 @@ impl Cells {
         // The last column shown is text: its cells are not padded (a line has no trailing
         // spaces).
         let last = widths.iter().rposition(|w| *w > 0);
-        for row in self.rows() {
-            for (i, (cell, w)) in row.iter().zip(widths).enumerate() {
+        let text = self.text.as_bytes();
+        for (row, extra) in self.spans() {
+            for (i, (&(start, end), w)) in row.iter().zip(widths).enumerate() {
                 // A column empty in every row, header included, takes no room.
                 if *w == 0 {
                     continue;
@@ -734,7 +748,12 @@ impl Cells {
                 if i > 0 {
                     out.extend_from_slice(b"  ");
                 }
-                let room = w - width(cell);
+                let cell = &text[start..end];
+                let width = match extra[i] {
+                    UNCOUNTED => width_in(text, start, end),
+                    extra => end - start - usize::from(extra),
+                };
+                let room = w - width;
                 if RIGHT[i] {
                     pad(out, room);
                 }
@@ -757,19 +776,45 @@ impl Cells {
 /// A cell's width in characters: its bytes that do not continue a UTF-8 sequence, counted
 /// eight at a time (a 10,000-shape table has 90,000 cells, each measured twice).
 fn width(cell: &[u8]) -> usize {
-    const TOP: u64 = 0x8080_8080_8080_8080;
     let (words, rest) = cell.as_chunks::<8>();
-    // A continuation byte is 0b10xx_xxxx: its top bit set, the bit below it clear (shifted
-    // up by one, each byte's bit 6 lands on its own bit 7).
-    let continuing = words
-        .iter()
-        .map(|w| {
-            let x = u64::from_ne_bytes(*w);
-            (x & !(x << 1) & TOP).count_ones() as usize
-        })
-        .sum::<usize>()
-        + rest.iter().filter(|&&b| (b as i8) < -0x40).count();
-    cell.len() - continuing
+    let whole = words.iter().map(|w| continuing(u64::from_le_bytes(*w)));
+    let rest = rest.iter().filter(|&&b| (b as i8) < -0x40).count();
+    cell.len() - whole.sum::<usize>() - rest
+}
+
+/// [`width`] of `text[start..end]`, a cell among the table's text. Most cells are at most
+/// 16 bytes: one or two words read from the text, the second the eight bytes that end the
+/// cell (they lie in the text wherever `end` is at least 8, every cell after the first
+/// few), its bytes already counted shifted away.
+fn width_in(text: &[u8], start: usize, end: usize) -> usize {
+    let cell = &text[start..end];
+    let word_at = |at: usize| {
+        text.get(at..at + 8)
+            .and_then(<[u8]>::first_chunk::<8>)
+            .map(|w| u64::from_le_bytes(*w))
+    };
+    let last = end.checked_sub(8).and_then(word_at);
+    // Little-endian: the cell's last bytes are the word's top ones.
+    match (cell.len(), last) {
+        (0, _) => 0,
+        (n @ 1..=8, Some(last)) => n - continuing(last >> (8 * (8 - n))),
+        (n @ 9..=16, Some(last)) => match word_at(start) {
+            Some(first) => n - continuing(first) - continuing(last >> (8 * (16 - n))),
+            None => width(cell),
+        },
+        _ => width(cell),
+    }
+}
+
+/// The UTF-8 continuation bytes among the eight of `word`. A continuation byte is
+/// 0b10xx_xxxx: its top bit set, the bit below it clear (shifted up by one, each byte's
+/// bit 6 lands on its own bit 7). The marks, one per byte moved down to its bit 0, are
+/// summed by a multiplication into the top byte (x86-64's baseline has no popcount
+/// instruction: `count_ones` is a dozen operations).
+fn continuing(word: u64) -> usize {
+    const TOP: u64 = 0x8080_8080_8080_8080;
+    let marks = (word & !(word << 1) & TOP) >> 7;
+    (marks.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
 }
 
 #[cfg(test)]
@@ -794,6 +839,96 @@ mod tests {
             "日本語のラベル",
         ] {
             assert_eq!(width(cell.as_bytes()), cell.chars().count(), "{cell}");
+            // Among a table's text, after cells of every length and kind, and before others.
+            for before in [
+                "",
+                "x",
+                "→",
+                "日本",
+                "ab±",
+                "1×64×64",
+                "µµµµµµµ",
+                "regressed",
+            ] {
+                let text = format!("{before}{cell}±x");
+                let (start, end) = (before.len(), before.len() + cell.len());
+                let shown = text.as_bytes();
+                assert_eq!(
+                    width_in(shown, start, end),
+                    cell.chars().count(),
+                    "{cell} after {before}"
+                );
+            }
+        }
+    }
+
+    /// Every row is padded to its columns' widest cell in characters, on one thread and on
+    /// two, whatever the labels' bytes: ASCII, two bytes a character, and past 255 bytes
+    /// beyond their characters (measured again when padded).
+    #[test]
+    fn every_row_is_padded_to_the_widest_cell_in_characters() {
+        let labels = ["a", "éé", &"é".repeat(100), &"日本".repeat(80), "→→"];
+        let shape = |i: usize| ShapeVerdict {
+            label: format!("{}{i}", labels[i % labels.len()]).into(),
+            dims: (&[1, 64 << (i % 3), 64][..]).into(),
+            check: Check::Pass,
+            incumbent_check: if i % 4 == 1 {
+                Check::Error
+            } else {
+                Check::Pass
+            },
+            incumbent: Some(10.0),
+            candidate: Some(10.0 + (i % 7) as f64),
+            delta: Some((i % 7) as f64 / 10.0),
+            band: 0.02,
+            p_value: None,
+            pairs: None,
+            class: ShapeClass::Improved,
+            hard_regression: false,
+        };
+        for n in [7, 2 * 2_000] {
+            let report = GateReport {
+                verdict: Verdict::Accept,
+                metric: "Forward TFLOPS".to_owned(),
+                aggregate: kcamp_core::gate::Aggregate {
+                    incumbent: None,
+                    candidate: None,
+                    delta: None,
+                    band: None,
+                    p_value: None,
+                    pairs: None,
+                },
+                reasons: Vec::new(),
+                shapes: (0..n).map(shape).collect(),
+                noted_regressions: Vec::new(),
+                config: GateConfig::default(),
+                paired: false,
+            };
+            let mut out = Vec::new();
+            write_table(&report, "B×M×N", &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            assert_eq!(lines.len(), n + 1);
+            // Each column starts at the same character in every line: the one after the
+            // header's two spaces.
+            let starts = |line: &str| {
+                let chars: Vec<char> = line.chars().collect();
+                (1..chars.len())
+                    .filter(|&i| chars[i] != ' ' && chars[i - 1] == ' ' && chars[i - 2] == ' ')
+                    .collect::<Vec<_>>()
+            };
+            let header = starts(lines[0]);
+            assert_eq!(header.len(), 7, "{}", lines[0]);
+            for line in &lines[1..] {
+                // Dims and check are left-aligned: they start where their header does.
+                assert_eq!(starts(line)[..2], header[..2], "{line}");
+                // Numbers are right-aligned: the band ends two spaces before the class,
+                // which starts where its header does.
+                let chars: Vec<char> = line.chars().collect();
+                let class = header[6];
+                assert_eq!(chars[class - 3..class], ['%', ' ', ' '], "{line}");
+                assert_eq!(chars[class..].iter().collect::<String>(), "improved");
+            }
         }
     }
 

@@ -103,30 +103,32 @@ fn write_fixed_fast(out: &mut String, value: f64, decimals: usize) -> bool {
     if rounded == 0 {
         return false;
     }
-    // Sign, digits and point composed right to left: at most 1 + 16 + 1 + 15 bytes.
-    let mut text = [b'0'; 40];
-    let mut at = text.len();
-    let (mut n, mut written) = (rounded, 0);
-    while n > 0 || written <= decimals {
-        if written == decimals && decimals > 0 {
-            at -= 1;
-            text[at] = b'.';
-        }
-        at -= 1;
-        text[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        written += 1;
-    }
+    // The rounded value's digits, the point placed `decimals` from their end (a value
+    // below 1 has fewer digits than decimals: zeros go between the point and them).
+    let mut buf = itoa::Buffer::new();
+    let digits = buf.format(rounded);
     if value < 0.0 {
-        at -= 1;
-        text[at] = b'-';
+        out.push('-');
     }
-    match std::str::from_utf8(&text[at..]) {
-        Ok(digits) => out.push_str(digits),
-        Err(_) => return false,
+    match digits.len().checked_sub(decimals) {
+        Some(0) | None => {
+            out.push_str("0.");
+            out.push_str(&ZEROS[..decimals - digits.len()]);
+            out.push_str(digits);
+        }
+        Some(point) => {
+            out.push_str(&digits[..point]);
+            if decimals > 0 {
+                out.push('.');
+                out.push_str(&digits[point..]);
+            }
+        }
     }
     true
 }
+
+/// Zeros after a decimal point, for the most decimals [`write_fixed_fast`] writes.
+const ZEROS: &str = "000000000000000";
 
 /// SI prefixes from 1e-9 to 1e15.
 const PREFIXES: [(f64, &str); 9] = [

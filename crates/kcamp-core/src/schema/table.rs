@@ -1324,7 +1324,10 @@ mod tests {
             assert_eq!(base.shapes() == other.shapes(), same, "{name}");
         }
         // A row-wise table is compared row by row.
-        let text = format!("{}\nab,1,2,3,4,PASS,1,0,1,0,1,1,1,1,1\n", crate::schema::GEMM_HEADER);
+        let text = format!(
+            "{}\nab,1,2,3,4,PASS,1,0,1,0,1,1,1,1,1\n",
+            crate::schema::GEMM_HEADER
+        );
         let bench = BenchTable::parse(&text, Path::new("x.csv")).unwrap();
         assert_eq!(bench.shapes(), None);
     }
