@@ -651,7 +651,12 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
         at += check_len + 1;
         let pass = check == Check::Pass;
         let (values, scans) = (&mut self.values, &mut self.scans);
-        reset_cells(values, scans, width);
+        // Sized once, not emptied per record: a record read here writes every cell it has
+        // (the kept ones' values, the others' scans), and the spreads below tell a kept
+        // cell from a scanned one by its scan alone.
+        if values.len() != width || scans.len() != width {
+            reset_cells(values, scans, width);
+        }
         for i in self.check_at + 1..width {
             let Some(rule) = self.rules[i] else {
                 return false;
