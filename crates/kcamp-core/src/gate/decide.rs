@@ -31,7 +31,7 @@ pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
     let noted_regressions: Vec<String> = tally
         .noted
         .iter()
-        .map(|&at| shapes[at as usize].label.to_string())
+        .filter_map(|&at| shapes.get(at as usize).map(|s| s.label.to_string()))
         .collect();
     let blocked = tally.failed.count > 0 || tally.hard.count > 0;
     let floor = config.noise_floor;

@@ -29,7 +29,7 @@ fn listed<'a>(
     shapes: &'a [ShapeVerdict],
     show: impl Fn(&'a ShapeVerdict) -> String,
 ) -> String {
-    let items = kind.first.iter().map(|&at| &shapes[at as usize]);
+    let items = kind.first.iter().filter_map(|&at| shapes.get(at as usize));
     list(items, kind.count, show)
 }
 
@@ -84,7 +84,7 @@ pub(super) fn reasons(
     ));
     let noted_count = tally.noted.len();
     if noted_count > 0 {
-        let noted = tally.noted.iter().map(|&at| &shapes[at as usize]);
+        let noted = tally.noted.iter().filter_map(|&at| shapes.get(at as usize));
         reasons.push(format!(
             "{} regressed beyond their noise band but within {}: {}.",
             crate::text::count(noted_count, "shape"),
