@@ -56,15 +56,25 @@ fn pair(factors: &[f64]) -> (BenchTable, BenchTable) {
     (table(inc), table(cand))
 }
 
-fn run(inc: &BenchTable, cand: &BenchTable, metric: &str) -> Result<GateReport> {
-    judge(&GateInput {
+/// A gate of `inc` against `cand` on the forward metric, without samples, by the default
+/// rules.
+fn forward<'a>(inc: &'a BenchTable, cand: &'a BenchTable, paired: bool) -> GateInput<'a> {
+    static DEFAULT: std::sync::LazyLock<GateConfig> = std::sync::LazyLock::new(GateConfig::default);
+    GateInput {
         incumbent: inc,
         candidate: cand,
         incumbent_samples: None,
         candidate_samples: None,
+        metric: FWD,
+        config: &DEFAULT,
+        paired,
+    }
+}
+
+fn run(inc: &BenchTable, cand: &BenchTable, metric: &str) -> Result<GateReport> {
+    judge(&GateInput {
         metric,
-        config: &GateConfig::default(),
-        paired: false,
+        ..forward(inc, cand, false)
     })
 }
 
@@ -156,15 +166,7 @@ fn a_large_table_judged_in_halves_is_counted_as_one_pass_counts() {
     });
     let (inc, cand) = (table(inc.collect()), table(cand.collect()));
     assert!(n >= 2 * super::classify::SPLIT_FROM);
-    let input = GateInput {
-        incumbent: &inc,
-        candidate: &cand,
-        incumbent_samples: None,
-        candidate_samples: None,
-        metric: FWD,
-        config: &GateConfig::default(),
-        paired: true,
-    };
+    let input = forward(&inc, &cand, true);
     let classified = super::classify::classify(&input).unwrap();
     let tally = &classified.tally;
     assert_eq!(*tally, super::classify::Tally::of(&classified.shapes));
@@ -381,18 +383,7 @@ fn a_paired_incumbent_not_timed_beside_a_failed_candidate_is_explained() {
     let (mut inc, mut cand) = pair(&[1.5, 1.5]);
     cand.rows[1].check = Check::Fail;
     inc.rows[1].check = Check::Error;
-    let judge_with = |paired| {
-        judge(&GateInput {
-            incumbent: &inc,
-            candidate: &cand,
-            incumbent_samples: None,
-            candidate_samples: None,
-            metric: FWD,
-            config: &GateConfig::default(),
-            paired,
-        })
-        .unwrap()
-    };
+    let judge_with = |paired| judge(&forward(&inc, &cand, paired)).unwrap();
     let note = "the incumbent shows ERROR (not timed) on s1: a paired run times it only where the candidate passes.";
     assert!(judge_with(true).reasons.iter().any(|r| r == note));
     // Judged against recorded numbers, an incumbent's ERROR is its own.
