@@ -77,6 +77,11 @@ impl LogSum {
         self.invalid |= other.invalid;
     }
 
+    /// How many positive finite values were added.
+    pub fn count(&self) -> usize {
+        self.count as usize
+    }
+
     /// None when nothing was added or a value was not positive and finite.
     pub fn geomean(&self) -> Option<f64> {
         if self.invalid || self.count == 0 {

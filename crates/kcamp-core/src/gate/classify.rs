@@ -69,8 +69,6 @@ pub(super) struct Tally {
     /// Regressed beyond the band but within the threshold: every one (the report lists
     /// them all).
     pub noted: Vec<u32>,
-    /// PASS on both sides.
-    pub compared: usize,
     /// PASS in the candidate, not in the incumbent.
     pub newly_passing: Listed,
 }
@@ -88,9 +86,6 @@ impl Tally {
         } else if s.class == ShapeClass::Regressed {
             self.noted.push(at);
         }
-        if s.incumbent.is_some() && s.candidate.is_some() {
-            self.compared += 1;
-        }
         if s.check == Check::Pass && s.incumbent_check != Check::Pass {
             self.newly_passing.note(at);
         }
@@ -102,7 +97,6 @@ impl Tally {
         self.hard.merge(later.hard, offset);
         self.noted
             .extend(later.noted.into_iter().map(|at| at + offset));
-        self.compared += later.compared;
         self.newly_passing.merge(later.newly_passing, offset);
     }
 

@@ -77,7 +77,8 @@ pub(super) fn reasons(
     reasons.push(aggregate_sentence(
         &decision.aggregate,
         metric,
-        tally.compared,
+        // The shapes that PASS on both sides are those the aggregate summed.
+        classified.incumbent_logs.count(),
         config,
         decision.verdict,
         decision.blocked,
