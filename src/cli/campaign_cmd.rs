@@ -59,6 +59,8 @@ pub struct BaselineArgs {
 }
 
 #[derive(Debug, Subcommand)]
+// Arguments built only for the command run, as for `cli::Command`.
+#[command(defer = true)]
 pub enum RoundCommand {
     /// Open round N with its one hypothesis.
     New {

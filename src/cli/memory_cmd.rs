@@ -12,6 +12,8 @@ use kcamp_core::memory::{Listing, MemoryStore, Record, SetOp, Version};
 use kcamp_core::{Error, Result};
 
 #[derive(Debug, Subcommand)]
+// Arguments built only for the command run, as for `cli::Command`.
+#[command(defer = true)]
 pub enum MemoryCommand {
     /// Create a record with default fields (refuses to overwrite).
     Create(VersionArg),
