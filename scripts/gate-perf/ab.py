@@ -4,8 +4,17 @@ generated 10,000-shape GEMM CSVs (the shape of benches/gate.rs's files), with th
 reference gate beside them when `py` is named: the README's "44.9 to 35.6 ms" comparison.
 
     scripts/gate-perf/ab.py OLD_KCAMP NEW_KCAMP [py]      (N=80 rounds by default)
+
+Each round runs every command once, in turn, so neighbouring runs meet the same load; on a
+shared virtual machine that load changes within seconds, and a run of one command after
+another (hyperfine's) can put the whole of one command in a quiet minute and the other in a
+busy one. With `py`, each binary's ratio to the Python gate is also taken round by round
+(the Python gate's time over the binary's, in the same round) and its median printed.
+
+Processes are started by posix_spawn, with /dev/null for their outputs, and timed from the
+spawn to the end of waitpid (as hyperfine -N times them; subprocess.run added about 1 ms).
 """
-import os, random, statistics, subprocess, sys, tempfile, time
+import os, random, statistics, sys, tempfile, time
 
 HEADER = ("label,B,M,N,K,Check,Forward TFLOPS,Forward TFLOPS_stddev,Backward TFLOPS,"
           "Backward TFLOPS_stddev,Forward Time (ms),Backward Time (ms),out_snr,da_snr,db_snr")
@@ -34,15 +43,24 @@ def main():
     reference = os.path.join(here, "..", "..", "benches", "gate_reference.py")
     commands = {b: ([python, reference] if b == "py" else [b, "gate"]) + files for b in sys.argv[1:]}
     times = {b: [] for b in commands}
+    quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]
     for _ in range(int(os.environ.get("N", "80"))):
         for b, cmd in commands.items():
             t = time.perf_counter()
-            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            pid = os.posix_spawn(cmd[0], cmd, os.environ, file_actions=quiet)
+            os.waitpid(pid, 0)
             times[b].append(time.perf_counter() - t)
     for b, v in times.items():
-        v.sort()
-        print(f"{b}: median {statistics.median(v) * 1e3:.1f} ms, quartile {v[len(v) // 4] * 1e3:.1f}, "
-              f"least {v[0] * 1e3:.1f} ({len(v)} runs)")
+        v = sorted(v)
+        print(f"{b}: median {statistics.median(v) * 1e3:.2f} ms, quartile {v[len(v) // 4] * 1e3:.2f}, "
+              f"least {v[0] * 1e3:.2f} ({len(v)} runs)")
+    if "py" in times:
+        for b, v in times.items():
+            if b != "py":
+                ratios = [p / k for p, k in zip(times["py"], v)]
+                print(f"py / {b}, round by round: median {statistics.median(ratios):.1f}x, "
+                      f"quartiles {statistics.quantiles(ratios, n=4)[0]:.1f}x to "
+                      f"{statistics.quantiles(ratios, n=4)[2]:.1f}x")
 
 
 if __name__ == "__main__":
