@@ -5,7 +5,7 @@
 //! The process starts at a C `main` of its own, not through the Rust runtime's start: that
 //! start reads `/proc/self/maps` to find the main thread's stack for its overflow message,
 //! about 0.2 ms of every command on a 2-vCPU machine (`kcamp --version` 1.3 -> 1.1 ms;
-//! `kcamp gate` is run every round, often by scripts: README, "kcamp itself"). A stack
+//! `kcamp gate` is run every round, often by scripts: scripts/gate-perf/README.md). A stack
 //! overflow on the main thread still ends the process, by SIGSEGV without that message.
 //! What else kcamp needs of the runtime's start is done here.
 

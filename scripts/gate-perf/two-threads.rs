@@ -2,7 +2,7 @@
 //! same work once on one thread, then on a parent and a freshly spawned thread, plain
 //! (`plain`) or with the parent yielding once and the new thread moving itself off the
 //! parent's CPU, as `kcamp_core::par::join` does (`moved`). Prints the times and the CPUs the
-//! two started their work on (README, "kcamp itself").
+//! two started their work on (README.md here, "Two CPUs, actually used").
 //!
 //!     rustc -O -o /tmp/two-threads scripts/gate-perf/two-threads.rs
 //!     for m in plain moved plain moved; do /tmp/two-threads 3000000 $m; done

@@ -164,8 +164,9 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
 
 /// Memory the gate frees stays in the process for its next allocations: the tables it
 /// reads are freed before the report's text is written, and glibc would otherwise return
-/// each large buffer to the system on free and clear fresh pages for the next one (README,
-/// "kcamp itself": 2,180 page faults became 1,760). The process exits right after.
+/// each large buffer to the system on free and clear fresh pages for the next one
+/// (scripts/gate-perf/README.md: 2,180 page faults became 1,760). The process exits right
+/// after.
 fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {

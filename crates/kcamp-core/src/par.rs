@@ -5,7 +5,7 @@
 //! a 2-vCPU virtual machine the scheduler usually queues it behind the parent on the parent's
 //! CPU, where it waits until the parent blocks, while the other CPU idles. The "parallel"
 //! phase then takes as long as both halves in turn, or longer
-//! (`scripts/gate-perf/two-threads.rs`; README "kcamp itself"). So the parent yields its CPU
+//! (`scripts/gate-perf/two-threads.rs` and README.md there). So the parent yields its CPU
 //! once, and the new thread moves itself off that CPU and then gives its affinity back: it is
 //! not pinned, and the scheduler may move it again as load changes.
 

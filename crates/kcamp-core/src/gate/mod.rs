@@ -154,7 +154,7 @@ impl ShapeClass {
 }
 
 /// A shape's label in a verdict: held inline up to 24 bytes, as labels usually are, so a
-/// 10,000-shape report is not 10,000 heap blocks for its labels (README, "kcamp itself").
+/// 10,000-shape report is not 10,000 heap blocks for its labels (scripts/gate-perf/README.md).
 pub type VerdictLabel = compact_str::CompactString;
 /// A shape's dimensions in a verdict: inline up to four (B, M, N, K), for the same reason.
 pub type VerdictDims = smallvec::SmallVec<[u64; 4]>;
