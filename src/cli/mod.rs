@@ -541,31 +541,49 @@ fn dashboard(dir: DashboardDir) -> Result<CmdOutput> {
             (d, true)
         }
     };
-    let summary = kcamp_tui::run_dashboard_with(&dir, options)?;
-    let mut text = summary.text.clone();
+    let summary = kcamp_tui::run_dashboard_with(&dir, options);
     // Said before the dashboard took the screen, and gone from it since: where the scratch
-    // copy is, what was done in it, is said again at the end. A copy nothing was done in is
-    // the bundled demo again: it goes, so that looking at the demo leaves nothing behind.
-    if scratch {
-        let untouched = demo_campaign_dir().is_some_and(|demo| same_files(&demo, &dir));
-        let removed = untouched
-            && dir
-                .parent()
-                .is_some_and(|parent| std::fs::remove_dir_all(parent).is_ok());
-        text.push_str(&if removed {
-            format!(
-                "\nscratch copy: {} removed (nothing in it changed)",
-                dir.display()
-            )
-        } else {
-            format!(
-                "\nscratch copy: {} (kept: it holds what was done in it; reopen it with `kcamp tui {}`, remove it when done)",
-                dir.display(),
-                kcamp_core::text::shell_word(&dir.display().to_string())
-            )
-        });
+    // copy is, what was done in it, is said again at the end, whether the dashboard ran or
+    // could not start (no terminal).
+    let scratch_note = scratch.then(|| settle_scratch(&dir));
+    let summary = match summary {
+        Ok(summary) => summary,
+        Err(e) => {
+            if let Some(note) = scratch_note {
+                eprintln!("kcamp: {note}");
+            }
+            return Err(e);
+        }
+    };
+    let mut text = summary.text.clone();
+    if let Some(note) = scratch_note {
+        text.push('\n');
+        text.push_str(&note);
     }
     Ok(CmdOutput::ok(summary, text))
+}
+
+/// A scratch copy of the demo after its dashboard: one that nothing was done in is the
+/// bundled demo again, and goes, so that looking at the demo leaves nothing behind; one that
+/// holds changes stays. Returns the line that says which.
+fn settle_scratch(dir: &Path) -> String {
+    let untouched = demo_campaign_dir().is_some_and(|demo| same_files(&demo, dir));
+    let removed = untouched
+        && dir
+            .parent()
+            .is_some_and(|parent| std::fs::remove_dir_all(parent).is_ok());
+    if removed {
+        format!(
+            "scratch copy: {} removed (nothing in it changed)",
+            dir.display()
+        )
+    } else {
+        format!(
+            "scratch copy: {} (kept: it holds what was done in it; reopen it with `kcamp tui {}`, remove it when done)",
+            dir.display(),
+            kcamp_core::text::shell_word(&dir.display().to_string())
+        )
+    }
 }
 
 /// Whether the trees `a` and `b` hold the same files with the same bytes (the content hash

@@ -91,6 +91,13 @@ pub fn run_dashboard_with(dir: &Path, options: DashboardOptions) -> Result<Dashb
     if !dir.join(kcamp_core::files::MANIFEST_FILE).is_file() {
         return Err(kcamp_core::manifest::not_a_campaign(dir));
     }
+    // The dashboard draws on stdout: into a pipe or a file it would write escape codes that
+    // no one sees, and wait for keys.
+    if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        return Err(kcamp_core::Error::input(
+            "the dashboard draws on a terminal, and stdout is not one (a pipe or a file): run it in a terminal, or use the commands it stands for (`kcamp status`, `kcamp log`, `kcamp accept`, `kcamp rollback`)",
+        ));
+    }
     let last_state = event_loop::run(dir, &options)?;
     Ok(summary(last_state.as_ref(), dir))
 }
