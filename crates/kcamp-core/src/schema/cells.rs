@@ -9,12 +9,14 @@
 //! cells with the same messages.
 
 use super::columns::{Column, ColumnRole};
+use super::masks::{RowMasks, scan_cell};
 
 /// How a numeric cell is validated.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum CellRule {
-    /// Positive on PASS rows (the gate divides by it), at most `ceiling`.
-    Metric { ceiling: f64 },
+    /// Positive on PASS rows (the gate divides by it), at most `ceiling`; a scan settles
+    /// the ceiling for cells of decade `scan_max` or below ([`CellRule::metric`]).
+    Metric { ceiling: f64, scan_max: i32 },
     /// Non-negative, finite on PASS rows.
     NonNegative,
     /// A signal-to-noise ratio in dB: finite, or `inf` for an exact output; on a PASS row
@@ -22,6 +24,19 @@ pub(super) enum CellRule {
     Snr,
     /// Any number or ±inf; not NaN on PASS rows.
     Any,
+}
+
+impl CellRule {
+    /// The rule of a metric whose values are at most `ceiling`. A cell of decade `d` is
+    /// below `10^(d+1)`, so it is certainly within the ceiling, whatever the rounding, when
+    /// `10^(d+2)` is: the largest such `d` is worked out here once, not for every cell.
+    pub(super) fn metric(ceiling: f64) -> CellRule {
+        let scan_max = (-SCAN_DECADES..=SCAN_DECADES)
+            .rev()
+            .find(|d| 10f64.powi(d + 2) <= ceiling)
+            .unwrap_or(i32::MIN);
+        CellRule::Metric { ceiling, scan_max }
+    }
 }
 
 /// Rates no single device reaches by orders of magnitude: 100 PFLOP/s and 1 PB/s (an H200
@@ -36,9 +51,7 @@ pub const MAX_GBPS: f64 = 1e6;
 
 pub(super) fn cell_rule(column: &Column) -> Option<CellRule> {
     match &column.role {
-        ColumnRole::Metric => Some(CellRule::Metric {
-            ceiling: metric_ceiling(&column.name),
-        }),
+        ColumnRole::Metric => Some(CellRule::metric(metric_ceiling(&column.name))),
         ColumnRole::Stddev { .. } => Some(CellRule::NonNegative),
         ColumnRole::Value if column.name.contains("Time") => Some(CellRule::NonNegative),
         ColumnRole::Value if column.name.ends_with("_snr") => Some(CellRule::Snr),
@@ -98,7 +111,7 @@ pub(super) fn parse_cell(
         CellRule::Metric { .. } if pass && value == 0.0 => {
             Err("a PASS row needs a positive metric, found 0".to_owned())
         }
-        CellRule::Metric { ceiling } if pass && value > ceiling => Err(format!(
+        CellRule::Metric { ceiling, .. } if pass && value > ceiling => Err(format!(
             "{} is beyond what any device measures (at most {ceiling:e} in this unit)",
             crate::text::quote(cell, crate::text::QUOTE_CHARS)
         )),
@@ -142,114 +155,17 @@ pub(super) enum Scanned {
 
 /// The decades a scan reads: f64 holds non-zero finite values from about 4.9e-324 to
 /// 1.8e308, so a value within 10^±300 is finite and non-zero after rounding, by far.
-const SCAN_DECADES: i32 = 300;
+pub(super) const SCAN_DECADES: i32 = 300;
 
 /// The scan of a cell that `str::parse::<f64>` reads as a number in decimal notation
 /// (`[+-]digits[.digits][e[+-]digits]`, either part of the mantissa may be empty but not
 /// both), or exactly `inf`; None for anything else, and for values beyond
-/// [`SCAN_DECADES`]. A cell scanned is a cell that parses.
+/// [`SCAN_DECADES`]. A cell scanned is a cell that parses. The one-pass reader scans cells
+/// where they lie in their record ([`scan_cell`]); this is the same scan of a cell alone.
 pub(super) fn scan(cell: &str) -> Option<Scanned> {
-    match scan_prefix(cell.as_bytes())? {
-        (scanned, read) if read == cell.len() => Some(scanned),
-        _ => None,
-    }
-}
-
-/// [`scan`] of the number that `bytes` start with, and how many bytes it takes: a row's
-/// cells are scanned where they lie, and the byte after a number must end its cell. What
-/// follows the number is not looked at, so `1.5x` gives the scan of `1.5` and 3, and the
-/// caller finds the `x`; an exponent marker is part of the number, so `1e` or `1e00001`
-/// (no digit, or more than four) gives None.
-pub(super) fn scan_prefix(bytes: &[u8]) -> Option<(Scanned, usize)> {
-    if bytes.starts_with(b"inf") {
-        return Some((Scanned::Infinite, 3));
-    }
-    let digit = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_digit);
-    let digits_from = |at: usize| digits_end(bytes, at);
-    let negative = bytes.first() == Some(&b'-');
-    let mut at = usize::from(matches!(bytes.first(), Some(b'-' | b'+')));
-    // One pass: the integer part's leading zeros, the rest of it, then the fraction's
-    // leading zeros (when the integer part has no other digit) and the rest of it.
-    let int_from = at;
-    while bytes.get(at) == Some(&b'0') {
-        at += 1;
-    }
-    let int_nonzero = at;
-    at = digits_from(at);
-    let int_to = at;
-    // The first non-zero digit's place: 10^place <= |value| < 10^(place + 1).
-    let mut place = (int_to - int_nonzero) as i64 - 1;
-    let mut zero = int_to == int_nonzero;
-    let mut frac_digits = 0;
-    if bytes.get(at) == Some(&b'.') {
-        at += 1;
-        let frac_from = at;
-        if zero {
-            while bytes.get(at) == Some(&b'0') {
-                at += 1;
-            }
-            place = -((at - frac_from) as i64) - 1;
-            zero = !digit(at);
-        }
-        at = digits_from(at);
-        frac_digits = at - frac_from;
-    }
-    if int_to == int_from && frac_digits == 0 {
-        return None;
-    }
-    let mut exponent = 0i64;
-    if let Some(b'e' | b'E') = bytes.get(at) {
-        at += 1;
-        let negative = bytes.get(at) == Some(&b'-');
-        at += usize::from(matches!(bytes.get(at), Some(b'-' | b'+')));
-        let from = at;
-        at = digits_from(at);
-        // Past four digits the value is beyond SCAN_DECADES or zero-padded: the exact
-        // parse decides. No digit at all: not a number.
-        if at == from || at - from > 4 {
-            return None;
-        }
-        let e = bytes[from..at]
-            .iter()
-            .fold(0i64, |n, d| n * 10 + i64::from(d - b'0'));
-        exponent = if negative { -e } else { e };
-    }
-    if zero {
-        return Some((Scanned::Zero, at));
-    }
-    let decade = place + exponent;
-    if decade.abs() > i64::from(SCAN_DECADES) {
-        return None;
-    }
-    Some((
-        Scanned::NonZero {
-            negative,
-            decade: decade as i32,
-        },
-        at,
-    ))
-}
-
-/// The end of the run of ASCII digits in `bytes` that starts at `at`: eight bytes at a time
-/// where there are eight (a cell's digits are most of a CSV's bytes).
-pub(super) fn digits_end(bytes: &[u8], mut at: usize) -> usize {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    while let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
-        // Per byte t = byte ^ b'0': a digit's t is 0..=9. (t & 0x7f) + 0x76 sets the top
-        // bit from 10 up, without a carry into the next byte (0x7f + 0x76 < 0x100); t's
-        // own top bit marks the bytes above 0x7f.
-        let t = u64::from_le_bytes(*chunk) ^ 0x3030_3030_3030_3030;
-        let not_digit = (((t & LOW) + 0x7676_7676_7676_7676) | t) & HIGH;
-        if not_digit != 0 {
-            return at + (not_digit.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    while bytes.get(at).is_some_and(u8::is_ascii_digit) {
-        at += 1;
-    }
-    at
+    let mut masks = RowMasks::default();
+    masks.classify(cell.as_bytes());
+    scan_cell(cell.as_bytes(), &masks, 0, cell.len())
 }
 
 /// The scan of `cell` when it alone shows that the cell holds to `rule` (on a PASS row when
@@ -264,12 +180,12 @@ pub(super) fn holds(scanned: Scanned, rule: CellRule, pass: bool) -> bool {
     match (rule, scanned) {
         // Below a tenth of the ceiling, whatever the rounding.
         (
-            CellRule::Metric { ceiling },
+            CellRule::Metric { scan_max, .. },
             Scanned::NonZero {
                 negative: false,
                 decade,
             },
-        ) => 10f64.powi(decade + 2) <= ceiling,
+        ) => decade <= scan_max,
         (CellRule::Metric { .. }, Scanned::Zero) => !pass,
         (CellRule::NonNegative, Scanned::NonZero { negative, .. }) => !negative,
         (CellRule::NonNegative, Scanned::Zero) => true,
@@ -309,17 +225,15 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const RULES: [CellRule; 5] = [
-        CellRule::Metric {
-            ceiling: MAX_TFLOPS,
-        },
-        CellRule::Metric {
-            ceiling: f64::INFINITY,
-        },
-        CellRule::NonNegative,
-        CellRule::Snr,
-        CellRule::Any,
-    ];
+    fn rules() -> [CellRule; 5] {
+        [
+            CellRule::metric(MAX_TFLOPS),
+            CellRule::metric(f64::INFINITY),
+            CellRule::NonNegative,
+            CellRule::Snr,
+            CellRule::Any,
+        ]
+    }
 
     /// Cells near what the scan reads: signs, digits, points, exponents, and a few
     /// characters it must not take.
@@ -364,8 +278,8 @@ mod tests {
 
         /// What the scan passes, the exact parse passes; on a PASS row and off it.
         #[test]
-        fn a_cell_passed_by_its_scan_passes_its_rule(cell in cell(), rule in 0..RULES.len(), pass: bool) {
-            let rule = RULES[rule];
+        fn a_cell_passed_by_its_scan_passes_its_rule(cell in cell(), rule in 0..5usize, pass: bool) {
+            let rule = rules()[rule];
             if passes_unconverted(&cell, rule, pass).is_some() {
                 prop_assert!(parse_cell(&cell, rule, pass).is_ok(), "{cell:?} {rule:?} pass={pass}: {:?}", parse_cell(&cell, rule, pass));
             }
@@ -380,19 +294,6 @@ mod tests {
                 let (s, m) = (sd.parse::<f64>().unwrap(), metric.parse::<f64>().unwrap());
                 prop_assert!(s <= MAX_RELATIVE_STDDEV * m, "{sd} vs {metric}");
             }
-        }
-    }
-
-    proptest! {
-        /// Eight bytes at a time, the run of digits ends where one byte at a time ends it.
-        #[test]
-        fn a_run_of_digits_ends_at_the_first_other_byte(
-            bytes in prop::collection::vec(prop_oneof![4 => b'0'..=b'9', 1 => any::<u8>()], 0..40),
-            at in 0usize..40,
-        ) {
-            let at = at.min(bytes.len());
-            let plain = at + bytes[at..].iter().take_while(|b| b.is_ascii_digit()).count();
-            prop_assert_eq!(digits_end(&bytes, at), plain);
         }
     }
 
@@ -427,9 +328,7 @@ mod tests {
 
     #[test]
     fn the_scan_leaves_every_edge_of_a_rule_to_the_exact_parse() {
-        let metric = CellRule::Metric {
-            ceiling: MAX_TFLOPS,
-        };
+        let metric = CellRule::metric(MAX_TFLOPS);
         // Within a tenth of the ceiling: passed by the scan. Past it: converted, and a value
         // over the ceiling is refused with the exact message.
         assert!(passes_unconverted("9999.5", metric, true).is_some());

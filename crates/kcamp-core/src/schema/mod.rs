@@ -4,6 +4,8 @@
 //!   from a header and how two headers differ;
 //! - [`metric`](metric/index.html): where a metric (derived ones too) lives in a row;
 //! - [`cells`](cells/index.html): the rule each numeric cell is held to, and how it is read;
+//! - [`masks`](masks/index.html): where a record's digits and commas lie, for the one-pass
+//!   reader;
 //! - [`table`](table/index.html): rows and whole benchmark CSVs, read and written;
 //! - [`samples`](samples/index.html): `samples.csv`, the raw per-repeat values.
 //!
@@ -14,6 +16,7 @@
 
 mod cells;
 mod columns;
+mod masks;
 mod metric;
 mod samples;
 mod table;

@@ -7,10 +7,11 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::cells::{
-    CellRule, MAX_RELATIVE_STDDEV, Scanned, cell_rule, digits_end, holds, parse_cell, parse_dim,
-    passes_unconverted, scan_prefix, spread_within,
+    CellRule, MAX_RELATIVE_STDDEV, Scanned, cell_rule, holds, parse_cell, parse_dim,
+    passes_unconverted, spread_within,
 };
 use super::columns::{ColumnRole, Schema, header_difference, infer_schema};
+use super::masks::{RowMasks, scan_cell};
 use crate::types::{Check, validate_label};
 use crate::{Error, Result};
 
@@ -526,6 +527,8 @@ struct RowBuilder<'p, S> {
     values: Vec<f64>,
     /// The scans of the record's unkept cells that were not converted.
     scans: Vec<Option<Scanned>>,
+    /// Where the record being read has digits and commas.
+    masks: RowMasks,
     /// Bytes of body still to size the vectors for (0 once they are).
     expected_bytes: usize,
 }
@@ -567,6 +570,7 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
             dims: Vec::new(),
             values: Vec::new(),
             scans: Vec::new(),
+            masks: RowMasks::default(),
             expected_bytes: 0,
         })
     }
@@ -609,21 +613,28 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
         self.push(fields, line)
     }
 
-    /// A valid record of the usual form, read in one pass over its bytes: a label, digits
-    /// for the dims, a Check, then numbers in decimal notation, the kept ones converted and
-    /// the others scanned where they lie ([`scan_prefix`]). Returns false, having added no
-    /// row, for anything else: another form, a field too many or too few, an edge a scan
-    /// cannot settle, an error. [`Self::push`] then reads the record, and refuses it with
-    /// the exact message or takes it as this would have.
+    /// A valid record of the usual form, read in one pass: split at the commas its masks
+    /// give ([`RowMasks`]), a label, digits for the dims, a Check, then numbers in decimal
+    /// notation, the kept ones converted and the others scanned from the masks
+    /// ([`scan_cell`]). Returns false, having added no row, for anything else: another form,
+    /// a field too many or too few, an edge a scan cannot settle, an error. [`Self::push`]
+    /// then reads the record, and refuses it with the exact message or takes it as this
+    /// would have.
     fn read_plain(&mut self, record: &str, line: u64) -> bool {
         if self.expected_bytes > 0 {
             self.reserve_like(record.len() + 1);
         }
         let bytes = record.as_bytes();
         let width = self.schema.columns.len();
-        let Some(label_end) = memchr::memchr(b',', bytes) else {
+        self.masks.classify(bytes);
+        let masks = &self.masks;
+        if masks.commas() + 1 != width {
             return false;
-        };
+        }
+        // Each field ends at the next comma, the last at the end of the record.
+        let mut commas = masks.comma_positions();
+        let mut next_end = || commas.next().unwrap_or(bytes.len());
+        let label_end = next_end();
         let label = &record[..label_end];
         if validate_label(label).is_err() {
             return false;
@@ -631,9 +642,9 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
         let mut at = label_end + 1;
         self.dims.clear();
         for _ in 1..self.check_at {
-            let end = digits_end(bytes, at);
+            let end = next_end();
             // Nineteen digits always fit in 64 bits; a longer dim is left to `parse_dim`.
-            if end == at || end - at > 19 || bytes.get(end) != Some(&b',') {
+            if end == at || end - at > 19 || masks.digits_end(at) != end {
                 return false;
             }
             let dim = bytes[at..end]
@@ -642,13 +653,11 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
             self.dims.push(dim);
             at = end + 1;
         }
-        let Some(check_len) = memchr::memchr(b',', &bytes[at..]) else {
+        let check_end = next_end();
+        let Some(check) = Check::parse(&record[at..check_end]) else {
             return false;
         };
-        let Some(check) = Check::parse(&record[at..at + check_len]) else {
-            return false;
-        };
-        at += check_len + 1;
+        at = check_end + 1;
         let pass = check == Check::Pass;
         let (values, scans) = (&mut self.values, &mut self.scans);
         // Sized once, not emptied per record: a record read here writes every cell it has
@@ -658,31 +667,21 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
             reset_cells(values, scans, width);
         }
         for i in self.check_at + 1..width {
-            let Some(rule) = self.rules[i] else {
+            let (Some(rule), end) = (self.rules[i], next_end()) else {
                 return false;
             };
-            let end = if self.kept[i] {
-                let end = memchr::memchr(b',', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+            if self.kept[i] {
                 match parse_cell(&record[at..end], rule, pass) {
                     Ok(value) => values[i] = value,
                     Err(_) => return false,
                 }
-                end
             } else {
-                match scan_prefix(&bytes[at..]) {
-                    Some((scanned, read)) if holds(scanned, rule, pass) => {
-                        scans[i] = Some(scanned);
-                        at + read
-                    }
+                match scan_cell(bytes, masks, at, end) {
+                    Some(scanned) if holds(scanned, rule, pass) => scans[i] = Some(scanned),
                     _ => return false,
                 }
-            };
-            // Each cell ends at a comma, the last at the end of the line.
-            match bytes.get(end) {
-                None if i + 1 == width => {}
-                Some(b',') if i + 1 < width => at = end + 1,
-                _ => return false,
             }
+            at = end + 1;
         }
         if pass {
             for &(sd, of) in &self.spreads {
