@@ -739,7 +739,7 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
             )
         })?;
         let pass = check == Check::Pass;
-        let (values, scans) = (&mut self.values, &mut self.scans);
+        let (values, scans, masks) = (&mut self.values, &mut self.scans, &mut self.masks);
         reset_cells(values, scans, width);
         let exact = |i: usize, rule: CellRule| {
             parse_cell(record[i], rule, pass)
@@ -749,7 +749,7 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
             let Some(rule) = *rule else { continue };
             // Most of a gate's cells: checked by their digits alone, several times faster.
             if !self.kept[i] {
-                scans[i] = passes_unconverted(record[i], rule, pass);
+                scans[i] = passes_unconverted(record[i], rule, pass, masks);
                 if scans[i].is_some() {
                     continue;
                 }
