@@ -395,6 +395,17 @@ pub fn run() -> i32 {
             return code;
         }
     };
+    // The gate joins three times (reading, judging, writing): one helper thread, started
+    // now, beside the campaign lookup, takes every right half.
+    if matches!(cli.command, Some(Command::Gate(_))) {
+        kcamp_core::par::with_helper(|| run_parsed(cli))
+    } else {
+        run_parsed(cli)
+    }
+}
+
+/// [`run`] once the arguments parsed.
+fn run_parsed(cli: Cli) -> i32 {
     let json = cli.json
         || matches!(
             cli.command.as_ref().and_then(Command::format),
