@@ -820,3 +820,39 @@ fn a_kernel_yaml_with_one_field_says_it_replaces_the_whole_section() {
         ],
     );
 }
+
+/// A parent that closed kcamp's standard streams (`kcamp … >&- 2>&-`). The files kcamp
+/// opens would take the lowest free descriptors, 1 and 2, and whatever it printed while one
+/// was open would be written into it; kcamp opens /dev/null there first. Here the lock file
+/// is held open for the whole BASELINE and the artifacts are written while it prints a line
+/// for every file-system step (`KCAMP_FS_TRACE`, a test hook).
+#[test]
+fn closed_standard_streams_are_not_handed_to_the_files_kcamp_opens() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = init(tmp.path());
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"exec "$0" -C "$1" baseline --csv "$2" >&- 2>&-"#)
+        .arg(assert_cmd::cargo::cargo_bin("kcamp"))
+        .arg(&dir)
+        .arg(csv("baseline.csv"))
+        .env("GIT_DIR", "/nonexistent")
+        .env("KCAMP_FS_TRACE", "1")
+        .env_remove("KCAMP_KILL_AT_FS_STEP")
+        .env_remove("KCAMP_FAILPOINT")
+        .status()
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+    let files = common::tree(&dir);
+    assert!(files.len() > 5, "{files:?}");
+    for (path, bytes) in &files {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(
+            !text.contains("fs step") && !text.contains("BASELINE recorded"),
+            "{} holds what kcamp printed:\n{text}",
+            path.display()
+        );
+    }
+    let v = run(&dir, &["status"], 0);
+    assert_eq!(v["incumbent"]["round"], 1, "{v}");
+}
