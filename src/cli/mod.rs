@@ -538,8 +538,9 @@ fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
 enum DashboardDir {
     /// Named (`kcamp tui DIR`, -C, KCAMP_DIR) or the current directory's.
     Given(PathBuf),
-    /// A scratch copy of the bundled demo, made for this dashboard.
-    Scratch(PathBuf),
+    /// The bundled demo: the dashboard opens a scratch copy of it, made once it is known
+    /// that the dashboard can start.
+    Demo(PathBuf),
 }
 
 /// The dashboard; its quit summary is the command's output.
@@ -547,9 +548,11 @@ fn dashboard(dir: DashboardDir) -> Result<CmdOutput> {
     let mut options = kcamp_tui::DashboardOptions::from_env()?;
     let (dir, scratch) = match dir {
         DashboardDir::Given(d) => (d, false),
-        DashboardDir::Scratch(d) => {
+        DashboardDir::Demo(demo) => {
+            // Without a terminal the copy would only be made to be removed again.
+            kcamp_tui::require_terminal()?;
             options.scratch = true;
-            (d, true)
+            (scratch_demo(&demo)?, true)
         }
     };
     let summary = kcamp_tui::run_dashboard_with(&dir, options);
@@ -606,8 +609,8 @@ fn same_files(a: &std::path::Path, b: &std::path::Path) -> bool {
 }
 
 /// `kcamp` with no arguments: the campaign given with -C (or `KCAMP_DIR`), else the
-/// campaign in the current directory (`cwd`), else a scratch copy of the bundled demo
-/// campaign (so its keys never change the repository's files).
+/// campaign in the current directory (`cwd`), else the bundled demo campaign, which the
+/// dashboard opens in a scratch copy (so its keys never change the repository's files).
 fn default_tui_dir(explicit: &Option<PathBuf>, cwd: &std::path::Path) -> Result<DashboardDir> {
     if let Some(d) = explicit {
         return Ok(DashboardDir::Given(d.clone()));
@@ -620,7 +623,7 @@ fn default_tui_dir(explicit: &Option<PathBuf>, cwd: &std::path::Path) -> Result<
             "no campaign given and the bundled demo campaign was not found (campaigns/demo-gemm)",
         )
     })?;
-    scratch_demo(&demo).map(DashboardDir::Scratch)
+    Ok(DashboardDir::Demo(demo))
 }
 
 /// Copy the bundled demo into a fresh directory under the system's temp dir and say where.
@@ -748,10 +751,13 @@ mod tests {
             default_tui_dir(&Some(other.clone()), &campaign).unwrap(),
             DashboardDir::Given(other)
         );
-        // Anywhere else: a scratch copy of the bundled demo, never the bundled one itself.
-        let DashboardDir::Scratch(scratch) = default_tui_dir(&None, tmp.path()).unwrap() else {
-            panic!("not a scratch copy");
-        };
+        // Anywhere else: the bundled demo, opened in a scratch copy, never in place.
+        let demo = demo_campaign_dir().unwrap();
+        assert_eq!(
+            default_tui_dir(&None, tmp.path()).unwrap(),
+            DashboardDir::Demo(demo.clone())
+        );
+        let scratch = scratch_demo(&demo).unwrap();
         assert!(scratch.join(kcamp_core::files::MANIFEST_FILE).is_file());
         assert_ne!(scratch, demo_campaign_dir().unwrap());
         let parent = scratch.parent().unwrap();
@@ -763,7 +769,6 @@ mod tests {
             scratch.display()
         );
         // A fresh copy holds the demo's files: nothing done in it, nothing worth keeping.
-        let demo = demo_campaign_dir().unwrap();
         assert!(same_files(&demo, &scratch));
         // Anything done in it (a file changed, added or removed) keeps it.
         let journal = scratch.join(kcamp_core::files::JOURNAL_FILE);

@@ -87,17 +87,22 @@ pub fn run_dashboard(dir: &Path) -> Result<DashboardSummary> {
     run_dashboard_with(dir, DashboardOptions::from_env()?)
 }
 
+/// The dashboard draws on stdout: into a pipe or a file it would write escape codes that no
+/// one sees, and wait for keys. Refused then, with the commands it stands for.
+pub fn require_terminal() -> Result<()> {
+    if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        return Ok(());
+    }
+    Err(kcamp_core::Error::input(
+        "the dashboard draws on a terminal, and stdout is not one (a pipe or a file): run it in a terminal, or use the commands it stands for (`kcamp status`, `kcamp log`, `kcamp accept`, `kcamp rollback`)",
+    ))
+}
+
 pub fn run_dashboard_with(dir: &Path, options: DashboardOptions) -> Result<DashboardSummary> {
     if !dir.join(kcamp_core::files::MANIFEST_FILE).is_file() {
         return Err(kcamp_core::manifest::not_a_campaign(dir));
     }
-    // The dashboard draws on stdout: into a pipe or a file it would write escape codes that
-    // no one sees, and wait for keys.
-    if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
-        return Err(kcamp_core::Error::input(
-            "the dashboard draws on a terminal, and stdout is not one (a pipe or a file): run it in a terminal, or use the commands it stands for (`kcamp status`, `kcamp log`, `kcamp accept`, `kcamp rollback`)",
-        ));
-    }
+    require_terminal()?;
     let last_state = event_loop::run(dir, &options)?;
     Ok(summary(last_state.as_ref(), dir))
 }
