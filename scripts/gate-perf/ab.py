@@ -5,7 +5,9 @@ reference gate beside them when `py` is named: the README's "44.9 to 35.6 ms" co
 
     scripts/gate-perf/ab.py OLD_KCAMP NEW_KCAMP [py]      (N=80 rounds by default)
 
-Each round runs every command once, in turn, so neighbouring runs meet the same load; on a
+Each round runs every command once, in an order shuffled per round, so neighbouring runs
+meet the same load and no binary always follows the Python gate (whose 150 ms leave caches
+cold and the second CPU idle: the run right after it is slower). On a
 shared virtual machine that load changes within seconds, and a run of one command after
 another (hyperfine's) can put the whole of one command in a quiet minute and the other in a
 busy one. With `py`, each binary's ratio to the Python gate is also taken round by round
@@ -43,18 +45,37 @@ def main():
     reference = os.path.join(here, "..", "..", "benches", "gate_reference.py")
     commands = {b: ([python, reference] if b == "py" else [b, "gate"]) + files for b in sys.argv[1:]}
     times = {b: [] for b in commands}
+    # Whether each run came right after the Python gate's (in this round or the last).
+    after_py = {b: [] for b in commands}
+    previous = None
     quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]
+    # The order is shuffled every round: a command run right after the 150 ms Python gate
+    # meets colder caches and an idle second CPU, and one run right after another kcamp
+    # does not, so a fixed order favoured whichever binary came second.
+    order, shuffle = list(commands), random.Random(7).shuffle
     for _ in range(int(os.environ.get("N", "80"))):
-        for b, cmd in commands.items():
+        shuffle(order)
+        for b in order:
+            cmd = commands[b]
             t = time.perf_counter()
             pid = os.posix_spawn(cmd[0], cmd, os.environ, file_actions=quiet)
             os.waitpid(pid, 0)
             times[b].append(time.perf_counter() - t)
+            after_py[b].append(previous == "py")
+            previous = b
     for b, v in times.items():
         v = sorted(v)
         print(f"{b}: median {statistics.median(v) * 1e3:.2f} ms, quartile {v[len(v) // 4] * 1e3:.2f}, "
               f"least {v[0] * 1e3:.2f} ({len(v)} runs)")
     if "py" in times:
+        for b, v in times.items():
+            if b != "py":
+                cold = [t for t, a in zip(v, after_py[b]) if a]
+                warm = [t for t, a in zip(v, after_py[b]) if not a]
+                if cold and warm:
+                    print(f"{b}: median {statistics.median(cold) * 1e3:.2f} ms right after the "
+                          f"Python gate ({len(cold)} runs), {statistics.median(warm) * 1e3:.2f} ms "
+                          f"after a kcamp run ({len(warm)})")
         for b, v in times.items():
             if b != "py":
                 ratios = [p / k for p, k in zip(times["py"], v)]
