@@ -51,10 +51,7 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
     // Column-wise: 10,000-shape files are common, and rows that own their cells cost three
     // heap blocks each. Every cell is checked, but only the judged metric's are kept (2 of
     // the 9 numbers of a GEMM row: less fresh memory to fault in).
-    let (incumbent, candidate) = kcamp_core::par::join(
-        || ColumnTable::read_metric(&a.base, judged),
-        || ColumnTable::read_metric(&a.candidate, judged),
-    );
+    let (incumbent, candidate) = ColumnTable::read_metric_pair(&a.base, &a.candidate, judged);
     let incumbent = incumbent?;
     let candidate = match candidate {
         Ok(c) if c.schema.header() == incumbent.schema.header() => c,

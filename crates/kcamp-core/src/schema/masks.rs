@@ -11,7 +11,7 @@ use super::cells::{SCAN_DECADES, Scanned};
 /// One bit per byte of the record last classified: bit `i % 64` of word `i / 64` is set
 /// where byte `i` is an ASCII digit (`digit`) or a comma (`comma`). Past the record's end
 /// every bit is clear, at least one whole word of them, so a run of digits always ends.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct RowMasks {
     digit: Vec<u64>,
     comma: Vec<u64>,

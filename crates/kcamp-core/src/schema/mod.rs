@@ -7,6 +7,7 @@
 //! - [`masks`](masks/index.html): where a record's digits and commas lie, for the one-pass
 //!   reader;
 //! - [`table`](table/index.html): rows and whole benchmark CSVs, read and written;
+//! - [`chunks`](chunks/index.html): two CSVs read by two threads sharing the work (the gate);
 //! - [`samples`](samples/index.html): `samples.csv`, the raw per-repeat values.
 //!
 //! A [`Schema`] is an ordered list of column names with a role for each. Dimension columns
@@ -15,6 +16,7 @@
 //! them exactly.
 
 mod cells;
+mod chunks;
 mod columns;
 mod masks;
 mod metric;

@@ -214,7 +214,7 @@ pub(super) fn for_each_record(
 
 /// A body without quotes or carriage returns: its records are its lines, and their fields
 /// are what lies between commas.
-fn is_plain(body: &str) -> bool {
+pub(super) fn is_plain(body: &str) -> bool {
     memchr::memchr2(b'"', b'\r', body.as_bytes()).is_none()
 }
 
@@ -266,7 +266,7 @@ fn read_in_blocks<S: RowSink>(path: &Path, expected: Option<&str>, sink: S) -> O
 }
 
 /// [`read_in_blocks`] with blocks of `block` bytes (the tests cut lines everywhere).
-fn read_in_blocks_of<S: RowSink>(
+pub(super) fn read_in_blocks_of<S: RowSink>(
     path: &Path,
     expected: Option<&str>,
     block: usize,
@@ -466,7 +466,7 @@ pub(crate) fn distinct_hashes<K: std::hash::Hash>(keys: impl ExactSizeIterator<I
 /// Where validated records go: rows that own their cells ([`BenchTable`]) or one table's
 /// columns ([`ColumnTable`]). Both are filled by the same [`RowBuilder`], so they refuse
 /// the same files with the same messages.
-trait RowSink: Default + Clone {
+pub(super) trait RowSink: Default + Clone {
     /// The schema of the rows to come, once its header is read.
     fn start(&mut self, _schema: &Schema) {}
     /// Whether the numeric cells of `column` are kept (converted); the others are only
@@ -477,6 +477,8 @@ trait RowSink: Default + Clone {
     /// Room for about `rows` more rows (address space: nothing is touched until written).
     fn reserve(&mut self, rows: usize, width: usize, dims: usize);
     fn push(&mut self, label: &str, dims: &[u64], check: Check, values: &[f64]);
+    /// `other`'s rows after this one's, as if pushed here in order.
+    fn append(&mut self, other: Self);
     fn len(&self) -> usize;
     fn label(&self, i: usize) -> &str;
     fn dims(&self, i: usize) -> &[u64];
@@ -497,6 +499,9 @@ impl RowSink for Vec<Row> {
             },
         );
     }
+    fn append(&mut self, mut other: Self) {
+        Vec::append(self, &mut other);
+    }
     fn len(&self) -> usize {
         Vec::len(self)
     }
@@ -511,7 +516,8 @@ impl RowSink for Vec<Row> {
 /// Turns the records of one CSV into rows: the schema inferred from its header, each
 /// cell's rule, and the rows so far. `BenchTable::parse` feeds it a whole text, the block
 /// reader a file piece by piece; both refuse the same things with the same messages.
-struct RowBuilder<'p, S> {
+#[derive(Clone)]
+pub(super) struct RowBuilder<'p, S> {
     origin: &'p Path,
     schema: Schema,
     check_at: usize,
@@ -534,7 +540,7 @@ struct RowBuilder<'p, S> {
 }
 
 impl<'p, S: RowSink> RowBuilder<'p, S> {
-    fn new(header: &str, origin: &'p Path, mut rows: S) -> Result<RowBuilder<'p, S>> {
+    pub(super) fn new(header: &str, origin: &'p Path, mut rows: S) -> Result<RowBuilder<'p, S>> {
         let schema = infer_schema(header).map_err(|f| {
             Error::in_file(
                 origin,
@@ -578,7 +584,7 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
     /// Expect a body of `bytes` bytes: the first record's length then tells how many rows
     /// to make room for. Growing the vectors instead copies them and touches fresh pages
     /// each time; a generous guess costs as much (an allocator may commit what it reserves).
-    fn expecting(mut self, bytes: usize) -> Self {
+    pub(super) fn expecting(mut self, bytes: usize) -> Self {
         self.expected_bytes = bytes;
         self
     }
@@ -600,7 +606,7 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
     /// `line`: read in one pass when it is a valid row of the usual form
     /// ([`Self::read_plain`]), else split into `fields` and read as [`Self::push`] reads it,
     /// errors included.
-    fn push_line<'l>(
+    pub(super) fn push_line<'l>(
         &mut self,
         record: &'l str,
         fields: &mut Vec<&'l str>,
@@ -789,7 +795,21 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
     }
 
     /// The rows, once every record is in: at least one, no shape twice.
-    fn finish(self) -> Result<(Schema, S)> {
+    /// `other`'s rows after these, its lines (numbered from 0) moved to start at file line
+    /// `first_line`.
+    pub(super) fn append(&mut self, other: RowBuilder<'p, S>, first_line: u64) {
+        self.lines
+            .extend(other.lines.iter().map(|line| line + first_line));
+        self.rows.append(other.rows);
+    }
+
+    /// The file line of each row so far.
+    #[cfg(test)]
+    pub(super) fn lines(&self) -> &[u64] {
+        &self.lines
+    }
+
+    pub(super) fn finish(self) -> Result<(Schema, S)> {
         if self.rows.len() == 0 {
             return Err(Error::in_file(
                 self.origin,
@@ -1036,6 +1056,22 @@ impl RowSink for Columns {
         self.checks.push(check);
         self.values.extend_from_slice(numeric);
     }
+    fn append(&mut self, other: Self) {
+        if other.checks.is_empty() {
+            return;
+        }
+        if self.checks.is_empty() {
+            // The layout `push` sets from a CSV's first row.
+            (self.n_dims, self.first, self.width) = (other.n_dims, other.first, other.width);
+        }
+        let base = self.labels.len() as u32;
+        self.labels.push_str(&other.labels);
+        self.label_ends
+            .extend(other.label_ends.iter().map(|end| end + base));
+        self.dims.extend_from_slice(&other.dims);
+        self.checks.extend_from_slice(&other.checks);
+        self.values.extend_from_slice(&other.values);
+    }
     fn len(&self) -> usize {
         self.checks.len()
     }
@@ -1103,6 +1139,33 @@ impl ColumnTable {
         Ok(ColumnTable { schema, cells })
     }
 
+    /// Two files read as [`Self::read_metric`] reads each, by this thread and one more that
+    /// share the work ([`super::chunks`]): the same tables and the same errors.
+    pub fn read_metric_pair(
+        a: &Path,
+        b: &Path,
+        metric: Option<&str>,
+    ) -> (Result<ColumnTable>, Result<ColumnTable>) {
+        let sink = || Columns {
+            keep: metric.map_or(Keep::FirstMetric, |m| Keep::Metric(m.to_owned())),
+            ..Columns::default()
+        };
+        let [first, second] =
+            super::chunks::read_pair([a, b], [sink(), sink()], super::chunks::CHUNK);
+        let table = |(schema, cells)| ColumnTable { schema, cells };
+        // A file the one-pass reader does not take is read as read_metric reads it, which
+        // finds the exact error; two such files side by side.
+        match (first, second) {
+            (Some(a), Some(b)) => (Ok(table(a)), Ok(table(b))),
+            (Some(first), None) => (Ok(table(first)), Self::read_metric(b, metric)),
+            (None, Some(second)) => (Self::read_metric(a, metric), Ok(table(second))),
+            (None, None) => crate::par::join(
+                || Self::read_metric(a, metric),
+                || Self::read_metric(b, metric),
+            ),
+        }
+    }
+
     /// [`BenchTable::read_with_header`], column-wise.
     pub fn read_with_header(
         path: &Path,
@@ -1126,7 +1189,7 @@ impl ColumnTable {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use proptest::prelude::*;
 
     use super::*;
@@ -1175,7 +1238,7 @@ mod tests {
 
     /// A GEMM CSV whose rows are chosen by `picks`: good rows, blank lines, and a few kinds
     /// of trouble (a bad cell, a duplicated shape, quotes, a carriage return).
-    fn csv_of(picks: &[u8], trailing_newline: bool) -> String {
+    pub(crate) fn csv_of(picks: &[u8], trailing_newline: bool) -> String {
         let mut text = format!("{}\n", crate::schema::GEMM_HEADER);
         for (i, pick) in picks.iter().enumerate() {
             let good = format!(
@@ -1255,7 +1318,10 @@ mod tests {
     }
 
     /// Whether two tables hold the same rows (NaN cells equal), else the first difference.
-    fn same_rows(a: &dyn ShapeTable, b: &dyn ShapeTable) -> std::result::Result<(), String> {
+    pub(crate) fn same_rows(
+        a: &dyn ShapeTable,
+        b: &dyn ShapeTable,
+    ) -> std::result::Result<(), String> {
         if a.schema() != b.schema() || a.len() != b.len() {
             return Err(format!("{} rows against {}", a.len(), b.len()));
         }
