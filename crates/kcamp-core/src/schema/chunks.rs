@@ -303,22 +303,7 @@ impl<'p, S: RowSink> Prepared<'p, S> {
             return None;
         }
         // `text` ends with the chunk's last line: every line in it is the chunk's.
-        let mut fields: Vec<&str> = Vec::new();
-        let mut lines = 0u64;
-        let mut rest = text;
-        while !rest.is_empty() {
-            let (record, next) = match memchr::memchr(b'\n', rest.as_bytes()) {
-                Some(nl) => (&rest[..nl], &rest[nl + 1..]),
-                None => (rest, ""),
-            };
-            if !record.is_empty() {
-                rows.push_line(record, &mut fields, first_line + lines)
-                    .ok()?;
-            }
-            lines += 1;
-            rest = next;
-        }
-        Some(lines)
+        rows.push_lines(text, first_line)
     }
 }
 

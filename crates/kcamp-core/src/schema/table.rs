@@ -327,21 +327,7 @@ pub(super) fn read_in_blocks_of<S: RowSink>(
         if !is_plain(body) {
             return None;
         }
-        let builder = rows.as_mut()?;
-        // As `split_records` counts: every '\n' ends a line, blank lines are skipped.
-        let mut fields: Vec<&str> = Vec::new();
-        let mut rest = body;
-        while !rest.is_empty() {
-            let (record, next) = match memchr::memchr(b'\n', rest.as_bytes()) {
-                Some(at) => (&rest[..at], &rest[at + 1..]),
-                None => (rest, ""),
-            };
-            if !record.is_empty() {
-                builder.push_line(record, &mut fields, line).ok()?;
-            }
-            line += 1;
-            rest = next;
-        }
+        line += rows.as_mut()?.push_lines(body, line)?;
         if eof {
             return rows?.finish().ok();
         }
@@ -602,11 +588,34 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
         self.expected_bytes = 0;
     }
 
+    /// Every record of a plain body (no quotes or carriage returns) whose first line is file
+    /// line `first_line`; returns how many lines it has, blank ones too, or None at the first
+    /// record refused. As `split_records` counts: every '\n' ends a line, blank lines are
+    /// skipped.
+    pub(super) fn push_lines(&mut self, body: &str, first_line: u64) -> Option<u64> {
+        let mut fields: Vec<&str> = Vec::new();
+        let mut lines = 0u64;
+        let mut rest = body;
+        while !rest.is_empty() {
+            let (record, next) = match memchr::memchr(b'\n', rest.as_bytes()) {
+                Some(at) => (&rest[..at], &rest[at + 1..]),
+                None => (rest, ""),
+            };
+            if !record.is_empty() {
+                self.push_line(record, &mut fields, first_line + lines)
+                    .ok()?;
+            }
+            lines += 1;
+            rest = next;
+        }
+        Some(lines)
+    }
+
     /// One record of a plain body (no quotes or carriage returns), found on file line
     /// `line`: read in one pass when it is a valid row of the usual form
     /// ([`Self::read_plain`]), else split into `fields` and read as [`Self::push`] reads it,
     /// errors included.
-    pub(super) fn push_line<'l>(
+    fn push_line<'l>(
         &mut self,
         record: &'l str,
         fields: &mut Vec<&'l str>,
