@@ -55,8 +55,10 @@ pub(super) fn read_pair<S: RowSink + Send + Sync>(
             own
         },
     );
+    // Each file's rows checked whole (its shapes distinct) side by side too.
     let [a, b] = files;
-    [a.finish(first), b.finish(second)]
+    let (a, b) = crate::par::join(move || a.finish(first), move || b.finish(second));
+    [a, b]
 }
 
 /// One file of the pair.
