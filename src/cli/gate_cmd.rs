@@ -46,7 +46,8 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         .metric
         .as_deref()
         .or(manifest.as_ref().map(|m| m.primary_metric.as_str()));
-    // The two files are parsed side by side. The incumbent's header is the reference: a
+    // The two files are parsed side by side, each thread taking chunks of the other's file
+    // once its own is read (`read_metric_pair`). The incumbent's header is the reference: a
     // drifted candidate header is reported as such, before its columns are interpreted.
     // Column-wise: 10,000-shape files are common, and rows that own their cells cost three
     // heap blocks each. Every cell is checked, but only the judged metric's are kept (2 of

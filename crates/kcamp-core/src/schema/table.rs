@@ -803,7 +803,6 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
         Ok(())
     }
 
-    /// The rows, once every record is in: at least one, no shape twice.
     /// `other`'s rows after these, its lines (numbered from 0) moved to start at file line
     /// `first_line`.
     pub(super) fn append(&mut self, other: RowBuilder<'p, S>, first_line: u64) {
@@ -818,6 +817,7 @@ impl<'p, S: RowSink> RowBuilder<'p, S> {
         &self.lines
     }
 
+    /// The rows, once every record is in: at least one, no shape twice.
     pub(super) fn finish(self) -> Result<(Schema, S)> {
         if self.rows.len() == 0 {
             return Err(Error::in_file(
