@@ -2,7 +2,9 @@
 //! without raw samples, and column-wise as `kcamp gate` reads them), and as whole processes
 //! measured in the same run: `kcamp gate` (text and JSON) against a plain Python
 //! `csv.DictReader` gate of the same two files (`benches/gate_reference.py`), run by the
-//! interpreter itself.
+//! interpreter itself: first each alone as criterion measures, then the three side by side
+//! in shuffled rounds (`KCAMP_GATE_ROUNDS`, 60 by default), with the Python gate's time over
+//! kcamp's taken round by round.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -138,16 +140,86 @@ fn bench_processes(c: &mut Criterion) {
         .filter(|o| o.status.success())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
         .filter(|p| !p.is_empty());
-    match python {
+    match &python {
         Some(python) => {
             eprintln!("Python reference gate: {python}");
             group.bench_function("python_dictreader_gate", |bench| {
-                bench.iter(|| run(&python, &[reference.as_ref(), a, b]))
+                bench.iter(|| run(python, &[reference.as_ref(), a, b]))
             });
         }
         None => eprintln!("python3 not found: the Python reference gate is not measured"),
     }
     group.finish();
+    // Criterion measures one command for seconds and then the next, and on a shared machine
+    // the load moves within those seconds: the target is judged on rounds that run all
+    // three side by side. Only in a real benchmark run (`cargo bench`), not in `cargo test`'s
+    // one quick pass.
+    if let Some(python) = python
+        && std::env::args().any(|arg| arg == "--bench")
+    {
+        let rounds = std::env::var("KCAMP_GATE_ROUNDS")
+            .ok()
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(60);
+        let commands: [(&str, &str, Vec<&std::ffi::OsStr>); 3] = [
+            ("kcamp gate (text)", kcamp, vec!["gate".as_ref(), a, b]),
+            (
+                "kcamp --json gate",
+                kcamp,
+                vec!["--json".as_ref(), "gate".as_ref(), a, b],
+            ),
+            ("Python gate", &python, vec![reference.as_ref(), a, b]),
+        ];
+        side_by_side(&commands, rounds, |program, args| run(program, args));
+    }
+}
+
+/// Each command once per round, in an order shuffled every round, for `rounds` rounds; then
+/// each one's median and, for each kcamp command, the Python gate's time over its own taken
+/// round by round (the last command is the Python gate): the figure the 20× target of
+/// `kcamp gate` is judged by (scripts/gate-perf/ab.py does the same outside cargo).
+fn side_by_side(
+    commands: &[(&str, &str, Vec<&std::ffi::OsStr>)],
+    rounds: usize,
+    run: impl Fn(&str, &[&std::ffi::OsStr]),
+) {
+    use rand::seq::SliceRandom;
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut times = vec![Vec::with_capacity(rounds); commands.len()];
+    let mut order: Vec<usize> = (0..commands.len()).collect();
+    for _ in 0..rounds {
+        order.shuffle(&mut rng);
+        for &i in &order {
+            let (_, program, args) = &commands[i];
+            let start = std::time::Instant::now();
+            run(program, args);
+            times[i].push(start.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    // The lower quartile, the median and the upper quartile.
+    let quartiles = |v: &[f64]| {
+        let mut v = v.to_vec();
+        v.sort_by(f64::total_cmp);
+        (v[v.len() / 4], v[v.len() / 2], v[v.len() * 3 / 4])
+    };
+    println!(
+        "gate_10k_shapes_process side by side: {rounds} rounds, each command once a round in a shuffled order"
+    );
+    for ((name, ..), t) in commands.iter().zip(&times) {
+        let (q1, m, q3) = quartiles(t);
+        println!("  {name:<18} median {m:8.2} ms (quartiles {q1:.2} to {q3:.2} ms)");
+    }
+    let Some((python, kcamps)) = times.split_last() else {
+        return;
+    };
+    for ((name, ..), t) in commands.iter().zip(kcamps) {
+        let ratios: Vec<f64> = python.iter().zip(t).map(|(p, k)| p / k).collect();
+        let (q1, m, q3) = quartiles(&ratios);
+        let at_target = ratios.iter().filter(|r| **r >= 20.0).count();
+        println!(
+            "  Python / {name}, round by round: median {m:.1}x (quartiles {q1:.1}x to {q3:.1}x), {at_target} of {rounds} rounds at 20x or more"
+        );
+    }
 }
 
 criterion_group!(benches, bench_gate, bench_processes);
