@@ -489,10 +489,12 @@ fn directory_of(path: &Path) -> PathBuf {
     }
 }
 
-/// The per-shape table, written to `out` as it is made. A large table is written in two
-/// halves on two threads: their cells, then their padded rows, the first half's straight to
-/// `out` while the second's are padded beside it (a 10,000-shape table is a megabyte: held
-/// whole, it would be a megabyte of fresh memory).
+/// The per-shape table, written to `out` as it is made. A large table is cut into pieces of
+/// [`PIECE`] rows that two threads take, one from the front and one from the back, as each is
+/// free: their cells, then their padded rows, the front's straight to `out` while the back's
+/// are padded beside it (a 10,000-shape table is a megabyte: held whole, it would be a
+/// megabyte of fresh memory). Fixed halves left one thread waiting whenever the other ran
+/// slower (a busy virtual CPU, or fresher memory to fault in: its padded rows are new pages).
 fn write_table(
     report: &GateReport,
     dim_names: &str,
@@ -503,7 +505,82 @@ fn write_table(
     // The p column only when a test was run (samples beside the CSVs): without samples every
     // cell would be empty, and a column of nothing is not shown at all.
     let tested = report.shapes.iter().any(|s| s.p_value.is_some());
-    let header = [
+    let header = table_header(dim_names, tested);
+    let metric = report.metric.as_str();
+    let shapes = &report.shapes[..];
+    if shapes.len() < SPLIT_FROM {
+        let mut cells = Cells::with_capacity(shapes.len() + 1);
+        cells.push_row(&header);
+        cells.push_shapes(shapes, metric, tested);
+        return cells.write_padded(&cells.widths(), out);
+    }
+    let pieces = Pieces::new(shapes.len());
+    // Each side's widths go to the other side's thread: every row is padded to the widest
+    // cell of its column on either side. Channels, not a barrier: should one side panic,
+    // the other's receive fails instead of waiting for ever (and join passes the panic on).
+    let (to_back, from_front) = std::sync::mpsc::channel();
+    let (to_front, from_back) = std::sync::mpsc::channel();
+    let both = |mine: [usize; COLUMNS], theirs: Result<[usize; COLUMNS], _>| match theirs {
+        Ok(theirs) => std::array::from_fn(|i| mine[i].max(theirs[i])),
+        Err(std::sync::mpsc::RecvError) => mine,
+    };
+    let pieces = &pieces;
+    let cells_of = |piece: std::ops::Range<usize>| {
+        let mut cells = Cells::with_capacity(piece.len());
+        cells.push_shapes(&shapes[piece], metric, tested);
+        cells
+    };
+    let (written, rest) = kcamp_core::par::join(
+        || {
+            let mut head = Cells::with_capacity(1);
+            head.push_row(&header);
+            let mut widths = head.widths();
+            let mut taken = Vec::new();
+            while let Some(piece) = pieces.front() {
+                let cells = cells_of(piece);
+                widths = std::array::from_fn(|i| widths[i].max(cells.widths()[i]));
+                taken.push(cells);
+            }
+            let _ = to_back.send(widths);
+            let widths = both(widths, from_back.recv());
+            const BLOCK: usize = 1 << 16;
+            let mut buf = Vec::with_capacity(BLOCK + 1024);
+            for cells in std::iter::once(&head).chain(&taken) {
+                cells.pad_into(&widths, &mut buf, |buf| {
+                    if buf.len() >= BLOCK {
+                        out.write_all(buf)?;
+                        buf.clear();
+                    }
+                    Ok(())
+                })?;
+            }
+            out.write_all(&buf)
+        },
+        move || {
+            let mut widths = [0; COLUMNS];
+            let mut taken = Vec::new();
+            while let Some(piece) = pieces.back() {
+                let cells = cells_of(piece);
+                widths = std::array::from_fn(|i| widths[i].max(cells.widths()[i]));
+                taken.push(cells);
+            }
+            let _ = to_front.send(widths);
+            let widths = both(widths, from_front.recv());
+            // Taken from the back: the last piece first.
+            let mut rest = Vec::with_capacity(taken.iter().map(|c| c.text.len() * 2).sum());
+            for cells in taken.iter().rev() {
+                cells.pad_into(&widths, &mut rest, |_| Ok(()))?;
+            }
+            std::io::Result::Ok(rest)
+        },
+    );
+    written?;
+    out.write_all(&rest?)
+}
+
+/// The table's header; `tested`: a p column.
+fn table_header(dim_names: &str, tested: bool) -> [&str; COLUMNS] {
+    [
         "label",
         dim_names,
         "check",
@@ -513,44 +590,52 @@ fn write_table(
         "band",
         if tested { "p" } else { "" },
         "class",
-    ];
-    let metric = report.metric.as_str();
-    let shapes = &report.shapes[..];
-    if shapes.len() < SPLIT_FROM {
-        let mut cells = Cells::with_capacity(shapes.len() + 1);
-        cells.push_row(&header);
-        cells.push_shapes(shapes, metric, tested);
-        return cells.write_padded(&cells.widths(), out);
+    ]
+}
+
+/// Rows per piece of a large table: small enough that the two threads end close together,
+/// large enough that taking one is rare (20 pieces for 10,000 shapes).
+const PIECE: usize = 500;
+
+/// The pieces of a table of `rows` rows not yet taken: the front ones go to one thread in
+/// order, the back ones to the other from the last on, so each thread's rows stay together.
+struct Pieces {
+    rows: usize,
+    /// The first piece not taken from the front, and one past the last not taken from the back.
+    left: std::sync::Mutex<(usize, usize)>,
+}
+
+impl Pieces {
+    fn new(rows: usize) -> Pieces {
+        Pieces {
+            rows,
+            left: std::sync::Mutex::new((0, rows.div_ceil(PIECE))),
+        }
     }
-    let (first, second) = shapes.split_at(shapes.len() / 2);
-    // Each half's widths go to the other half's thread: every row is padded to the widest
-    // cell of its column in either half. Channels, not a barrier: should one side panic,
-    // the other's receive fails instead of waiting for ever (and join passes the panic on).
-    let (to_second, from_first) = std::sync::mpsc::channel();
-    let (to_first, from_second) = std::sync::mpsc::channel();
-    let both = |mine: [usize; COLUMNS], theirs: Result<[usize; COLUMNS], _>| match theirs {
-        Ok(theirs) => std::array::from_fn(|i| mine[i].max(theirs[i])),
-        Err(std::sync::mpsc::RecvError) => mine,
-    };
-    let (written, rest) = kcamp_core::par::join(
-        || {
-            let mut head = Cells::with_capacity(first.len() + 1);
-            head.push_row(&header);
-            head.push_shapes(first, metric, tested);
-            let _ = to_second.send(head.widths());
-            head.write_padded(&both(head.widths(), from_second.recv()), out)
-        },
-        move || {
-            let mut tail = Cells::with_capacity(second.len());
-            tail.push_shapes(second, metric, tested);
-            let _ = to_first.send(tail.widths());
-            let widths = both(tail.widths(), from_first.recv());
-            let mut rest = Vec::with_capacity(tail.text.len() * 2);
-            tail.pad_into(&widths, &mut rest, |_| Ok(())).map(|()| rest)
-        },
-    );
-    written?;
-    out.write_all(&rest?)
+
+    fn rows_of(&self, piece: usize) -> std::ops::Range<usize> {
+        piece * PIECE..((piece + 1) * PIECE).min(self.rows)
+    }
+
+    /// The rows of the first piece left, if any.
+    fn front(&self) -> Option<std::ops::Range<usize>> {
+        let mut left = self.left.lock().ok()?;
+        let (front, back) = &mut *left;
+        (*front < *back).then(|| {
+            *front += 1;
+            self.rows_of(*front - 1)
+        })
+    }
+
+    /// The rows of the last piece left, if any.
+    fn back(&self) -> Option<std::ops::Range<usize>> {
+        let mut left = self.left.lock().ok()?;
+        let (front, back) = &mut *left;
+        (*front < *back).then(|| {
+            *back -= 1;
+            self.rows_of(*back)
+        })
+    }
 }
 
 /// The verdict and its reasons, under the table.
@@ -928,6 +1013,96 @@ mod tests {
                 assert_eq!(chars[class - 3..class], ['%', ' ', ' '], "{line}");
                 assert_eq!(chars[class..].iter().collect::<String>(), "improved");
             }
+        }
+    }
+
+    /// Taken from either end in any order, the pieces cover every row once: the front's in
+    /// order from the first row, the back's from the last, meeting where the takings met.
+    #[test]
+    fn the_pieces_of_a_table_cover_every_row_once_from_either_end() {
+        for rows in [1, PIECE - 1, PIECE, PIECE + 1, 20 * PIECE, 20 * PIECE + 7] {
+            for turns in [0b0u32, 0b1, 0b1010_1010, 0b1111_0000, u32::MAX, 0x1234_5678] {
+                let pieces = Pieces::new(rows);
+                let (mut front, mut back) = (Vec::new(), Vec::new());
+                for turn in 0.. {
+                    let taken = if turns >> (turn % 32) & 1 == 1 {
+                        pieces.front().map(|r| front.push(r))
+                    } else {
+                        pieces.back().map(|r| back.push(r))
+                    };
+                    if taken.is_none() {
+                        break;
+                    }
+                }
+                // Whichever side found nothing left, the other finds nothing either.
+                assert!(pieces.front().is_none() && pieces.back().is_none());
+                let rows_in_order: Vec<usize> = front
+                    .into_iter()
+                    .chain(back.into_iter().rev())
+                    .flatten()
+                    .collect();
+                assert_eq!(rows_in_order, (0..rows).collect::<Vec<_>>(), "{rows} rows");
+            }
+        }
+    }
+
+    /// A table large enough to be written in pieces on two threads is the table one thread
+    /// writes, byte for byte, with a last piece shorter than the others.
+    #[test]
+    fn a_table_in_pieces_is_the_table_of_one_thread() {
+        let shape = |i: usize| ShapeVerdict {
+            label: format!("shape{i}").into(),
+            dims: (&[1, 64u64 << (i % 5), 64 * (1 + i as u64 % 3)][..]).into(),
+            check: if i % 97 == 3 {
+                Check::Fail
+            } else {
+                Check::Pass
+            },
+            incumbent_check: Check::Pass,
+            incumbent: Some(1.0 + (i % 13) as f64),
+            candidate: (i % 97 != 3).then_some(1.5 + (i % 11) as f64),
+            delta: (i % 97 != 3).then_some((i % 11) as f64 / 9.0 - 0.5),
+            band: 0.02 + (i % 3) as f64 / 100.0,
+            p_value: None,
+            pairs: None,
+            class: if i.is_multiple_of(2) {
+                ShapeClass::Improved
+            } else {
+                ShapeClass::Regressed
+            },
+            hard_regression: i % 4 == 1,
+        };
+        let n = 9 * PIECE + 123;
+        let report = GateReport {
+            verdict: Verdict::Reject,
+            metric: "Forward TFLOPS".to_owned(),
+            aggregate: kcamp_core::gate::Aggregate {
+                incumbent: None,
+                candidate: None,
+                delta: None,
+                band: None,
+                p_value: None,
+                pairs: None,
+            },
+            reasons: Vec::new(),
+            shapes: (0..n).map(shape).collect(),
+            noted_regressions: Vec::new(),
+            config: GateConfig::default(),
+            paired: false,
+        };
+        let mut one = Cells::with_capacity(n + 1);
+        one.push_row(&table_header("B×M×N", false));
+        one.push_shapes(&report.shapes, "Forward TFLOPS", false);
+        let mut expected = Vec::new();
+        one.write_padded(&one.widths(), &mut expected).unwrap();
+        // The pieces each thread takes depend on timing: a few runs meet different ones.
+        for _ in 0..5 {
+            let mut out = Vec::new();
+            write_table(&report, "B×M×N", &mut out).unwrap();
+            assert!(
+                out == expected,
+                "the table in pieces differs from one thread's"
+            );
         }
     }
 
