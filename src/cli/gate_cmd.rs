@@ -514,7 +514,7 @@ fn write_table(
         cells.push_shapes(shapes, metric, tested);
         return cells.write_padded(&cells.widths(), out);
     }
-    let pieces = Pieces::new(shapes.len());
+    let pieces = kcamp_core::par::Pieces::new(shapes.len(), PIECE);
     // Each side's widths go to the other side's thread: every row is padded to the widest
     // cell of its column on either side. Channels, not a barrier: should one side panic,
     // the other's receive fails instead of waiting for ever (and join passes the panic on).
@@ -537,7 +537,7 @@ fn write_table(
             let mut widths = head.widths();
             let mut taken = Vec::new();
             while let Some(piece) = pieces.front() {
-                let cells = cells_of(piece);
+                let cells = cells_of(pieces.rows_of(piece));
                 widths = std::array::from_fn(|i| widths[i].max(cells.widths()[i]));
                 taken.push(cells);
             }
@@ -560,7 +560,7 @@ fn write_table(
             let mut widths = [0; COLUMNS];
             let mut taken = Vec::new();
             while let Some(piece) = pieces.back() {
-                let cells = cells_of(piece);
+                let cells = cells_of(pieces.rows_of(piece));
                 widths = std::array::from_fn(|i| widths[i].max(cells.widths()[i]));
                 taken.push(cells);
             }
@@ -596,47 +596,6 @@ fn table_header(dim_names: &str, tested: bool) -> [&str; COLUMNS] {
 /// Rows per piece of a large table: small enough that the two threads end close together,
 /// large enough that taking one is rare (20 pieces for 10,000 shapes).
 const PIECE: usize = 500;
-
-/// The pieces of a table of `rows` rows not yet taken: the front ones go to one thread in
-/// order, the back ones to the other from the last on, so each thread's rows stay together.
-struct Pieces {
-    rows: usize,
-    /// The first piece not taken from the front, and one past the last not taken from the back.
-    left: std::sync::Mutex<(usize, usize)>,
-}
-
-impl Pieces {
-    fn new(rows: usize) -> Pieces {
-        Pieces {
-            rows,
-            left: std::sync::Mutex::new((0, rows.div_ceil(PIECE))),
-        }
-    }
-
-    fn rows_of(&self, piece: usize) -> std::ops::Range<usize> {
-        piece * PIECE..((piece + 1) * PIECE).min(self.rows)
-    }
-
-    /// The rows of the first piece left, if any.
-    fn front(&self) -> Option<std::ops::Range<usize>> {
-        let mut left = self.left.lock().ok()?;
-        let (front, back) = &mut *left;
-        (*front < *back).then(|| {
-            *front += 1;
-            self.rows_of(*front - 1)
-        })
-    }
-
-    /// The rows of the last piece left, if any.
-    fn back(&self) -> Option<std::ops::Range<usize>> {
-        let mut left = self.left.lock().ok()?;
-        let (front, back) = &mut *left;
-        (*front < *back).then(|| {
-            *back -= 1;
-            self.rows_of(*back)
-        })
-    }
-}
 
 /// The verdict and its reasons, under the table.
 fn verdict_text(report: &GateReport) -> String {
@@ -1012,36 +971,6 @@ mod tests {
                 let class = header[6];
                 assert_eq!(chars[class - 3..class], ['%', ' ', ' '], "{line}");
                 assert_eq!(chars[class..].iter().collect::<String>(), "improved");
-            }
-        }
-    }
-
-    /// Taken from either end in any order, the pieces cover every row once: the front's in
-    /// order from the first row, the back's from the last, meeting where the takings met.
-    #[test]
-    fn the_pieces_of_a_table_cover_every_row_once_from_either_end() {
-        for rows in [1, PIECE - 1, PIECE, PIECE + 1, 20 * PIECE, 20 * PIECE + 7] {
-            for turns in [0b0u32, 0b1, 0b1010_1010, 0b1111_0000, u32::MAX, 0x1234_5678] {
-                let pieces = Pieces::new(rows);
-                let (mut front, mut back) = (Vec::new(), Vec::new());
-                for turn in 0.. {
-                    let taken = if turns >> (turn % 32) & 1 == 1 {
-                        pieces.front().map(|r| front.push(r))
-                    } else {
-                        pieces.back().map(|r| back.push(r))
-                    };
-                    if taken.is_none() {
-                        break;
-                    }
-                }
-                // Whichever side found nothing left, the other finds nothing either.
-                assert!(pieces.front().is_none() && pieces.back().is_none());
-                let rows_in_order: Vec<usize> = front
-                    .into_iter()
-                    .chain(back.into_iter().rev())
-                    .flatten()
-                    .collect();
-                assert_eq!(rows_in_order, (0..rows).collect::<Vec<_>>(), "{rows} rows");
             }
         }
     }

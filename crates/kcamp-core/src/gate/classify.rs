@@ -165,44 +165,83 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
         cand_samples: cand_samples.as_ref().unwrap_or(&no_samples),
     };
     // Each shape's verdict is written in its place in one vector, by one of two threads
-    // when there are many: copying a second half after the first would take fresh pages
-    // for half the report (10,000 shapes are 1.4 MB of verdicts).
+    // when there are many: copying a second part after the first would take fresh pages
+    // for half the report (10,000 shapes are 1.5 MB of verdicts). The threads take pieces
+    // of shapes from either end (par::Pieces), so that neither waits for a slower other.
     let n = pairs.len();
     let mut shapes: Vec<ShapeVerdict> = Vec::with_capacity(n);
     let slots = &mut shapes.spare_capacity_mut()[..n];
-    let (first, second) = if n < SPLIT_FROM {
-        (judging.fill(&pairs, slots), Ok(Judged::default()))
+    let judged = if n < SPLIT_FROM {
+        judging.fill(&pairs, slots)?
     } else {
-        let (head, tail) = slots.split_at_mut(n / 2);
-        let (first, second) = pairs.split_at(n / 2);
-        crate::par::join(|| judging.fill(first, head), || judging.fill(second, tail))
+        let pieces = crate::par::Pieces::new(n, PIECE);
+        let slots = std::sync::Mutex::new(slots.chunks_mut(PIECE).map(Some).collect::<Vec<_>>());
+        // One side's pieces, each judged into its own slots, until none is left or one fails
+        // (a later piece's verdicts are then of no use: the first error in the candidate's
+        // order is reported, and the pieces before a failed one are all judged, by the front
+        // side, which stops only at an error of its own).
+        let side = |take: &dyn Fn() -> Option<usize>| {
+            let mut judged = Vec::new();
+            while let Some(piece) = take() {
+                let mine = slots
+                    .lock()
+                    .ok()
+                    .and_then(|mut slots| slots.get_mut(piece).and_then(Option::take));
+                let result = match mine {
+                    Some(mine) => judging.fill(&pairs[pieces.rows_of(piece)], mine),
+                    None => Err(Error::Internal(format!(
+                        "piece {piece} of the shapes taken twice"
+                    ))),
+                };
+                let failed = result.is_err();
+                judged.push((piece, result));
+                if failed {
+                    break;
+                }
+            }
+            judged
+        };
+        let (mut judged, back) =
+            crate::par::join(|| side(&|| pieces.front()), || side(&|| pieces.back()));
+        judged.extend(back);
+        judged.sort_unstable_by_key(|(piece, _)| *piece);
+        let mut all = Judged::default();
+        let mut covered = 0;
+        // In the candidate's order: the first error is the one a single pass would meet.
+        for (expected, (piece, result)) in judged.into_iter().enumerate() {
+            let part = result?;
+            if piece != expected {
+                break;
+            }
+            let rows = pieces.rows_of(piece);
+            covered += rows.len();
+            all.merge(part, rows.start);
+        }
+        if covered != n {
+            return Err(Error::Internal(format!("{covered} of {n} shapes judged")));
+        }
+        all
     };
-    // An error in the first half is the first error in the candidate's order, as one pass
-    // would have stopped at it. (The verdicts written before an error are never dropped:
-    // a leak on the way to an error, not a double free.)
-    let (mut judged, second) = (first?, second?);
-    // SAFETY: both fills returned Ok, and a fill that returns Ok has written every slot it
-    // was given; between them they were given the first n slots.
+    // SAFETY: the fill, or the fill of every piece, returned Ok, and a fill that returns Ok
+    // has written every slot it was given; between them they were given the first n slots
+    // (each piece is taken once, and `covered` counted the pieces' shapes, in order).
     unsafe { shapes.set_len(n) };
-    judged.not_significant.extend(second.not_significant);
-    if !second.paired_logs.is_empty() {
-        judged.paired_logs.resize(n / 2, None);
-        judged.paired_logs.extend(second.paired_logs);
-    } else if !judged.paired_logs.is_empty() {
-        judged.paired_logs.resize(n, None);
+    let mut paired_logs = judged.paired_logs;
+    if !paired_logs.is_empty() {
+        paired_logs.resize(n, None);
     }
-    judged.incumbent_logs.merge(second.incumbent_logs);
-    judged.candidate_logs.merge(second.candidate_logs);
-    judged.tally.merge(second.tally, (n / 2) as u32);
     Ok(Classified {
         shapes,
         not_significant: judged.not_significant,
-        paired_logs: judged.paired_logs,
+        paired_logs,
         incumbent_logs: judged.incumbent_logs,
         candidate_logs: judged.candidate_logs,
         tally: judged.tally,
     })
 }
+
+/// Shapes per piece when two threads judge (20 pieces for 10,000 shapes).
+const PIECE: usize = 500;
 
 /// Below this many shapes one thread judges them all (a thread costs more than it saves).
 pub(super) const SPLIT_FROM: usize = 2_000;
@@ -228,6 +267,21 @@ struct Judged {
     incumbent_logs: LogSum,
     candidate_logs: LogSum,
     tally: Tally,
+}
+
+impl Judged {
+    /// The shapes of `later`, found `offset` shapes further on, after these.
+    fn merge(&mut self, later: Judged, offset: usize) {
+        self.not_significant.extend(later.not_significant);
+        // Filled only up to the last shape judged paired: empty entries in between.
+        if !later.paired_logs.is_empty() {
+            self.paired_logs.resize(offset, None);
+            self.paired_logs.extend(later.paired_logs);
+        }
+        self.incumbent_logs.merge(later.incumbent_logs);
+        self.candidate_logs.merge(later.candidate_logs);
+        self.tally.merge(later.tally, offset as u32);
+    }
 }
 
 impl Judging<'_> {

@@ -108,7 +108,7 @@ fn shapes_pair_by_key_in_any_order_and_a_duplicate_is_named() {
 }
 
 #[test]
-fn a_large_table_judged_in_halves_is_judged_shape_by_shape() {
+fn a_large_table_judged_in_pieces_is_judged_shape_by_shape() {
     // 4,000 shapes take the two-thread path; 1,000 at a time the one-thread path.
     let factors: Vec<f64> = (0..4_000).map(|i| 0.9 + (i % 23) as f64 * 0.01).collect();
     let (mut inc, mut cand) = pair(&factors);
@@ -125,8 +125,15 @@ fn a_large_table_judged_in_halves_is_judged_shape_by_shape() {
         pieces.extend(run(&rows(&inc), &rows(&cand), FWD).unwrap().shapes);
     }
     assert_eq!(whole.shapes, pieces);
-    // The first bad shape in the candidate's order is the one named, in either half.
-    for bad in [[100, 3_000], [3_000, 3_500]] {
+    // The first bad shape in the candidate's order is the one named, wherever the pieces
+    // that hold them are taken from: one piece, two near each other or far apart.
+    for bad in [
+        [100, 3_000],
+        [3_000, 3_500],
+        [600, 3_700],
+        [1_990, 2_010],
+        [2_400, 2_450],
+    ] {
         let mut broken = cand.clone();
         for i in bad {
             broken.rows[i].check = Check::Pass;
@@ -137,11 +144,11 @@ fn a_large_table_judged_in_halves_is_judged_shape_by_shape() {
     }
 }
 
-/// A large table is judged in two halves: what they count is what one pass over all the
-/// verdicts counts, the second half's shapes listed after the first's and no more than
-/// the reasons show, whichever half each kind lies in.
+/// A large table is judged in pieces on two threads: what they count is what one pass over
+/// all the verdicts counts, each piece's shapes listed after those before it and no more
+/// than the reasons show, whichever pieces each kind lies in.
 #[test]
-fn a_large_table_judged_in_halves_is_counted_as_one_pass_counts() {
+fn a_large_table_judged_in_pieces_is_counted_as_one_pass_counts() {
     // Kinds by position: failed (ERROR on both sides: untimed), hard regressions, noted
     // regressions (-3%, band 2%) and newly passing shapes, some in the first half only,
     // some in the second only, and some throughout.
@@ -212,10 +219,11 @@ fn a_large_table_judged_in_halves_is_counted_as_one_pass_counts() {
     assert_eq!(report.noted_regressions, noted_labels);
 }
 
-/// Paired judging of a large table in halves: a shape's repeats reach its verdict wherever
-/// it lies, whether the paired shapes are in the first half, the second or both.
+/// Paired judging of a large table in pieces on two threads: a shape's repeats reach its
+/// verdict wherever it lies, whether the paired shapes are in the first half, the second or
+/// both.
 #[test]
-fn a_large_table_judged_paired_in_halves_is_judged_shape_by_shape() {
+fn a_large_table_judged_paired_in_pieces_is_judged_shape_by_shape() {
     let factors: Vec<f64> = (0..4_000).map(|i| 0.9 + (i % 23) as f64 * 0.01).collect();
     let (inc, cand) = pair(&factors);
     let samples = |t: &BenchTable, paired: &dyn Fn(usize) -> bool| Samples {
