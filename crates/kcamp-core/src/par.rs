@@ -1,5 +1,6 @@
-//! Two halves of one job on two CPUs: the gate's reading, judging and writing of large
-//! tables.
+//! One job on two CPUs: the gate's reading, judging and writing of large tables. [`join`]
+//! runs two halves side by side; [`Pieces`] cuts a job into pieces the two halves take from
+//! either end, so that neither waits for the other.
 //!
 //! A thread spawned for a few milliseconds of work is not reliably run beside its parent: on
 //! a 2-vCPU virtual machine the scheduler usually queues it behind the parent on the parent's
