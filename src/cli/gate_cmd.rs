@@ -514,56 +514,41 @@ fn write_table(
         cells.push_shapes(shapes, metric, tested);
         return cells.write_padded(&cells.widths(), out);
     }
-    let pieces = kcamp_core::par::Pieces::new(shapes.len(), PIECE);
+    let pieces = &kcamp_core::par::Pieces::new(shapes.len(), PIECE);
     // Each side's widths go to the other side's thread: every row is padded to the widest
     // cell of its column on either side. Channels, not a barrier: should one side panic,
     // the other's receive fails instead of waiting for ever (and join passes the panic on).
     let (to_back, from_front) = std::sync::mpsc::channel();
     let (to_front, from_back) = std::sync::mpsc::channel();
+    let widest = |a: [usize; COLUMNS], b: [usize; COLUMNS]| std::array::from_fn(|i| a[i].max(b[i]));
     let both = |mine: [usize; COLUMNS], theirs: Result<[usize; COLUMNS], _>| match theirs {
-        Ok(theirs) => std::array::from_fn(|i| mine[i].max(theirs[i])),
+        Ok(theirs) => widest(mine, theirs),
         Err(std::sync::mpsc::RecvError) => mine,
     };
-    let pieces = &pieces;
-    let cells_of = |piece: std::ops::Range<usize>| {
-        let mut cells = Cells::with_capacity(piece.len());
-        cells.push_shapes(&shapes[piece], metric, tested);
-        cells
+    // One side's pieces, as `take` gives them, and the widest cells of them and `widths`.
+    let take_cells = |take: &dyn Fn() -> Option<usize>, mut widths: [usize; COLUMNS]| {
+        let mut taken = Vec::new();
+        while let Some(piece) = take() {
+            let rows = pieces.rows_of(piece);
+            let mut cells = Cells::with_capacity(rows.len());
+            cells.push_shapes(&shapes[rows], metric, tested);
+            widths = widest(widths, cells.widths());
+            taken.push(cells);
+        }
+        (taken, widths)
     };
+    let take_cells = &take_cells;
     let (written, rest) = kcamp_core::par::join(
         || {
             let mut head = Cells::with_capacity(1);
             head.push_row(&header);
-            let mut widths = head.widths();
-            let mut taken = Vec::new();
-            while let Some(piece) = pieces.front() {
-                let cells = cells_of(pieces.rows_of(piece));
-                widths = std::array::from_fn(|i| widths[i].max(cells.widths()[i]));
-                taken.push(cells);
-            }
+            let (taken, widths) = take_cells(&|| pieces.front(), head.widths());
             let _ = to_back.send(widths);
             let widths = both(widths, from_back.recv());
-            const BLOCK: usize = 1 << 16;
-            let mut buf = Vec::with_capacity(BLOCK + 1024);
-            for cells in std::iter::once(&head).chain(&taken) {
-                cells.pad_into(&widths, &mut buf, |buf| {
-                    if buf.len() >= BLOCK {
-                        out.write_all(buf)?;
-                        buf.clear();
-                    }
-                    Ok(())
-                })?;
-            }
-            out.write_all(&buf)
+            write_padded(std::iter::once(&head).chain(&taken), &widths, out)
         },
         move || {
-            let mut widths = [0; COLUMNS];
-            let mut taken = Vec::new();
-            while let Some(piece) = pieces.back() {
-                let cells = cells_of(pieces.rows_of(piece));
-                widths = std::array::from_fn(|i| widths[i].max(cells.widths()[i]));
-                taken.push(cells);
-            }
+            let (taken, widths) = take_cells(&|| pieces.back(), [0; COLUMNS]);
             let _ = to_front.send(widths);
             let widths = both(widths, from_front.recv());
             // Taken from the back: the last piece first.
@@ -749,16 +734,7 @@ impl Cells {
         widths: &[usize; COLUMNS],
         to: &mut (impl std::io::Write + ?Sized),
     ) -> std::io::Result<()> {
-        const CHUNK: usize = 1 << 16;
-        let mut buf = Vec::with_capacity(CHUNK + 1024);
-        self.pad_into(widths, &mut buf, |buf| {
-            if buf.len() >= CHUNK {
-                to.write_all(buf)?;
-                buf.clear();
-            }
-            Ok(())
-        })?;
-        to.write_all(&buf)
+        write_padded([self], widths, to)
     }
 
     /// The padded rows appended to `out`, `after_row` called after each (to pass on what
@@ -814,6 +790,26 @@ impl Cells {
         }
         Ok(())
     }
+}
+
+/// [`Cells::write_padded`] of several in turn, through one buffer.
+fn write_padded<'c>(
+    cells: impl IntoIterator<Item = &'c Cells>,
+    widths: &[usize; COLUMNS],
+    to: &mut (impl std::io::Write + ?Sized),
+) -> std::io::Result<()> {
+    const CHUNK: usize = 1 << 16;
+    let mut buf = Vec::with_capacity(CHUNK + 1024);
+    for cells in cells {
+        cells.pad_into(widths, &mut buf, |buf| {
+            if buf.len() >= CHUNK {
+                to.write_all(buf)?;
+                buf.clear();
+            }
+            Ok(())
+        })?;
+    }
+    to.write_all(&buf)
 }
 
 /// A cell's width in characters: its bytes that do not continue a UTF-8 sequence, counted

@@ -208,6 +208,8 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
         let mut all = Judged::default();
         let mut covered = 0;
         // In the candidate's order: the first error is the one a single pass would meet.
+        // (The verdicts written before an error are never dropped: a leak on the way to an
+        // error, not a double free.)
         for (expected, (piece, result)) in judged.into_iter().enumerate() {
             let part = result?;
             if piece != expected {
