@@ -901,6 +901,27 @@ mod tests {
         }
     }
 
+    /// A report of `shapes` on Forward TFLOPS, for its table alone.
+    fn table_report(shapes: Vec<ShapeVerdict>) -> GateReport {
+        GateReport {
+            verdict: Verdict::Accept,
+            metric: "Forward TFLOPS".to_owned(),
+            aggregate: kcamp_core::gate::Aggregate {
+                incumbent: None,
+                candidate: None,
+                delta: None,
+                band: None,
+                p_value: None,
+                pairs: None,
+            },
+            reasons: Vec::new(),
+            shapes,
+            noted_regressions: Vec::new(),
+            config: GateConfig::default(),
+            paired: false,
+        }
+    }
+
     /// Every row is padded to its columns' widest cell in characters, on one thread and on
     /// two, whatever the labels' bytes: ASCII, two bytes a character, and past 255 bytes
     /// beyond their characters (measured again when padded).
@@ -926,23 +947,7 @@ mod tests {
             hard_regression: false,
         };
         for n in [7, 2 * 2_000] {
-            let report = GateReport {
-                verdict: Verdict::Accept,
-                metric: "Forward TFLOPS".to_owned(),
-                aggregate: kcamp_core::gate::Aggregate {
-                    incumbent: None,
-                    candidate: None,
-                    delta: None,
-                    band: None,
-                    p_value: None,
-                    pairs: None,
-                },
-                reasons: Vec::new(),
-                shapes: (0..n).map(shape).collect(),
-                noted_regressions: Vec::new(),
-                config: GateConfig::default(),
-                paired: false,
-            };
+            let report = table_report((0..n).map(shape).collect());
             let mut out = Vec::new();
             write_table(&report, "B×M×N", &mut out).unwrap();
             let text = String::from_utf8(out).unwrap();
@@ -998,23 +1003,7 @@ mod tests {
             hard_regression: i % 4 == 1,
         };
         let n = 9 * PIECE + 123;
-        let report = GateReport {
-            verdict: Verdict::Reject,
-            metric: "Forward TFLOPS".to_owned(),
-            aggregate: kcamp_core::gate::Aggregate {
-                incumbent: None,
-                candidate: None,
-                delta: None,
-                band: None,
-                p_value: None,
-                pairs: None,
-            },
-            reasons: Vec::new(),
-            shapes: (0..n).map(shape).collect(),
-            noted_regressions: Vec::new(),
-            config: GateConfig::default(),
-            paired: false,
-        };
+        let report = table_report((0..n).map(shape).collect());
         let mut one = Cells::with_capacity(n + 1);
         one.push_row(&table_header("B×M×N", false));
         one.push_shapes(&report.shapes, "Forward TFLOPS", false);
