@@ -538,29 +538,62 @@ fn write_table(
         (taken, widths)
     };
     let take_cells = &take_cells;
-    let (written, rest) = kcamp_core::par::join(
+    // The back side's pieces in order, once it has taken them all, and their padding in
+    // pieces of one: the back side pads from the first, and the front side, done with its
+    // own, from the last (the back's padded rows are fresh pages; the front's go straight
+    // to `out`).
+    let back: std::sync::OnceLock<(Vec<Cells>, kcamp_core::par::Pieces)> =
+        std::sync::OnceLock::new();
+    let back = &back;
+    let pad_back = |take: &dyn Fn(&kcamp_core::par::Pieces) -> Option<usize>,
+                    widths: &[usize; COLUMNS]| {
+        let mut padded = Vec::new();
+        if let Some((cells, pieces)) = back.get() {
+            while let Some(i) = take(pieces) {
+                let mut rows = Vec::with_capacity(cells[i].text.len() * 2);
+                cells[i].pad_into(widths, &mut rows, |_| Ok(()))?;
+                padded.push((i, rows));
+            }
+        }
+        std::io::Result::Ok(padded)
+    };
+    let pad_back = &pad_back;
+    let (front, back_rows) = kcamp_core::par::join(
         || {
             let mut head = Cells::with_capacity(1);
             head.push_row(&header);
             let (taken, widths) = take_cells(&|| pieces.front(), head.widths());
             let _ = to_back.send(widths);
             let widths = both(widths, from_back.recv());
-            write_padded(std::iter::once(&head).chain(&taken), &widths, out)
+            write_padded(std::iter::once(&head).chain(&taken), &widths, out)?;
+            pad_back(&|pieces| pieces.back(), &widths)
         },
         move || {
-            let (taken, widths) = take_cells(&|| pieces.back(), [0; COLUMNS]);
+            let (mut taken, widths) = take_cells(&|| pieces.back(), [0; COLUMNS]);
+            // Taken from the back: the last piece first.
+            taken.reverse();
+            let count = taken.len();
+            // Set before the widths go: the front side looks once it has them.
+            let _ = back.set((taken, kcamp_core::par::Pieces::new(count, 1)));
             let _ = to_front.send(widths);
             let widths = both(widths, from_front.recv());
-            // Taken from the back: the last piece first.
-            let mut rest = Vec::with_capacity(taken.iter().map(|c| c.text.len() * 2).sum());
-            for cells in taken.iter().rev() {
-                cells.pad_into(&widths, &mut rest, |_| Ok(()))?;
-            }
-            std::io::Result::Ok(rest)
+            pad_back(&|pieces| pieces.front(), &widths)
         },
     );
-    written?;
-    out.write_all(&rest?)
+    let mut padded = back_rows?;
+    padded.extend(front?);
+    padded.sort_unstable_by_key(|(i, _)| *i);
+    // Each of the back's pieces once: anything else would be a table out of order.
+    if !padded
+        .iter()
+        .map(|(i, _)| *i)
+        .eq(0..back.get().map_or(0, |(cells, _)| cells.len()))
+    {
+        return Err(std::io::Error::other(
+            "internal error: the table's pieces came back out of order",
+        ));
+    }
+    padded.iter().try_for_each(|(_, rows)| out.write_all(rows))
 }
 
 /// The table's header; `tested`: a p column.
