@@ -518,12 +518,13 @@ fn write_table(
     // Each side's widths go to the other side's thread: every row is padded to the widest
     // cell of its column on either side. Channels, not a barrier: should one side panic,
     // the other's receive fails instead of waiting for ever (and join passes the panic on).
+    // Received with a short active wait first: a side asleep wakes late (par::wait_for).
     let (to_back, from_front) = std::sync::mpsc::channel();
     let (to_front, from_back) = std::sync::mpsc::channel();
     let widest = |a: [usize; COLUMNS], b: [usize; COLUMNS]| std::array::from_fn(|i| a[i].max(b[i]));
-    let both = |mine: [usize; COLUMNS], theirs: Result<[usize; COLUMNS], _>| match theirs {
-        Ok(theirs) => widest(mine, theirs),
-        Err(std::sync::mpsc::RecvError) => mine,
+    let both = |mine: [usize; COLUMNS], theirs: Option<[usize; COLUMNS]>| match theirs {
+        Some(theirs) => widest(mine, theirs),
+        None => mine,
     };
     // One side's pieces, as `take` gives them, and the widest cells of them and `widths`.
     let take_cells = |take: &dyn Fn() -> Option<usize>, mut widths: [usize; COLUMNS]| {
@@ -564,7 +565,7 @@ fn write_table(
             head.push_row(&header);
             let (taken, widths) = take_cells(&|| pieces.front(), head.widths());
             let _ = to_back.send(widths);
-            let widths = both(widths, from_back.recv());
+            let widths = both(widths, kcamp_core::par::wait_for(&from_back));
             write_padded(std::iter::once(&head).chain(&taken), &widths, out)?;
             pad_back(&|pieces| pieces.back(), &widths)
         },
@@ -576,7 +577,7 @@ fn write_table(
             // Set before the widths go: the front side looks once it has them.
             let _ = back.set((taken, kcamp_core::par::Pieces::new(count, 1)));
             let _ = to_front.send(widths);
-            let widths = both(widths, from_front.recv());
+            let widths = both(widths, kcamp_core::par::wait_for(&from_front));
             pad_back(&|pieces| pieces.front(), &widths)
         },
     );
