@@ -492,9 +492,10 @@ fn directory_of(path: &Path) -> PathBuf {
 /// The per-shape table, written to `out` as it is made. A large table is cut into pieces of
 /// [`PIECE`] rows that two threads take, one from the front and one from the back, as each is
 /// free: their cells, then their padded rows, the front's straight to `out` while the back's
-/// are padded beside it (a 10,000-shape table is a megabyte: held whole, it would be a
-/// megabyte of fresh memory). Fixed halves left one thread waiting whenever the other ran
-/// slower (a busy virtual CPU, or fresher memory to fault in: its padded rows are new pages).
+/// are padded beside it, by the back side and, once its own are written, the front side (a
+/// 10,000-shape table is a megabyte: held whole, it would be a megabyte of fresh memory).
+/// Fixed halves left one thread waiting whenever the other ran slower (a busy virtual CPU,
+/// fresher memory to fault in, or a late wake-up).
 fn write_table(
     report: &GateReport,
     dim_names: &str,
