@@ -4,6 +4,7 @@ generated 10,000-shape GEMM CSVs (the shape of benches/gate.rs's files), with th
 reference gate beside them when `py` is named: the README's "44.9 to 35.6 ms" comparison.
 
     scripts/gate-perf/ab.py OLD_KCAMP NEW_KCAMP [py]      (N=80 rounds by default)
+    ARGS=--json scripts/gate-perf/ab.py OLD NEW py         (the JSON form)
 
 Each round runs every command once, in an order shuffled per round, so neighbouring runs
 meet the same load and no binary always follows the Python gate (whose 150 ms leave caches
@@ -43,7 +44,10 @@ def main():
     files = [f"{work}/inc/benchmark.csv", f"{work}/cand/benchmark.csv"]
     python = sys.executable  # the interpreter itself, not a launcher script in front of it
     reference = os.path.join(here, "..", "..", "benches", "gate_reference.py")
-    commands = {b: ([python, reference] if b == "py" else [b, "gate"]) + files for b in sys.argv[1:]}
+    # ARGS: kcamp's own arguments before `gate`, e.g. ARGS=--json for the JSON form.
+    kcamp_args = os.environ.get("ARGS", "").split()
+    commands = {b: ([python, reference] if b == "py" else [b, *kcamp_args, "gate"]) + files
+                for b in sys.argv[1:]}
     times = {b: [] for b in commands}
     # Whether each run came right after the Python gate's (in this round or the last).
     after_py = {b: [] for b in commands}

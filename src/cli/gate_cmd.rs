@@ -490,7 +490,7 @@ fn directory_of(path: &Path) -> PathBuf {
 }
 
 /// The per-shape table, written to `out` as it is made. A large table is cut into pieces of
-/// [`PIECE`] rows that two threads take, one from the front and one from the back, as each is
+/// [`kcamp_core::par::PIECE`] rows that two threads take, one from the front and one from the back, as each is
 /// free: their cells, then their padded rows, the front's straight to `out` while the back's
 /// are padded beside it, by the back side and, once its own are written, the front side (a
 /// 10,000-shape table is a megabyte: held whole, it would be a megabyte of fresh memory).
@@ -515,7 +515,7 @@ fn write_table(
         cells.push_shapes(shapes, metric, tested);
         return cells.write_padded(&cells.widths(), out);
     }
-    let pieces = &kcamp_core::par::Pieces::new(shapes.len(), PIECE);
+    let pieces = &kcamp_core::par::Pieces::new(shapes.len(), kcamp_core::par::PIECE);
     // Each side's widths go to the other side's thread: every row is padded to the widest
     // cell of its column on either side. Channels, not a barrier: should one side panic,
     // the other's receive fails instead of waiting for ever (and join passes the panic on).
@@ -612,10 +612,6 @@ fn table_header(dim_names: &str, tested: bool) -> [&str; COLUMNS] {
         "class",
     ]
 }
-
-/// Rows per piece of a large table: small enough that the two threads end close together,
-/// large enough that taking one is rare (20 pieces for 10,000 shapes).
-const PIECE: usize = 500;
 
 /// The verdict and its reasons, under the table.
 fn verdict_text(report: &GateReport) -> String {
@@ -1037,7 +1033,7 @@ mod tests {
             },
             hard_regression: i % 4 == 1,
         };
-        let n = 9 * PIECE + 123;
+        let n = 9 * kcamp_core::par::PIECE + 123;
         let report = table_report((0..n).map(shape).collect());
         let mut one = Cells::with_capacity(n + 1);
         one.push_row(&table_header("B×M×N", false));

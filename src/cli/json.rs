@@ -136,7 +136,7 @@ impl<T: serde::Serialize> ItemWriter<T> for Serialized {
 
 /// `doc` as pretty JSON into `out` with its top-level array field `key`, empty in `doc`,
 /// holding `items` (each written by `writer`): the bytes `write_pretty` gives for the
-/// document with those items in that field. Large arrays are written in pieces of [`PIECE`]
+/// document with those items in that field. Large arrays are written in pieces of [`kcamp_core::par::PIECE`]
 /// items on two threads, the back's buffered while the front's are written (a 10,000-shape
 /// gate report is 4 MB of JSON).
 pub fn write_pretty_with_items<W, D, T>(
@@ -174,7 +174,7 @@ where
         // In pieces two threads take from either end: the front's straight to `out`, the
         // back's into buffers written after them (fixed halves left the front waiting
         // whenever the back ran slower, its buffers being fresh pages).
-        let pieces = &kcamp_core::par::Pieces::new(items.len(), PIECE);
+        let pieces = &kcamp_core::par::Pieces::new(items.len(), kcamp_core::par::PIECE);
         let (written, back) = kcamp_core::par::join(
             || {
                 while let Some(piece) = pieces.front() {
@@ -205,9 +205,6 @@ where
     }
     out.write_all(&head[at..]).map_err(serde_json::Error::io)
 }
-
-/// Items per piece of a large array written on two threads (20 pieces for 10,000 shapes).
-const PIECE: usize = 500;
 
 /// Array items at the second level of indentation, each after its separator, as the
 /// array's serializer writes them (`first`: the first item of the array is among them).

@@ -263,6 +263,11 @@ fn leave_cpu(_cpu: usize) -> Option<usize> {
     None
 }
 
+/// Rows per piece of the gate's large jobs (its judging, its table and its JSON array): small
+/// enough that the two threads end close together, large enough that taking one is rare (20
+/// pieces for 10,000 shapes).
+pub const PIECE: usize = 500;
+
 /// A job of `rows` rows cut into pieces of `size` rows (the last may be shorter) that two
 /// threads take as each is free, one from the front and one from the back, until they meet:
 /// each thread's rows stay together, the front's in order from the first and the back's from

@@ -174,8 +174,13 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
     let judged = if n < SPLIT_FROM {
         judging.fill(&pairs, slots)?
     } else {
-        let pieces = crate::par::Pieces::new(n, PIECE);
-        let slots = std::sync::Mutex::new(slots.chunks_mut(PIECE).map(Some).collect::<Vec<_>>());
+        let pieces = crate::par::Pieces::new(n, crate::par::PIECE);
+        let slots = std::sync::Mutex::new(
+            slots
+                .chunks_mut(crate::par::PIECE)
+                .map(Some)
+                .collect::<Vec<_>>(),
+        );
         // One side's pieces, each judged into its own slots, until none is left or one fails
         // (a later piece's verdicts are then of no use: the first error in the candidate's
         // order is reported, and the pieces before a failed one are all judged, by the front
@@ -241,9 +246,6 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
         tally: judged.tally,
     })
 }
-
-/// Shapes per piece when two threads judge (20 pieces for 10,000 shapes).
-const PIECE: usize = 500;
 
 /// Below this many shapes one thread judges them all (a thread costs more than it saves).
 pub(super) const SPLIT_FROM: usize = 2_000;
