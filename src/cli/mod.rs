@@ -347,7 +347,7 @@ pub enum Command {
     Util(run_cmd::UtilArgs),
     /// Judge two CSVs of one schema.
     Gate(gate_cmd::GateArgs),
-    /// Iteration records (memory/v<N>.json).
+    /// Iteration records (`memory/v<N>.json`).
     #[command(subcommand)]
     Memory(memory_cmd::MemoryCommand),
     /// Internal: benchmark worker process (reads cases on stdin).

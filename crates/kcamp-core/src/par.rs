@@ -169,7 +169,7 @@ impl Helper {
     }
 }
 
-/// The next message on `inbox`, waited for actively for [`SPIN`] (a check every 64 pause
+/// The next message on `inbox`, waited for actively for `SPIN` (200 µs; a check every 64 pause
 /// hints, about a microsecond) and then asleep; None once its sender is gone. For messages
 /// between the two sides of a [`join`]: a thread that sleeps at once can take most of a
 /// millisecond to wake on this project's virtual machine (seen in the gate's table, whose

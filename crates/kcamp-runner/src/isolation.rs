@@ -46,7 +46,7 @@ pub struct RunOptions {
     /// When a case gets a worker (and GPU device) of its own.
     pub worker_reuse: WorkerReuse,
     /// Before the first timed case, compile its kernels in a worker of their own (a copy of
-    /// the first timed case shrunk to at most [`PRECOMPILE_DIM`] per dimension, checked,
+    /// the first timed case shrunk to at most `PRECOMPILE_DIM` per dimension, checked,
     /// not timed), so no timed process is the one whose compile filled the driver's shader
     /// cache: on the H200 the first process of a new kernel ran 4096^3 at 14-16 instead of
     /// 40 TFLOP/s for 2 of 3 kernels (run 13), and for none of 3 with this step (run 14).

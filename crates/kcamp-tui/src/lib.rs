@@ -1,5 +1,5 @@
 //! kcamp-tui: the dashboard (SPEC §11), in the Elm architecture: [`app`] holds the model and `update`,
-//! [`view`] draws it, [`event_loop`] turns terminal keys, file changes, child processes,
+//! [`view`] draws it, `event_loop` turns terminal keys, file changes, child processes,
 //! signals and ticks into messages and performs the effects `update` asks for. The
 //! dashboard only reads the campaign and sends commands (the kcamp binary itself, with
 //! `--json`).

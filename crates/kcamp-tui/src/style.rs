@@ -1,4 +1,4 @@
-//! The whole theme in one place. `NO_COLOR` (https://no-color.org) switches to a theme that
+//! The whole theme in one place. `NO_COLOR` (<https://no-color.org>) switches to a theme that
 //! uses only bold/reverse/dim, so every cue still reads on a monochrome terminal.
 
 use ratatui::style::{Color, Modifier, Style};

@@ -987,7 +987,7 @@ impl BenchTable {
 /// A benchmark CSV held column-wise: all labels in one buffer, all dimensions in another,
 /// all numeric cells in a third, instead of three heap blocks a row. What `kcamp gate`
 /// reads two 10,000-shape files into: the same validation as [`BenchTable`] (one
-/// [`RowBuilder`] fills both), a few allocations instead of 60,000, and a third less memory
+/// `RowBuilder` fills both), a few allocations instead of 60,000, and a third less memory
 /// to fault in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ColumnTable {
@@ -1149,7 +1149,7 @@ impl ColumnTable {
     }
 
     /// Two files read as [`Self::read_metric`] reads each, by this thread and one more that
-    /// share the work ([`super::chunks`]): the same tables and the same errors.
+    /// share the work (in chunks that either thread takes): the same tables and the same errors.
     pub fn read_metric_pair(
         a: &Path,
         b: &Path,

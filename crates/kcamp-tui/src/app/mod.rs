@@ -4,7 +4,7 @@
 //! ([`Model::take_redraw`]): an idle dashboard draws nothing.
 //!
 //! - `mod.rs`: the model, messages, loading and the clock;
-//! - [`actions`]: keys and what they start (popups, commands);
+//! - `actions`: keys and what they start (popups, commands);
 //! - [`gate_table`]: the gate table's filter, sort and cursor.
 
 mod actions;
