@@ -5,6 +5,7 @@ reference gate beside them when `py` is named: the README's "44.9 to 35.6 ms" co
 
     scripts/gate-perf/ab.py OLD_KCAMP NEW_KCAMP [py]      (N=80 rounds by default)
     ARGS=--json scripts/gate-perf/ab.py OLD NEW py         (the JSON form)
+    RAW=rounds.txt scripts/gate-perf/ab.py NEW py          (each round appended to rounds.txt)
 
 Each round runs every command once, in an order shuffled per round, so neighbouring runs
 meet the same load and no binary always follows the Python gate (whose 150 ms leave caches
@@ -83,6 +84,13 @@ def main():
         for b, v in times.items():
             if b != "py":
                 ratios = [p / k for p, k in zip(times["py"], v)]
+                # RAW=FILE appends each round's two times and ratio, to pool several sets.
+                if os.environ.get("RAW"):
+                    with open(os.environ["RAW"], "a") as raw:
+                        stamp = time.strftime("%H:%M:%S")
+                        for p, k in zip(times["py"], v):
+                            print(f"{stamp} {b} {' '.join(kcamp_args) or '-'} {k * 1e3:.3f} "
+                                  f"{p * 1e3:.3f} {p / k:.3f}", file=raw)
                 print(f"py / {b}, round by round: median {statistics.median(ratios):.1f}x, "
                       f"quartiles {statistics.quantiles(ratios, n=4)[0]:.1f}x to "
                       f"{statistics.quantiles(ratios, n=4)[2]:.1f}x")
