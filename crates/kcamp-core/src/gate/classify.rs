@@ -13,7 +13,7 @@ use crate::{Error, Result};
 
 /// Every shape judged, in the candidate's order.
 pub(super) struct Classified {
-    pub shapes: Vec<ShapeVerdict>,
+    pub shapes: Shapes,
     /// Shapes outside their band whose change the t-test does not confirm (counted
     /// neutral), as `label +x% (p = …)`.
     pub not_significant: Vec<String>,
@@ -28,6 +28,59 @@ pub(super) struct Classified {
     /// What the verdict and its reasons count over the shapes.
     pub tally: Tally,
 }
+
+/// The verdicts [`classify`] gives: every one, or, when they went to a sink piece by piece,
+/// those the reasons name (the first [`LISTED_SHAPES`] of each kind a piece found, and every
+/// noted regression), by position.
+pub(super) enum Shapes {
+    All(Vec<ShapeVerdict>),
+    Named {
+        len: usize,
+        /// In the candidate's order.
+        named: Vec<(u32, ShapeVerdict)>,
+    },
+}
+
+impl Shapes {
+    /// How many shapes were judged.
+    pub fn len(&self) -> usize {
+        match self {
+            Shapes::All(all) => all.len(),
+            Shapes::Named { len, .. } => *len,
+        }
+    }
+
+    /// The verdict of the shape at `at`, if kept.
+    pub fn get(&self, at: usize) -> Option<&ShapeVerdict> {
+        match self {
+            Shapes::All(all) => all.get(at),
+            Shapes::Named { named, .. } => named
+                .binary_search_by_key(&at, |(i, _)| *i as usize)
+                .ok()
+                .map(|i| &named[i].1),
+        }
+    }
+
+    /// Every verdict, when all were kept; none when they went to a sink.
+    pub fn all(&self) -> &[ShapeVerdict] {
+        match self {
+            Shapes::All(all) => all,
+            Shapes::Named { .. } => &[],
+        }
+    }
+
+    pub fn into_all(self) -> Vec<ShapeVerdict> {
+        match self {
+            Shapes::All(all) => all,
+            Shapes::Named { .. } => Vec::new(),
+        }
+    }
+}
+
+/// Where [`classify`] hands each piece of verdicts when it does not keep them: the position
+/// of the piece's first shape in the candidate's order, and the piece's verdicts. Called
+/// from either of two threads, in any order of pieces.
+pub type Sink<'s> = &'s (dyn Fn(usize, &[ShapeVerdict]) + Sync);
 
 /// Shapes named in one reason; the rest are counted (every shape is in the report's table).
 pub(super) const LISTED_SHAPES: usize = 10;
@@ -91,6 +144,25 @@ impl Tally {
         }
     }
 
+    /// The positions the reasons may name: the listed ones of each kind and every noted
+    /// regression, in order, each once.
+    fn named(&self) -> Vec<u32> {
+        let mut at: Vec<u32> = [
+            &self.failed.first,
+            &self.untimed.first,
+            &self.hard.first,
+            &self.newly_passing.first,
+            &self.noted,
+        ]
+        .into_iter()
+        .flatten()
+        .copied()
+        .collect();
+        at.sort_unstable();
+        at.dedup();
+        at
+    }
+
     fn merge(&mut self, later: Tally, offset: u32) {
         self.failed.merge(later.failed, offset);
         self.untimed.merge(later.untimed, offset);
@@ -111,7 +183,10 @@ impl Tally {
     }
 }
 
-pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
+/// Every shape judged. With a `sink`, each piece of verdicts goes to it as it is judged and
+/// only the verdicts the reasons name are kept (10,000 verdicts are 1.5 MB of fresh memory,
+/// a page fault every 4 KiB); after an error the pieces already handed over are of no use.
+pub(super) fn classify(input: &GateInput<'_>, sink: Option<Sink<'_>>) -> Result<Classified> {
     let (incumbent, candidate) = (input.incumbent, input.candidate);
     let config = input.config;
     let metric = input.metric;
@@ -169,6 +244,9 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
     // for half the report (10,000 shapes are 1.5 MB of verdicts). The threads take pieces
     // of shapes from either end (par::Pieces), so that neither waits for a slower other.
     let n = pairs.len();
+    if let Some(sink) = sink {
+        return judging.each(&pairs, sink);
+    }
     let mut shapes: Vec<ShapeVerdict> = Vec::with_capacity(n);
     let slots = &mut shapes.spare_capacity_mut()[..n];
     let judged = if n < SPLIT_FROM {
@@ -233,18 +311,7 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
     // has written every slot it was given; between them they were given the first n slots
     // (each piece is taken once, and `covered` counted the pieces' shapes, in order).
     unsafe { shapes.set_len(n) };
-    let mut paired_logs = judged.paired_logs;
-    if !paired_logs.is_empty() {
-        paired_logs.resize(n, None);
-    }
-    Ok(Classified {
-        shapes,
-        not_significant: judged.not_significant,
-        paired_logs,
-        incumbent_logs: judged.incumbent_logs,
-        candidate_logs: judged.candidate_logs,
-        tally: judged.tally,
-    })
+    Ok(judged.classified(Shapes::All(shapes), n))
 }
 
 /// Below this many shapes one thread judges them all (a thread costs more than it saves).
@@ -274,6 +341,22 @@ struct Judged {
 }
 
 impl Judged {
+    /// The whole judgement of `n` shapes, with their verdicts.
+    fn classified(self, shapes: Shapes, n: usize) -> Classified {
+        let mut paired_logs = self.paired_logs;
+        if !paired_logs.is_empty() {
+            paired_logs.resize(n, None);
+        }
+        Classified {
+            shapes,
+            not_significant: self.not_significant,
+            paired_logs,
+            incumbent_logs: self.incumbent_logs,
+            candidate_logs: self.candidate_logs,
+            tally: self.tally,
+        }
+    }
+
     /// The shapes of `later`, found `offset` shapes further on, after these.
     fn merge(&mut self, later: Judged, offset: usize) {
         self.not_significant.extend(later.not_significant);
@@ -289,6 +372,74 @@ impl Judged {
 }
 
 impl Judging<'_> {
+    /// The verdicts of `pairs` handed to `sink` in pieces, judged by two threads when there
+    /// are many (each piece in a buffer of its side, used again for the next), and those the
+    /// reasons name kept.
+    fn each(&self, pairs: &[(u32, u32)], sink: Sink<'_>) -> Result<Classified> {
+        let n = pairs.len();
+        let piece = if n < SPLIT_FROM {
+            n.max(1)
+        } else {
+            crate::par::PIECE
+        };
+        let pieces = crate::par::Pieces::new(n, piece);
+        // One side's pieces until none is left or one fails (the front side judges every
+        // piece before the first failed one: see classify).
+        let side = |take: &dyn Fn() -> Option<usize>| {
+            let mut judged = Vec::new();
+            let mut buffer: Vec<ShapeVerdict> = Vec::with_capacity(piece);
+            while let Some(at) = take() {
+                let rows = pieces.rows_of(at);
+                let slots = &mut buffer.spare_capacity_mut()[..rows.len()];
+                let result = self.fill(&pairs[rows.clone()], slots).map(|part| {
+                    // SAFETY: a fill that returns Ok has written every slot it was given.
+                    unsafe { buffer.set_len(rows.len()) };
+                    sink(rows.start, &buffer);
+                    let named = part
+                        .tally
+                        .named()
+                        .into_iter()
+                        .filter_map(|i| {
+                            let verdict = buffer.get(i as usize)?.clone();
+                            Some((i + rows.start as u32, verdict))
+                        })
+                        .collect::<Vec<_>>();
+                    buffer.clear();
+                    (part, named)
+                });
+                let failed = result.is_err();
+                judged.push((at, result));
+                if failed {
+                    break;
+                }
+            }
+            judged
+        };
+        let (mut judged, back) = if n < SPLIT_FROM {
+            (side(&|| pieces.front()), Vec::new())
+        } else {
+            crate::par::join(|| side(&|| pieces.front()), || side(&|| pieces.back()))
+        };
+        judged.extend(back);
+        judged.sort_unstable_by_key(|(at, _)| *at);
+        let (mut all, mut named) = (Judged::default(), Vec::new());
+        let mut covered = 0;
+        for (expected, (at, result)) in judged.into_iter().enumerate() {
+            let (part, part_named) = result?;
+            if at != expected {
+                break;
+            }
+            let rows = pieces.rows_of(at);
+            covered += rows.len();
+            all.merge(part, rows.start);
+            named.extend(part_named);
+        }
+        if covered != n {
+            return Err(Error::Internal(format!("{covered} of {n} shapes judged")));
+        }
+        Ok(all.classified(Shapes::Named { len: n, named }, n))
+    }
+
     /// The verdicts of `pairs`, in order, each written into its slot of `slots` (as many as
     /// pairs). On Ok every slot has been written.
     fn fill(

@@ -84,7 +84,7 @@ impl PairedAggregate {
 fn paired_aggregate(c: &Classified, config: &GateConfig) -> Option<PairedAggregate> {
     let mut per_repeat: BTreeMap<u32, (f64, usize)> = BTreeMap::new();
     let mut shapes = 0usize;
-    for (shape, logs) in c.shapes.iter().zip(&c.paired_logs) {
+    for (shape, logs) in c.shapes.all().iter().zip(&c.paired_logs) {
         if shape.incumbent.is_none() || shape.candidate.is_none() {
             continue;
         }

@@ -1,7 +1,7 @@
 //! Step 3 of the gate: the reasons of a verdict, most important first, and how numbers are
 //! written in them.
 
-use super::classify::{Classified, LISTED_SHAPES, Listed};
+use super::classify::{Classified, LISTED_SHAPES, Listed, Shapes};
 use super::decide::Decision;
 use super::{Aggregate, GateConfig, ShapeVerdict, Verdict};
 use crate::units;
@@ -26,7 +26,7 @@ fn list<T>(items: impl Iterator<Item = T>, count: usize, show: impl Fn(T) -> Str
 /// The listed shapes of one kind, with their count.
 fn listed<'a>(
     kind: &'a Listed,
-    shapes: &'a [ShapeVerdict],
+    shapes: &'a Shapes,
     show: impl Fn(&'a ShapeVerdict) -> String,
 ) -> String {
     let items = kind.first.iter().filter_map(|&at| shapes.get(at as usize));
@@ -42,7 +42,7 @@ pub(super) fn reasons(
     config: &GateConfig,
     paired: bool,
 ) -> Vec<String> {
-    let (shapes, tally) = (&classified.shapes[..], &classified.tally);
+    let (shapes, tally) = (&classified.shapes, &classified.tally);
     let mut reasons = Vec::new();
     let failed_count = tally.failed.count;
     if failed_count > 0 {

@@ -144,22 +144,21 @@ fn a_large_table_judged_in_pieces_is_judged_shape_by_shape() {
     }
 }
 
-/// A large table is judged in pieces on two threads: what they count is what one pass over
-/// all the verdicts counts, each piece's shapes listed after those before it and no more
-/// than the reasons show, whichever pieces each kind lies in.
-#[test]
-fn a_large_table_judged_in_pieces_is_counted_as_one_pass_counts() {
-    // Kinds by position: failed (ERROR on both sides: untimed), hard regressions, noted
-    // regressions (-3%, band 2%) and newly passing shapes, some in the first half only,
-    // some in the second only, and some throughout.
-    let n = 4_000;
-    let kind = |i: usize| match i {
+/// The kind of shape `i` of [`tables_of_every_kind`]: failed (ERROR on both sides:
+/// untimed), hard regressions, noted regressions (-3%, band 2%) and newly passing shapes,
+/// some in the first 2,000 only, some after them only, and some throughout.
+fn kind(i: usize) -> &'static str {
+    match i {
         _ if i % 97 == 5 => "failed",
         _ if i >= 2_000 && i.is_multiple_of(13) => "hard",
         _ if i < 2_000 && i % 29 == 3 => "noted",
         _ if i % 41 == 7 => "newly",
         _ => "same",
-    };
+    }
+}
+
+/// `n` shapes `s0`, `s1`, … of the kinds [`kind`] gives.
+fn tables_of_every_kind(n: usize) -> (BenchTable, BenchTable) {
     let label = |i: usize| format!("s{i}");
     let inc = (0..n).map(|i| match kind(i) {
         "failed" | "newly" => row(&label(i), Check::Error, 10.0, 0.1),
@@ -171,12 +170,22 @@ fn a_large_table_judged_in_pieces_is_counted_as_one_pass_counts() {
         "noted" => row(&label(i), Check::Pass, 9.7, 0.01),
         _ => row(&label(i), Check::Pass, 10.0, 0.01),
     });
-    let (inc, cand) = (table(inc.collect()), table(cand.collect()));
+    (table(inc.collect()), table(cand.collect()))
+}
+
+/// A large table is judged in pieces on two threads: what they count is what one pass over
+/// all the verdicts counts, each piece's shapes listed after those before it and no more
+/// than the reasons show, whichever pieces each kind lies in.
+#[test]
+fn a_large_table_judged_in_pieces_is_counted_as_one_pass_counts() {
+    let n = 4_000;
+    let label = |i: usize| format!("s{i}");
+    let (inc, cand) = tables_of_every_kind(n);
     assert!(n >= 2 * super::classify::SPLIT_FROM);
     let input = forward(&inc, &cand, true);
-    let classified = super::classify::classify(&input).unwrap();
+    let classified = super::classify::classify(&input, None).unwrap();
     let tally = &classified.tally;
-    assert_eq!(*tally, super::classify::Tally::of(&classified.shapes));
+    assert_eq!(*tally, super::classify::Tally::of(classified.shapes.all()));
     let of_kind = |k: &str| (0..n).filter(|i| kind(*i) == k).collect::<Vec<_>>();
     let first = |k: &str| {
         of_kind(k)
@@ -219,6 +228,50 @@ fn a_large_table_judged_in_pieces_is_counted_as_one_pass_counts() {
     assert_eq!(report.noted_regressions, noted_labels);
 }
 
+/// The verdicts handed over piece by piece (`judge_each`) are `judge`'s, each shape once and
+/// in place, and the report is `judge`'s without them: for a large table judged by two
+/// threads, a small one judged by one, and a paired judgement; an error is `judge`'s too.
+#[test]
+fn verdicts_handed_over_in_pieces_are_the_verdicts_judge_keeps() {
+    let each = |input: &GateInput<'_>| {
+        let pieces = std::sync::Mutex::new(Vec::new());
+        let report = super::judge_each(input, &|at, verdicts: &[ShapeVerdict]| {
+            pieces.lock().unwrap().push((at, verdicts.to_vec()));
+        });
+        let mut pieces = pieces.into_inner().unwrap();
+        pieces.sort_by_key(|(at, _)| *at);
+        let mut shapes = Vec::new();
+        for (at, verdicts) in pieces {
+            assert_eq!(at, shapes.len(), "a piece out of place");
+            shapes.extend(verdicts);
+        }
+        report.map(|report| (report, shapes))
+    };
+    let large = tables_of_every_kind(4_000);
+    let small = tables_of_every_kind(700);
+    for (inc, cand) in [&large, &small] {
+        for paired in [false, true] {
+            let input = forward(inc, cand, paired);
+            let mut whole = judge(&input).unwrap();
+            let (report, shapes) = each(&input).unwrap();
+            assert!(report.shapes.is_empty());
+            assert_eq!(shapes.len(), cand.rows.len());
+            assert_eq!(std::mem::take(&mut whole.shapes), shapes);
+            assert_eq!(whole, report);
+            // The reasons name shapes of every kind, in both halves.
+            assert!(report.reasons.len() >= 4, "{:?}", report.reasons);
+        }
+    }
+    let (inc, mut cand) = large.clone();
+    for i in [3_100, 3_900] {
+        cand.rows[i].values[6] = 0.0;
+    }
+    let input = forward(&inc, &cand, false);
+    let expected = judge(&input).unwrap_err().to_string();
+    assert!(expected.contains("'s3100'"), "{expected}");
+    assert_eq!(each(&input).unwrap_err().to_string(), expected);
+}
+
 /// Paired judging of a large table in pieces on two threads: a shape's repeats reach its
 /// verdict wherever it lies, whether the paired shapes are in the first half, the second or
 /// both.
@@ -252,7 +305,7 @@ fn a_large_table_judged_paired_in_pieces_is_judged_shape_by_shape() {
             paired: true,
         };
         // Each shape's repeats are in its own place; none at all when no shape has any.
-        let logs = super::classify::classify(&input).unwrap().paired_logs;
+        let logs = super::classify::classify(&input, None).unwrap().paired_logs;
         let n = inc.rows.len();
         if (0..n).any(paired) {
             assert_eq!(logs.len(), n);
