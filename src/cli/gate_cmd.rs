@@ -14,7 +14,8 @@ use kcamp_core::error::exit;
 use kcamp_core::files::MANIFEST_FILE;
 use kcamp_core::files::RESULT_JSON;
 use kcamp_core::gate::{
-    GateConfig, GateInput, GateReport, ShapeClass, ShapeVerdict, Verdict, judge, write_value,
+    GateConfig, GateInput, GateReport, ShapeClass, ShapeVerdict, Verdict, judge, judge_each,
+    write_value,
 };
 use kcamp_core::manifest::Manifest;
 use kcamp_core::schema::{ColumnTable, Samples, Schema, ShapeTable};
@@ -78,7 +79,7 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
     let skipped = (a.metric.is_none() && manifest.is_none())
         .then(|| skipped_metrics(&incumbent.schema, &metric))
         .flatten();
-    let report = judge(&GateInput {
+    let input = GateInput {
         incumbent: &incumbent,
         candidate: &candidate,
         incumbent_samples: samples.incumbent.as_ref(),
@@ -86,7 +87,18 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         metric: &metric,
         config: &config,
         paired: false,
-    })
+    };
+    // The text table is made of the verdicts as they are judged, a piece at a time, and
+    // they are not kept (10,000 verdicts are 1.5 MB of fresh memory, a page fault every
+    // 4 KiB); every other form writes the whole report.
+    let text_table = !ctx.json && exporter(a.format).is_none();
+    let representative = manifest.as_ref().map(|m| &m.representative_shapes[..]);
+    let judged_text = TableInPieces::new(&metric, representative);
+    let report = if text_table {
+        judge_each(&input, &|at, verdicts| judged_text.add(at, verdicts))
+    } else {
+        judge(&input)
+    }
     .map_err(|e| match e {
         // The gate is pure and knows no paths: name the two files here.
         Error::Input(msg) => Error::Input(format!(
@@ -97,17 +109,24 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         other => other,
     })?;
     let mut report = report;
-    let unlike = like_for_like(&mut report, &a.base, &a.candidate);
+    let table = text_table.then(|| judged_text.into_table());
+    let (failed, full) = match &table {
+        Some(table) => (table.failed, table.full),
+        None => (
+            any_failed(&report.shapes),
+            representative.is_some_and(|r| any_beyond(&report.shapes, r)),
+        ),
+    };
+    let unlike = like_for_like(&mut report, failed, &a.base, &a.candidate);
     // The tables are judged: their memory goes to the report's text instead of fresh pages
     // (a 10,000-shape table is megabytes, and every fresh 4 KiB page is a fault).
     let schema = candidate.schema.clone();
     drop((incumbent, candidate));
     // Only the form that is printed is made: 10,000-shape reports are common. The text's
     // table is written to stdout as it is made, before the rest of the text.
-    let report = Rc::new(report);
-    let table = (!ctx.json && exporter(a.format).is_none()).then(|| {
-        let (report, dims) = (Rc::clone(&report), schema.dim_names().join("×"));
-        Box::new(move |out: &mut dyn std::io::Write| write_table(&report, &dims, out))
+    let table = table.map(|table| {
+        let dims = schema.dim_names().join("×");
+        Box::new(move |out: &mut dyn std::io::Write| write_table(&table.pieces, &dims, out))
             as super::TextStream
     });
     let mut human = if ctx.json {
@@ -140,20 +159,17 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
     let next = if !ctx.json && a.format != Format::Text {
         Vec::new()
     } else {
-        let campaign = manifest.as_ref().map(|m| GateCampaign {
+        let campaign = manifest.as_ref().map(|_| GateCampaign {
             prefix: super::campaign_cmd::prefix(ctx),
             round_open: kcamp_core::campaign::CampaignState::load(&ctx.campaign)
                 .is_ok_and(|st| st.open_round.is_some()),
-            full: report
-                .shapes
-                .iter()
-                .any(|s| !m.representative_shapes.iter().any(|r| *r == s.label)),
+            full,
             imports: kcamp_core::campaign::Campaign::open(&ctx.campaign)
                 .is_ok_and(|c| kcamp_core::campaign::refuse_builtin_if_imported(&c).is_err()),
         });
         vec![next_step(&report, a, unlike, campaign.as_ref())]
     };
-    let out = CmdOutput::streamed(report, human, code, write_report).with_next(next);
+    let out = CmdOutput::streamed(Rc::new(report), human, code, write_report).with_next(next);
     Ok(match table {
         Some(table) => out.with_text_stream(table),
         None => out,
@@ -371,7 +387,8 @@ impl SamplesBeside {
 /// when they were measured alike; otherwise NEEDS_REMEASURE says what differs. CSVs without
 /// a fingerprint (or with one kcamp cannot read) are judged as they are.
 /// Whether the two sides' fingerprints differ (then the verdict asks for a re-measure).
-fn like_for_like(report: &mut GateReport, base: &Path, candidate: &Path) -> bool {
+/// `failed`: some shape failed in the candidate (the verdict is a rejection then anyway).
+fn like_for_like(report: &mut GateReport, failed: bool, base: &Path, candidate: &Path) -> bool {
     let (base_dir, cand_dir) = (directory_of(base), directory_of(candidate));
     if base_dir == cand_dir {
         return false;
@@ -384,7 +401,7 @@ fn like_for_like(report: &mut GateReport, base: &Path, candidate: &Path) -> bool
     if differ.is_empty() {
         return false;
     }
-    if !report.shapes.iter().any(|s| s.class == ShapeClass::Failed) {
+    if !failed {
         report.verdict = Verdict::NeedsRemeasure;
     }
     report.reasons.insert(
@@ -496,106 +513,123 @@ fn directory_of(path: &Path) -> PathBuf {
 /// 10,000-shape table is a megabyte: held whole, it would be a megabyte of fresh memory).
 /// Fixed halves left one thread waiting whenever the other ran slower (a busy virtual CPU,
 /// fresher memory to fault in, or a late wake-up).
+/// The text table's rows made as the shapes are judged: each piece of verdicts becomes a
+/// piece of cells on the thread that judged it, and the verdicts are not kept.
+struct TableInPieces<'a> {
+    metric: &'a str,
+    /// The campaign's representative shapes, when the gate runs in one.
+    representative: Option<&'a [String]>,
+    pieces: std::sync::Mutex<Vec<(usize, Cells)>>,
+    failed: std::sync::atomic::AtomicBool,
+    full: std::sync::atomic::AtomicBool,
+}
+
+/// Some shape failed in the candidate.
+fn any_failed(shapes: &[ShapeVerdict]) -> bool {
+    shapes.iter().any(|s| s.class == ShapeClass::Failed)
+}
+
+/// Some shape is not one of the campaign's `representative` shapes (then only a full
+/// validation takes the candidate's CSV).
+fn any_beyond(shapes: &[ShapeVerdict], representative: &[String]) -> bool {
+    shapes
+        .iter()
+        .any(|s| !representative.iter().any(|r| *r == s.label))
+}
+
+/// What [`TableInPieces`] made, once every shape was judged.
+struct JudgedTable {
+    /// In the candidate's order.
+    pieces: Vec<Cells>,
+    /// Some shape failed in the candidate.
+    failed: bool,
+    /// Some shape is not one of the campaign's representative shapes.
+    full: bool,
+}
+
+impl<'a> TableInPieces<'a> {
+    fn new(metric: &'a str, representative: Option<&'a [String]>) -> Self {
+        TableInPieces {
+            metric,
+            representative,
+            pieces: std::sync::Mutex::new(Vec::new()),
+            failed: false.into(),
+            full: false.into(),
+        }
+    }
+
+    /// The verdicts of the shapes from position `at` on.
+    fn add(&self, at: usize, verdicts: &[ShapeVerdict]) {
+        use std::sync::atomic::Ordering::Relaxed;
+        let mut cells = Cells::with_capacity(verdicts.len());
+        cells.push_shapes(verdicts, self.metric);
+        if any_failed(verdicts) {
+            self.failed.store(true, Relaxed);
+        }
+        if self.representative.is_some_and(|r| any_beyond(verdicts, r)) {
+            self.full.store(true, Relaxed);
+        }
+        // A poisoned lock means the other judging thread panicked: the join passes that on.
+        if let Ok(mut pieces) = self.pieces.lock() {
+            pieces.push((at, cells));
+        }
+    }
+
+    fn into_table(self) -> JudgedTable {
+        let mut pieces = self.pieces.into_inner().unwrap_or_default();
+        pieces.sort_unstable_by_key(|(at, _)| *at);
+        JudgedTable {
+            pieces: pieces.into_iter().map(|(_, cells)| cells).collect(),
+            failed: self.failed.into_inner(),
+            full: self.full.into_inner(),
+        }
+    }
+}
+
+/// The table: the header, then `pieces` of rows in order, each row padded to the widest cell
+/// of its column in any piece. Two threads pad it when there are several pieces, one from
+/// the first piece, writing to `out` as it goes, the other from the last, into buffers
+/// written after; they meet where they meet.
 fn write_table(
-    report: &GateReport,
+    pieces: &[Cells],
     dim_names: &str,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    /// Below this many shapes one thread writes the table (a thread costs more than it saves).
-    const SPLIT_FROM: usize = 2_000;
+    let widest = |a: [usize; COLUMNS], b: [usize; COLUMNS]| std::array::from_fn(|i| a[i].max(b[i]));
+    let widths = pieces
+        .iter()
+        .fold([0; COLUMNS], |w, cells| widest(w, cells.widths()));
     // The p column only when a test was run (samples beside the CSVs): without samples every
     // cell would be empty, and a column of nothing is not shown at all.
-    let tested = report.shapes.iter().any(|s| s.p_value.is_some());
-    let header = table_header(dim_names, tested);
-    let metric = report.metric.as_str();
-    let shapes = &report.shapes[..];
-    if shapes.len() < SPLIT_FROM {
-        let mut cells = Cells::with_capacity(shapes.len() + 1);
-        cells.push_row(&header);
-        cells.push_shapes(shapes, metric, tested);
-        return cells.write_padded(&cells.widths(), out);
+    let tested = widths[P] > 0;
+    let mut head = Cells::with_capacity(1);
+    head.push_row(&table_header(dim_names, tested));
+    let widths = widest(widths, head.widths());
+    if pieces.len() < 2 {
+        return write_padded(std::iter::once(&head).chain(pieces), &widths, out);
     }
-    let pieces = &kcamp_core::par::Pieces::new(shapes.len(), kcamp_core::par::PIECE);
-    // Each side's widths go to the other side's thread: every row is padded to the widest
-    // cell of its column on either side. Channels, not a barrier: should one side panic,
-    // the other's receive fails instead of waiting for ever (and join passes the panic on).
-    // Received with a short active wait first: a side asleep wakes late (par::wait_for).
-    let (to_back, from_front) = std::sync::mpsc::channel();
-    let (to_front, from_back) = std::sync::mpsc::channel();
-    let widest = |a: [usize; COLUMNS], b: [usize; COLUMNS]| std::array::from_fn(|i| a[i].max(b[i]));
-    let both = |mine: [usize; COLUMNS], theirs: Option<[usize; COLUMNS]>| match theirs {
-        Some(theirs) => widest(mine, theirs),
-        None => mine,
-    };
-    // One side's pieces, as `take` gives them, and the widest cells of them and `widths`.
-    let take_cells = |take: &dyn Fn() -> Option<usize>, mut widths: [usize; COLUMNS]| {
-        let mut taken = Vec::new();
-        while let Some(piece) = take() {
-            let rows = pieces.rows_of(piece);
-            let mut cells = Cells::with_capacity(rows.len());
-            cells.push_shapes(&shapes[rows], metric, tested);
-            widths = widest(widths, cells.widths());
-            taken.push(cells);
-        }
-        (taken, widths)
-    };
-    let take_cells = &take_cells;
-    // The back side's pieces in order, once it has taken them all, and their padding in
-    // pieces of one: the back side pads from the first, and the front side, done with its
-    // own, from the last (the back's padded rows are fresh pages; the front's go straight
-    // to `out`).
-    let back: std::sync::OnceLock<(Vec<Cells>, kcamp_core::par::Pieces)> =
-        std::sync::OnceLock::new();
-    let back = &back;
-    let pad_back = |take: &dyn Fn(&kcamp_core::par::Pieces) -> Option<usize>,
-                    widths: &[usize; COLUMNS]| {
-        let mut padded = Vec::new();
-        if let Some((cells, pieces)) = back.get() {
-            while let Some(i) = take(pieces) {
-                let mut rows = Vec::with_capacity(cells[i].text.len() * 2);
-                cells[i].pad_into(widths, &mut rows, |_| Ok(()))?;
-                padded.push((i, rows));
-            }
-        }
-        std::io::Result::Ok(padded)
-    };
-    let pad_back = &pad_back;
-    let (front, back_rows) = kcamp_core::par::join(
+    let taking = kcamp_core::par::Pieces::new(pieces.len(), 1);
+    let (front, back) = kcamp_core::par::join(
         || {
-            let mut head = Cells::with_capacity(1);
-            head.push_row(&header);
-            let (taken, widths) = take_cells(&|| pieces.front(), head.widths());
-            let _ = to_back.send(widths);
-            let widths = both(widths, kcamp_core::par::wait_for(&from_back));
-            write_padded(std::iter::once(&head).chain(&taken), &widths, out)?;
-            pad_back(&|pieces| pieces.back(), &widths)
+            let mut taken = Vec::new();
+            while let Some(i) = taking.front() {
+                taken.push(&pieces[i]);
+            }
+            write_padded(std::iter::once(&head).chain(taken), &widths, out)
         },
-        move || {
-            let (mut taken, widths) = take_cells(&|| pieces.back(), [0; COLUMNS]);
-            // Taken from the back: the last piece first.
-            taken.reverse();
-            let count = taken.len();
-            // Set before the widths go: the front side looks once it has them.
-            let _ = back.set((taken, kcamp_core::par::Pieces::new(count, 1)));
-            let _ = to_front.send(widths);
-            let widths = both(widths, kcamp_core::par::wait_for(&from_front));
-            pad_back(&|pieces| pieces.front(), &widths)
+        || {
+            let mut padded = Vec::new();
+            while let Some(i) = taking.back() {
+                let mut rows = Vec::with_capacity(pieces[i].text.len() * 2);
+                pieces[i].pad_into(&widths, &mut rows, |_| Ok(()))?;
+                padded.push(rows);
+            }
+            std::io::Result::Ok(padded)
         },
     );
-    let mut padded = back_rows?;
-    padded.extend(front?);
-    padded.sort_unstable_by_key(|(i, _)| *i);
-    // Each of the back's pieces once: anything else would be a table out of order.
-    if !padded
-        .iter()
-        .map(|(i, _)| *i)
-        .eq(0..back.get().map_or(0, |(cells, _)| cells.len()))
-    {
-        return Err(std::io::Error::other(
-            "internal error: the table's pieces came back out of order",
-        ));
-    }
-    padded.iter().try_for_each(|(_, rows)| out.write_all(rows))
+    front?;
+    // Taken from the last: written in the other order.
+    back?.iter().rev().try_for_each(|rows| out.write_all(rows))
 }
 
 /// The table's header; `tested`: a p column.
@@ -631,6 +665,10 @@ const UNCOUNTED: u8 = u8::MAX;
 
 /// Columns of the gate table (the p column is empty, and not shown, without samples).
 const COLUMNS: usize = 9;
+
+/// The p column: its cells are empty where a shape has no p-value, shown as `-` once any
+/// shape has one.
+const P: usize = 7;
 
 /// Rows of table cells, written once into one buffer (reports of 10,000 shapes are common),
 /// each cell remembered by where it ends (it starts where the one before it ended).
@@ -682,9 +720,9 @@ impl Cells {
         self.ends.push(ends.map(|e| e as u32));
     }
 
-    /// One row per shape: label, dims, check, the two values, Δ, band, class.
-    /// `tested`: some shape has a p-value; the others then show `-` in its column.
-    fn push_shapes(&mut self, shapes: &[ShapeVerdict], metric: &str, tested: bool) {
+    /// One row per shape: label, dims, check, the two values, Δ, band, p, class. A shape
+    /// without a p-value has an empty p cell (shown as `-` where another has one).
+    fn push_shapes(&mut self, shapes: &[ShapeVerdict], metric: &str) {
         for s in shapes {
             let text = &mut self.text;
             let mut row = [0; COLUMNS];
@@ -724,12 +762,10 @@ impl Cells {
                 text.push('-');
             }
             row[6] = text.len();
-            match s.p_value {
-                Some(p) => text.push_str(&kcamp_core::units::p_value(p)),
-                None if tested => text.push('-'),
-                None => {}
+            if let Some(p) = s.p_value {
+                text.push_str(&kcamp_core::units::p_value(p));
             }
-            row[7] = text.len();
+            row[P] = text.len();
             text.push_str(s.class.as_str());
             if s.hard_regression {
                 text.push_str(" (REGRESSION)");
@@ -756,16 +792,6 @@ impl Cells {
     /// The widest cell of each column, in characters.
     fn widths(&self) -> [usize; COLUMNS] {
         self.widths
-    }
-
-    /// The rows padded to `widths`, numbers right-aligned, text left-aligned, each line
-    /// without trailing spaces, written to `to` 64 KiB at a time.
-    fn write_padded(
-        &self,
-        widths: &[usize; COLUMNS],
-        to: &mut (impl std::io::Write + ?Sized),
-    ) -> std::io::Result<()> {
-        write_padded([self], widths, to)
     }
 
     /// The padded rows appended to `out`, `after_row` called after each (to pass on what
@@ -798,10 +824,11 @@ impl Cells {
                 if i > 0 {
                     out.extend_from_slice(b"  ");
                 }
-                let cell = &text[start..end];
-                let width = match extra[i] {
-                    UNCOUNTED => width_in(text, start, end),
-                    extra => end - start - usize::from(extra),
+                let (cell, width) = match extra[i] {
+                    // No p-value, in a table where another shape has one.
+                    _ if i == P && start == end => (&b"-"[..], 1),
+                    UNCOUNTED => (&text[start..end], width_in(text, start, end)),
+                    extra => (&text[start..end], end - start - usize::from(extra)),
                 };
                 let room = w - width;
                 if RIGHT[i] {
@@ -823,7 +850,8 @@ impl Cells {
     }
 }
 
-/// [`Cells::write_padded`] of several in turn, through one buffer.
+/// The rows of `cells` in turn padded to `widths`, numbers right-aligned, text left-aligned,
+/// each line without trailing spaces, written to `to` 64 KiB at a time.
 fn write_padded<'c>(
     cells: impl IntoIterator<Item = &'c Cells>,
     widths: &[usize; COLUMNS],
@@ -932,25 +960,18 @@ mod tests {
         }
     }
 
-    /// A report of `shapes` on Forward TFLOPS, for its table alone.
-    fn table_report(shapes: Vec<ShapeVerdict>) -> GateReport {
-        GateReport {
-            verdict: Verdict::Accept,
-            metric: "Forward TFLOPS".to_owned(),
-            aggregate: kcamp_core::gate::Aggregate {
-                incumbent: None,
-                candidate: None,
-                delta: None,
-                band: None,
-                p_value: None,
-                pairs: None,
-            },
-            reasons: Vec::new(),
-            shapes,
-            noted_regressions: Vec::new(),
-            config: GateConfig::default(),
-            paired: false,
+    /// The text table of `shapes` on Forward TFLOPS, made as the gate makes it from pieces
+    /// of `piece` shapes, handed over last piece first.
+    fn table_of(shapes: &[ShapeVerdict], piece: usize) -> String {
+        let judged = TableInPieces::new("Forward TFLOPS", None);
+        let starts: Vec<usize> = (0..shapes.len()).step_by(piece).collect();
+        for &at in starts.iter().rev() {
+            judged.add(at, &shapes[at..(at + piece).min(shapes.len())]);
         }
+        let table = judged.into_table();
+        let mut out = Vec::new();
+        write_table(&table.pieces, "B×M×N", &mut out).unwrap();
+        String::from_utf8(out).unwrap()
     }
 
     /// Every row is padded to its columns' widest cell in characters, on one thread and on
@@ -978,10 +999,8 @@ mod tests {
             hard_regression: false,
         };
         for n in [7, 2 * 2_000] {
-            let report = table_report((0..n).map(shape).collect());
-            let mut out = Vec::new();
-            write_table(&report, "B×M×N", &mut out).unwrap();
-            let text = String::from_utf8(out).unwrap();
+            let shapes: Vec<ShapeVerdict> = (0..n).map(shape).collect();
+            let text = table_of(&shapes, kcamp_core::par::PIECE);
             let lines: Vec<&str> = text.lines().collect();
             assert_eq!(lines.len(), n + 1);
             // Each column starts at the same character in every line: the one after the
@@ -1034,21 +1053,54 @@ mod tests {
             hard_regression: i % 4 == 1,
         };
         let n = 9 * kcamp_core::par::PIECE + 123;
-        let report = table_report((0..n).map(shape).collect());
-        let mut one = Cells::with_capacity(n + 1);
-        one.push_row(&table_header("B×M×N", false));
-        one.push_shapes(&report.shapes, "Forward TFLOPS", false);
-        let mut expected = Vec::new();
-        one.write_padded(&one.widths(), &mut expected).unwrap();
+        let shapes: Vec<ShapeVerdict> = (0..n).map(shape).collect();
+        let expected = table_of(&shapes, n);
+        assert_eq!(expected.lines().count(), n + 1);
         // The pieces each thread takes depend on timing: a few runs meet different ones.
         for _ in 0..5 {
-            let mut out = Vec::new();
-            write_table(&report, "B×M×N", &mut out).unwrap();
             assert!(
-                out == expected,
+                table_of(&shapes, kcamp_core::par::PIECE) == expected,
                 "the table in pieces differs from one thread's"
             );
         }
+    }
+
+    /// The p column is shown once any shape has a p-value, wherever that shape lies, and a
+    /// shape without one shows `-` there; without any there is no column.
+    #[test]
+    fn the_p_column_is_shown_when_a_shape_was_tested() {
+        let shape = |i: usize, p: Option<f64>| ShapeVerdict {
+            label: format!("s{i}").into(),
+            dims: (&[1, 64, 64][..]).into(),
+            check: Check::Pass,
+            incumbent_check: Check::Pass,
+            incumbent: Some(10.0),
+            candidate: Some(11.0),
+            delta: Some(0.1),
+            band: 0.02,
+            p_value: p,
+            pairs: None,
+            class: ShapeClass::Improved,
+            hard_regression: false,
+        };
+        let untested: Vec<ShapeVerdict> = (0..3).map(|i| shape(i, None)).collect();
+        assert_eq!(
+            table_of(&untested, 1),
+            "label  B×M×N    check     incumbent     candidate       Δ    band  class\n\
+             s0     1×64×64  PASS   10.0 TFLOP/s  11.0 TFLOP/s  +10.0%  ±2.00%  improved\n\
+             s1     1×64×64  PASS   10.0 TFLOP/s  11.0 TFLOP/s  +10.0%  ±2.00%  improved\n\
+             s2     1×64×64  PASS   10.0 TFLOP/s  11.0 TFLOP/s  +10.0%  ±2.00%  improved\n"
+        );
+        let mut tested = untested.clone();
+        tested[2].p_value = Some(0.0123);
+        let text = table_of(&tested, 1);
+        let lines: Vec<&str> = text.lines().collect();
+        // Numbers are right-aligned, the p-value among them.
+        assert!(lines[0].ends_with("band       p  class"), "{text}");
+        assert!(lines[1].ends_with("±2.00%       -  improved"), "{text}");
+        assert!(lines[3].ends_with("±2.00%  0.0123  improved"), "{text}");
+        // In one piece or in several alike.
+        assert_eq!(table_of(&tested, 3), text);
     }
 
     #[test]
