@@ -5,7 +5,7 @@ text, JSON and CSV, must give the same exit code, standard output and standard e
     python3 diff-fuzz.py OLD NEW [PAIRS] [SEED]
 
 A change to how the gate reads or judges is checked against the binary before it. The files
-have 1 to 2,000 shapes with labels of up to 70 bytes (some not ASCII), dims from 1 to 10^6,
+have 1 to 6,000 shapes (from 2,000 the gate judges and writes on two threads) with labels of up to 70 bytes (some not ASCII), dims from 1 to 10^6,
 FAIL, ERROR and TIMEOUT_FAIL rows (half of them with empty cells), numbers written as
 Python's repr, fixed, exponent and %g forms, now and then a cell of another spelling (`.5`,
 `5.`, `+3.5`, `1E-3`, `-0.0`, `nan`, `inf`, empty, long runs of zeros, values at the
@@ -71,7 +71,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         a, b = os.path.join(tmp, "a.csv"), os.path.join(tmp, "b.csv")
         for pair in range(pairs):
-            n = rng.choice([1, 5, 40, 300, 2000])
+            n = rng.choice([1, 5, 40, 300, 2000, 6000])
             shapes = [(rng.choice([f"s{i}", f"shape_{i}", f"ш{i}", f"l{i}" + "x" * rng.randint(0, 60),
                                    f"a b{i}"]),
                        [str(rng.choice([1, 64, 128, 4096, rng.randint(1, 10**6)])) for _ in range(4)])
