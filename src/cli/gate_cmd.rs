@@ -611,10 +611,9 @@ fn write_table(
     let taking = kcamp_core::par::Pieces::new(pieces.len(), 1);
     let (front, back) = kcamp_core::par::join(
         || {
-            let mut taken = Vec::new();
-            while let Some(i) = taking.front() {
-                taken.push(&pieces[i]);
-            }
+            // Each piece taken once the one before it is padded, not all at once: the other
+            // side takes from the last meanwhile.
+            let taken = std::iter::from_fn(|| taking.front().map(|i| &pieces[i]));
             write_padded(std::iter::once(&head).chain(taken), &widths, out)
         },
         || {
