@@ -118,8 +118,9 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         ),
     };
     let unlike = like_for_like(&mut report, failed, &a.base, &a.candidate);
-    // The tables are judged: their memory goes to the report's text instead of fresh pages
-    // (a 10,000-shape table is megabytes, and every fresh 4 KiB page is a fault).
+    // The tables are judged: their memory goes to the report's text (the table's padded
+    // rows, the JSON, an export) instead of fresh pages (a 10,000-shape table is megabytes,
+    // and every fresh 4 KiB page is a fault).
     let schema = candidate.schema.clone();
     drop((incumbent, candidate));
     // Only the form that is printed is made: 10,000-shape reports are common. The text's
@@ -195,8 +196,8 @@ fn keep_freed_memory() {
     }
 }
 
-/// The report as pretty JSON, its shapes serialized in two halves side by side, with the
-/// next steps last as `next` when there are any.
+/// The report as pretty JSON, its shapes serialized in pieces by two threads
+/// (`json::write_pretty_with_items`), with the next steps last as `next` when there are any.
 fn write_report(
     report: &GateReport,
     next: &[String],
@@ -506,13 +507,6 @@ fn directory_of(path: &Path) -> PathBuf {
     }
 }
 
-/// The per-shape table, written to `out` as it is made. A large table is cut into pieces of
-/// [`kcamp_core::par::PIECE`] rows that two threads take, one from the front and one from the back, as each is
-/// free: their cells, then their padded rows, the front's straight to `out` while the back's
-/// are padded beside it, by the back side and, once its own are written, the front side (a
-/// 10,000-shape table is a megabyte: held whole, it would be a megabyte of fresh memory).
-/// Fixed halves left one thread waiting whenever the other ran slower (a busy virtual CPU,
-/// fresher memory to fault in, or a late wake-up).
 /// The text table's rows made as the shapes are judged: each piece of verdicts becomes a
 /// piece of cells on the thread that judged it, and the verdicts are not kept.
 struct TableInPieces<'a> {
@@ -586,10 +580,12 @@ impl<'a> TableInPieces<'a> {
     }
 }
 
-/// The table: the header, then `pieces` of rows in order, each row padded to the widest cell
-/// of its column in any piece. Two threads pad it when there are several pieces, one from
-/// the first piece, writing to `out` as it goes, the other from the last, into buffers
-/// written after; they meet where they meet.
+/// The per-shape table: the header, then `pieces` of rows in order, each row padded to the
+/// widest cell of its column in any piece. Two threads pad it when there are several
+/// pieces, taking them as each is free (par::Pieces: fixed halves left one thread waiting
+/// whenever the other ran slower): one from the first piece, writing to `out` as it goes,
+/// the other from the last, into buffers written after (a 10,000-shape table is a
+/// megabyte: held whole, it would be a megabyte of fresh memory).
 fn write_table(
     pieces: &[Cells],
     dim_names: &str,

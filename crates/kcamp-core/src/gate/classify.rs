@@ -239,79 +239,54 @@ pub(super) fn classify(input: &GateInput<'_>, sink: Option<Sink<'_>>) -> Result<
         inc_samples: inc_samples.as_ref().unwrap_or(&no_samples),
         cand_samples: cand_samples.as_ref().unwrap_or(&no_samples),
     };
-    // Each shape's verdict is written in its place in one vector, by one of two threads
-    // when there are many: copying a second part after the first would take fresh pages
-    // for half the report (10,000 shapes are 1.5 MB of verdicts). The threads take pieces
-    // of shapes from either end (par::Pieces), so that neither waits for a slower other.
     let n = pairs.len();
     if let Some(sink) = sink {
         return judging.each(&pairs, sink);
     }
+    // Each shape's verdict is written in its place in one vector, by one of two threads
+    // when there are many: copying a second part after the first would take fresh pages
+    // for half the report (10,000 shapes are 1.5 MB of verdicts).
     let mut shapes: Vec<ShapeVerdict> = Vec::with_capacity(n);
     let slots = &mut shapes.spare_capacity_mut()[..n];
-    let judged = if n < SPLIT_FROM {
-        judging.fill(&pairs, slots)?
-    } else {
-        let pieces = crate::par::Pieces::new(n, crate::par::PIECE);
-        let slots = std::sync::Mutex::new(
-            slots
-                .chunks_mut(crate::par::PIECE)
-                .map(Some)
-                .collect::<Vec<_>>(),
-        );
-        // One side's pieces, each judged into its own slots, until none is left or one fails
-        // (a later piece's verdicts are then of no use: the first error in the candidate's
-        // order is reported, and the pieces before a failed one are all judged, by the front
-        // side, which stops only at an error of its own).
-        let side = |take: &dyn Fn() -> Option<usize>| {
-            let mut judged = Vec::new();
-            while let Some(piece) = take() {
-                let mine = slots
-                    .lock()
-                    .ok()
-                    .and_then(|mut slots| slots.get_mut(piece).and_then(Option::take));
-                let result = match mine {
-                    Some(mine) => judging.fill(&pairs[pieces.rows_of(piece)], mine),
-                    None => Err(Error::Internal(format!(
-                        "piece {piece} of the shapes taken twice"
-                    ))),
-                };
-                let failed = result.is_err();
-                judged.push((piece, result));
-                if failed {
-                    break;
-                }
+    let slots = std::sync::Mutex::new(
+        slots
+            .chunks_mut(piece_size(n))
+            .map(Some)
+            .collect::<Vec<_>>(),
+    );
+    let (judged, _) = judging.in_pieces(n, || {
+        |at: usize, rows: std::ops::Range<usize>| {
+            let mine = slots
+                .lock()
+                .ok()
+                .and_then(|mut slots| slots.get_mut(at).and_then(Option::take));
+            match mine {
+                Some(mine) => judging
+                    .fill(&pairs[rows], mine)
+                    .map(|j| (j, Vec::<()>::new())),
+                None => Err(Error::Internal(format!(
+                    "piece {at} of the shapes taken twice"
+                ))),
             }
-            judged
-        };
-        let (mut judged, back) =
-            crate::par::join(|| side(&|| pieces.front()), || side(&|| pieces.back()));
-        judged.extend(back);
-        judged.sort_unstable_by_key(|(piece, _)| *piece);
-        let mut all = Judged::default();
-        let mut covered = 0;
-        // In the candidate's order: the first error is the one a single pass would meet.
-        // (The verdicts written before an error are never dropped: a leak on the way to an
-        // error, not a double free.)
-        for (expected, (piece, result)) in judged.into_iter().enumerate() {
-            let part = result?;
-            if piece != expected {
-                break;
-            }
-            let rows = pieces.rows_of(piece);
-            covered += rows.len();
-            all.merge(part, rows.start);
         }
-        if covered != n {
-            return Err(Error::Internal(format!("{covered} of {n} shapes judged")));
-        }
-        all
-    };
-    // SAFETY: the fill, or the fill of every piece, returned Ok, and a fill that returns Ok
-    // has written every slot it was given; between them they were given the first n slots
-    // (each piece is taken once, and `covered` counted the pieces' shapes, in order).
+    })?;
+    // SAFETY: in_pieces returned Ok, so every piece was filled, and a fill that returns Ok
+    // has written every slot it was given; between them the pieces were given the first n
+    // slots (each piece is taken once, and in_pieces counted the pieces' shapes, in order).
+    // (The verdicts written before an error are never dropped: a leak on the way to an
+    // error, not a double free.)
     unsafe { shapes.set_len(n) };
     Ok(judged.classified(Shapes::All(shapes), n))
+}
+
+/// The shapes of a piece when `n` shapes are judged: all of them below [`SPLIT_FROM`] (one
+/// thread judges them), else [`crate::par::PIECE`].
+fn piece_size(n: usize) -> usize {
+    if n < SPLIT_FROM {
+        n.max(1)
+    } else {
+        crate::par::PIECE
+    }
 }
 
 /// Below this many shapes one thread judges them all (a thread costs more than it saves).
@@ -377,36 +352,48 @@ impl Judging<'_> {
     /// reasons name kept.
     fn each(&self, pairs: &[(u32, u32)], sink: Sink<'_>) -> Result<Classified> {
         let n = pairs.len();
-        let piece = if n < SPLIT_FROM {
-            n.max(1)
-        } else {
-            crate::par::PIECE
-        };
-        let pieces = crate::par::Pieces::new(n, piece);
-        // One side's pieces until none is left or one fails (the front side judges every
-        // piece before the first failed one: see classify).
-        let side = |take: &dyn Fn() -> Option<usize>| {
-            let mut judged = Vec::new();
-            let mut buffer: Vec<ShapeVerdict> = Vec::with_capacity(piece);
-            while let Some(at) = take() {
-                let rows = pieces.rows_of(at);
+        let (judged, named) = self.in_pieces(n, || {
+            let mut buffer: Vec<ShapeVerdict> = Vec::with_capacity(piece_size(n));
+            move |_, rows: std::ops::Range<usize>| {
                 let slots = &mut buffer.spare_capacity_mut()[..rows.len()];
-                let result = self.fill(&pairs[rows.clone()], slots).map(|part| {
-                    // SAFETY: a fill that returns Ok has written every slot it was given.
-                    unsafe { buffer.set_len(rows.len()) };
-                    sink(rows.start, &buffer);
-                    let named = part
-                        .tally
-                        .named()
-                        .into_iter()
-                        .filter_map(|i| {
-                            let verdict = buffer.get(i as usize)?.clone();
-                            Some((i + rows.start as u32, verdict))
-                        })
-                        .collect::<Vec<_>>();
-                    buffer.clear();
-                    (part, named)
-                });
+                let part = self.fill(&pairs[rows.clone()], slots)?;
+                // SAFETY: a fill that returns Ok has written every slot it was given.
+                unsafe { buffer.set_len(rows.len()) };
+                sink(rows.start, &buffer);
+                let named = part
+                    .tally
+                    .named()
+                    .into_iter()
+                    .filter_map(|i| Some((i + rows.start as u32, buffer.get(i as usize)?.clone())))
+                    .collect();
+                buffer.clear();
+                Ok((part, named))
+            }
+        })?;
+        Ok(judged.classified(Shapes::Named { len: n, named }, n))
+    }
+
+    /// The `n` shapes judged in pieces ([`piece_size`]) by `judge`, which each side makes
+    /// once (for a buffer of its own) and calls with a piece's index and rows: by two threads
+    /// taking pieces from either end (par::Pieces) when there are many, so that neither waits
+    /// for a slower other. What the pieces found is merged in the candidate's order, with
+    /// what each kept. A side stops at its first error; the first error in the candidate's
+    /// order is the one returned, as a single pass would meet it: the front side judges
+    /// every piece before the first failed one, stopping only at an error of its own.
+    fn in_pieces<K: Send, J>(
+        &self,
+        n: usize,
+        judge: impl Fn() -> J + Sync,
+    ) -> Result<(Judged, Vec<K>)>
+    where
+        J: FnMut(usize, std::ops::Range<usize>) -> Result<(Judged, Vec<K>)>,
+    {
+        let pieces = crate::par::Pieces::new(n, piece_size(n));
+        let side = |take: &dyn Fn() -> Option<usize>| {
+            let mut judge = judge();
+            let mut judged = Vec::new();
+            while let Some(at) = take() {
+                let result = judge(at, pieces.rows_of(at));
                 let failed = result.is_err();
                 judged.push((at, result));
                 if failed {
@@ -422,22 +409,22 @@ impl Judging<'_> {
         };
         judged.extend(back);
         judged.sort_unstable_by_key(|(at, _)| *at);
-        let (mut all, mut named) = (Judged::default(), Vec::new());
+        let (mut all, mut kept) = (Judged::default(), Vec::new());
         let mut covered = 0;
         for (expected, (at, result)) in judged.into_iter().enumerate() {
-            let (part, part_named) = result?;
+            let (part, part_kept) = result?;
             if at != expected {
                 break;
             }
             let rows = pieces.rows_of(at);
             covered += rows.len();
             all.merge(part, rows.start);
-            named.extend(part_named);
+            kept.extend(part_kept);
         }
         if covered != n {
             return Err(Error::Internal(format!("{covered} of {n} shapes judged")));
         }
-        Ok(all.classified(Shapes::Named { len: n, named }, n))
+        Ok((all, kept))
     }
 
     /// The verdicts of `pairs`, in order, each written into its slot of `slots` (as many as
