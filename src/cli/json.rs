@@ -184,10 +184,13 @@ where
                 Ok(())
             },
             || {
-                let mut back = Vec::new();
+                let mut back: Vec<Vec<u8>> = Vec::new();
                 while let Some(piece) = pieces.back() {
                     let rows = pieces.rows_of(piece);
-                    let mut buf = Vec::new();
+                    // Room for a piece as long as the last and a quarter more: grown from
+                    // nothing, each buffer was copied five times on the way to its size.
+                    let room = back.last().map_or(0, |last| last.len() + last.len() / 4);
+                    let mut buf = Vec::with_capacity(room);
                     write_items(&mut buf, &items[rows.clone()], rows.start == 0, writer)?;
                     back.push(buf);
                 }
