@@ -36,13 +36,20 @@ def generate(seed, scale, path):
         f.write("\n".join(out) + "\n")
 
 
+def generate_pair(work):
+    """The incumbent's and the candidate's files in `work` (inc/ and cand/benchmark.csv): the
+    pair every script here measures."""
+    files = []
+    for side, seed, scale in (("inc", 1, 1.0), ("cand", 2, 1.05)):
+        os.makedirs(f"{work}/{side}", exist_ok=True)
+        generate(seed, scale, f"{work}/{side}/benchmark.csv")
+        files.append(f"{work}/{side}/benchmark.csv")
+    return files
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
-    work = tempfile.mkdtemp()
-    for side, seed, scale in (("inc", 1, 1.0), ("cand", 2, 1.05)):
-        os.makedirs(f"{work}/{side}")
-        generate(seed, scale, f"{work}/{side}/benchmark.csv")
-    files = [f"{work}/inc/benchmark.csv", f"{work}/cand/benchmark.csv"]
+    files = generate_pair(tempfile.mkdtemp())
     python = sys.executable  # the interpreter itself, not a launcher script in front of it
     reference = os.path.join(here, "..", "..", "benches", "gate_reference.py")
     # ARGS: kcamp's own arguments before `gate`, e.g. ARGS=--json for the JSON form.

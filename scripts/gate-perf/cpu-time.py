@@ -8,12 +8,7 @@ import os, sys, tempfile, time, statistics
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import ab
-work = tempfile.mkdtemp()
-files = []
-for side, seed, scale in (("inc", 1, 1.0), ("cand", 2, 1.05)):
-    os.makedirs(f"{work}/{side}")
-    ab.generate(seed, scale, f"{work}/{side}/benchmark.csv")
-    files.append(f"{work}/{side}/benchmark.csv")
+files = ab.generate_pair(tempfile.mkdtemp())
 k = [sys.argv[1], "gate"] + files
 py = [sys.executable, os.path.join(here, "..", "..", "benches", "gate_reference.py")] + files
 quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]

@@ -20,12 +20,7 @@ def generate_if_missing(work):
     """ab.py's two files, made by ab.py's own generator."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import ab
-    files = []
-    for side, seed, scale in (("inc", 1, 1.0), ("cand", 2, 1.05)):
-        os.makedirs(f"{work}/{side}", exist_ok=True)
-        ab.generate(seed, scale, f"{work}/{side}/benchmark.csv")
-        files.append(f"{work}/{side}/benchmark.csv")
-    return files
+    return ab.generate_pair(work)
 
 
 def main():

@@ -22,11 +22,7 @@ def main():
     with_py = "py" in sys.argv[3:]
     here = os.path.dirname(os.path.abspath(__file__))
     work = tempfile.mkdtemp()
-    files = []
-    for side, seed, scale in (("inc", 1, 1.0), ("cand", 2, 1.05)):
-        os.makedirs(f"{work}/{side}")
-        ab.generate(seed, scale, f"{work}/{side}/benchmark.csv")
-        files.append(f"{work}/{side}/benchmark.csv")
+    files = ab.generate_pair(work)
     reference = [sys.executable, os.path.join(here, "..", "..", "benches", "gate_reference.py")]
     quiet = [(os.POSIX_SPAWN_OPEN, fd, os.devnull, os.O_WRONLY, 0) for fd in (1, 2)]
     err = f"{work}/stderr"
