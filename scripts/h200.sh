@@ -1,36 +1,43 @@
 #!/usr/bin/env bash
-# Every H200 figure of the README in one run, with PyTorch references from the same run:
-# the two campaigns recorded through kcamp's loop ($OUT/campaigns/h200-sgemm-f32 and
-# h200-hgemm-f16, ready to copy into campaigns/ and open with `kcamp tui`), the cost
-# of runtime checks, axpy against torch add, kcamp peak against torch copy. Builds nothing:
-# run it from the repository root with a prebuilt binary.
-#   scripts/h200.sh [path/to/kcamp]           (default target/release/kcamp)
-# Writes under $OUT (default /tmp/kcamp-h200): JSON and CSVs as they come, campaigns/ (the
-# recorded campaign directories), summary.txt, which it prints last, and h200-run.tgz, all of
-# it in one archive: a borrowed machine may return only a few files and shallow folders (one
-# run lost its recorded campaigns that way), so fetch the archive, not the tree.
-# CONTINUE=DIR continues the campaigns already recorded in DIR (h200-sgemm-f32 and
-# h200-hgemm-f16, e.g. campaigns/) with the plans scripts/h200/sgemm.next.rounds and
-# hgemm.next.rounds instead of recording them anew: a later stretch of work on the bundled
-# campaigns, whose final `kcamp report` re-measures the incumbent against the BASELINE in this
-# run, beside this run's torch references. CAMPAIGNS (default "sgemm-f32 hgemm-f16") picks
-# the campaigns; EXTRAS=0 skips the checks table and axpy (a run about one campaign).
-# Rehearsal on the software adapter (small shapes, no torch):
-#   ADAPTER=llvmpipe SHAPES=scripts/h200/rehearsal-shapes.yaml \
-#     AXPY_SHAPES=scripts/h200/rehearsal-axpy.yaml scripts/h200.sh target/debug/kcamp
+# The H200 figures of docs/performance.md in one run, each kcamp figure beside a reference
+# measured in the same run: `kcamp peak` (copy, f32 FMA chain, cooperative-matrix chain), every
+# shipped GEMM kernel of shaders/ on the six shapes of scripts/h200/shapes.yaml, the cost of
+# naga's runtime checks, and axpy; PyTorch (cuBLAS fp32 with TF32 off, fp16 on the tensor cores,
+# add, copy) through scripts/h200/torch_ref.py. Builds nothing: run it from the repository root
+# with a built binary.
+#   scripts/h200.sh [path/to/kcamp]        (default target/release/kcamp)
+# Writes under $OUT (default /tmp/kcamp-h200): every command's JSON, every kernel's CSV,
+# summary.txt (printed last) and h200-run.tgz, all of it in one archive.
+# Env: ADAPTER (part of the adapter's name, default H200); SHAPES (default scripts/h200/shapes.yaml);
+# KERNELS (default: every shipped GEMM kernel); CHECKS_SHAPE (the shape of the runtime-checks
+# table, default sq4096); AXPY_N (element counts for axpy, default 2^26 and 2^28).
+# Rehearsal on the software adapter (small shapes, no torch, no cooperative matrices):
+#   ADAPTER=llvmpipe SHAPES=scripts/h200/rehearsal-shapes.yaml AXPY_N="65536 262144" scripts/h200.sh
 set -euo pipefail
 KCAMP="$(realpath "${1:-target/release/kcamp}")"
-ROOT="$(pwd)"
 OUT="$(mkdir -p "${OUT:-/tmp/kcamp-h200}" && cd "${OUT:-/tmp/kcamp-h200}" && pwd)"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
-T0="$(date +%s)"
-BUDGET="${BUDGET:-480}"   # seconds; each later step is skipped once its share is spent
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}" XDG_DATA_HOME="$WORK/data"
 sel=(--adapter "${ADAPTER:-H200}")
 SHAPES="$(realpath "${SHAPES:-scripts/h200/shapes.yaml}")"
+KERNELS="${KERNELS:-gemm_naive gemm_tiled gemm_sgemm_128x128_bk16 gemm_sgemm_128x128_split gemm_sgemm_128x128_aligned gemm_naive_f16 gemm_hgemm_coop_128x128_bk64 gemm_hgemm_coop_128x128_bk64_g64 gemm_hgemm_coop_128x128_whole gemm_hgemm_coop_128x256}"
+T0="$(date +%s)"
 log() { echo "[h200 +$(( $(date +%s) - T0 ))s] $*" >&2; }
-at() { echo $(( T0 + BUDGET * $1 / 100 )); }
+
+# A campaign directory for `kcamp run` (nothing is recorded): commits off, and the warm-up the
+# figures were measured with (at least 10 dispatches and 300 ms per timed step).
+prepare() { # prepare DIR INIT_ARGS...
+  local dir="$1"; shift
+  "$KCAMP" init "$dir" "$@" --json > /dev/null
+  sed -i "s/^git_commit: .*/git_commit: false/; s/^  warmup: .*/  warmup: 10\n  warmup_ms: 300/" "$dir/manifest.yaml"
+}
+# run DIR NAME: measure the campaign's working kernel, keep its JSON and CSV as NAME.*
+run() {
+  "$KCAMP" -C "$1" run "${sel[@]}" --json > "$OUT/$2.json" 2> "$OUT/$2.log" || log "$2: kcamp run exited $?"
+  local csv="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["artifacts_dir"])' "$OUT/$2.json" 2>/dev/null)/benchmark.csv"
+  [ -f "$csv" ] && cp "$csv" "$OUT/$2.csv" || true
+}
 
 "$KCAMP" adapters "${sel[@]}" --json > "$OUT/adapters.json"
 log "kcamp peak"
@@ -42,59 +49,129 @@ else
   echo '{"device": "no CUDA torch here"}' > "$OUT/torch.json"
 fi
 
-# The two campaigns, recorded through kcamp's own loop (scripts/h200/record.sh).
-scripts/h200/versions.sh "$WORK/v" > /dev/null
-mkdir -p "$OUT/campaigns"
-for spec in "sgemm-f32 sgemm f32 46" "hgemm-f16 hgemm f16 80"; do
-  set -- $spec
-  case " ${CAMPAIGNS:-sgemm-f32 hgemm-f16} " in *" $1 "*) ;; *) log "campaign h200-$1 not in CAMPAIGNS"; continue ;; esac
-  log "campaign h200-$1"
-  plan="scripts/h200/$2.rounds"
-  if [ -n "${CONTINUE:-}" ]; then
-    cp -r "$CONTINUE/h200-$1" "$WORK/"
-    rm -rf "$WORK/h200-$1/runs" "$WORK/h200-$1/live" "$WORK/h200-$1/.kcamp.lock"
-    plan="scripts/h200/$2.next.rounds"
-  fi
-  SHAPES_FILE="$SHAPES" PEAKS="$XDG_DATA_HOME/kcamp/peaks.json" DEADLINE="$(at "$4")" \
-    scripts/h200/record.sh "$KCAMP" "$WORK/h200-$1" "$plan" "$WORK/v/$1" "$3" "${ADAPTER:-H200}" \
-    || log "campaign h200-$1 ended early (exit $?)"
-  rm -rf "$WORK/h200-$1/runs" "$WORK/h200-$1/live" "$WORK/h200-$1/.kcamp.lock"
-  cp -r "$WORK/h200-$1" "$OUT/campaigns/" || true
-  cp "$WORK"/h200-$1.*.json "$OUT/campaigns/" 2>/dev/null || true
+# Every shipped GEMM kernel with the settings it was measured with, on every shape.
+for k in $KERNELS; do
+  log "kernel $k"
+  prepare "$WORK/$k" --kernel "$k" --shapes "$SHAPES" && run "$WORK/$k" "kernel-$k"
 done
 
-# Runtime checks: one kernel, one shape (the largest), three modes, through `kcamp run`.
-big="$(grep -o 'label: *[^,}]*' "$SHAPES" | sed -n 3p | sed 's/label: *//')"
-grep "label: *$big[,}]" "$SHAPES" > "$WORK/one.yaml"
-[ "${EXTRAS:-1}" = 1 ] || log "EXTRAS=0: checks table and axpy skipped"
-for k in 01-naive 02-tiled64 13-unroll-bk16; do
-  [ "${EXTRAS:-1}" = 1 ] || break
-  [ "$(date +%s)" -lt "$(at 92)" ] || { log "checks table: $k skipped (time)"; continue; }
-  c="$WORK/checks-$k"
-  "$KCAMP" init "$c" --op gemm --shapes "$WORK/one.yaml" --json > /dev/null || continue
-  sed -i "s/^git_commit: .*/git_commit: false/; s/^  warmup: .*/  warmup: 10\n  warmup_ms: 300/" "$c/manifest.yaml"
-  rm -f "$c"/kernel/*; cp "$WORK/v/sgemm-f32/$k/gemm.wgsl" "$c/kernel/"
+# Runtime checks: three kernels on one shape, compiled three ways (kernel/kernel.yaml replaces
+# the manifest's kernel section).
+grep "label: *${CHECKS_SHAPE:-sq4096}[,}]" "$SHAPES" > "$WORK/one.yaml"
+for k in gemm_naive gemm_tiled gemm_sgemm_128x128_bk16; do
   for mode in full bounds_checks none; do
-    sed "s/^trusted: .*/checks: $mode/" "$WORK/v/sgemm-f32/$k/kernel.yaml" > "$c/kernel/kernel.yaml"
     log "checks $k $mode"
-    "$KCAMP" -C "$c" run "${sel[@]}" --json > "$OUT/checks-$k-$mode.json" 2>/dev/null || true
+    c="$WORK/checks-$k-$mode"
+    prepare "$c" --kernel "$k" --shapes "$WORK/one.yaml" || continue
+    if [ -f "shaders/$k.kernel.yaml" ]; then
+      grep -v '^trusted:' "shaders/$k.kernel.yaml" > "$c/kernel/kernel.yaml"
+    else
+      printf 'file: %s.wgsl\nentry_points: {forward: main}\nworkgroups: {x: ceil(N/16), y: ceil(M/16), z: B}\n' "$k" > "$c/kernel/kernel.yaml"
+    fi
+    echo "checks: $mode" >> "$c/kernel/kernel.yaml"
+    run "$c" "checks-$k-$mode"
   done
 done
 
-# axpy: the shipped 4-elements-per-invocation kernel on 64 Mi and 256 Mi elements.
-if [ "${EXTRAS:-1}" = 1 ] && [ "$(date +%s)" -lt "$(at 97)" ]; then
-  log "axpy"
-  printf -- '- {label: n64m, N: 67108864}\n- {label: n256m, N: 268435456}\n' > "$WORK/axpy.yaml"
-  [ -n "${AXPY_SHAPES:-}" ] && cp "$AXPY_SHAPES" "$WORK/axpy.yaml"
-  if "$KCAMP" init "$WORK/axpy" --kernel axpy_u4 --shapes "$WORK/axpy.yaml" --json > "$OUT/axpy-init.json"; then
-    sed -i "s/^  warmup: .*/  warmup: 20\n  warmup_ms: 300/" "$WORK/axpy/manifest.yaml"
-    "$KCAMP" -C "$WORK/axpy" run "${sel[@]}" --json > "$OUT/axpy.json" 2>/dev/null || log "axpy run failed"
-  else
-    log "axpy: init failed (see axpy-init.json)"
-  fi
-fi
-command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > "$OUT/nvidia-smi.csv" || true
+# axpy: the shipped 4-elements-per-invocation kernel.
+log "axpy"
+for n in ${AXPY_N:-67108864 268435456}; do echo "- {label: n$n, N: $n}"; done > "$WORK/axpy.yaml"
+prepare "$WORK/axpy" --kernel axpy_u4 --shapes "$WORK/axpy.yaml" && run "$WORK/axpy" axpy
+
+command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/nvidia-smi.csv" || true
 log "summary"
-RUN_T0="$T0" python3 scripts/h200/summary.py "$OUT" > "$OUT/summary.txt" || log "summary failed"
+python3 - "$OUT" "$KERNELS" > "$OUT/summary.txt" <<'PY'
+import csv, json, sys
+
+out, kernels = sys.argv[1], sys.argv[2].split()
+
+
+def load(name, default=None):
+    try:
+        return json.load(open(f"{out}/{name}"))
+    except (OSError, ValueError):
+        return default
+
+
+def rows(name):
+    try:
+        return list(csv.DictReader(open(f"{out}/{name}")))
+    except OSError:
+        return []
+
+
+def f(x, d=3):
+    """Three significant digits, whatever the scale."""
+    if x is None:
+        return "-"
+    return f"{x:.{d}g}" if abs(x) < 10 ** d else f"{x:,.0f}"
+
+
+def ratio(a, b):
+    return f(a / b, 2) if a and b else "-"
+
+
+torch = load("torch.json", {})
+ref = torch.get("gemm_tflops", {})
+peak = (load("peak.json", {}) or {}).get("measurement", {})
+adapter = (peak.get("adapter") or {})
+print(f"adapter: {adapter.get('name', '?')} ({adapter.get('backend', '?')}, {adapter.get('driver', '')} {adapter.get('driver_info', '')})")
+print("kcamp: GPU timestamps around each dispatch's compute pass, warm-up >= 10 dispatches and 300 ms per step, 10 repeats")
+print(f"reference: torch {torch.get('torch', '-')}: {torch.get('method', torch.get('device', '-'))}")
+
+
+def registers(doc):
+    """Registers per invocation of the forward entry point (and of the aligned one), as the driver reports them."""
+    st = ((doc or {}).get("result") or {}).get("driver_statistics") or {}
+    def regs(s):
+        for e in (s or {}).get("executables", []):
+            for x in e.get("statistics", []):
+                if x["name"] == "Register Count":
+                    return x["value"]
+        return None
+    general, aligned = regs(st), regs(st.get("aligned"))
+    return "-" if general is None else f"{aligned} / {general}" if aligned is not None else f"{general}"
+
+
+shapes = []
+table = {}
+for k in kernels:
+    dt = "fp16" if "f16" in k or "hgemm" in k else "fp32"
+    for r in rows(f"kernel-{k}.csv"):
+        if r["label"] not in shapes:
+            shapes.append(r["label"])
+        table[(k, r["label"])] = (float(r["Forward TFLOPS"]) if r["Check"] == "PASS" else None, r["Check"], dt)
+
+print("\nForward TFLOP/s; x = over the same-run torch reference of the shape (fp32: cuBLAS, TF32 off; fp16: tensor cores)")
+print(f"{'kernel':<34}{'registers':>11}" + "".join(f"{s:>17}" for s in shapes))
+for k in kernels:
+    cells = []
+    for s in shapes:
+        v, check, dt = table.get((k, s), (None, "-", "fp32"))
+        cells.append(f"{f(v)} ({ratio(v, ref.get(f'{dt}/{s}'))}x)" if v else check)
+    print(f"{k:<34}{registers(load(f'kernel-{k}.json')):>11}" + "".join(f"{c:>17}" for c in cells))
+for dt in ("fp32", "fp16"):
+    print(f"{'torch ' + dt:<34}{'':>11}" + "".join(f"{f(ref.get(f'{dt}/{s}')):>17}" for s in shapes))
+
+print("\nruntime checks, forward TFLOP/s (kcamp run, one shape)")
+print(f"{'kernel':<28}{'full':>10}{'bounds_checks':>15}{'none':>10}")
+for k in ("gemm_naive", "gemm_tiled", "gemm_sgemm_128x128_bk16"):
+    vals = []
+    for mode in ("full", "bounds_checks", "none"):
+        rs = [r for r in rows(f"checks-{k}-{mode}.csv") if r["Check"] == "PASS"]
+        vals.append(float(rs[0]["Forward TFLOPS"]) if rs else None)
+    print(f"{k:<28}" + "".join(f"{f(v):>{w}}" for v, w in zip(vals, (10, 15, 10))))
+
+print("\nbandwidth and ceilings")
+add, copy = torch.get("add_gbps_n256m"), torch.get("copy_gbps_1GiB")
+for r in rows("axpy.csv"):
+    v = float(r["Forward GB/s"]) if r["Check"] == "PASS" else None
+    print(f"axpy_u4 N={r['N']}: {f(v)} GB/s; torch add at 2^28 {f(add)} GB/s; x {ratio(v, add)}")
+c = (peak.get("copy") or {}).get("gbps")
+print(f"kcamp peak copy of {f((peak.get('copy') or {}).get('buffer_bytes', 0) / 2**30)} GiB: {f(c)} GB/s; torch copy of 1 GiB {f(copy)} GB/s; x {ratio(c, copy)}")
+print(f"kcamp peak FMA chain f32: {f((peak.get('fma_f32') or {}).get('tflops'))} TFLOP/s")
+coop = (peak.get("coop_f16") or {}).get("tflops")
+print(f"kcamp peak cooperative-matrix chain (f16 in, f32 sums): {f(coop)} TFLOP/s; torch fp16 at sq4096 {f(ref.get('fp16/sq4096'))}; x {ratio(coop, ref.get('fp16/sq4096'))}")
+PY
 tar czf "$WORK/h200-run.tgz" -C "$OUT" --exclude h200-run.tgz . && mv "$WORK/h200-run.tgz" "$OUT/"
 cat "$OUT/summary.txt"
