@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# What it costs to leave the dashboard open, on its worst case (issue 10): a real
-# `kcamp tui` process in tmux on a synthetic 1,000-shape × 200-round campaign.
+# What it costs to leave the dashboard open, on its worst case: a real `kcamp tui` process in
+# tmux on a synthetic 1,000-shape × 200-round campaign (targets: docs/performance.md, "kcamp
+# itself").
 #
 #   1. idle: the process's CPU time (utime + stime from /proc/PID/stat) and the bytes it
 #      read (rchar from /proc/PID/io) over IDLE_SECONDS; target under 1% of a core;

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The like-for-like "done means" on whatever adapter is selected (default: the software
-# adapter, on a machine that is busy with other work — that is the point): ten re-validations
-# of an unchanged kernel, paired (the default) and unpaired, and one kernel that is really
-# ~1.3x faster (tests/fixtures/kernels/gemm_naive_extra.wgsl with 13 k-loop iterations for
-# every 10 as BASELINE, the same kernel with 10 as the candidate; the ratio the paired run
-# measured is printed beside the verdict). Prints verdicts, deltas, bands and times, then a
-# summary table.
+# What pairing buys (docs/performance.md, "The gate on a noisy machine"), on whatever adapter is
+# selected (default: the software adapter, on a machine that is busy with other work: that is
+# the point): ten re-validations of an unchanged kernel, paired (the default) and unpaired, and
+# one kernel that is really ~1.3x faster (tests/fixtures/kernels/gemm_naive_extra.wgsl with 13
+# k-loop iterations for every 10 as BASELINE, the same kernel with 10 as the candidate; the
+# ratio the paired run measured is printed beside the verdict). Prints verdicts, deltas, bands
+# and times, then a summary table.
 #   scripts/verdicts-software.sh [path/to/kcamp]    (default target/release/kcamp)
 set -euo pipefail
 KCAMP="$(realpath "${1:-target/release/kcamp}")"
