@@ -610,3 +610,26 @@ fn a_reader_that_leaves_early_gets_no_panic_and_the_verdict_code_stands() {
         assert!(stderr.is_empty(), "json {json}: nothing said: {stderr}");
     }
 }
+
+/// A parent that closed kcamp's stdout (`kcamp gate A B >&-`): the stream is /dev/null, so
+/// nothing kcamp opens takes its place, the output goes nowhere without a word, and the
+/// verdict's code stands.
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_is_dev_null_and_the_verdict_code_stands() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, cand) = write_large_pair(dir.path());
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"exec "$0" gate "$1" "$2" >&-"#)
+        .arg(assert_cmd::cargo::cargo_bin("kcamp"))
+        .arg(&base)
+        .arg(&cand)
+        .current_dir(dir.path())
+        .env_remove("KCAMP_DIR")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "REJECT; stderr: {stderr}");
+    assert!(stderr.is_empty(), "nothing said: {stderr}");
+}

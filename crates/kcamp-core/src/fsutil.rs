@@ -34,10 +34,9 @@ pub fn step(what: &str, path: &Path) {
     });
     if *target == Some(n) {
         eprintln!("kcamp: killed at fs step {n}: {what} {}", path.display());
-        // SAFETY: signalling our own process; SIGKILL cannot be caught, exactly like a kill.
-        unsafe {
-            libc::kill(libc::getpid(), libc::SIGKILL);
-        }
+        // SIGKILL cannot be caught: exactly like a kill from outside.
+        let _ =
+            rustix::process::kill_process(rustix::process::getpid(), rustix::process::Signal::KILL);
     }
 }
 
@@ -72,12 +71,13 @@ pub fn symlink_refused(path: &Path) -> Error {
 
 /// Open flags that refuse a symbolic link in the last path component.
 fn nofollow() -> i32 {
-    libc::O_NOFOLLOW | libc::O_CLOEXEC
+    use rustix::fs::OFlags;
+    (OFlags::NOFOLLOW | OFlags::CLOEXEC).bits() as i32
 }
 
 /// Map the ELOOP of an `O_NOFOLLOW` open to the symlink refusal, anything else to I/O.
 fn open_error(path: &Path, what: &str, e: std::io::Error) -> Error {
-    if e.raw_os_error() == Some(libc::ELOOP) {
+    if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) {
         symlink_refused(path)
     } else {
         Error::io(format!("{what} {}", path.display()), e)
@@ -209,7 +209,7 @@ pub fn append_line(path: &Path, line: &str) -> Result<Option<SetAside>> {
     let written = if injected_enospc() {
         let half = buf.len() / 2;
         f.write_all(&buf.as_bytes()[..half])
-            .and(Err(std::io::Error::from_raw_os_error(libc::ENOSPC)))
+            .and(Err(rustix::io::Errno::NOSPC.into()))
     } else {
         f.write_all(buf.as_bytes())
     };
@@ -362,15 +362,18 @@ fn holder_pid(text: &str) -> Option<u32> {
 
 /// Whether a process with this pid exists (signal 0 checks without sending).
 pub fn process_alive(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .filter(|p| *p > 0)
+        .and_then(rustix::process::Pid::from_raw)
+    else {
         return false;
     };
-    if pid <= 0 {
-        return false;
+    // Signal 0 checks without sending; EPERM: it exists, as another user's.
+    match rustix::process::test_kill_process(pid) {
+        Ok(()) => true,
+        Err(e) => e == rustix::io::Errno::PERM,
     }
-    // SAFETY: signal 0 only checks that the process exists.
-    let rc = unsafe { libc::kill(pid, 0) };
-    rc == 0 || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
 }
 
 impl Drop for LockGuard {

@@ -2,10 +2,10 @@
 //! measurements whose hardware nothing else names: a software adapter (it runs on these
 //! CPUs) and a harness command on a machine with no GPU device (then only the CPUs can have
 //! produced its numbers). The bound is deliberately generous — every logical CPU counted as
-//! a core, a clock above any shipping part's boost, the widest vector or matrix unit the
-//! CPU advertises — because the floor must never reject a time the hardware can reach; it
-//! exists to catch numbers that are off by orders of magnitude (a harness that cached its
-//! result, a timer that measured nothing).
+//! a core, a clock above any shipping part's boost, two FMA units of the widest vectors the
+//! CPU has for the dtype — because the floor must never reject a time the hardware can
+//! reach; it exists to catch numbers that are off by orders of magnitude (a harness that
+//! cached its result, a timer that measured nothing).
 
 use std::path::{Path, PathBuf};
 
@@ -18,15 +18,68 @@ pub const CPU_CLOCK_BOUND_HZ: f64 = 6.5e9;
 /// The source id the host bound's peaks carry.
 pub const HOST_SOURCE: &str = "host-cpu-bound";
 
+/// The vector units of this machine's CPUs that compute a campaign's dtypes: the widest
+/// vectors with FMA on f32, and with arithmetic on f16.
+///
+/// Matrix units count only where they take the dtype itself: AMX has tiles of bf16 and
+/// int8 and no f32 path, so `amx_bf16` raises no bound here. (AMX-FP16 would raise the f16
+/// one, but std detects no AMX on stable Rust yet: such a CPU is bounded by its vectors.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CpuFeatures {
+    /// Width in bits of the widest vectors with f32 FMA (AVX-512F: 512; AVX: 256).
+    pub f32_vector_bits: u32,
+    /// Width in bits of the widest vectors with f16 arithmetic (AVX512-FP16: 512); 0 when
+    /// there are none and f16 is computed as f32.
+    pub f16_vector_bits: u32,
+}
+
+impl CpuFeatures {
+    /// The CPU this process runs on.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    pub fn detect() -> CpuFeatures {
+        let f32_vector_bits = if is_x86_feature_detected!("avx512f") {
+            512
+        } else if is_x86_feature_detected!("avx") {
+            256
+        } else {
+            128
+        };
+        CpuFeatures {
+            f32_vector_bits,
+            f16_vector_bits: if is_x86_feature_detected!("avx512fp16") {
+                512
+            } else {
+                0
+            },
+        }
+    }
+
+    /// Elsewhere std tells no vector width (SVE's is chosen by the chip): 256-bit vectors of
+    /// both dtypes are assumed.
+    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+    pub fn detect() -> CpuFeatures {
+        CpuFeatures {
+            f32_vector_bits: 256,
+            f16_vector_bits: 256,
+        }
+    }
+
+    /// Lanes of `dtype` per vector: f16 runs in the f32 lanes where no vector computes it.
+    pub fn lanes(&self, dtype: Dtype) -> u32 {
+        let f32_lanes = self.f32_vector_bits / 32;
+        match dtype {
+            Dtype::F32 => f32_lanes,
+            Dtype::F16 => (self.f16_vector_bits / 16).max(f32_lanes),
+        }
+    }
+}
+
 /// What this machine has, as far as the floor needs it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Host {
     /// Logical CPUs (hyper-threads counted as cores: an over-estimate on purpose).
     pub logical_cpus: usize,
-    /// The CPU advertises AVX-512 (two 16-lane FMA units per core at most).
-    pub avx512: bool,
-    /// The CPU advertises AMX tiles (matrix units: far more FLOP per cycle).
-    pub amx: bool,
+    pub cpu: CpuFeatures,
     /// GPU device nodes found (`/dev/nvidia0`, `/dev/dri/renderD128`, ...), or the reason the
     /// platform cannot tell. Empty: this machine has no GPU.
     pub gpus: Vec<String>,
@@ -35,46 +88,23 @@ pub struct Host {
 impl Host {
     /// The machine this process runs on.
     pub fn detect() -> Host {
-        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        Host::from_parts(&cpuinfo, Path::new("/dev"))
+        Host::from_parts(logical_cpus(), CpuFeatures::detect(), Path::new("/dev"))
     }
 
-    /// A host described by a `/proc/cpuinfo` text and a `/dev` directory (tests give both).
-    pub fn from_parts(cpuinfo: &str, dev: &Path) -> Host {
-        let listed = cpuinfo
-            .lines()
-            .filter(|l| l.split(':').next().is_some_and(|k| k.trim() == "processor"))
-            .count();
-        let parallelism = std::thread::available_parallelism().map_or(1, usize::from);
-        let flags: Vec<&str> = cpuinfo
-            .lines()
-            .find(|l| l.starts_with("flags"))
-            .and_then(|l| l.split_once(':'))
-            .map(|(_, f)| f.split_whitespace().collect())
-            .unwrap_or_default();
+    /// A host of `logical_cpus` CPUs with `cpu`'s units and the devices under `dev` (tests
+    /// give all three).
+    pub fn from_parts(logical_cpus: usize, cpu: CpuFeatures, dev: &Path) -> Host {
         Host {
-            logical_cpus: listed.max(parallelism),
-            avx512: flags.contains(&"avx512f"),
-            amx: flags.iter().any(|f| f.starts_with("amx_")),
+            logical_cpus: logical_cpus.max(1),
+            cpu,
             gpus: gpu_devices(dev),
         }
     }
 
-    /// FLOP per cycle per logical CPU, at most: two FMA units of the widest vectors (or the
-    /// AMX tile unit) on every logical CPU.
+    /// FLOP per cycle per logical CPU, at most: two FMA units (two FLOP a lane each) of the
+    /// widest vectors for `dtype`.
     pub fn flop_per_cycle(&self, dtype: Dtype) -> f64 {
-        // AMX-FP16/BF16: 1024 FLOP/cycle per core; an f32 campaign may route through it
-        // as TF32 routes through tensor cores, so it bounds both.
-        if self.amx {
-            return 2048.0;
-        }
-        // Lanes of f32 per FMA unit; f16 arithmetic (AVX512-FP16) doubles them.
-        let lanes = if self.avx512 { 16.0 } else { 8.0 };
-        let per_fma = match dtype {
-            Dtype::F32 => lanes,
-            Dtype::F16 => lanes * 2.0,
-        };
-        2.0 * 2.0 * per_fma
+        2.0 * 2.0 * f64::from(self.cpu.lanes(dtype))
     }
 
     /// The highest FLOP rate these CPUs can reach for `dtype`, with how it was bounded.
@@ -97,6 +127,25 @@ impl Host {
     pub fn has_gpu(&self) -> bool {
         !self.gpus.is_empty()
     }
+}
+
+/// Every CPU the kernel knows of, online or not (`/sys/devices/system/cpu/cpuN`), or the
+/// CPUs this process may run on if more. Not only the latter: a CPU quota or an affinity
+/// mask narrows what this process is given, not what a harness it starts can burst to.
+fn logical_cpus() -> usize {
+    let given = std::thread::available_parallelism().map_or(1, usize::from);
+    let known = std::fs::read_dir("/sys/devices/system/cpu").map_or(0, |entries| {
+        entries
+            .flatten()
+            .filter(|e| {
+                e.file_name().to_str().is_some_and(|n| {
+                    n.strip_prefix("cpu")
+                        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+                })
+            })
+            .count()
+    });
+    given.max(known)
 }
 
 /// GPU device nodes under `dev`. Off Linux there is no such listing, and a GPU is assumed.
@@ -135,45 +184,49 @@ fn gpu_devices(dev: &Path) -> Vec<String> {
 mod tests {
     use super::*;
 
-    const TWO_AVX512: &str = "processor\t: 0\nflags\t\t: fpu avx2 fma avx512f avx512_fp16\n\nprocessor\t: 1\nflags\t\t: fpu avx2 fma avx512f avx512_fp16\n";
+    const AVX512_FP16: CpuFeatures = CpuFeatures {
+        f32_vector_bits: 512,
+        f16_vector_bits: 512,
+    };
 
     #[test]
     fn two_avx512_cpus_bound_f32_at_under_a_teraflop_and_f16_at_twice_that() {
         let dev = tempfile::tempdir().unwrap();
-        let h = Host::from_parts(TWO_AVX512, dev.path());
-        assert!(h.logical_cpus >= 2 && h.avx512 && !h.amx, "{h:?}");
-        let n = h.logical_cpus as f64;
-        assert_eq!(h.cpu_peak(Dtype::F32).value, n * 6.5e9 * 64.0);
-        assert_eq!(h.cpu_peak(Dtype::F16).value, n * 6.5e9 * 128.0);
+        let h = Host::from_parts(2, AVX512_FP16, dev.path());
+        assert_eq!(h.cpu_peak(Dtype::F32).value, 2.0 * 6.5e9 * 64.0);
+        assert_eq!(h.cpu_peak(Dtype::F16).value, 2.0 * 6.5e9 * 128.0);
         // Case 6 of the like-for-like issue: 52 TFLOP/s on such a machine is impossible.
-        if h.logical_cpus == 2 {
-            assert!(h.cpu_peak(Dtype::F32).value < 1e12);
-        }
+        assert!(h.cpu_peak(Dtype::F32).value < 1e12);
         assert_eq!(
             h.cpu_peak(Dtype::F32).key.as_deref(),
-            Some(
-                format!(
-                    "{} logical CPUs × 6.5 GHz × 64 f32 FLOP/cycle",
-                    h.logical_cpus
-                )
-                .as_str()
-            )
+            Some("2 logical CPUs × 6.5 GHz × 64 f32 FLOP/cycle")
         );
     }
 
     #[test]
-    fn amx_and_plain_avx2_change_the_bound() {
+    fn f16_without_f16_vectors_runs_in_the_f32_lanes() {
         let dev = tempfile::tempdir().unwrap();
-        let amx = Host::from_parts(
-            "processor : 0\nflags : avx512f amx_tile amx_bf16\n",
+        let avx2 = Host::from_parts(
+            1,
+            CpuFeatures {
+                f32_vector_bits: 256,
+                f16_vector_bits: 0,
+            },
             dev.path(),
         );
-        assert_eq!(amx.flop_per_cycle(Dtype::F32), 2048.0);
-        let avx2 = Host::from_parts("processor : 0\nflags : avx2 fma\n", dev.path());
         assert_eq!(avx2.flop_per_cycle(Dtype::F32), 32.0);
-        // No cpuinfo at all: the thread count still bounds it.
-        let bare = Host::from_parts("", dev.path());
-        assert!(bare.logical_cpus >= 1);
+        assert_eq!(avx2.flop_per_cycle(Dtype::F16), 32.0);
+        // No CPU counted: one is.
+        assert_eq!(Host::from_parts(0, AVX512_FP16, dev.path()).logical_cpus, 1);
+    }
+
+    #[test]
+    fn this_machine_counts_at_least_what_it_is_given() {
+        let h = Host::detect();
+        assert!(h.logical_cpus >= std::thread::available_parallelism().map_or(1, usize::from));
+        // x86-64 always has SSE2's 128-bit vectors.
+        #[cfg(target_arch = "x86_64")]
+        assert!(h.cpu.f32_vector_bits >= 128, "{h:?}");
     }
 
     #[cfg(target_os = "linux")]
@@ -188,10 +241,10 @@ mod tests {
         touch("nvidiactl");
         touch("nvidia-uvm");
         touch("null");
-        assert!(!Host::from_parts("", dev.path()).has_gpu());
+        assert!(!Host::from_parts(1, AVX512_FP16, dev.path()).has_gpu());
         touch("nvidia0");
         touch("dri/renderD128");
-        let h = Host::from_parts("", dev.path());
+        let h = Host::from_parts(1, AVX512_FP16, dev.path());
         assert_eq!(h.gpus.len(), 2, "{:?}", h.gpus);
         assert!(h.gpus[0].ends_with("dri/renderD128") && h.gpus[1].ends_with("nvidia0"));
     }

@@ -36,7 +36,7 @@ pub fn escape_controls(text: &str) -> Cow<'_, str> {
 /// keeps its lines while no ESC sequence from a file or an argument reaches the screen.
 pub fn for_terminal(text: &str) -> Cow<'_, str> {
     let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
-    if !has_terminal_unsafe(text.as_bytes()) {
+    if !text.chars().any(unsafe_char) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -48,28 +48,6 @@ pub fn for_terminal(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
-}
-
-/// Whether UTF-8 `bytes` hold a control character other than `\n` and `\t`: a C0 byte,
-/// DEL, or a C1 character (U+0080..U+009F, encoded `C2 80`..`C2 9F`), which is exactly
-/// `char::is_control`. Each byte is tested with the one after it, without branches, in
-/// blocks of 64 the compiler turns into vector code: a megabyte gate table costs a tenth
-/// of a millisecond.
-fn has_terminal_unsafe(bytes: &[u8]) -> bool {
-    let c0 = |c: u8| ((c < 0x20) & (c != b'\n') & (c != b'\t')) | (c == 0x7f);
-    let Some(&last) = bytes.last() else {
-        return false;
-    };
-    // The last byte cannot lead a two-byte character in valid UTF-8.
-    if c0(last) {
-        return true;
-    }
-    let (bytes, next) = (&bytes[..bytes.len() - 1], &bytes[1..]);
-    bytes.chunks(64).zip(next.chunks(64)).any(|(block, next)| {
-        block.iter().zip(next).fold(false, |any, (&c, &n)| {
-            any | c0(c) | ((c == 0xc2) & (n & 0xe0 == 0x80))
-        })
-    })
 }
 
 /// [`for_terminal`] text cut to at most `max_chars` characters (a cut says how long the
@@ -95,16 +73,16 @@ pub fn quote(text: &str, max_chars: usize) -> String {
     format!("{}… ({count} characters)", escape_controls(&head))
 }
 
-/// `s` as one POSIX shell word: as it is when it holds only characters no shell treats
-/// specially, else in single quotes (an inner `'` written `'\''`). For commands kcamp runs
-/// (harness templates) and prints (next steps) alike.
+/// `s` as one POSIX shell word, as `shlex` quotes it: as it is when no shell treats any
+/// of its characters specially, else quoted. For commands kcamp runs (harness templates)
+/// and prints (next steps) alike.
 pub fn shell_word(s: &str) -> Cow<'_, str> {
-    let plain = |b: u8| b.is_ascii_alphanumeric() || b"/._-+=:,@%".contains(&b);
-    if !s.is_empty() && s.bytes().all(plain) {
-        Cow::Borrowed(s)
-    } else {
-        Cow::Owned(format!("'{}'", s.replace('\'', r"'\''")))
-    }
+    // With NUL allowed quoting cannot fail. No NUL comes from an argument, a path or
+    // checked text anyway; a shell would end the word there however it was quoted.
+    shlex::Quoter::new()
+        .allow_nul(true)
+        .quote(s)
+        .unwrap_or(Cow::Borrowed(s))
 }
 
 /// Free text given on the command line that is stored and shown later (a hypothesis, a
@@ -172,7 +150,7 @@ mod tests {
     fn shell_words_are_quoted_only_when_a_shell_would_read_them_otherwise() {
         assert_eq!(shell_word("camp/rounds/round-2"), "camp/rounds/round-2");
         assert_eq!(shell_word("my camp"), "'my camp'");
-        assert_eq!(shell_word("it's"), r"'it'\''s'");
+        assert_eq!(shell_word("it's"), r#""it's""#);
         assert_eq!(shell_word(""), "''");
         assert_eq!(shell_word("$HOME;rm"), "'$HOME;rm'");
     }
@@ -197,30 +175,9 @@ mod tests {
             for_terminal("x\u{1b}]0;owned\u{7}y"),
             "x\\u{1b}]0;owned\\u{7}y"
         );
-    }
-
-    #[test]
-    fn terminal_scan_is_char_is_control() {
-        let slow = |t: &str| t.chars().any(|c| c.is_control() && c != '\n' && c != '\t');
-        // Every character up to U+0800 (all of C0, DEL, C1 and the two-byte range), at every
-        // offset across the scan's first block edges, and at the end.
-        for code in 0..0x800u32 {
-            let Some(c) = char::from_u32(code) else {
-                continue;
-            };
-            for at in 0..100 {
-                let text: String = "±x".repeat(60).chars().take(at).chain([c]).collect();
-                for text in [text.clone(), text + "y"] {
-                    assert_eq!(
-                        has_terminal_unsafe(text.as_bytes()),
-                        slow(&text),
-                        "{code:#x} at {at}"
-                    );
-                }
-            }
-        }
-        assert!(!has_terminal_unsafe("±µ×→Δ\n\t plain".as_bytes()));
-        assert!(has_terminal_unsafe("±\u{85}".as_bytes()));
+        // DEL and the C1 controls are controls too; other two-byte characters are not.
+        assert_eq!(for_terminal("±\u{7f}\u{85}µ"), "±\\u{7f}\\u{85}µ");
+        assert_eq!(for_terminal("±µ×→Δ plain"), "±µ×→Δ plain");
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! timing method, kcamp version, harness). The gate judges two measurements only when their
 //! fingerprints agree on everything that changes the numbers; the campaign writes one beside
 //! every CSV it measures or imports, and the built-in runner also puts it in `result.json`.
+//! The fingerprint a `result.json` implies, and reading a measurement's from either file,
+//! are with [`RunResult`](super::result::RunResult), which holds one.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -9,9 +11,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::result::RunResult;
 use crate::error::IoContext;
-use crate::files::{FINGERPRINT_JSON, RESULT_JSON};
+use crate::files::FINGERPRINT_JSON;
 use crate::fsutil::write_json_atomic;
 use crate::manifest::Manifest;
 use crate::types::{AdapterDescription, RuntimeChecks, TimingMethod};
@@ -253,28 +254,6 @@ impl Fingerprint {
         parts.join(" · ")
     }
 
-    /// A run's fingerprint from its `result.json`: the recorded one, else the one its fields
-    /// imply (runs recorded before fingerprints existed).
-    pub fn of_result(result: &RunResult) -> Fingerprint {
-        result.fingerprint.clone().unwrap_or_else(|| Fingerprint {
-            kcamp_version: None,
-            ..Fingerprint::builtin(
-                result.adapter.as_ref(),
-                RuntimeChecks::of_trusted(result.trusted),
-                result.timing_methods.first().copied(),
-            )
-        })
-    }
-
-    /// The fingerprint of the measurement in `dir` (a round's `artifacts/`):
-    /// `fingerprint.json`, else what `result.json` implies; `None` when neither exists.
-    pub fn read(dir: &Path) -> Result<Option<Fingerprint>> {
-        if let Some(f) = super::read_json_opt(&dir.join(FINGERPRINT_JSON), "fingerprint")? {
-            return Ok(Some(f));
-        }
-        Ok(RunResult::read(&dir.join(RESULT_JSON))?.map(|r| Fingerprint::of_result(&r)))
-    }
-
     pub fn write(&self, dir: &Path) -> Result<()> {
         std::fs::create_dir_all(dir).ctx(|| format!("creating {}", dir.display()))?;
         write_json_atomic(&dir.join(FINGERPRINT_JSON), self)
@@ -403,14 +382,5 @@ mod tests {
             err.contains("harness_files[0]") && err.contains("missing.py"),
             "{err}"
         );
-    }
-
-    #[test]
-    fn a_result_without_a_recorded_fingerprint_implies_one() {
-        let dir = tempfile::tempdir().unwrap();
-        assert_eq!(Fingerprint::read(dir.path()).unwrap(), None);
-        let f = Fingerprint::external(HarnessIdentity::Imported);
-        f.write(dir.path()).unwrap();
-        assert_eq!(Fingerprint::read(dir.path()).unwrap(), Some(f));
     }
 }

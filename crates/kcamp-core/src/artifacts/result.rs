@@ -8,6 +8,7 @@ use std::path::Path;
 use super::fingerprint::{Fingerprint, sha256_hex};
 use crate::Result;
 use crate::case::{CaseOutcome, WarmupRecord};
+use crate::files::{FINGERPRINT_JSON, RESULT_JSON};
 use crate::isa::{DriverStatistics, EntryMetrics};
 use crate::manifest::KernelSpec;
 use crate::schema::{BenchTable, FORWARD_TIME};
@@ -295,6 +296,30 @@ pub fn kernel_sha256(source: &str) -> String {
     sha256_hex(source.as_bytes())
 }
 
+impl Fingerprint {
+    /// A run's fingerprint from its `result.json`: the recorded one, else the one its fields
+    /// imply (runs recorded before fingerprints existed).
+    pub fn of_result(result: &RunResult) -> Fingerprint {
+        result.fingerprint.clone().unwrap_or_else(|| Fingerprint {
+            kcamp_version: None,
+            ..Fingerprint::builtin(
+                result.adapter.as_ref(),
+                RuntimeChecks::of_trusted(result.trusted),
+                result.timing_methods.first().copied(),
+            )
+        })
+    }
+
+    /// The fingerprint of the measurement in `dir` (a round's `artifacts/`):
+    /// `fingerprint.json`, else what `result.json` implies; `None` when neither exists.
+    pub fn read(dir: &Path) -> Result<Option<Fingerprint>> {
+        if let Some(f) = super::read_json_opt(&dir.join(FINGERPRINT_JSON), "fingerprint")? {
+            return Ok(Some(f));
+        }
+        Ok(RunResult::read(&dir.join(RESULT_JSON))?.map(|r| Fingerprint::of_result(&r)))
+    }
+}
+
 impl RunResult {
     /// Reads a run's `result.json`; `Ok(None)` when the run wrote none (an imported CSV).
     pub fn read(path: &Path) -> Result<Option<RunResult>> {
@@ -320,6 +345,7 @@ impl RunResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::artifacts::fingerprint::HarnessIdentity;
 
     #[test]
     fn kernel_hash_is_sha256_hex() {
@@ -349,5 +375,41 @@ mod tests {
         assert_eq!(back["latency_us_by_shape"]["a"], 12.5);
         assert_eq!(back["metric"], "Forward TFLOPS");
         assert!(!line.contains('\n'));
+    }
+
+    #[test]
+    fn a_measurement_reads_its_fingerprint_json_else_what_its_result_implies() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(Fingerprint::read(dir.path()).unwrap(), None);
+        let summary = RunSummary {
+            total: 0,
+            passed: 0,
+            all_pass: true,
+            latency_us_by_shape: BTreeMap::new(),
+            latency_us_geomean: None,
+            max_rel_err: None,
+            metric: "Forward TFLOPS".into(),
+            aggregate: None,
+        };
+        let mut old = RunResult::new(
+            OpName::Gemm,
+            Dtype::F32,
+            Validation::Full,
+            "k.wgsl",
+            "",
+            RuntimeChecks::None,
+            Utc::now(),
+            &[],
+            summary,
+        );
+        // Recorded before fingerprints existed: the fields imply one, of no known version.
+        old.fingerprint = None;
+        crate::fsutil::write_json_atomic(&dir.path().join(RESULT_JSON), &old).unwrap();
+        let implied = Fingerprint::read(dir.path()).unwrap().unwrap();
+        assert_eq!(implied.runtime_checks, Some(RuntimeChecks::None));
+        assert_eq!(implied.kcamp_version, None);
+        let f = Fingerprint::external(HarnessIdentity::Imported);
+        f.write(dir.path()).unwrap();
+        assert_eq!(Fingerprint::read(dir.path()).unwrap(), Some(f));
     }
 }

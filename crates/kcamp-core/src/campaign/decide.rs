@@ -6,14 +6,15 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::Decision;
-use super::git;
-use super::layout::{Campaign, copy_tree, tree_hash};
+use super::finish::{decision_commit, finish_decision, restore_kernel, write_rollback_decision};
+use super::gate_record::{GateRecord, read_gate_record};
+use super::layout::{Campaign, tree_hash};
 use super::measure::MeasureSource;
-use super::recover::recover;
-use super::validate::{GateRecord, ValidateOutcome, read_gate_record, validate_locked};
+use super::recover::{Recovery, recover};
+use super::validate::{ValidateOutcome, validate_locked};
 use crate::case::ProgressEvent;
 use crate::files::{DECISION_FILE, KERNEL_DIR};
-use crate::fsutil::{remove_dir_if_exists, rename, write_json_atomic};
+use crate::fsutil::write_json_atomic;
 use crate::types::{Check, DecisionKind, Validation};
 use crate::{Error, Result};
 
@@ -174,25 +175,6 @@ pub fn accept(
     })
 }
 
-/// The first of a decision's two commits (see `git.rs`): the round's kernel and
-/// measurements as decided. Its hash is what the decision, the journal and the record name.
-fn decision_commit(
-    c: &Campaign,
-    round: u32,
-    what: &str,
-    warnings: &mut Vec<String>,
-) -> Result<Option<String>> {
-    match git::commit_all(c, &git::subject(round, what), true) {
-        git::Committed::Off => Ok(None),
-        git::Committed::Hash(h) => Ok(Some(h)),
-        git::Committed::Failed(msg) => {
-            c.journal("git_commit_failed", Some(round), json!({"error": msg}))?;
-            warnings.push(format!("git commit skipped: {msg}"));
-            Ok(None)
-        }
-    }
-}
-
 pub fn rollback(c: &Campaign, reason: &str) -> Result<DecisionOutcome> {
     crate::text::check_one_line("--reason", reason, crate::text::MAX_REASON_CHARS)?;
     let _lock = c.lock("kcamp rollback")?;
@@ -218,7 +200,7 @@ pub fn rollback(c: &Campaign, reason: &str) -> Result<DecisionOutcome> {
 /// The outcome of a decision of `kind` that recovery just completed for a retried command.
 fn completed_by_recovery(
     c: &Campaign,
-    recovery: &super::recover::Recovery,
+    recovery: &Recovery,
     kind: &str,
 ) -> Result<Option<DecisionOutcome>> {
     let Some((_, round)) = recovery.completed.iter().rev().find(|(k, _)| *k == kind) else {
@@ -274,102 +256,6 @@ pub(super) fn rollback_locked(c: &Campaign, round: u32, reason: &str) -> Result<
         confirmation: None,
         warnings,
     })
-}
-
-pub(super) fn write_rollback_decision(
-    c: &Campaign,
-    round: u32,
-    incumbent: u32,
-    reason: &str,
-) -> Result<Decision> {
-    if let Some(existing) = c.decision(round)? {
-        return Ok(existing);
-    }
-    let record = read_gate_record(c, round)?;
-    // The restored kernel/ and the round's measurements, committed before the decision
-    // that names the commit.
-    let mut ignored = Vec::new();
-    let git_commit = decision_commit(
-        c,
-        round,
-        &format!(
-            "ROLLED_BACK to round {incumbent} ({reason}): {}",
-            c.hypothesis(round).unwrap_or_default()
-        ),
-        &mut ignored,
-    )?;
-    let decision = Decision {
-        round,
-        decision: DecisionKind::RolledBack,
-        parent: Some(incumbent),
-        verdict: record.as_ref().map(|r| r.report.verdict),
-        validation: record.as_ref().map(|r| r.validation),
-        aggregate: record.as_ref().and_then(|r| r.report.aggregate.candidate),
-        aggregate_delta: record.as_ref().and_then(|r| r.report.aggregate.delta),
-        reason: Some(reason.to_owned()),
-        forced: false,
-        time: Utc::now(),
-        git_commit,
-        gate: record.map(|r| r.report),
-    };
-    write_json_atomic(&c.round_dir(round).join(DECISION_FILE), &decision)?;
-    Ok(decision)
-}
-
-/// After the decision file: the iteration record, the journal, and the commit of both
-/// (the decision's second commit). Idempotent, so recovery can redo it.
-pub(super) fn finish_decision(c: &Campaign, round: u32, kind: &str) -> Result<Vec<String>> {
-    let mut warnings = Vec::new();
-    super::records::on_decision(c, round)?;
-    super::fail_point(&format!("{kind}:before_done"));
-    let decision = c.decision(round)?;
-    if let Some(hash) = decision.as_ref().and_then(|d| d.git_commit.as_deref()) {
-        let journaled = c.read_journal()?.iter().any(|e| {
-            e.event == "git_commit"
-                && e.round == Some(round)
-                && e.detail.get("commit").and_then(|v| v.as_str()) == Some(hash)
-        });
-        if !journaled {
-            c.journal("git_commit", Some(round), json!({"commit": hash}))?;
-        }
-    }
-    c.journal(&format!("{kind}_done"), Some(round), json!({}))?;
-    if let Some(d) = decision.filter(|d| d.git_commit.is_some()) {
-        let what = format!(
-            "{} recorded (decision.json, memory record, journal)",
-            d.decision.as_str()
-        );
-        if let git::Committed::Failed(msg) = git::commit_all(c, &git::subject(round, &what), false)
-        {
-            warnings.push(format!("git commit of the decision record skipped: {msg}"));
-        }
-    }
-    Ok(warnings)
-}
-
-/// Restore `kernel/` from the incumbent's snapshot exactly (files added since are gone).
-/// Copy first, then swap by renames, so a crash leaves either tree whole.
-pub(super) fn restore_kernel(c: &Campaign, incumbent: u32) -> Result<()> {
-    let snapshot = c.round_dir(incumbent).join(KERNEL_DIR);
-    if !snapshot.is_dir() {
-        return Err(Error::State(format!(
-            "the incumbent's kernel snapshot {} is missing",
-            snapshot.display()
-        )));
-    }
-    // Copy first, then swap by renames; the working kernel is moved aside, not deleted,
-    // until the restored copy is in place (recovery puts it back after a kill between).
-    let staging = c.dir.join(".kernel.restore.tmp");
-    let kernel = c.kernel_dir();
-    let old = c.dir.join(".kernel.old");
-    remove_dir_if_exists(&staging)?;
-    copy_tree(&snapshot, &staging)?;
-    if kernel.exists() {
-        remove_dir_if_exists(&old)?;
-        rename(&kernel, &old)?;
-    }
-    rename(&staging, &kernel)?;
-    remove_dir_if_exists(&old)
 }
 
 /// Whether a judged round has shapes and none of them passes: not even --force accepts it.

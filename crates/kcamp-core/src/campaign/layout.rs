@@ -200,8 +200,8 @@ pub fn lock_campaign(dir: &Path, what: &str) -> Result<LockGuard> {
     let guard = LockGuard::acquire(&lock, what).map_err(|e| match e {
         Error::Io { source, .. }
             if matches!(
-                source.raw_os_error(),
-                Some(libc::EACCES | libc::EPERM | libc::EROFS)
+                source.kind(),
+                std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
             ) =>
         {
             Error::input(format!(
@@ -217,15 +217,9 @@ pub fn lock_campaign(dir: &Path, what: &str) -> Result<LockGuard> {
 
 /// Refuse (bad input, naming it) the first of `places` that exists but cannot be written.
 pub fn check_writable(places: &[PathBuf]) -> Result<()> {
-    use std::os::unix::ffi::OsStrExt;
     for p in places {
-        let Ok(c) = std::ffi::CString::new(p.as_os_str().as_bytes()) else {
-            continue;
-        };
-        // SAFETY: `c` is a valid NUL-terminated path for the duration of the call.
-        let rc = unsafe { libc::access(c.as_ptr(), libc::W_OK) };
-        if rc != 0 {
-            let e = std::io::Error::last_os_error();
+        if let Err(e) = rustix::fs::access(p, rustix::fs::Access::WRITE_OK) {
+            let e = std::io::Error::from(e);
             if e.kind() == std::io::ErrorKind::NotFound {
                 continue;
             }

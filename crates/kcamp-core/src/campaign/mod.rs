@@ -1,5 +1,5 @@
-//! The campaign directory (SPEC §3): rounds, decisions, lineage, journal, lock, and the
-//! steps of the loop, one file each:
+//! The campaign directory: rounds, decisions, lineage, journal, lock, and the steps of the
+//! loop, one file each:
 //!
 //! | step | file |
 //! |---|---|
@@ -10,17 +10,22 @@
 //! | ANALYZE (profile evidence) | `analyze.rs` |
 //! | ACCEPT / ROLLBACK | `decide.rs` |
 //! | REPORT (final validation) | `report.rs` |
+//! | the steps after each one's commit point | `finish.rs` |
 //! | recovery of interrupted steps | `recover.rs` |
 //! | commits of every step (`git_commit`) | `git.rs` |
 //!
 //! Every writing step holds the campaign lock, writes files atomically, and brackets
 //! multi-file changes with `*_begin`/`*_done` journal entries so that [`recover`] can
-//! complete or undo them on the next command. [`CampaignState`] is the read-only snapshot
-//! that `status`, `log` and the dashboard read.
+//! complete or undo them on the next command. A step calls [`recover`] first; what follows
+//! a step's commit point is in `finish.rs`, which the step runs and recovery redoes, so
+//! recovery calls no step: commands → `recover.rs` → `finish.rs`, never back.
+//! [`CampaignState`] is the read-only snapshot that `status`, `log` and the dashboard read.
 
 mod analyze;
 mod baseline;
 mod decide;
+mod finish;
+mod gate_record;
 pub mod git;
 mod init;
 mod layout;
@@ -29,6 +34,7 @@ mod measure;
 mod records;
 mod recover;
 mod report;
+mod representatives;
 mod round;
 mod state;
 mod target;
@@ -49,6 +55,7 @@ use crate::types::{Check, DecisionKind, Validation};
 pub use analyze::{AnalyzeTarget, StaticMetrics, gather as gather_evidence, record_evidence};
 pub use baseline::{BaselineOutcome, baseline};
 pub use decide::{AcceptOptions, DecisionOutcome, accept, nothing_passed, rollback};
+pub use gate_record::{GateRecord, read_gate_record};
 pub use init::{InitOptions, init};
 pub use layout::{
     Campaign, check_closed_world, check_writable, copy_tree, lock_campaign, tree_hash,
@@ -62,7 +69,7 @@ pub use recover::{Recovery, recover};
 pub use report::{FINAL_VALIDATION_DIR, FinalMeasurement, final_report, standing_final_acceptance};
 pub use round::new_round;
 pub use target::{TargetStatus, incumbent_status as target_status};
-pub use validate::{GateRecord, ValidateOutcome, read_gate_record, validate};
+pub use validate::{ValidateOutcome, validate};
 
 /// Test hook: `KCAMP_FAILPOINT=<name>` makes the process exit abruptly at that step, as a
 /// kill would, so tests can check that the next command completes or undoes the step.

@@ -1,16 +1,18 @@
 //! Recovery: puts back the previous state or completes the next one after a process was
 //! killed at any step of a writing command, and clears what a dead run left behind.
 //! Recovery restores rather than deletes: a copy is removed only once its replacement is
-//! in place.
+//! in place. It completes a step through that step's finishing code (`finish.rs`), never
+//! through the command itself, which calls recovery first.
 
 use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::baseline::{choose_representatives, finish_baseline};
-use super::decide::{finish_decision, restore_kernel, write_rollback_decision};
+use super::finish::{
+    Staging, finish_baseline, finish_decision, restore_kernel, write_rollback_decision,
+};
 use super::layout::Campaign;
-use super::validate::Staging;
+use super::representatives::choose_representatives;
 use crate::files::{BENCHMARK_CSV, DECISION_FILE, FROZEN_HEADER_FILE, MEMORY_DIR, ROUNDS_DIR};
 use crate::fsutil::{
     TMP_PREFIX, remove_dir_if_exists, remove_file_if_exists, rename, write_atomic,

@@ -10,10 +10,11 @@ use chrono::Utc;
 use serde_json::json;
 
 use super::baseline::check_shape_set;
+use super::gate_record::{GateRecord, read_gate_record};
 use super::layout::{Campaign, tree_hash};
 use super::like::{Against, judge_like_for_like, remeasure_command};
 use super::measure::{MeasureSource, Measured, Plan, abandon, measure};
-use super::validate::{GateRecord, add_measurement_reasons};
+use super::validate::add_measurement_reasons;
 use crate::artifacts::fingerprint::{Fingerprint, HarnessIdentity};
 use crate::artifacts::paired::PairedSide;
 use crate::artifacts::result::RunSummary;
@@ -131,7 +132,7 @@ pub fn final_report<T>(
     let validation = if ran {
         Validation::Full
     } else {
-        super::validate::read_gate_record(c, incumbent)?.map_or(Validation::Full, |g| g.validation)
+        read_gate_record(c, incumbent)?.map_or(Validation::Full, |g| g.validation)
     };
     if !ran {
         let unseen: Vec<String> = c

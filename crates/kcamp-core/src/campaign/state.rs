@@ -2,10 +2,10 @@
 
 use std::path::Path;
 
+use super::gate_record::GateRecord;
 use super::layout::{
     incumbent_of, read_decision, read_frozen_header, read_journal, round_dir, round_numbers,
 };
-use super::validate::GateRecord;
 use super::{CampaignState, Decision, JournalEntry, RoundState};
 use crate::Result;
 use crate::artifacts::progress::Progress;

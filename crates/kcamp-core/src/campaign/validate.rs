@@ -2,72 +2,26 @@
 //! records the verdict (`gate.json`, `validations.jsonl`).
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
 
 use chrono::Utc;
-use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde::Serialize;
 
 use super::baseline::check_shape_set;
+use super::finish::{Staging, finish_validation};
+use super::gate_record::{GateRecord, ValidationLog, read_validation_log};
 use super::layout::{Campaign, copy_tree, tree_hash};
-use super::like::{Against, LikeForLike, failed_checks, judge_like_for_like, remeasure_command};
+use super::like::{Against, failed_checks, judge_like_for_like, remeasure_command};
 use super::measure::{MeasureSource, Measured, Plan, abandon, measure, untimed_shapes};
 use super::recover::recover;
 use crate::artifacts::fingerprint::Fingerprint;
-use crate::artifacts::result::ShapeRecord;
 use crate::artifacts::result::{RunSummary, ShapeFailure};
 use crate::case::ProgressEvent;
-use crate::files::{ARTIFACTS_DIR, FROZEN_HEADER_FILE, GATE_JSON, KERNEL_DIR, VALIDATIONS_JSONL};
-use crate::fsutil::{append_line, remove_dir_if_exists, rename, write_json_atomic};
+use crate::files::{FROZEN_HEADER_FILE, GATE_JSON, KERNEL_DIR};
+use crate::fsutil::write_json_atomic;
 use crate::gate::{GateReport, Verdict, remeasure_holds};
 use crate::schema::ShapeKey;
 use crate::types::{DecisionKind, Validation};
 use crate::{Error, Result};
-
-/// `artifacts/gate.json`: the latest validation of a round.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GateRecord {
-    pub round: u32,
-    pub validation: Validation,
-    pub incumbent: u32,
-    /// Hash of the kernel snapshot that was measured.
-    pub kernel_hash: String,
-    /// A quick ACCEPT under `quick_confirm_below`: `accept` runs a full validation first.
-    pub needs_full_confirmation: bool,
-    pub time: chrono::DateTime<Utc>,
-    pub origin: String,
-    /// Shapes judged against an older round of the lineage (the incumbent lacked them).
-    pub reference_notes: Vec<String>,
-    pub report: GateReport,
-    /// How both sides were measured (fingerprints, pairing); absent in older records.
-    #[serde(default)]
-    pub like_for_like: Option<LikeForLike>,
-    /// Target shapes whose outputs were checked without timing (quick validation).
-    #[serde(default)]
-    pub checked_shapes: Vec<ShapeRecord>,
-    /// The gate's own verdict before the re-measurement history was applied (what
-    /// `validations.jsonl` records); absent in records written before it was kept here.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub raw_verdict: Option<Verdict>,
-}
-
-/// One line of `validations.jsonl`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct ValidationLog {
-    time: chrono::DateTime<Utc>,
-    validation: Validation,
-    kernel_hash: String,
-    raw_verdict: Verdict,
-    aggregate_delta: Option<f64>,
-    /// Both sides were measured alike; a NEEDS_REMEASURE for a fingerprint mismatch is not
-    /// a re-measurement of a small gain.
-    #[serde(default = "yes")]
-    comparable: bool,
-}
-
-fn yes() -> bool {
-    true
-}
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ValidateOutcome {
@@ -328,141 +282,6 @@ pub(super) fn accepted_before(c: &Campaign, incumbent: u32) -> Result<Vec<u32>> 
         .collect())
 }
 
-/// The staging paths of a round's validation. The order of the swap is what recovery
-/// relies on to find the previous or the next state after a kill at any step:
-///
-/// 1. `kernel/` → `.kernel.old`, 2. `.kernel.tmp` → `kernel/`,
-/// 3. `artifacts/` → `.artifacts.old`, 4. `.artifacts.tmp` → `artifacts/` (the commit),
-/// 5. `validations.jsonl` and the journal ([`finish_validation`]), 6. the `.old` copies go.
-///
-/// While `.artifacts.tmp` exists nothing is committed and [`Staging::undo`] puts the
-/// previous snapshot back; once it is gone the validation stands and is finished.
-pub(super) struct Staging {
-    kernel: PathBuf,
-    artifacts: PathBuf,
-    pub(super) kernel_tmp: PathBuf,
-    pub(super) artifacts_tmp: PathBuf,
-    kernel_old: PathBuf,
-    artifacts_old: PathBuf,
-}
-
-impl Staging {
-    pub(super) fn of(rdir: &Path) -> Staging {
-        Staging {
-            kernel: rdir.join(KERNEL_DIR),
-            artifacts: rdir.join(ARTIFACTS_DIR),
-            kernel_tmp: rdir.join(".kernel.tmp"),
-            artifacts_tmp: rdir.join(".artifacts.tmp"),
-            kernel_old: rdir.join(".kernel.old"),
-            artifacts_old: rdir.join(".artifacts.old"),
-        }
-    }
-
-    /// Staged copies that were never swapped in; the artifacts first (see above).
-    fn discard(&self) -> Result<()> {
-        remove_dir_if_exists(&self.artifacts_tmp)?;
-        remove_dir_if_exists(&self.kernel_tmp)
-    }
-
-    fn commit(&self) -> Result<()> {
-        if exists(&self.kernel) {
-            rename(&self.kernel, &self.kernel_old)?;
-        }
-        rename(&self.kernel_tmp, &self.kernel)?;
-        if exists(&self.artifacts) {
-            rename(&self.artifacts, &self.artifacts_old)?;
-        }
-        rename(&self.artifacts_tmp, &self.artifacts)
-    }
-
-    fn drop_previous(&self) -> Result<()> {
-        remove_dir_if_exists(&self.kernel_old)?;
-        remove_dir_if_exists(&self.artifacts_old)
-    }
-
-    /// After a kill: back to the previous validation when the commit did not happen, else
-    /// finish the committed one. Returns what was done, if anything.
-    pub(super) fn recover(&self, c: &Campaign, round: u32) -> Result<Option<String>> {
-        if exists(&self.artifacts_tmp) {
-            if !exists(&self.kernel_tmp) {
-                // Step 2 happened: kernel/ is the new, uncommitted snapshot.
-                remove_dir_if_exists(&self.kernel)?;
-            }
-            if !exists(&self.kernel) && exists(&self.kernel_old) {
-                rename(&self.kernel_old, &self.kernel)?;
-            }
-            if !exists(&self.artifacts) && exists(&self.artifacts_old) {
-                rename(&self.artifacts_old, &self.artifacts)?;
-            }
-            self.discard()?;
-            self.drop_previous()?;
-            return Ok(Some(format!(
-                "undid an interrupted validation of round {round}: its previous validation stands"
-            )));
-        }
-        // A kill while the kernel was being copied: nothing was measured.
-        remove_dir_if_exists(&self.kernel_tmp)?;
-        let finished = c.decision(round)?.is_none() && finish_validation(c, round)?;
-        self.drop_previous()?;
-        Ok(finished.then(|| format!("completed the interrupted validation of round {round}")))
-    }
-}
-
-fn exists(p: &Path) -> bool {
-    std::fs::symlink_metadata(p).is_ok()
-}
-
-/// The steps after a validation's commit: its line in `validations.jsonl` and its
-/// `validated` journal entry, each written unless already there (keyed by the gate
-/// record's time), so recovery can redo them. Returns whether anything was written.
-pub(super) fn finish_validation(c: &Campaign, round: u32) -> Result<bool> {
-    let Some(record) = read_gate_record(c, round)? else {
-        return Ok(false);
-    };
-    let rdir = c.round_dir(round);
-    let mut wrote = false;
-    if !read_validation_log(&rdir)?
-        .iter()
-        .any(|h| h.time == record.time)
-    {
-        let log = ValidationLog {
-            time: record.time,
-            validation: record.validation,
-            kernel_hash: record.kernel_hash.clone(),
-            raw_verdict: record.raw_verdict.unwrap_or(record.report.verdict),
-            aggregate_delta: record.report.aggregate.delta,
-            comparable: record
-                .like_for_like
-                .as_ref()
-                .is_none_or(LikeForLike::comparable),
-        };
-        append_line(
-            &rdir.join(VALIDATIONS_JSONL),
-            &serde_json::to_string(&log).map_err(|e| Error::Internal(e.to_string()))?,
-        )?;
-        wrote = true;
-    }
-    let time = json!(record.time);
-    let journaled = c.read_journal()?.iter().any(|e| {
-        e.event == "validated" && e.round == Some(round) && e.detail.get("time") == Some(&time)
-    });
-    if !journaled {
-        c.journal(
-            "validated",
-            Some(round),
-            json!({
-                "validation": record.validation,
-                "verdict": record.report.verdict,
-                "aggregate_delta": record.report.aggregate.delta,
-                "origin": record.origin,
-                "time": time,
-            }),
-        )?;
-        wrote = true;
-    }
-    Ok(wrote)
-}
-
 /// Re-measurements of the same kernel (same validation kind) in a row, this one included.
 fn apply_remeasure(
     report: &mut GateReport,
@@ -515,35 +334,5 @@ fn apply_remeasure(
             sd * 100.0,
             cfg.remeasure_min_gain * 100.0
         ));
-    }
-}
-
-fn read_validation_log(rdir: &Path) -> Result<Vec<ValidationLog>> {
-    let p = rdir.join(VALIDATIONS_JSONL);
-    let text = match std::fs::read_to_string(&p) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(Error::io(format!("reading {}", p.display()), e)),
-    };
-    // A torn last line (crash mid-append) is ignored.
-    Ok(text
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect())
-}
-
-pub fn read_gate_record(c: &Campaign, round: u32) -> Result<Option<GateRecord>> {
-    let p = c.artifacts_dir(round).join(GATE_JSON);
-    match std::fs::read_to_string(&p) {
-        Ok(t) => serde_json::from_str(&t).map(Some).map_err(|e| {
-            Error::in_file(
-                &p,
-                Some(e.line() as u64),
-                None,
-                format!("malformed gate record: {e}"),
-            )
-        }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::io(format!("reading {}", p.display()), e)),
     }
 }

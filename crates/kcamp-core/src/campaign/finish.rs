@@ -1,0 +1,295 @@
+//! The steps of a writing command after its commit point (the rename or the file from which
+//! the step stands), each idempotent: the command runs them, and recovery redoes them after
+//! a kill. They are apart from the commands so that recovery needs none of them: the
+//! commands call recovery, and both call these.
+
+use std::path::{Path, PathBuf};
+
+use chrono::Utc;
+use serde_json::json;
+
+use super::Decision;
+use super::gate_record::{ValidationLog, read_gate_record, read_validation_log};
+use super::git;
+use super::layout::{Campaign, copy_tree};
+use super::like::LikeForLike;
+use super::representatives::representative_manifest;
+use crate::files::{ARTIFACTS_DIR, DECISION_FILE, KERNEL_DIR, MANIFEST_FILE, VALIDATIONS_JSONL};
+use crate::fsutil::{append_line, remove_dir_if_exists, rename, write_atomic, write_json_atomic};
+use crate::types::DecisionKind;
+use crate::{Error, Result};
+
+/// The steps after the BASELINE round is committed; idempotent, so recovery can redo them.
+pub(super) fn finish_baseline(c: &Campaign, representative: &[String]) -> Result<()> {
+    if c.manifest.representative_shapes.as_slice() != representative {
+        let text = representative_manifest(&c.dir, representative)?;
+        write_atomic(&c.dir.join(MANIFEST_FILE), text.as_bytes())?;
+    }
+    let reopened = Campaign::open(&c.dir)?;
+    super::records::on_baseline(&reopened)?;
+    if let Some(hash) = reopened.decision(1)?.and_then(|d| d.git_commit) {
+        let journaled = reopened
+            .read_journal()?
+            .iter()
+            .any(|e| e.event == "git_commit" && e.round == Some(1));
+        if !journaled {
+            reopened.journal("git_commit", Some(1), json!({"commit": hash}))?;
+        }
+    }
+    reopened.journal(
+        "baseline_done",
+        Some(1),
+        json!({"representative_shapes": representative}),
+    )?;
+    Ok(())
+}
+
+/// The staging paths of a round's validation. The order of the swap is what recovery
+/// relies on to find the previous or the next state after a kill at any step:
+///
+/// 1. `kernel/` → `.kernel.old`, 2. `.kernel.tmp` → `kernel/`,
+/// 3. `artifacts/` → `.artifacts.old`, 4. `.artifacts.tmp` → `artifacts/` (the commit),
+/// 5. `validations.jsonl` and the journal ([`finish_validation`]), 6. the `.old` copies go.
+///
+/// While `.artifacts.tmp` exists nothing is committed and [`Staging::recover`] puts the
+/// previous snapshot back; once it is gone the validation stands and is finished.
+pub(super) struct Staging {
+    kernel: PathBuf,
+    artifacts: PathBuf,
+    pub(super) kernel_tmp: PathBuf,
+    pub(super) artifacts_tmp: PathBuf,
+    kernel_old: PathBuf,
+    artifacts_old: PathBuf,
+}
+
+impl Staging {
+    pub(super) fn of(rdir: &Path) -> Staging {
+        Staging {
+            kernel: rdir.join(KERNEL_DIR),
+            artifacts: rdir.join(ARTIFACTS_DIR),
+            kernel_tmp: rdir.join(".kernel.tmp"),
+            artifacts_tmp: rdir.join(".artifacts.tmp"),
+            kernel_old: rdir.join(".kernel.old"),
+            artifacts_old: rdir.join(".artifacts.old"),
+        }
+    }
+
+    /// Staged copies that were never swapped in; the artifacts first (see above).
+    pub(super) fn discard(&self) -> Result<()> {
+        remove_dir_if_exists(&self.artifacts_tmp)?;
+        remove_dir_if_exists(&self.kernel_tmp)
+    }
+
+    pub(super) fn commit(&self) -> Result<()> {
+        if exists(&self.kernel) {
+            rename(&self.kernel, &self.kernel_old)?;
+        }
+        rename(&self.kernel_tmp, &self.kernel)?;
+        if exists(&self.artifacts) {
+            rename(&self.artifacts, &self.artifacts_old)?;
+        }
+        rename(&self.artifacts_tmp, &self.artifacts)
+    }
+
+    pub(super) fn drop_previous(&self) -> Result<()> {
+        remove_dir_if_exists(&self.kernel_old)?;
+        remove_dir_if_exists(&self.artifacts_old)
+    }
+
+    /// After a kill: back to the previous validation when the commit did not happen, else
+    /// finish the committed one. Returns what was done, if anything.
+    pub(super) fn recover(&self, c: &Campaign, round: u32) -> Result<Option<String>> {
+        if exists(&self.artifacts_tmp) {
+            if !exists(&self.kernel_tmp) {
+                // Step 2 happened: kernel/ is the new, uncommitted snapshot.
+                remove_dir_if_exists(&self.kernel)?;
+            }
+            if !exists(&self.kernel) && exists(&self.kernel_old) {
+                rename(&self.kernel_old, &self.kernel)?;
+            }
+            if !exists(&self.artifacts) && exists(&self.artifacts_old) {
+                rename(&self.artifacts_old, &self.artifacts)?;
+            }
+            self.discard()?;
+            self.drop_previous()?;
+            return Ok(Some(format!(
+                "undid an interrupted validation of round {round}: its previous validation stands"
+            )));
+        }
+        // A kill while the kernel was being copied: nothing was measured.
+        remove_dir_if_exists(&self.kernel_tmp)?;
+        let finished = c.decision(round)?.is_none() && finish_validation(c, round)?;
+        self.drop_previous()?;
+        Ok(finished.then(|| format!("completed the interrupted validation of round {round}")))
+    }
+}
+
+fn exists(p: &Path) -> bool {
+    std::fs::symlink_metadata(p).is_ok()
+}
+
+/// The steps after a validation's commit: its line in `validations.jsonl` and its
+/// `validated` journal entry, each written unless already there (keyed by the gate
+/// record's time), so recovery can redo them. Returns whether anything was written.
+pub(super) fn finish_validation(c: &Campaign, round: u32) -> Result<bool> {
+    let Some(record) = read_gate_record(c, round)? else {
+        return Ok(false);
+    };
+    let rdir = c.round_dir(round);
+    let mut wrote = false;
+    if !read_validation_log(&rdir)?
+        .iter()
+        .any(|h| h.time == record.time)
+    {
+        let log = ValidationLog {
+            time: record.time,
+            validation: record.validation,
+            kernel_hash: record.kernel_hash.clone(),
+            raw_verdict: record.raw_verdict.unwrap_or(record.report.verdict),
+            aggregate_delta: record.report.aggregate.delta,
+            comparable: record
+                .like_for_like
+                .as_ref()
+                .is_none_or(LikeForLike::comparable),
+        };
+        append_line(
+            &rdir.join(VALIDATIONS_JSONL),
+            &serde_json::to_string(&log).map_err(|e| Error::Internal(e.to_string()))?,
+        )?;
+        wrote = true;
+    }
+    let time = json!(record.time);
+    let journaled = c.read_journal()?.iter().any(|e| {
+        e.event == "validated" && e.round == Some(round) && e.detail.get("time") == Some(&time)
+    });
+    if !journaled {
+        c.journal(
+            "validated",
+            Some(round),
+            json!({
+                "validation": record.validation,
+                "verdict": record.report.verdict,
+                "aggregate_delta": record.report.aggregate.delta,
+                "origin": record.origin,
+                "time": time,
+            }),
+        )?;
+        wrote = true;
+    }
+    Ok(wrote)
+}
+
+/// The first of a decision's two commits (see `git.rs`): the round's kernel and
+/// measurements as decided. Its hash is what the decision, the journal and the record name.
+pub(super) fn decision_commit(
+    c: &Campaign,
+    round: u32,
+    what: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Option<String>> {
+    match git::commit_all(c, &git::subject(round, what), true) {
+        git::Committed::Off => Ok(None),
+        git::Committed::Hash(h) => Ok(Some(h)),
+        git::Committed::Failed(msg) => {
+            c.journal("git_commit_failed", Some(round), json!({"error": msg}))?;
+            warnings.push(format!("git commit skipped: {msg}"));
+            Ok(None)
+        }
+    }
+}
+
+pub(super) fn write_rollback_decision(
+    c: &Campaign,
+    round: u32,
+    incumbent: u32,
+    reason: &str,
+) -> Result<Decision> {
+    if let Some(existing) = c.decision(round)? {
+        return Ok(existing);
+    }
+    let record = read_gate_record(c, round)?;
+    // The restored kernel/ and the round's measurements, committed before the decision
+    // that names the commit.
+    let mut ignored = Vec::new();
+    let git_commit = decision_commit(
+        c,
+        round,
+        &format!(
+            "ROLLED_BACK to round {incumbent} ({reason}): {}",
+            c.hypothesis(round).unwrap_or_default()
+        ),
+        &mut ignored,
+    )?;
+    let decision = Decision {
+        round,
+        decision: DecisionKind::RolledBack,
+        parent: Some(incumbent),
+        verdict: record.as_ref().map(|r| r.report.verdict),
+        validation: record.as_ref().map(|r| r.validation),
+        aggregate: record.as_ref().and_then(|r| r.report.aggregate.candidate),
+        aggregate_delta: record.as_ref().and_then(|r| r.report.aggregate.delta),
+        reason: Some(reason.to_owned()),
+        forced: false,
+        time: Utc::now(),
+        git_commit,
+        gate: record.map(|r| r.report),
+    };
+    write_json_atomic(&c.round_dir(round).join(DECISION_FILE), &decision)?;
+    Ok(decision)
+}
+
+/// After the decision file: the iteration record, the journal, and the commit of both
+/// (the decision's second commit). Idempotent, so recovery can redo it.
+pub(super) fn finish_decision(c: &Campaign, round: u32, kind: &str) -> Result<Vec<String>> {
+    let mut warnings = Vec::new();
+    super::records::on_decision(c, round)?;
+    super::fail_point(&format!("{kind}:before_done"));
+    let decision = c.decision(round)?;
+    if let Some(hash) = decision.as_ref().and_then(|d| d.git_commit.as_deref()) {
+        let journaled = c.read_journal()?.iter().any(|e| {
+            e.event == "git_commit"
+                && e.round == Some(round)
+                && e.detail.get("commit").and_then(|v| v.as_str()) == Some(hash)
+        });
+        if !journaled {
+            c.journal("git_commit", Some(round), json!({"commit": hash}))?;
+        }
+    }
+    c.journal(&format!("{kind}_done"), Some(round), json!({}))?;
+    if let Some(d) = decision.filter(|d| d.git_commit.is_some()) {
+        let what = format!(
+            "{} recorded (decision.json, memory record, journal)",
+            d.decision.as_str()
+        );
+        if let git::Committed::Failed(msg) = git::commit_all(c, &git::subject(round, &what), false)
+        {
+            warnings.push(format!("git commit of the decision record skipped: {msg}"));
+        }
+    }
+    Ok(warnings)
+}
+
+/// Restore `kernel/` from the incumbent's snapshot exactly (files added since are gone).
+/// Copy first, then swap by renames, so a crash leaves either tree whole.
+pub(super) fn restore_kernel(c: &Campaign, incumbent: u32) -> Result<()> {
+    let snapshot = c.round_dir(incumbent).join(KERNEL_DIR);
+    if !snapshot.is_dir() {
+        return Err(Error::State(format!(
+            "the incumbent's kernel snapshot {} is missing",
+            snapshot.display()
+        )));
+    }
+    // Copy first, then swap by renames; the working kernel is moved aside, not deleted,
+    // until the restored copy is in place (recovery puts it back after a kill between).
+    let staging = c.dir.join(".kernel.restore.tmp");
+    let kernel = c.kernel_dir();
+    let old = c.dir.join(".kernel.old");
+    remove_dir_if_exists(&staging)?;
+    copy_tree(&snapshot, &staging)?;
+    if kernel.exists() {
+        remove_dir_if_exists(&old)?;
+        rename(&kernel, &old)?;
+    }
+    rename(&staging, &kernel)?;
+    remove_dir_if_exists(&old)
+}
