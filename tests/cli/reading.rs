@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::{GIT_IDENTITY, git};
 
 fn fixture(name: &str) -> PathBuf {

@@ -10,7 +10,7 @@
 //!
 //! CSVs are imported (tests/fixtures/campaign), so no GPU is needed.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::os::unix::process::ExitStatusExt;

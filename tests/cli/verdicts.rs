@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::{Value, json};
 
-mod common;
+use crate::common;
 use common::{fixture, run};
 
 fn error_message(v: &Value) -> String {

@@ -5,7 +5,7 @@ use std::path::Path;
 use assert_cmd::Command;
 use serde_json::{Value, json};
 
-mod common;
+use crate::common;
 
 fn kcamp(dir: &Path) -> Command {
     let mut cmd = Command::cargo_bin("kcamp").unwrap();

@@ -3,7 +3,7 @@
 //! problem that must be answered with exit 2, the path named and nothing changed (README
 //! "Reliability"). One test per finding of the hardening audit. No GPU needed.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
