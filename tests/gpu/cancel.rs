@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::{alive, child_running, children, git, interrupt, wait_for};
 
 /// Everything a run started must be gone this soon after the signal.

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
-mod common;
+use crate::common;
 use common::run;
 
 fn read_json(path: &Path) -> Value {

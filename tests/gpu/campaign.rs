@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
-mod common;
+use crate::common;
 
 fn kcamp(dir: &Path) -> Command {
     let mut cmd = Command::cargo_bin("kcamp").unwrap();

@@ -3,7 +3,7 @@
 //! started) and its built-in `__worker` (mid-kernel, on the software adapter) die within
 //! a second, and the next command removes the staging directories of the dead run.
 
-mod common;
+use crate::common;
 
 use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
