@@ -79,6 +79,7 @@ impl CpuFeatures {
 pub struct Host {
     /// Logical CPUs (hyper-threads counted as cores: an over-estimate on purpose).
     pub logical_cpus: usize,
+    /// The vector units of its CPUs.
     pub cpu: CpuFeatures,
     /// GPU device nodes found (`/dev/nvidia0`, `/dev/dri/renderD128`, ...), or the reason the
     /// platform cannot tell. Empty: this machine has no GPU.
