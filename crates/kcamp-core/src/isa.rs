@@ -1,7 +1,7 @@
-//! Static metrics of a kernel (SPEC §8 `isa_metric_progress`) as plain data, and the
-//! targets they are held to. The numbers come from naga's analysis of the WGSL, done where
-//! the kernel is compiled (kcamp-gpu) and stored in `result.json`; records read them back
-//! without opening a GPU.
+//! Static metrics of a kernel (a record's `isa_metric_progress`: docs/campaign-dir.md,
+//! "Iteration records: `memory/v<N>.json`") as plain data, and the targets they are held
+//! to. The numbers come from naga's analysis of the WGSL, done where the kernel is compiled
+//! (kcamp-gpu) and stored in `result.json`; records read them back without opening a GPU.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-//! GPU spec registry, utilization and roofline (SPEC §9).
+//! GPU spec registry, utilization and roofline (docs/roofline.md).
 //!
 //! The registry (`assets/gpu_specs.yaml`, embedded) holds cited peaks: every value names a
 //! source document. `kcamp peak` adds measured peaks (source id
@@ -444,7 +444,8 @@ pub struct Utilization {
     pub peaks: UtilPeaks,
 }
 
-/// Achieved rates against both peaks (SPEC §9). `flops` and `bytes` are per launch.
+/// Achieved rates against both peaks (docs/roofline.md, "Utilization and bound class").
+/// `flops` and `bytes` are per launch.
 pub fn utilization(
     peaks: &UtilPeaks,
     flops: f64,

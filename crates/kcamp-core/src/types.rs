@@ -57,7 +57,7 @@ impl Dtype {
             Dtype::F16 => "f16",
         }
     }
-    /// PASS threshold on rel_err (SPEC §6).
+    /// PASS threshold on rel_err (docs/harness.md, "How a case is measured", item 3).
     pub fn rel_err_threshold(self) -> f64 {
         match self {
             Dtype::F32 => 1e-4,

@@ -1,6 +1,7 @@
-//! The adapter's own ceilings (SPEC §9): an FMA-chain kernel (f32, and f16 where the adapter
-//! has SHADER_F16) and a vec4 copy kernel. Each grows (more iterations, a bigger buffer,
-//! then more dispatches) until one timed run lasts `min_run_ms`; the best of `runs` counts.
+//! The adapter's own ceilings (docs/roofline.md, "`kcamp peak`: the adapter's own
+//! ceilings"): an FMA-chain kernel (f32, and f16 where the adapter has SHADER_F16) and a
+//! vec4 copy kernel. Each grows (more iterations, a bigger buffer, then more dispatches)
+//! until one timed run lasts `min_run_ms`; the best of `runs` counts.
 
 use std::path::Path;
 use std::time::Instant;

@@ -1,6 +1,7 @@
-//! The parent side of worker isolation (SPEC §6): cases run one at a time in a `kcamp
-//! __worker` subprocess; a case past its timeout, a worker that dies or talks nonsense costs
-//! that case only — the worker is killed and a fresh one runs the remaining cases.
+//! The parent side of worker isolation (docs/harness.md, "How a case is measured", item 8):
+//! cases run one at a time in a `kcamp __worker` subprocess; a case past its timeout, a
+//! worker that dies or talks nonsense costs that case only — the worker is killed and a
+//! fresh one runs the remaining cases.
 
 use std::collections::VecDeque;
 use std::ffi::OsString;
