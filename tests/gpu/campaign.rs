@@ -174,8 +174,8 @@ fn baseline_measures_real_kernels_and_records_everything() {
 
 /// A case that runs past the timeout is killed with its worker and recorded TIMEOUT_FAIL;
 /// the next shape runs in a fresh worker. (A WGSL loop that never ends does not hang the
-/// software adapter: wgpu bounds shader loops and lavapipe returned within a second, so the
-/// stand-in is a naive GEMM far too large to finish inside the limit: about 8 s a dispatch.)
+/// software adapter: wgpu bounds shader loops, so such a loop returns. The stand-in is a
+/// naive GEMM far too large for the software adapter to finish inside the limit.)
 #[test]
 fn a_case_past_the_timeout_is_killed_and_the_other_shapes_go_on() {
     let (_tmp, dir) = campaign(

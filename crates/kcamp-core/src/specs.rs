@@ -639,7 +639,7 @@ pub fn user_peak_store_path() -> Result<PathBuf> {
 /// kernel may beat it. The floor gives measured peaks this much headroom.
 pub const MEASURED_PEAK_HEADROOM: f64 = 1.25;
 /// On a software adapter the "peak" is a CPU's, measured under whatever else the machine
-/// was doing (seen: 3.3 GB/s copy on a busy 2-core host, 5.5 GB/s on an idle one).
+/// was doing: a busy host measures a lower one than an idle host does.
 pub const MEASURED_SOFTWARE_PEAK_HEADROOM: f64 = 3.0;
 
 /// The peaks the roofline floor of one adapter and dtype uses; either may be unknown.
