@@ -474,7 +474,7 @@ fn a_coop_probe_is_refused_where_it_cannot_run_and_nothing_is_stored() {
     assert!(!dir.join("peaks.json").exists());
     // lavapipe has no cooperative matrices: the probe was what was asked for, so the run is
     // refused before anything is measured, and says why. (The bundled chain is a valid
-    // probe; scripts/h200/probes/ writes the others.)
+    // probe; docs/performance.md, "What bounds the f16 kernel", describes others.)
     let probe = shaders.join("peak_coop_f16.wgsl");
     let v = run(
         &dir,
