@@ -1,8 +1,9 @@
-//! Graceful cancellation of the commands that measure (SPEC §10): SIGINT (Ctrl-C), SIGTERM
-//! (the dashboard's Esc and quit, `kill`) and SIGHUP (a closed terminal) set one flag; the
-//! runner sees it within 50 ms, kills every worker it started (their own process groups
-//! included), the command removes its staging directories, resets `live/progress.json`,
-//! journals `cancelled` and exits with code 2 (`{"error": {"kind": "cancelled"}}`).
+//! Graceful cancellation of the commands that measure (docs/reliability.md, "Cancelling"):
+//! SIGINT (Ctrl-C), SIGTERM (the dashboard's Esc and quit, `kill`) and SIGHUP (a closed
+//! terminal) set one flag; the runner sees it within 50 ms, kills every worker it started
+//! (their own process groups included), the command removes its staging directories, resets
+//! `live/progress.json`, journals `cancelled` and exits with code 2
+//! (`{"error": {"kind": "cancelled"}}`).
 //!
 //! A second signal while the first is being handled ends the process at once, so a command
 //! that is stuck can still be stopped. Commands that do not measure keep the default

@@ -31,9 +31,10 @@ pub struct PeakArgs {
     #[command(flatten)]
     pub adapter: AdapterArgs,
     /// Time this WGSL file in place of the cooperative-matrix chain: a probe of what a
-    /// kernel's inner loop costs on the tensor cores (scripts/h200/probes/). It keeps the
-    /// chain's bindings, 256 invocations and 8 multiply-adds of 16×16×16 per subgroup and
-    /// iteration; its rate is shown as the probe's, not as a ceiling.
+    /// kernel's inner loop costs on the tensor cores (docs/roofline.md;
+    /// docs/performance.md, "What bounds the f16 kernel"). It keeps the chain's bindings,
+    /// 256 invocations and 8 multiply-adds of 16×16×16 per subgroup and iteration; its rate
+    /// is shown as the probe's, not as a ceiling.
     #[arg(long, value_name = "FILE")]
     pub coop_probe: Option<PathBuf>,
 }

@@ -1,4 +1,4 @@
-//! Crash, disk-full and concurrency safety through the real binary (README "Reliability").
+//! Crash, disk-full and concurrency safety through the real binary (docs/reliability.md).
 //!
 //! - A kill at every file-system step of baseline, round new, validate, accept and rollback
 //!   (`KCAMP_KILL_AT_FS_STEP=N`, a SIGKILL just before the N-th write, rename, append or
@@ -264,7 +264,8 @@ fn kill_at_every_step_of_baseline_and_round_new() {
     });
 }
 
-/// Finding 1: a kill between the renames of a validation lost the round's snapshot.
+/// A kill between the renames of a validation must not lose the round's snapshot
+/// (docs/reliability.md, "Kill at any moment").
 #[test]
 fn kill_at_every_step_of_validate() {
     let t = templates();
@@ -305,8 +306,8 @@ fn kill_at_every_step_of_accept_and_rollback() {
     });
 }
 
-/// Finding 1 as reported: a kill between `kernel` → `.kernel.old` and `.kernel.tmp` →
-/// `kernel` of a re-validation; the retried validation, accept and a later rollback work.
+/// A kill between `kernel` → `.kernel.old` and `.kernel.tmp` → `kernel` of a
+/// re-validation; the retried validation, accept and a later rollback work.
 #[test]
 fn killed_revalidation_keeps_the_snapshot_for_accept_and_rollback() {
     let t = templates();
@@ -420,8 +421,9 @@ fn fill_disk(dir: &Path) -> PathBuf {
     filler
 }
 
-/// Finding 2: with the disk full the journal append fails part-way; it must be cut back,
-/// never left torn, and the campaign must work again once there is space.
+/// With the disk full the journal append fails part-way; it must be cut back, never left
+/// torn, and the campaign must work again once there is space
+/// (docs/reliability.md, "Full disk").
 #[test]
 fn full_disk_never_tears_the_journal() {
     let t = templates();
@@ -522,8 +524,8 @@ fn torn_journal_line_is_set_aside_once() {
     run(&dir, &["status"], 0);
 }
 
-/// Finding 3: four `status` loops beside a stream of `memory update` writers; no writer
-/// may be told the campaign is locked.
+/// Four `status` loops beside a stream of `memory update` writers; no writer may be told
+/// the campaign is locked (docs/reliability.md, "Readers and writers").
 #[test]
 fn readers_never_make_writers_fail() {
     let t = templates();
@@ -566,7 +568,7 @@ fn readers_never_make_writers_fail() {
     assert!(reads > 10, "the readers ran only {reads} times");
 }
 
-/// Finding 10: a lock error names the holder's pid, even right after it took the lock.
+/// A lock error names the holder's pid, even right after it took the lock.
 #[test]
 fn lock_error_names_the_holder_pid() {
     let t = templates();

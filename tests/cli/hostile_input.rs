@@ -1,7 +1,7 @@
 //! Hostile and broken input through the real binary: symbolic links in the campaign,
 //! garbage numbers and settings, oversized and deeply nested values, and every input
-//! problem that must be answered with exit 2, the path named and nothing changed (README
-//! "Reliability"). One test per finding of the hardening audit. No GPU needed.
+//! problem that must be answered with exit 2, the path named and nothing changed
+//! (docs/reliability.md, "A closed world" and "Hostile input"). No GPU needed.
 
 use crate::common;
 
@@ -53,7 +53,7 @@ fn symlink(target: &Path, link: &Path) {
     std::os::unix::fs::symlink(target, link).unwrap();
 }
 
-// ---- Finding 5: symbolic links never lead a write outside the campaign ----
+// ---- Symbolic links never lead a write outside the campaign ("A closed world") ----
 
 #[test]
 fn symlinked_lock_file_is_refused_and_its_target_untouched() {
@@ -175,7 +175,7 @@ fn symlinked_kernel_file_is_an_error_not_an_empty_snapshot() {
     assert!(!dir.join("rounds/round-2/.kernel.tmp").exists());
 }
 
-// ---- Finding 6: garbage numbers and settings ----
+// ---- Garbage numbers and settings ----
 
 fn write_csv(dir: &Path, name: &str, rows: &[&str]) -> PathBuf {
     let header = std::fs::read_to_string(csv("baseline.csv")).unwrap();
@@ -350,7 +350,7 @@ fn shapes_csv_with_a_repeated_column_is_refused() {
     assert!(!dir.join("manifest.yaml").exists());
 }
 
-// ---- Finding 7: memory update can never break a reader ----
+// ---- memory update can never break a reader ----
 
 #[test]
 fn memory_set_paths_are_depth_limited_and_checked_before_writing() {
@@ -406,7 +406,7 @@ fn memory_set_paths_are_depth_limited_and_checked_before_writing() {
     );
 }
 
-// ---- Finding 8: input problems are exit 2 with the path named ----
+// ---- Input problems are exit 2 with the path named ("Exit codes") ----
 
 #[test]
 fn unreadable_inputs_are_bad_input_naming_the_path() {
@@ -495,7 +495,7 @@ fn run_with_a_missing_kernel_file_is_bad_input() {
     );
 }
 
-// ---- Finding 9: parsing stays fast and never overflows the stack ----
+// ---- Parsing stays fast and never overflows the stack ----
 
 #[test]
 fn deeply_nested_yaml_and_expressions_are_refused_quickly() {
@@ -551,7 +551,7 @@ fn deeply_nested_yaml_and_expressions_are_refused_quickly() {
     refused(&dir, &["status"], &["kernel.workgroups.x", "nest deeper"]);
 }
 
-// ---- Finding 10 ----
+// ---- A relative -C with a harness; a failing harness names a log that exists ----
 
 #[test]
 fn relative_campaign_path_works_with_a_harness() {

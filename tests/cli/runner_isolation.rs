@@ -1,5 +1,6 @@
-//! Worker isolation (SPEC §6) against a fake worker that speaks the line protocol
-//! (`tests/fixtures/runner/fake_worker.sh`) and against the real `kcamp __worker`.
+//! Worker isolation (docs/harness.md, "How a case is measured", item 8) against a fake
+//! worker that speaks the line protocol (`tests/fixtures/runner/fake_worker.sh`) and
+//! against the real `kcamp __worker`.
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;

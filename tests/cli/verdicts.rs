@@ -354,7 +354,7 @@ fn report_gates_the_final_acceptance_and_its_verdict_leads() {
         0,
     );
     run(&dir, &["accept"], 0);
-    // Case 4: the final full validation fails a shape; the report must not say "+x%, ok".
+    // The final full validation fails a shape; the report must not say "+x%, ok".
     let fail = fixture("campaign/fail.csv");
     let r = run(&dir, &["report", "--csv", fail.to_str().unwrap()], 1);
     assert_eq!(r["verdict"], "REJECT", "{r}");
@@ -432,7 +432,7 @@ fn an_imported_row_faster_than_the_target_is_error_naming_floor_peak_and_source(
     let csv = fixture("campaign/baseline.csv");
     run(&dir, &["baseline", "--csv", csv.to_str().unwrap()], 0);
     run(&dir, &["round", "new", "--hypothesis", "cached result"], 0);
-    // Case 6: 52 TFLOP/s for s512 where the target's peak is 3.6.
+    // A harness that caches its result: 52 TFLOP/s for s512 where the target's peak is 3.6.
     let claim = with_claim(tmp.path(), "s512", 52.0);
     let v = run(
         &dir,
@@ -462,7 +462,7 @@ fn an_imported_row_faster_than_the_target_is_error_naming_floor_peak_and_source(
 
 #[test]
 fn a_harness_with_no_target_is_held_to_this_machine_when_it_has_no_gpu() {
-    // Case 6: the harness reports 52 TFLOP/s for s512; the manifest names no target_gpu and
+    // The harness reports 52 TFLOP/s for s512; the manifest names no target_gpu and
     // the campaign has no measured peaks.
     let (_tmp, dir, _log) = harness_campaign_reading("{kernel_dir}", |tmp| {
         let numbers = tmp.join("numbers");

@@ -174,8 +174,8 @@ fn baseline_measures_real_kernels_and_records_everything() {
 
 /// A case that runs past the timeout is killed with its worker and recorded TIMEOUT_FAIL;
 /// the next shape runs in a fresh worker. (A WGSL loop that never ends does not hang the
-/// software adapter: wgpu bounds shader loops and lavapipe returned within a second, so the
-/// stand-in is a naive GEMM far too large to finish inside the limit: about 8 s a dispatch.)
+/// software adapter: wgpu bounds shader loops, so such a loop returns. The stand-in is a
+/// naive GEMM far too large for the software adapter to finish inside the limit.)
 #[test]
 fn a_case_past_the_timeout_is_killed_and_the_other_shapes_go_on() {
     let (_tmp, dir) = campaign(
@@ -474,7 +474,7 @@ fn a_coop_probe_is_refused_where_it_cannot_run_and_nothing_is_stored() {
     assert!(!dir.join("peaks.json").exists());
     // lavapipe has no cooperative matrices: the probe was what was asked for, so the run is
     // refused before anything is measured, and says why. (The bundled chain is a valid
-    // probe; scripts/h200/probes/ writes the others.)
+    // probe; docs/performance.md, "What bounds the f16 kernel", describes others.)
     let probe = shaders.join("peak_coop_f16.wgsl");
     let v = run(
         &dir,

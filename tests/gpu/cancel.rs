@@ -1,8 +1,8 @@
-//! Cancelling a running `kcamp validate` (SPEC §10): SIGINT (Ctrl-C), SIGTERM (the
-//! dashboard's Esc and quit) and SIGHUP (a closed terminal) each end every process the run
-//! started within a second, checked by pid — a harness command's whole process group, and
-//! the built-in runner's `kcamp __worker` on real kernels — remove the staging
-//! directories, reset `live/progress.json`, journal `cancelled` and exit 2 with
+//! Cancelling a running `kcamp validate` (docs/reliability.md, "Cancelling"): SIGINT
+//! (Ctrl-C), SIGTERM (the dashboard's Esc and quit) and SIGHUP (a closed terminal) each end
+//! every process the run started within a second, checked by pid — a harness command's
+//! whole process group, and the built-in runner's `kcamp __worker` on real kernels — remove
+//! the staging directories, reset `live/progress.json`, journal `cancelled` and exit 2 with
 //! `{"error": {"kind": "cancelled"}}`. Nothing is recorded: the round stays as it was.
 
 use std::io::Read;

@@ -1,7 +1,7 @@
-//! Finding 4: a measurement ends with its owner. When the `kcamp` process running a
-//! validation dies — SIGKILL included — its external harness (and whatever the harness
-//! started) and its built-in `__worker` (mid-kernel, on the software adapter) die within
-//! a second, and the next command removes the staging directories of the dead run.
+//! A measurement ends with its owner (docs/reliability.md). When the `kcamp` process
+//! running a validation dies — SIGKILL included — its external harness (and whatever the
+//! harness started) and its built-in `__worker` (mid-kernel, on the software adapter) die
+//! within a second, and the next command removes the staging directories of the dead run.
 
 use crate::common;
 

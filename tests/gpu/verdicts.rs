@@ -88,7 +88,7 @@ fn a_candidate_on_another_backend_is_judged_like_for_like() {
         assert!(warmup[0]["ms"].as_f64().unwrap() > 0.0, "{shape}");
     }
 
-    // Case 1: the same kernel validated on GL. Paired, both sides are measured on GL in
+    // The same kernel validated on GL. Paired, both sides are measured on GL in
     // this run; the verdict says the incumbent's own round was measured on Vulkan.
     run(
         &dir,
@@ -174,7 +174,7 @@ fn run_any(dir: &Path, args: &[&str]) -> (i32, Value) {
 
 #[test]
 fn a_quick_validation_checks_the_output_of_every_target_shape() {
-    // Case 5: a kernel whose backward_da is wrong for odd K; the representative shapes are
+    // A kernel whose backward_da is wrong for odd K; the representative shapes are
     // even, the odd one is only checked.
     let (_tmp, dir) = campaign(
         "- {label: s16, M: 16, N: 16, K: 16}\n- {label: s32, M: 32, N: 32, K: 32}\n- {label: odd16x17x16, M: 16, N: 17, K: 16}\n",

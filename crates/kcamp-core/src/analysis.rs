@@ -341,8 +341,8 @@ mod tests {
 
     #[test]
     fn registers_decide_workgroups_per_nvidia_multiprocessor() {
-        // The H200 runs of scripts/h200: SGEMM versions 40 (128 registers), 35 (155) and 13
-        // (171) with 256 invocations; HGEMM version 22 (128) with 512.
+        // Register counts NVIDIA's driver gave real kernels: 128, 155 and 171 with 256
+        // invocations, 128 with 512 (docs/performance.md, "What bounds the SGEMM: registers").
         assert_eq!(nvidia_workgroups_by_registers(128, 256), 2);
         assert_eq!(nvidia_workgroups_by_registers(155, 256), 1);
         assert_eq!(nvidia_workgroups_by_registers(171, 256), 1);

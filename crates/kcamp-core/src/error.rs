@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// Process exit codes, documented in the README.
+/// Process exit codes (docs/reliability.md, "Exit codes").
 pub mod exit {
     pub const OK: i32 = 0;
     /// The gate said REJECT or NEEDS_REMEASURE.

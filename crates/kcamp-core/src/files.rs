@@ -1,5 +1,5 @@
-//! Names of the files and directories of a campaign (SPEC §3), in one place so that every
-//! writer and reader agrees on them.
+//! Names of the files and directories of a campaign (docs/campaign-dir.md, "Layout"), in
+//! one place so that every writer and reader agrees on them.
 
 /// The campaign's definition; its presence is what makes a directory a campaign.
 pub const MANIFEST_FILE: &str = "manifest.yaml";

@@ -556,8 +556,8 @@ mod tests {
         LockGuard::acquire(&p, "again").unwrap();
     }
 
-    /// Finding 10: a writer refused right after another took the lock (before it wrote its
-    /// name) still names the holder's pid.
+    /// A writer refused right after another took the lock (before it wrote its name) still
+    /// names the holder's pid (docs/reliability.md, "Readers and writers").
     #[test]
     fn refused_writer_waits_for_the_holder_name() {
         let dir = tempfile::tempdir().unwrap();
@@ -591,7 +591,8 @@ mod tests {
         assert!(LockGuard::holder(&p).is_some());
     }
 
-    /// Finding 3: a reader asking who holds the lock never makes a writer fail.
+    /// A reader asking who holds the lock never makes a writer fail (docs/reliability.md,
+    /// "Readers and writers").
     #[test]
     fn readers_never_make_writers_fail() {
         let dir = tempfile::tempdir().unwrap();

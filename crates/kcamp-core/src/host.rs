@@ -196,7 +196,7 @@ mod tests {
         let h = Host::from_parts(2, AVX512_FP16, dev.path());
         assert_eq!(h.cpu_peak(Dtype::F32).value, 2.0 * 6.5e9 * 64.0);
         assert_eq!(h.cpu_peak(Dtype::F16).value, 2.0 * 6.5e9 * 128.0);
-        // Case 6 of the like-for-like issue: 52 TFLOP/s on such a machine is impossible.
+        // A harness claiming 52 TFLOP/s on such a machine claims the impossible.
         assert!(h.cpu_peak(Dtype::F32).value < 1e12);
         assert_eq!(
             h.cpu_peak(Dtype::F32).key.as_deref(),

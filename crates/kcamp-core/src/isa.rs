@@ -1,7 +1,7 @@
-//! Static metrics of a kernel (SPEC §8 `isa_metric_progress`) as plain data, and the
-//! targets they are held to. The numbers come from naga's analysis of the WGSL, done where
-//! the kernel is compiled (kcamp-gpu) and stored in `result.json`; records read them back
-//! without opening a GPU.
+//! Static metrics of a kernel (a record's `isa_metric_progress`: docs/campaign-dir.md,
+//! "Iteration records: `memory/v<N>.json`") as plain data, and the targets they are held
+//! to. The numbers come from naga's analysis of the WGSL, done where the kernel is compiled
+//! (kcamp-gpu) and stored in `result.json`; records read them back without opening a GPU.
 
 use serde::{Deserialize, Serialize};
 
@@ -284,10 +284,10 @@ impl StatisticValue {
     }
 }
 
-/// A statistic's value for people. NVIDIA's driver (580) reports "Local Memory Size" with
-/// bit 36 set above the byte count (2^36 = 68,719,476,736 for a kernel that spills nothing,
-/// 2^36 + 32 and 2^36 + 240 for two that spill: scripts/h200 run 16), so the bytes are shown
-/// with the reported value beside them.
+/// A statistic's value for people. NVIDIA's driver reports "Local Memory Size" with bit 36
+/// set above the byte count (2^36 = 68,719,476,736 for a kernel that spills nothing), so
+/// the bytes are shown with the reported value beside them (docs/roofline.md, "What the
+/// driver made of the kernel").
 fn shown(s: &DriverStatistic) -> String {
     const FLAG: u64 = 1 << 36;
     match s.value {

@@ -23,7 +23,7 @@ fn one_expr() -> String {
     "1".to_owned()
 }
 
-/// How the campaign's kernel plugs into the op's ABI (README "Kernel ABI").
+/// How the campaign's kernel plugs into the op's ABI (docs/kernel-abi.md).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct KernelSpec {

@@ -1,4 +1,4 @@
-//! `manifest.yaml`: the campaign's definition (SPEC §4).
+//! `manifest.yaml`: the campaign's definition (docs/campaign-dir.md, "`manifest.yaml`").
 
 use std::collections::BTreeSet;
 use std::path::Path;

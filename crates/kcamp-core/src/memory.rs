@@ -1,4 +1,4 @@
-//! Iteration records `memory/v<N>.json` (SPEC §8).
+//! Iteration records `memory/v<N>.json` (docs/campaign-dir.md, "Iteration records").
 //!
 //! A record is kept as a JSON value (not a Rust struct) so that `--set a.b=VALUE` can reach
 //! any field; the embedded JSON Schema is the single definition of what a record may hold,

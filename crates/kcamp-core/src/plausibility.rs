@@ -1,8 +1,9 @@
-//! Plausibility of measured rows (SPEC §6): a PASS row whose time is below the roofline floor
-//! of the hardware that measured it is impossible (a harness that cached its result, a timer
-//! that measured nothing) and becomes `ERROR`, naming the floor, the peak and its source.
-//! The built-in runner applies it to its outcomes; the campaign applies it to every CSV it
-//! did not measure itself, imported or written by a harness.
+//! Plausibility of measured rows (docs/harness.md, "Impossible results"): a PASS row whose
+//! time is below the roofline floor of the hardware that measured it is impossible (a
+//! harness that cached its result, a timer that measured nothing) and becomes `ERROR`,
+//! naming the floor, the peak and its source. The built-in runner applies it to its
+//! outcomes; the campaign applies it to every CSV it did not measure itself, imported or
+//! written by a harness.
 
 use crate::ops::pass_work;
 use crate::schema::{BenchTable, Row, Schema};

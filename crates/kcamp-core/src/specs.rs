@@ -1,4 +1,4 @@
-//! GPU spec registry, utilization and roofline (SPEC §9).
+//! GPU spec registry, utilization and roofline (docs/roofline.md).
 //!
 //! The registry (`assets/gpu_specs.yaml`, embedded) holds cited peaks: every value names a
 //! source document. `kcamp peak` adds measured peaks (source id
@@ -444,7 +444,8 @@ pub struct Utilization {
     pub peaks: UtilPeaks,
 }
 
-/// Achieved rates against both peaks (SPEC §9). `flops` and `bytes` are per launch.
+/// Achieved rates against both peaks (docs/roofline.md, "Utilization and bound class").
+/// `flops` and `bytes` are per launch.
 pub fn utilization(
     peaks: &UtilPeaks,
     flops: f64,
@@ -638,7 +639,7 @@ pub fn user_peak_store_path() -> Result<PathBuf> {
 /// kernel may beat it. The floor gives measured peaks this much headroom.
 pub const MEASURED_PEAK_HEADROOM: f64 = 1.25;
 /// On a software adapter the "peak" is a CPU's, measured under whatever else the machine
-/// was doing (seen: 3.3 GB/s copy on a busy 2-core host, 5.5 GB/s on an idle one).
+/// was doing: a busy host measures a lower one than an idle host does.
 pub const MEASURED_SOFTWARE_PEAK_HEADROOM: f64 = 3.0;
 
 /// The peaks the roofline floor of one adapter and dtype uses; either may be unknown.

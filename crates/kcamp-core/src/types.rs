@@ -57,7 +57,7 @@ impl Dtype {
             Dtype::F16 => "f16",
         }
     }
-    /// PASS threshold on rel_err (SPEC §6).
+    /// PASS threshold on rel_err (docs/harness.md, "How a case is measured", item 3).
     pub fn rel_err_threshold(self) -> f64 {
         match self {
             Dtype::F32 => 1e-4,
@@ -203,12 +203,14 @@ impl TimingMethod {
 }
 
 /// Which runtime checks the shader compiler put into a kernel: a measurement condition,
-/// part of every fingerprint (checked and unchecked code of one kernel differ by up to 20×).
+/// part of every fingerprint (checked and unchecked code of one kernel can differ many
+/// times over: docs/performance.md, "What naga's runtime checks cost").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RuntimeChecks {
     /// Bounds checks and forced loop bounding: wgpu's fully checked mode (`kernel.checks:
-    /// full`). On the H200 loop bounding cost 7-23x; kept to measure exactly that.
+    /// full`). Forced loop bounding can cost a kernel many times over; kept to measure
+    /// exactly that.
     Full,
     /// Every buffer access bounds-checked (no forced loop bounding): the default.
     BoundsChecks,

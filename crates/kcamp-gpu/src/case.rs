@@ -1,4 +1,5 @@
-//! One benchmark case: inputs, compilation, correctness, timing, metrics (SPEC §6).
+//! One benchmark case: inputs, compilation, correctness, timing, metrics (docs/harness.md,
+//! "How a case is measured").
 
 use std::cell::Cell;
 use std::collections::BTreeMap;

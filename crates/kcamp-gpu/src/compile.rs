@@ -84,8 +84,9 @@ pub(crate) fn compile(
         // wgpu's own checked mode, loop bounding included (`kernel.checks: full`).
         RuntimeChecks::Full => ctx.device.create_shader_module(desc),
         RuntimeChecks::BoundsChecks => {
-            // Bounds checks stay on; forced loop bounding is off: it cost 7-23x on the H200
-            // (128x128 SGEMM at 4096^3: 1.86 TFLOP/s with it, 27.1 without), and a kernel that
+            // Bounds checks stay on; forced loop bounding is off: it can keep a kernel's
+            // accumulators out of registers and cost it many times over
+            // (docs/performance.md, "What naga's runtime checks cost"), and a kernel that
             // never ends is already the killable worker's TIMEOUT_FAIL.
             let mut checks = wgpu::ShaderRuntimeChecks::checked();
             checks.force_loop_bounding = false;

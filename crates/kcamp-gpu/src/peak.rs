@@ -1,6 +1,7 @@
-//! The adapter's own ceilings (SPEC §9): an FMA-chain kernel (f32, and f16 where the adapter
-//! has SHADER_F16) and a vec4 copy kernel. Each grows (more iterations, a bigger buffer,
-//! then more dispatches) until one timed run lasts `min_run_ms`; the best of `runs` counts.
+//! The adapter's own ceilings (docs/roofline.md, "`kcamp peak`: the adapter's own
+//! ceilings"): an FMA-chain kernel (f32, and f16 where the adapter has SHADER_F16) and a
+//! vec4 copy kernel. Each grows (more iterations, a bigger buffer, then more dispatches)
+//! until one timed run lasts `min_run_ms`; the best of `runs` counts.
 
 use std::path::Path;
 use std::time::Instant;
@@ -231,7 +232,8 @@ fn build(
 
 /// A 2-D grid of exactly `groups` workgroups within the per-dimension limit: x is the largest
 /// divisor of `groups` that fits (1 GiB of copy = 262,144 workgroups -> 32,768 x 8, where
-/// x = 65,535 and y = ceil(groups / x) launched 65,531 empty workgroups, 7% of the copy's time).
+/// x = 65,535 and y = ceil(groups / x) would launch 65,531 empty workgroups, timed as part
+/// of the copy).
 /// Where no divisor gives a y within the limit either (a large prime), the most balanced
 /// rectangle, which launches fewer than y extra workgroups.
 fn grid(ctx: &GpuContext, groups: u64) -> Result<[u32; 3]> {

@@ -1,4 +1,6 @@
-//! Static shader metrics from naga (SPEC §8 `isa_metric_progress`).
+//! Static shader metrics from naga, for a record's `isa_metric_progress` and `kcamp
+//! analyze` (docs/campaign-dir.md, "Iteration records: `memory/v<N>.json`";
+//! docs/roofline.md, "`kcamp analyze`").
 //!
 //! WGSL is parsed and validated with naga; each compute entry point's body, and the
 //! functions it calls, is walked once. Counts are static: both branches of an `if` are

@@ -1,7 +1,8 @@
 //! When a warm-up is done: by time and by stability, not by a count. A GPU that idles at a
-//! few hundred MHz needs a fraction of a second of work before its clocks settle (seen on an
-//! H200: 3 warm-up dispatches read 8.7 TFLOP/s where 300 read 28.2 for the same kernel), and
-//! within-run stddev cannot reveal a run that was timed while the clocks were still rising.
+//! few hundred MHz needs a fraction of a second of work before its clocks settle, so a
+//! warm-up of a few dispatches times a cold device (docs/performance.md, "Timing on a
+//! GPU"), and within-run stddev cannot reveal a run that was timed while the clocks were
+//! still rising.
 //! So each timed step dispatches until a minimum wall time has passed and the last samples
 //! agree within a tolerance, and gives up settling at a cap (recorded as not settled).
 

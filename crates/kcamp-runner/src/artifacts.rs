@@ -1,6 +1,7 @@
-//! What a run leaves behind (SPEC §3, §6): `benchmark.csv`, `samples.csv`, `result.json`
-//! and the `[kcamp] RESULT_JSON={...}` line; plus the roofline-floor check that keeps an
-//! impossible time from becoming a record.
+//! What a run leaves behind (docs/csv-schema.md, "Beside them"): `benchmark.csv`,
+//! `samples.csv`, `result.json` and the `[kcamp] RESULT_JSON={...}` line; plus the
+//! roofline-floor check that keeps an impossible time from becoming a record
+//! (docs/harness.md, "Impossible results").
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -112,7 +113,7 @@ pub fn write_run_artifacts(
 }
 
 /// Turn every PASS shape whose measured time is below the adapter's roofline floor into
-/// `ERROR` (SPEC §6): such a time is impossible, so it must never become a record.
+/// `ERROR`: such a time is impossible, so it must never become a record.
 /// Returns how many shapes were rejected.
 pub fn apply_roofline_floor(
     outcomes: &mut [CaseOutcome],

@@ -1,6 +1,7 @@
-//! The parent side of worker isolation (SPEC §6): cases run one at a time in a `kcamp
-//! __worker` subprocess; a case past its timeout, a worker that dies or talks nonsense costs
-//! that case only — the worker is killed and a fresh one runs the remaining cases.
+//! The parent side of worker isolation (docs/harness.md, "How a case is measured", item 8):
+//! cases run one at a time in a `kcamp __worker` subprocess; a case past its timeout, a
+//! worker that dies or talks nonsense costs that case only — the worker is killed and a
+//! fresh one runs the remaining cases.
 
 use std::collections::VecDeque;
 use std::ffi::OsString;
@@ -48,8 +49,8 @@ pub struct RunOptions {
     /// Before the first timed case, compile its kernels in a worker of their own (a copy of
     /// the first timed case shrunk to at most `PRECOMPILE_DIM` per dimension, checked,
     /// not timed), so no timed process is the one whose compile filled the driver's shader
-    /// cache: on the H200 the first process of a new kernel ran 4096^3 at 14-16 instead of
-    /// 40 TFLOP/s for 2 of 3 kernels (run 13), and for none of 3 with this step (run 14).
+    /// cache: on a GPU the first process of a new kernel could run a large case far below
+    /// the kernel's rate (docs/performance.md, "A worker per case").
     pub precompile: bool,
 }
 
@@ -57,10 +58,10 @@ pub struct RunOptions {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkerReuse {
     /// One worker for the run on a software adapter; a fresh one after every case that ran
-    /// on a hardware adapter. On the H200, large GEMMs measured with one worker per run ran
-    /// at 13-25 instead of 33.5-40 TFLOP/s in 14 of 36 cases, at full SM and memory clocks;
-    /// with a worker per case in 2 of 36 (`scripts/h200/slow.sh`, runs 12-14). A CPU adapter
-    /// shows no such state and pays for every start. The default.
+    /// on a hardware adapter. On a GPU, a large case in a long-lived worker could run far
+    /// below the kernel's rate at full clocks, a state that follows the process, not the
+    /// shape (docs/performance.md, "A worker per case"). A CPU adapter shows no such state
+    /// and pays for every start. The default.
     Auto,
     /// A fresh worker for every case (`KCAMP_WORKER_PER_CASE=1`).
     PerCase,

@@ -194,7 +194,7 @@ fn geomean(values: impl Iterator<Item = f64>) -> Option<f64> {
     kcamp_core::stats::geomean(&values.filter(|v| *v > 0.0).collect::<Vec<_>>())
 }
 
-/// A gate report with the SPEC's classes (band = the 2% floor), for fixtures only.
+/// A gate report with the gate's classes (band = the 2% floor), for fixtures only.
 pub fn gate_report(
     shapes: &[FixtureShape],
     incumbent: &[Measured],

@@ -1,8 +1,8 @@
-//! kcamp-tui: the dashboard (SPEC §11), in the Elm architecture: [`app`] holds the model and `update`,
-//! [`view`] draws it, `event_loop` turns terminal keys, file changes, child processes,
-//! signals and ticks into messages and performs the effects `update` asks for. The
-//! dashboard only reads the campaign and sends commands (the kcamp binary itself, with
-//! `--json`).
+//! kcamp-tui: the dashboard (docs/dashboard.md), in the Elm architecture: [`app`] holds the
+//! model and `update`, [`view`] draws it, `event_loop` turns terminal keys, file changes,
+//! child processes, signals and ticks into messages and performs the effects `update` asks
+//! for. The dashboard only reads the campaign and sends commands (the kcamp binary itself,
+//! with `--json`).
 //!
 //! Idle, it does nothing: the watcher reports writes only (not the dashboard's own reads),
 //! only the parts that changed are read again ([`loading`]), and a frame is drawn only when

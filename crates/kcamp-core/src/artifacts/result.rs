@@ -73,7 +73,7 @@ pub struct PairedRun {
     pub runtime_checks: Option<RuntimeChecks>,
 }
 
-/// The RESULT_JSON summary (SPEC §6).
+/// The RESULT_JSON summary (docs/harness.md, "How a case is measured", item 11).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RunSummary {
     pub total: usize,

@@ -1,5 +1,6 @@
 //! Glue between decisions and the iteration records (`memory/v<N>.json`).
-//! The run fills the performance and correctness fields itself (SPEC §8).
+//! The run fills the performance and correctness fields itself (docs/campaign-dir.md,
+//! "Iteration records: `memory/v<N>.json`").
 
 use std::collections::BTreeMap;
 

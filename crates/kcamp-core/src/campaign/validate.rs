@@ -169,7 +169,8 @@ pub(super) fn validate_locked(
     }
     let comparable = judged.like.comparable();
     let raw_verdict = report.verdict;
-    // SPEC §7 rule 5: a gain inside the noise is re-measured; the history decides.
+    // A gain inside the noise is re-measured; the history decides (docs/gate.md,
+    // "NEEDS_REMEASURE").
     let history = read_validation_log(&rdir)?;
     if comparable && raw_verdict == Verdict::NeedsRemeasure {
         apply_remeasure(

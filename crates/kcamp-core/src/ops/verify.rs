@@ -1,4 +1,5 @@
-//! Comparing a kernel's output with the f64 reference (SPEC §6).
+//! Comparing a kernel's output with the f64 reference (docs/harness.md, "How a case is
+//! measured", item 3).
 
 use crate::types::Dtype;
 
