@@ -88,7 +88,7 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
         spec.clone(),
     );
     let yaml = format!(
-        "# kcamp campaign manifest (see README: manifest.yaml). representative_shapes is filled\n# by `kcamp baseline` unless you set it.\n{}",
+        "# kcamp campaign manifest (see docs/campaign-dir.md in the kcamp repository). representative_shapes is filled\n# by `kcamp baseline` unless you set it.\n{}",
         manifest.to_yaml()?
     );
     // Round-trip through the validator so `init` can never write a manifest `load` refuses.
