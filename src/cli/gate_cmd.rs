@@ -14,11 +14,10 @@ use kcamp_core::error::exit;
 use kcamp_core::files::MANIFEST_FILE;
 use kcamp_core::files::RESULT_JSON;
 use kcamp_core::gate::{
-    GateConfig, GateInput, GateReport, ShapeClass, ShapeVerdict, Verdict, judge, judge_each,
-    write_value,
+    GateConfig, GateInput, GateReport, ShapeClass, ShapeVerdict, Verdict, judge, write_value,
 };
 use kcamp_core::manifest::Manifest;
-use kcamp_core::schema::{ColumnTable, Samples, Schema, ShapeTable};
+use kcamp_core::schema::{BenchTable, Samples, Schema};
 use kcamp_core::text::shell_word;
 use kcamp_core::{Error, Result};
 
@@ -43,29 +42,15 @@ pub struct GateArgs {
 pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
     keep_freed_memory();
     let manifest = campaign_manifest(&ctx.campaign)?;
-    let judged = a
-        .metric
-        .as_deref()
-        .or(manifest.as_ref().map(|m| m.primary_metric.as_str()));
-    // The two files are parsed side by side, each thread taking chunks of the other's file
-    // once its own is read (`read_metric_pair`). The incumbent's header is the reference: a
-    // drifted candidate header is reported as such, before its columns are interpreted.
-    // Column-wise: 10,000-shape files are common, and rows that own their cells cost three
-    // heap blocks each. Every cell is checked, but only the judged metric's are kept (2 of
-    // the 9 numbers of a GEMM row: less fresh memory to fault in).
-    let (incumbent, candidate) = ColumnTable::read_metric_pair(&a.base, &a.candidate, judged);
-    let incumbent = incumbent?;
-    let candidate = match candidate {
-        Ok(c) if c.schema.header() == incumbent.schema.header() => c,
-        // Drifted or unreadable: read again held to the incumbent's header, which names the
-        // first differing column before anything else.
-        _ => ColumnTable::read_with_header(
-            &a.candidate,
-            &incumbent.schema.header(),
-            "incumbent",
-            "candidate",
-        )?,
-    };
+    // The incumbent's header is the reference: a drifted candidate header is reported as
+    // such, before its columns are interpreted.
+    let incumbent = BenchTable::read(&a.base)?;
+    let candidate = BenchTable::read_with_header(
+        &a.candidate,
+        &incumbent.schema.header(),
+        "incumbent",
+        "candidate",
+    )?;
     let samples = SamplesBeside::load((&a.base, &incumbent), (&a.candidate, &candidate))?;
     let config = manifest
         .as_ref()
@@ -88,18 +73,10 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         config: &config,
         paired: false,
     };
-    // The text table is made of the verdicts as they are judged, a piece at a time, and
-    // they are not kept (10,000 verdicts are 1.5 MB of fresh memory, a page fault every
-    // 4 KiB); every other form writes the whole report.
     let text_table = !ctx.json && exporter(a.format).is_none();
     let representative = manifest.as_ref().map(|m| &m.representative_shapes[..]);
     let judged_text = TableInPieces::new(&metric, representative);
-    let report = if text_table {
-        judge_each(&input, &|at, verdicts| judged_text.add(at, verdicts))
-    } else {
-        judge(&input)
-    }
-    .map_err(|e| match e {
+    let report = judge(&input).map_err(|e| match e {
         // The gate is pure and knows no paths: name the two files here.
         Error::Input(msg) => Error::Input(format!(
             "{} vs {}: {msg}",
@@ -109,6 +86,9 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         other => other,
     })?;
     let mut report = report;
+    if text_table {
+        judged_text.add(0, &report.shapes);
+    }
     let table = text_table.then(|| judged_text.into_table());
     let (failed, full) = match &table {
         Some(table) => (table.failed, table.full),
@@ -345,8 +325,8 @@ struct SamplesBeside {
 
 impl SamplesBeside {
     fn load(
-        (base, base_table): (&Path, &dyn ShapeTable),
-        (candidate, cand_table): (&Path, &dyn ShapeTable),
+        (base, base_table): (&Path, &BenchTable),
+        (candidate, cand_table): (&Path, &BenchTable),
     ) -> Result<SamplesBeside> {
         let (base_dir, cand_dir) = (directory_of(base), directory_of(candidate));
         let same_dir = match (base_dir.canonicalize(), cand_dir.canonicalize()) {
@@ -369,7 +349,7 @@ impl SamplesBeside {
                 note,
             });
         }
-        let read = |p: &Path, table: &dyn ShapeTable| -> Result<Option<Samples>> {
+        let read = |p: &Path, table: &BenchTable| -> Result<Option<Samples>> {
             if p.is_file() {
                 Samples::read_for(p, table).map(Some)
             } else {
