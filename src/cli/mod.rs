@@ -23,6 +23,7 @@ pub mod gpu_cmd;
 mod json;
 pub mod memory_cmd;
 pub mod run_cmd;
+mod table;
 
 /// What a command produced: its JSON document and the text for people. The document is
 /// serialized only when `--json` asks for it, straight from its typed value (no
@@ -37,13 +38,7 @@ pub struct CmdOutput {
     /// Writes the JSON document to stdout as it is serialized (see
     /// [`CmdOutput::streamed`]).
     stream: Option<StreamWriter>,
-    /// Writes the start of the text for people to stdout as it is made, before `human`
-    /// (see [`CmdOutput::with_text_stream`]).
-    text_stream: Option<TextStream>,
 }
-
-/// Writes the start of a command's text for people (a gate's table) to stdout.
-pub type TextStream = Box<dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()>>;
 
 /// Writes a command's JSON document, with its next steps as `next`, to stdout.
 type StreamWriter =
@@ -124,7 +119,6 @@ impl CmdOutput {
             exit: code,
             next: Vec::new(),
             stream: None,
-            text_stream: None,
         }
     }
 
@@ -145,16 +139,6 @@ impl CmdOutput {
         let mut out = CmdOutput::with_exit(Shared(doc), human, code);
         out.stream = Some(Box::new(move |stdout, next| write(&shared, next, stdout)));
         out
-    }
-
-    /// Without `--json`, `write` writes the start of the text to stdout as it is made, and
-    /// `human` follows it: a 10,000-shape gate table is a megabyte, which held as one string
-    /// would be a megabyte of fresh memory (a page fault every 4 KiB). What it writes is not
-    /// escaped for the terminal as `human` is: only for text made of checked labels and
-    /// numbers.
-    pub fn with_text_stream(mut self, write: TextStream) -> CmdOutput {
-        self.text_stream = Some(write);
-        self
     }
 
     /// The next steps: each a command to run or a dashboard key, most likely first.
@@ -445,7 +429,7 @@ fn run_parsed(cli: Cli) -> i32 {
                     .map(|t| &**t)
                     .filter(|t| !t.is_empty())
                     .collect();
-                print_after(out.text_stream.as_ref(), &texts, out.exit)
+                print_lines(&texts, out.exit)
             };
             // The process exits next and its memory goes back whole: freeing a report's
             // 10,000 shapes one by one first would only cost time.
@@ -464,23 +448,15 @@ fn run_parsed(cli: Cli) -> i32 {
     }
 }
 
-/// Print each text on its own line(s); returns `code`, or what [`stdout_failed`] says when
-/// stdout cannot take them.
+/// Print each text on its own line(s), through one buffer; returns `code`, or what
+/// [`stdout_failed`] says when stdout cannot take them.
 fn print_lines(texts: &[&str], code: i32) -> i32 {
-    print_after(None, texts, code)
-}
-
-/// Print what `first` writes, if anything, then each text on its own line(s), through one
-/// buffer; returns `code`, or what [`stdout_failed`] says when stdout cannot take them.
-fn print_after(first: Option<&TextStream>, texts: &[&str], code: i32) -> i32 {
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let written = first
-        .map_or(Ok(()), |write| write(&mut out))
-        .and_then(|()| {
-            texts.iter().try_for_each(|t| {
-                out.write_all(t.as_bytes())
-                    .and_then(|()| out.write_all(b"\n"))
-            })
+    let written = texts
+        .iter()
+        .try_for_each(|t| {
+            out.write_all(t.as_bytes())
+                .and_then(|()| out.write_all(b"\n"))
         })
         .and_then(|()| out.flush());
     match written {
