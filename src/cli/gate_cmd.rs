@@ -13,9 +13,7 @@ use kcamp_core::artifacts::result::RunResult;
 use kcamp_core::error::exit;
 use kcamp_core::files::MANIFEST_FILE;
 use kcamp_core::files::RESULT_JSON;
-use kcamp_core::gate::{
-    GateConfig, GateInput, GateReport, ShapeClass, ShapeVerdict, Verdict, judge,
-};
+use kcamp_core::gate::{GateConfig, GateInput, GateReport, ShapeClass, Verdict, judge};
 use kcamp_core::manifest::Manifest;
 use kcamp_core::schema::{BenchTable, Samples, Schema};
 use kcamp_core::text::shell_word;
@@ -120,8 +118,7 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         exit::GATE_REJECTED
     };
     // The text and the JSON document end with the next step (an exported table or
-    // markdown comment is a document of its own). The report is streamed as it is
-    // serialized (it is plain derived data, no maps).
+    // markdown comment is a document of its own).
     let next = if !ctx.json && a.format != Format::Text {
         Vec::new()
     } else {
@@ -157,8 +154,7 @@ fn keep_freed_memory() {
     }
 }
 
-/// The report as pretty JSON, its shapes serialized in pieces by two threads
-/// (`json::write_pretty_with_items`), with the next steps last as `next` when there are any.
+/// The report as pretty JSON, with the next steps last as `next` when there are any.
 fn write_report(
     report: &GateReport,
     next: &[String],
@@ -172,82 +168,7 @@ fn write_report(
         #[serde(skip_serializing_if = "<[String]>::is_empty")]
         next: &'a [String],
     }
-    let head = GateReport {
-        verdict: report.verdict,
-        metric: report.metric.clone(),
-        aggregate: report.aggregate.clone(),
-        reasons: report.reasons.clone(),
-        shapes: Vec::new(),
-        noted_regressions: report.noted_regressions.clone(),
-        config: report.config.clone(),
-        paired: report.paired,
-    };
-    let head = WithNext {
-        report: &head,
-        next,
-    };
-    super::json::write_pretty_with_items(out, &head, "shapes", &report.shapes, &ShapeJson)
-}
-
-/// A shape of the JSON report written field by field, as its derived `Serialize` writes it
-/// through serde_json (the same number and string formatting, from serde_json itself) at
-/// a third of the cost: 10,000 shapes are 4 MB. The test below holds the two together.
-struct ShapeJson;
-
-impl super::json::ItemWriter<ShapeVerdict> for ShapeJson {
-    fn write<W: std::io::Write>(&self, out: &mut W, s: &ShapeVerdict) -> serde_json::Result<()> {
-        use serde_json::ser::{CompactFormatter, Formatter};
-        let number = |out: &mut W, v: Option<f64>| match v {
-            Some(v) if v.is_finite() => CompactFormatter.write_f64(out, v),
-            _ => out.write_all(b"null"),
-        };
-        let text = |out: &mut W, v: &str| serde_json::to_writer(out, v);
-        let io = serde_json::Error::io;
-        out.write_all(b"{\n      \"label\": ").map_err(io)?;
-        text(out, &s.label)?;
-        out.write_all(b",\n      \"dims\": [").map_err(io)?;
-        for (i, d) in s.dims.iter().enumerate() {
-            let separator: &[u8] = if i == 0 {
-                b"\n        "
-            } else {
-                b",\n        "
-            };
-            out.write_all(separator).map_err(io)?;
-            CompactFormatter.write_u64(out, *d).map_err(io)?;
-        }
-        if !s.dims.is_empty() {
-            out.write_all(b"\n      ").map_err(io)?;
-        }
-        out.write_all(b"],\n      \"check\": ").map_err(io)?;
-        text(out, s.check.as_str())?;
-        out.write_all(b",\n      \"incumbent_check\": ")
-            .map_err(io)?;
-        text(out, s.incumbent_check.as_str())?;
-        for (name, v) in [
-            (&b",\n      \"incumbent\": "[..], s.incumbent),
-            (b",\n      \"candidate\": ", s.candidate),
-            (b",\n      \"delta\": ", s.delta),
-            (b",\n      \"band\": ", Some(s.band)),
-            (b",\n      \"p_value\": ", s.p_value),
-        ] {
-            out.write_all(name).map_err(io)?;
-            number(out, v).map_err(io)?;
-        }
-        out.write_all(b",\n      \"pairs\": ").map_err(io)?;
-        match s.pairs {
-            Some(p) => CompactFormatter.write_u32(out, p),
-            None => out.write_all(b"null"),
-        }
-        .map_err(io)?;
-        out.write_all(b",\n      \"class\": ").map_err(io)?;
-        text(out, s.class.as_str())?;
-        out.write_all(if s.hard_regression {
-            b",\n      \"hard_regression\": true\n    }"
-        } else {
-            b",\n      \"hard_regression\": false\n    }"
-        })
-        .map_err(io)
-    }
+    serde_json::to_writer_pretty(out, &WithNext { report, next })
 }
 
 /// The campaign's manifest when the campaign directory has one. A manifest that exists
@@ -535,8 +456,7 @@ fn verdict_text(report: &GateReport) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::json::{ItemWriter, Serialized};
-    use kcamp_core::gate::Aggregate;
+    use kcamp_core::gate::{Aggregate, ShapeVerdict};
     use kcamp_core::types::Check;
 
     fn report(shapes: Vec<ShapeVerdict>) -> GateReport {
@@ -607,56 +527,5 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[1].starts_with("日本語  1×64×64"), "{text}");
         assert!(lines[2].starts_with("abcdef  1×64×64"), "{text}");
-    }
-
-    #[test]
-    fn a_shape_is_written_as_its_serialize_writes_it() {
-        let base = ShapeVerdict {
-            label: "s0".into(),
-            dims: [1, 64, 128, 256].into(),
-            check: Check::Pass,
-            incumbent_check: Check::TimeoutFail,
-            incumbent: Some(48.725114494290935),
-            candidate: Some(1e-300),
-            delta: Some(-0.6720682908538244),
-            band: 0.045573783165296214,
-            p_value: None,
-            pairs: None,
-            class: ShapeClass::Regressed,
-            hard_regression: true,
-        };
-        let mut shapes = vec![base.clone()];
-        for (i, check) in [Check::Fail, Check::Error, Check::Pass]
-            .into_iter()
-            .enumerate()
-        {
-            shapes.push(ShapeVerdict {
-                label: format!("q\"\\µ\u{7f}{i}").into(),
-                dims: vec![u64::MAX; i].into(),
-                check,
-                incumbent_check: check,
-                incumbent: [None, Some(f64::NAN), Some(0.0)][i],
-                candidate: [Some(f64::INFINITY), None, Some(-0.0)][i],
-                delta: [None, Some(1e21), Some(123456789.0)][i],
-                band: [f64::NAN, 5e-324, 2.0][i],
-                p_value: [Some(0.05), Some(f64::NEG_INFINITY), Some(1.0)][i],
-                pairs: [Some(0), Some(10), Some(u32::MAX)][i],
-                class: [
-                    ShapeClass::Failed,
-                    ShapeClass::Neutral,
-                    ShapeClass::Improved,
-                ][i],
-                hard_regression: i == 1,
-            });
-        }
-        for shape in &shapes {
-            let (mut fast, mut serde) = (Vec::new(), Vec::new());
-            ShapeJson.write(&mut fast, shape).unwrap();
-            Serialized.write(&mut serde, shape).unwrap();
-            assert_eq!(
-                String::from_utf8(fast).unwrap(),
-                String::from_utf8(serde).unwrap()
-            );
-        }
     }
 }

@@ -20,7 +20,6 @@ mod cancel;
 pub mod export;
 pub mod gate_cmd;
 pub mod gpu_cmd;
-mod json;
 pub mod memory_cmd;
 pub mod run_cmd;
 mod table;
@@ -123,10 +122,9 @@ impl CmdOutput {
     }
 
     /// Like [`with_exit`](CmdOutput::with_exit), but with `--json` `write` writes the
-    /// document (and the next steps it is given, as `next`) to stdout while it is
-    /// serialized, instead of as one string made first: the same bytes as
-    /// `to_string_pretty` (see [`json`]), without a 4 MB buffer for a 10,000-shape gate
-    /// report (fresh memory costs a page fault every 4 KiB). Only for documents whose
+    /// document (and the next steps it is given, as `next`) to stdout as it serializes it,
+    /// in the document's own field order (a document with next steps is otherwise
+    /// rebuilt as a `serde_json::Value`, whose keys are sorted). Only for documents whose
     /// serialization cannot fail (derived `Serialize`, string keys only: no key can be
     /// refused), since what is written cannot be taken back for an error document.
     pub fn streamed<T: serde::Serialize + 'static>(
