@@ -39,7 +39,6 @@ pub struct GateArgs {
 }
 
 pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
-    keep_freed_memory();
     let manifest = campaign_manifest(&ctx.campaign)?;
     // The incumbent's header is the reference: a drifted candidate header is reported as
     // such, before its columns are interpreted.
@@ -133,25 +132,6 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         vec![next_step(&report, a, unlike, campaign.as_ref())]
     };
     Ok(CmdOutput::streamed(Rc::new(report), human, code, write_report).with_next(next))
-}
-
-/// Memory the gate frees stays in the process for its next allocations: the tables it
-/// reads are freed before the report's text is written, and glibc would otherwise return
-/// each large buffer to the system on free and clear fresh pages for the next one
-/// (scripts/gate-perf/README.md: 2,180 page faults became 1,760). The process exits right
-/// after.
-fn keep_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        /// glibc's ceiling for the mmap threshold on 64-bit systems.
-        const HEAP: libc::c_int = 32 << 20;
-        // SAFETY: mallopt only sets the allocator's tuning parameters; a value it does not
-        // take is refused with 0 and changes nothing.
-        unsafe {
-            libc::mallopt(libc::M_MMAP_THRESHOLD, HEAP);
-            libc::mallopt(libc::M_TRIM_THRESHOLD, libc::c_int::MAX);
-        }
-    }
 }
 
 /// The report as pretty JSON, with the next steps last as `next` when there are any.

@@ -377,17 +377,6 @@ pub fn run() -> i32 {
             return code;
         }
     };
-    // The gate joins three times (reading, judging, writing): one helper thread, started
-    // now, beside the campaign lookup, takes every right half.
-    if matches!(cli.command, Some(Command::Gate(_))) {
-        kcamp_core::par::with_helper(|| run_parsed(cli))
-    } else {
-        run_parsed(cli)
-    }
-}
-
-/// [`run`] once the arguments parsed.
-fn run_parsed(cli: Cli) -> i32 {
     let json = cli.json
         || matches!(
             cli.command.as_ref().and_then(Command::format),
@@ -414,7 +403,7 @@ fn run_parsed(cli: Cli) -> i32 {
     match done {
         Ok(out) => {
             let stream = out.stream.as_ref().filter(|_| json);
-            let code = if let Some(write) = stream {
+            if let Some(write) = stream {
                 out.print_json_streamed(write)
             } else if json {
                 let (doc, code) = out.json();
@@ -428,11 +417,7 @@ fn run_parsed(cli: Cli) -> i32 {
                     .filter(|t| !t.is_empty())
                     .collect();
                 print_lines(&texts, out.exit)
-            };
-            // The process exits next and its memory goes back whole: freeing a report's
-            // 10,000 shapes one by one first would only cost time.
-            std::mem::forget(out);
-            code
+            }
         }
         Err(err) => {
             let message = with_campaign(&err.to_string(), &ctx);
