@@ -87,7 +87,7 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         report
             .shapes
             .iter()
-            .any(|s| !m.representative_shapes.iter().any(|r| *r == s.label))
+            .any(|s| !m.representative_shapes.contains(&s.label))
     });
     let unlike = like_for_like(&mut report, failed, &a.base, &a.candidate);
     let dim_names = candidate.schema.dim_names();
@@ -405,7 +405,7 @@ fn shape_table(report: &GateReport, dim_names: &str) -> String {
             s.class.as_str().to_owned()
         };
         table.row([
-            s.label.to_string(),
+            s.label.clone(),
             units::dims(&s.dims),
             check,
             or_dash(s.incumbent.map(|v| units::metric(v, metric))),
@@ -461,8 +461,8 @@ mod tests {
 
     fn shape(label: &str, p: Option<f64>) -> ShapeVerdict {
         ShapeVerdict {
-            label: label.into(),
-            dims: (&[1, 64, 64][..]).into(),
+            label: label.to_owned(),
+            dims: vec![1, 64, 64],
             check: Check::Pass,
             incumbent_check: Check::Pass,
             incumbent: Some(10.0),

@@ -123,8 +123,8 @@ impl Judging<'_> {
             ..
         } = *self;
         let mut verdict = ShapeVerdict {
-            label: cand_row.label.as_str().into(),
-            dims: cand_row.dims.as_slice().into(),
+            label: cand_row.label.clone(),
+            dims: cand_row.dims.clone(),
             check: cand_row.check,
             incumbent_check: inc_row.check,
             incumbent: None,

@@ -30,7 +30,7 @@ pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
     let noted_regressions: Vec<String> = shapes
         .iter()
         .filter(|s| super::explain::noted(s))
-        .map(|s| s.label.to_string())
+        .map(|s| s.label.clone())
         .collect();
     let blocked = shapes
         .iter()

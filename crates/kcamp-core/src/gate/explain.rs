@@ -63,7 +63,7 @@ pub(super) fn reasons(
         if paired && !untimed.is_empty() {
             reasons.push(format!(
                 "the incumbent shows ERROR (not timed) on {}: a paired run times it only where the candidate passes.",
-                listed(&untimed, |s| s.label.to_string())
+                listed(&untimed, |s| s.label.clone())
             ));
         }
     }

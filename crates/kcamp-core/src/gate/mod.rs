@@ -153,17 +153,11 @@ impl ShapeClass {
     }
 }
 
-/// A shape's label in a verdict: held inline up to 24 bytes, as labels usually are, so a
-/// 10,000-shape report is not 10,000 heap blocks for its labels (scripts/gate-perf/README.md).
-pub type VerdictLabel = compact_str::CompactString;
-/// A shape's dimensions in a verdict: inline up to four (B, M, N, K), for the same reason.
-pub type VerdictDims = smallvec::SmallVec<[u64; 4]>;
-
 /// One shape's judgement.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShapeVerdict {
-    pub label: VerdictLabel,
-    pub dims: VerdictDims,
+    pub label: String,
+    pub dims: Vec<u64>,
     /// Candidate's Check.
     pub check: Check,
     pub incumbent_check: Check,
