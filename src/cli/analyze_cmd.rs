@@ -98,27 +98,27 @@ fn render(e: &ProfileEvidence) -> String {
         out,
         "\nshapes, furthest from their roof first (forward pass):"
     );
-    let rows: Vec<[String; 9]> = std::iter::once(
-        [
-            "shape",
-            "check",
-            "time",
-            "FLOP/s",
-            "B/s",
-            "intensity",
-            "bound",
-            "of peak",
-            "headroom",
-        ]
-        .map(str::to_owned),
-    )
-    .chain(e.shapes.iter().map(|s| {
+    use super::table::{Align::Left as L, Align::Right as R, Table};
+    // Text left, numbers right.
+    let mut table = Table::new([L, L, R, R, R, R, L, R, R]).indented("  ");
+    table.row([
+        "shape",
+        "check",
+        "time",
+        "FLOP/s",
+        "B/s",
+        "intensity",
+        "bound",
+        "of peak",
+        "headroom",
+    ]);
+    for s in &e.shapes {
         let of_peak = match s.bound {
             Some(Bound::Memory) => s.bandwidth_pct.map(|p| format!("{} BW", units::percent(p))),
             Some(Bound::Compute) => s.compute_pct.map(|p| format!("{} FLOP", units::percent(p))),
             None => None,
         };
-        [
+        table.row([
             s.label.clone(),
             s.check.as_str().to_owned(),
             s.time_ms.map_or_else(|| "-".to_owned(), units::millis),
@@ -128,31 +128,9 @@ fn render(e: &ProfileEvidence) -> String {
             bound(s.bound).to_owned(),
             of_peak.unwrap_or_else(|| "-".to_owned()),
             s.headroom.map_or_else(|| "-".to_owned(), units::times),
-        ]
-    }))
-    .collect();
-    let mut widths = [0usize; 9];
-    for r in &rows {
-        for (w, cell) in widths.iter_mut().zip(r) {
-            *w = (*w).max(cell.chars().count());
-        }
+        ]);
     }
-    for r in &rows {
-        let mut line = String::from("  ");
-        for (i, (cell, w)) in r.iter().zip(widths).enumerate() {
-            let pad = w - cell.chars().count();
-            // Text left, numbers right.
-            if i < 2 || i == 6 {
-                line.push_str(cell);
-                line.extend(std::iter::repeat_n(' ', pad + 2));
-            } else {
-                line.extend(std::iter::repeat_n(' ', pad));
-                line.push_str(cell);
-                line.push_str("  ");
-            }
-        }
-        let _ = writeln!(out, "{}", line.trim_end());
-    }
+    out.push_str(&table.render());
     if let Some(m) = &e.static_metrics {
         let _ = writeln!(
             out,

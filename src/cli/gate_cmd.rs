@@ -13,13 +13,11 @@ use kcamp_core::artifacts::result::RunResult;
 use kcamp_core::error::exit;
 use kcamp_core::files::MANIFEST_FILE;
 use kcamp_core::files::RESULT_JSON;
-use kcamp_core::gate::{
-    GateConfig, GateInput, GateReport, ShapeClass, ShapeVerdict, Verdict, judge, judge_each,
-    write_value,
-};
+use kcamp_core::gate::{GateConfig, GateInput, GateReport, ShapeClass, Verdict, judge};
 use kcamp_core::manifest::Manifest;
-use kcamp_core::schema::{ColumnTable, Samples, Schema, ShapeTable};
+use kcamp_core::schema::{BenchTable, Samples, Schema};
 use kcamp_core::text::shell_word;
+use kcamp_core::units;
 use kcamp_core::{Error, Result};
 
 /// Raw per-repeat samples are looked up under this name beside each CSV.
@@ -41,31 +39,16 @@ pub struct GateArgs {
 }
 
 pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
-    keep_freed_memory();
     let manifest = campaign_manifest(&ctx.campaign)?;
-    let judged = a
-        .metric
-        .as_deref()
-        .or(manifest.as_ref().map(|m| m.primary_metric.as_str()));
-    // The two files are parsed side by side, each thread taking chunks of the other's file
-    // once its own is read (`read_metric_pair`). The incumbent's header is the reference: a
-    // drifted candidate header is reported as such, before its columns are interpreted.
-    // Column-wise: 10,000-shape files are common, and rows that own their cells cost three
-    // heap blocks each. Every cell is checked, but only the judged metric's are kept (2 of
-    // the 9 numbers of a GEMM row: less fresh memory to fault in).
-    let (incumbent, candidate) = ColumnTable::read_metric_pair(&a.base, &a.candidate, judged);
-    let incumbent = incumbent?;
-    let candidate = match candidate {
-        Ok(c) if c.schema.header() == incumbent.schema.header() => c,
-        // Drifted or unreadable: read again held to the incumbent's header, which names the
-        // first differing column before anything else.
-        _ => ColumnTable::read_with_header(
-            &a.candidate,
-            &incumbent.schema.header(),
-            "incumbent",
-            "candidate",
-        )?,
-    };
+    // The incumbent's header is the reference: a drifted candidate header is reported as
+    // such, before its columns are interpreted.
+    let incumbent = BenchTable::read(&a.base)?;
+    let candidate = BenchTable::read_with_header(
+        &a.candidate,
+        &incumbent.schema.header(),
+        "incumbent",
+        "candidate",
+    )?;
     let samples = SamplesBeside::load((&a.base, &incumbent), (&a.candidate, &candidate))?;
     let config = manifest
         .as_ref()
@@ -88,18 +71,7 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         config: &config,
         paired: false,
     };
-    // The text table is made of the verdicts as they are judged, a piece at a time, and
-    // they are not kept (10,000 verdicts are 1.5 MB of fresh memory, a page fault every
-    // 4 KiB); every other form writes the whole report.
-    let text_table = !ctx.json && exporter(a.format).is_none();
-    let representative = manifest.as_ref().map(|m| &m.representative_shapes[..]);
-    let judged_text = TableInPieces::new(&metric, representative);
-    let report = if text_table {
-        judge_each(&input, &|at, verdicts| judged_text.add(at, verdicts))
-    } else {
-        judge(&input)
-    }
-    .map_err(|e| match e {
+    let mut report = judge(&input).map_err(|e| match e {
         // The gate is pure and knows no paths: name the two files here.
         Error::Input(msg) => Error::Input(format!(
             "{} vs {}: {msg}",
@@ -108,28 +80,17 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         )),
         other => other,
     })?;
-    let mut report = report;
-    let table = text_table.then(|| judged_text.into_table());
-    let (failed, full) = match &table {
-        Some(table) => (table.failed, table.full),
-        None => (
-            any_failed(&report.shapes),
-            representative.is_some_and(|r| any_beyond(&report.shapes, r)),
-        ),
-    };
-    let unlike = like_for_like(&mut report, failed, &a.base, &a.candidate);
-    // The tables are judged: their memory goes to the report's text (the table's padded
-    // rows, the JSON, an export) instead of fresh pages (a 10,000-shape table is megabytes,
-    // and every fresh 4 KiB page is a fault).
-    let schema = candidate.schema.clone();
-    drop((incumbent, candidate));
-    // Only the form that is printed is made: 10,000-shape reports are common. The text's
-    // table is written to stdout as it is made, before the rest of the text.
-    let table = table.map(|table| {
-        let dims = schema.dim_names().join("×");
-        Box::new(move |out: &mut dyn std::io::Write| write_table(&table.pieces, &dims, out))
-            as super::TextStream
+    let failed = report.shapes.iter().any(|s| s.class == ShapeClass::Failed);
+    // Some shape is not one of the campaign's representative shapes: then only a full
+    // validation takes the candidate's CSV.
+    let full = manifest.as_ref().is_some_and(|m| {
+        report
+            .shapes
+            .iter()
+            .any(|s| !m.representative_shapes.contains(&s.label))
     });
+    let unlike = like_for_like(&mut report, failed, &a.base, &a.candidate);
+    let dim_names = candidate.schema.dim_names();
     let mut human = if ctx.json {
         String::new()
     } else if let Some(export) = exporter(a.format) {
@@ -139,9 +100,11 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
             base_measured: measured_on(&a.base),
             candidate_measured: measured_on(&a.candidate),
         };
-        export.gate(&report, &schema.dim_names(), &sides)
+        export.gate(&report, &dim_names, &sides)
     } else {
-        verdict_text(&report)
+        let mut text = shape_table(&report, &dim_names.join("×"));
+        text.push_str(&verdict_text(&report));
+        text
     };
     if !ctx.json && a.format == Format::Text {
         for note in [&skipped, &samples.note].into_iter().flatten() {
@@ -153,10 +116,8 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
     } else {
         exit::GATE_REJECTED
     };
-    drop(samples);
     // The text and the JSON document end with the next step (an exported table or
-    // markdown comment is a document of its own). The report is streamed as it is
-    // serialized (it is plain derived data, no maps).
+    // markdown comment is a document of its own).
     let next = if !ctx.json && a.format != Format::Text {
         Vec::new()
     } else {
@@ -170,34 +131,10 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         });
         vec![next_step(&report, a, unlike, campaign.as_ref())]
     };
-    let out = CmdOutput::streamed(Rc::new(report), human, code, write_report).with_next(next);
-    Ok(match table {
-        Some(table) => out.with_text_stream(table),
-        None => out,
-    })
+    Ok(CmdOutput::streamed(Rc::new(report), human, code, write_report).with_next(next))
 }
 
-/// Memory the gate frees stays in the process for its next allocations: the tables it
-/// reads are freed before the report's text is written, and glibc would otherwise return
-/// each large buffer to the system on free and clear fresh pages for the next one
-/// (scripts/gate-perf/README.md: 2,180 page faults became 1,760). The process exits right
-/// after.
-fn keep_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        /// glibc's ceiling for the mmap threshold on 64-bit systems.
-        const HEAP: libc::c_int = 32 << 20;
-        // SAFETY: mallopt only sets the allocator's tuning parameters; a value it does not
-        // take is refused with 0 and changes nothing.
-        unsafe {
-            libc::mallopt(libc::M_MMAP_THRESHOLD, HEAP);
-            libc::mallopt(libc::M_TRIM_THRESHOLD, libc::c_int::MAX);
-        }
-    }
-}
-
-/// The report as pretty JSON, its shapes serialized in pieces by two threads
-/// (`json::write_pretty_with_items`), with the next steps last as `next` when there are any.
+/// The report as pretty JSON, with the next steps last as `next` when there are any.
 fn write_report(
     report: &GateReport,
     next: &[String],
@@ -211,82 +148,7 @@ fn write_report(
         #[serde(skip_serializing_if = "<[String]>::is_empty")]
         next: &'a [String],
     }
-    let head = GateReport {
-        verdict: report.verdict,
-        metric: report.metric.clone(),
-        aggregate: report.aggregate.clone(),
-        reasons: report.reasons.clone(),
-        shapes: Vec::new(),
-        noted_regressions: report.noted_regressions.clone(),
-        config: report.config.clone(),
-        paired: report.paired,
-    };
-    let head = WithNext {
-        report: &head,
-        next,
-    };
-    super::json::write_pretty_with_items(out, &head, "shapes", &report.shapes, &ShapeJson)
-}
-
-/// A shape of the JSON report written field by field, as its derived `Serialize` writes it
-/// through serde_json (the same number and string formatting, from serde_json itself) at
-/// a third of the cost: 10,000 shapes are 4 MB. The test below holds the two together.
-struct ShapeJson;
-
-impl super::json::ItemWriter<ShapeVerdict> for ShapeJson {
-    fn write<W: std::io::Write>(&self, out: &mut W, s: &ShapeVerdict) -> serde_json::Result<()> {
-        use serde_json::ser::{CompactFormatter, Formatter};
-        let number = |out: &mut W, v: Option<f64>| match v {
-            Some(v) if v.is_finite() => CompactFormatter.write_f64(out, v),
-            _ => out.write_all(b"null"),
-        };
-        let text = |out: &mut W, v: &str| serde_json::to_writer(out, v);
-        let io = serde_json::Error::io;
-        out.write_all(b"{\n      \"label\": ").map_err(io)?;
-        text(out, &s.label)?;
-        out.write_all(b",\n      \"dims\": [").map_err(io)?;
-        for (i, d) in s.dims.iter().enumerate() {
-            let separator: &[u8] = if i == 0 {
-                b"\n        "
-            } else {
-                b",\n        "
-            };
-            out.write_all(separator).map_err(io)?;
-            CompactFormatter.write_u64(out, *d).map_err(io)?;
-        }
-        if !s.dims.is_empty() {
-            out.write_all(b"\n      ").map_err(io)?;
-        }
-        out.write_all(b"],\n      \"check\": ").map_err(io)?;
-        text(out, s.check.as_str())?;
-        out.write_all(b",\n      \"incumbent_check\": ")
-            .map_err(io)?;
-        text(out, s.incumbent_check.as_str())?;
-        for (name, v) in [
-            (&b",\n      \"incumbent\": "[..], s.incumbent),
-            (b",\n      \"candidate\": ", s.candidate),
-            (b",\n      \"delta\": ", s.delta),
-            (b",\n      \"band\": ", Some(s.band)),
-            (b",\n      \"p_value\": ", s.p_value),
-        ] {
-            out.write_all(name).map_err(io)?;
-            number(out, v).map_err(io)?;
-        }
-        out.write_all(b",\n      \"pairs\": ").map_err(io)?;
-        match s.pairs {
-            Some(p) => CompactFormatter.write_u32(out, p),
-            None => out.write_all(b"null"),
-        }
-        .map_err(io)?;
-        out.write_all(b",\n      \"class\": ").map_err(io)?;
-        text(out, s.class.as_str())?;
-        out.write_all(if s.hard_regression {
-            b",\n      \"hard_regression\": true\n    }"
-        } else {
-            b",\n      \"hard_regression\": false\n    }"
-        })
-        .map_err(io)
-    }
+    serde_json::to_writer_pretty(out, &WithNext { report, next })
 }
 
 /// The campaign's manifest when the campaign directory has one. A manifest that exists
@@ -345,8 +207,8 @@ struct SamplesBeside {
 
 impl SamplesBeside {
     fn load(
-        (base, base_table): (&Path, &dyn ShapeTable),
-        (candidate, cand_table): (&Path, &dyn ShapeTable),
+        (base, base_table): (&Path, &BenchTable),
+        (candidate, cand_table): (&Path, &BenchTable),
     ) -> Result<SamplesBeside> {
         let (base_dir, cand_dir) = (directory_of(base), directory_of(candidate));
         let same_dir = match (base_dir.canonicalize(), cand_dir.canonicalize()) {
@@ -369,7 +231,7 @@ impl SamplesBeside {
                 note,
             });
         }
-        let read = |p: &Path, table: &dyn ShapeTable| -> Result<Option<Samples>> {
+        let read = |p: &Path, table: &BenchTable| -> Result<Option<Samples>> {
             if p.is_file() {
                 Samples::read_for(p, table).map(Some)
             } else {
@@ -507,129 +369,14 @@ fn directory_of(path: &Path) -> PathBuf {
     }
 }
 
-/// The text table's rows made as the shapes are judged: each piece of verdicts becomes a
-/// piece of cells on the thread that judged it, and the verdicts are not kept.
-struct TableInPieces<'a> {
-    metric: &'a str,
-    /// The campaign's representative shapes, when the gate runs in one.
-    representative: Option<&'a [String]>,
-    pieces: std::sync::Mutex<Vec<(usize, Cells)>>,
-    failed: std::sync::atomic::AtomicBool,
-    full: std::sync::atomic::AtomicBool,
-}
-
-/// Some shape failed in the candidate.
-fn any_failed(shapes: &[ShapeVerdict]) -> bool {
-    shapes.iter().any(|s| s.class == ShapeClass::Failed)
-}
-
-/// Some shape is not one of the campaign's `representative` shapes (then only a full
-/// validation takes the candidate's CSV).
-fn any_beyond(shapes: &[ShapeVerdict], representative: &[String]) -> bool {
-    shapes
-        .iter()
-        .any(|s| !representative.iter().any(|r| *r == s.label))
-}
-
-/// What [`TableInPieces`] made, once every shape was judged.
-struct JudgedTable {
-    /// In the candidate's order.
-    pieces: Vec<Cells>,
-    /// Some shape failed in the candidate.
-    failed: bool,
-    /// Some shape is not one of the campaign's representative shapes.
-    full: bool,
-}
-
-impl<'a> TableInPieces<'a> {
-    fn new(metric: &'a str, representative: Option<&'a [String]>) -> Self {
-        TableInPieces {
-            metric,
-            representative,
-            pieces: std::sync::Mutex::new(Vec::new()),
-            failed: false.into(),
-            full: false.into(),
-        }
-    }
-
-    /// The verdicts of the shapes from position `at` on.
-    fn add(&self, at: usize, verdicts: &[ShapeVerdict]) {
-        use std::sync::atomic::Ordering::Relaxed;
-        let mut cells = Cells::with_capacity(verdicts.len());
-        cells.push_shapes(verdicts, self.metric);
-        if any_failed(verdicts) {
-            self.failed.store(true, Relaxed);
-        }
-        if self.representative.is_some_and(|r| any_beyond(verdicts, r)) {
-            self.full.store(true, Relaxed);
-        }
-        // A poisoned lock means the other judging thread panicked: the join passes that on.
-        if let Ok(mut pieces) = self.pieces.lock() {
-            pieces.push((at, cells));
-        }
-    }
-
-    fn into_table(self) -> JudgedTable {
-        let mut pieces = self.pieces.into_inner().unwrap_or_default();
-        pieces.sort_unstable_by_key(|(at, _)| *at);
-        JudgedTable {
-            pieces: pieces.into_iter().map(|(_, cells)| cells).collect(),
-            failed: self.failed.into_inner(),
-            full: self.full.into_inner(),
-        }
-    }
-}
-
-/// The per-shape table: the header, then `pieces` of rows in order, each row padded to the
-/// widest cell of its column in any piece. Two threads pad it when there are several
-/// pieces, taking them as each is free (par::Pieces: fixed halves left one thread waiting
-/// whenever the other ran slower): one from the first piece, writing to `out` as it goes,
-/// the other from the last, into buffers written after (a 10,000-shape table is a
-/// megabyte: held whole, it would be a megabyte of fresh memory).
-fn write_table(
-    pieces: &[Cells],
-    dim_names: &str,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    let widest = |a: [usize; COLUMNS], b: [usize; COLUMNS]| std::array::from_fn(|i| a[i].max(b[i]));
-    let widths = pieces
-        .iter()
-        .fold([0; COLUMNS], |w, cells| widest(w, cells.widths()));
-    // The p column only when a test was run (samples beside the CSVs): without samples every
-    // cell would be empty, and a column of nothing is not shown at all.
-    let tested = widths[P] > 0;
-    let mut head = Cells::with_capacity(1);
-    head.push_row(&table_header(dim_names, tested));
-    let widths = widest(widths, head.widths());
-    if pieces.len() < 2 {
-        return write_padded(std::iter::once(&head).chain(pieces), &widths, out);
-    }
-    let taking = kcamp_core::par::Pieces::new(pieces.len(), 1);
-    let (front, back) = kcamp_core::par::join(
-        || {
-            // Each piece taken once the one before it is padded, not all at once: the other
-            // side takes from the last meanwhile.
-            let taken = std::iter::from_fn(|| taking.front().map(|i| &pieces[i]));
-            write_padded(std::iter::once(&head).chain(taken), &widths, out)
-        },
-        || {
-            let mut padded = Vec::new();
-            while let Some(i) = taking.back() {
-                let mut rows = Vec::with_capacity(pieces[i].text.len() * 2);
-                pieces[i].pad_into(&widths, &mut rows, |_| Ok(()))?;
-                padded.push(rows);
-            }
-            std::io::Result::Ok(padded)
-        },
-    );
-    front?;
-    // Taken from the last: written in the other order.
-    back?.iter().rev().try_for_each(|rows| out.write_all(rows))
-}
-
-/// The table's header; `tested`: a p column.
-fn table_header(dim_names: &str, tested: bool) -> [&str; COLUMNS] {
-    [
+/// The per-shape table: label, dims, check, the two values, Δ, band, p (only when a test
+/// was run: samples beside the CSVs) and class; numbers right-aligned.
+fn shape_table(report: &GateReport, dim_names: &str) -> String {
+    use super::table::{Align::Left as L, Align::Right as R, Table};
+    let metric = &report.metric;
+    let tested = report.shapes.iter().any(|s| s.p_value.is_some());
+    let mut table = Table::new([L, L, L, R, R, R, R, R, L]);
+    table.row([
         "label",
         dim_names,
         "check",
@@ -639,7 +386,38 @@ fn table_header(dim_names: &str, tested: bool) -> [&str; COLUMNS] {
         "band",
         if tested { "p" } else { "" },
         "class",
-    ]
+    ]);
+    let or_dash = |v: Option<String>| v.unwrap_or_else(|| "-".to_owned());
+    for s in &report.shapes {
+        let check = if s.incumbent_check != s.check {
+            format!("{}→{}", s.incumbent_check.as_str(), s.check.as_str())
+        } else {
+            s.check.as_str().to_owned()
+        };
+        let p = match s.p_value {
+            Some(p) => units::p_value(p),
+            None if tested => "-".to_owned(),
+            None => String::new(),
+        };
+        let class = if s.hard_regression {
+            format!("{} (REGRESSION)", s.class.as_str())
+        } else {
+            s.class.as_str().to_owned()
+        };
+        table.row([
+            s.label.clone(),
+            units::dims(&s.dims),
+            check,
+            or_dash(s.incumbent.map(|v| units::metric(v, metric))),
+            or_dash(s.candidate.map(|v| units::metric(v, metric))),
+            or_dash(s.delta.map(units::change)),
+            // A band is the noise a change is held to: without a change there is none.
+            or_dash(s.delta.map(|_| format!("±{}%", units::sig(s.band * 100.0)))),
+            p,
+            class,
+        ]);
+    }
+    table.render()
 }
 
 /// The verdict and its reasons, under the table.
@@ -655,418 +433,36 @@ fn verdict_text(report: &GateReport) -> String {
     out
 }
 
-/// A cell's [`Cells::extra`] when it has too many continuation bytes to note in a byte.
-const UNCOUNTED: u8 = u8::MAX;
-
-/// Columns of the gate table (the p column is empty, and not shown, without samples).
-const COLUMNS: usize = 9;
-
-/// The p column: its cells are empty where a shape has no p-value, shown as `-` once any
-/// shape has one.
-const P: usize = 7;
-
-/// Rows of table cells, written once into one buffer (reports of 10,000 shapes are common),
-/// each cell remembered by where it ends (it starts where the one before it ended).
-struct Cells {
-    text: String,
-    ends: Vec<[u32; COLUMNS]>,
-    /// Per row, each cell's bytes beyond its characters (its UTF-8 continuation bytes), so
-    /// that padding does not measure every cell a second time; [`UNCOUNTED`] from 255 up:
-    /// measure again.
-    extra: Vec<[u8; COLUMNS]>,
-    /// The widest cell of each column so far, in characters.
-    widths: [usize; COLUMNS],
-}
-
-impl Cells {
-    fn with_capacity(rows: usize) -> Cells {
-        Cells {
-            // About 80 bytes of cells a row: reserved once (unwritten capacity costs nothing).
-            text: String::with_capacity(128 * rows),
-            ends: Vec::with_capacity(rows),
-            extra: Vec::with_capacity(rows),
-            widths: [0; COLUMNS],
-        }
-    }
-
-    fn push_row(&mut self, cells: &[&str; COLUMNS]) {
-        let mut row = [0; COLUMNS];
-        for (end, cell) in row.iter_mut().zip(cells) {
-            self.text.push_str(cell);
-            *end = self.text.len();
-        }
-        self.end_row(row);
-    }
-
-    /// The row whose cells end at `ends` is written: measure its cells while they are in
-    /// the cache.
-    fn end_row(&mut self, ends: [usize; COLUMNS]) {
-        let mut start = self.ends.last().map_or(0, |row| row[COLUMNS - 1] as usize);
-        let mut extra = [0; COLUMNS];
-        for ((w, end), extra) in self.widths.iter_mut().zip(ends).zip(&mut extra) {
-            let width = width_in(self.text.as_bytes(), start, end);
-            *w = (*w).max(width);
-            *extra = u8::try_from(end - start - width).unwrap_or(UNCOUNTED);
-            start = end;
-        }
-        self.extra.push(extra);
-        // Offsets in 32 bits: the text of a table stays far below 4 GiB (inputs are capped
-        // at MAX_INPUT_BYTES), and half the bytes are half the pages to fault in.
-        self.ends.push(ends.map(|e| e as u32));
-    }
-
-    /// One row per shape: label, dims, check, the two values, Δ, band, p, class. A shape
-    /// without a p-value has an empty p cell (shown as `-` where another has one).
-    fn push_shapes(&mut self, shapes: &[ShapeVerdict], metric: &str) {
-        for s in shapes {
-            let text = &mut self.text;
-            let mut row = [0; COLUMNS];
-            text.push_str(&s.label);
-            row[0] = text.len();
-            for (i, d) in s.dims.iter().enumerate() {
-                if i > 0 {
-                    text.push('×');
-                }
-                text.push_str(itoa::Buffer::new().format(*d));
-            }
-            row[1] = text.len();
-            if s.incumbent_check != s.check {
-                text.push_str(s.incumbent_check.as_str());
-                text.push('→');
-            }
-            text.push_str(s.check.as_str());
-            row[2] = text.len();
-            for (i, v) in [(3, s.incumbent), (4, s.candidate)] {
-                match v {
-                    Some(v) => write_value(text, v, metric),
-                    None => text.push('-'),
-                }
-                row[i] = text.len();
-            }
-            match s.delta {
-                Some(d) => kcamp_core::units::write_change(text, d),
-                None => text.push('-'),
-            }
-            row[5] = text.len();
-            // A band is the noise a change is held to: without a change there is none.
-            if s.delta.is_some() {
-                text.push('±');
-                kcamp_core::units::write_sig(text, s.band * 100.0);
-                text.push('%');
-            } else {
-                text.push('-');
-            }
-            row[6] = text.len();
-            if let Some(p) = s.p_value {
-                text.push_str(&kcamp_core::units::p_value(p));
-            }
-            row[P] = text.len();
-            text.push_str(s.class.as_str());
-            if s.hard_regression {
-                text.push_str(" (REGRESSION)");
-            }
-            row[8] = text.len();
-            self.end_row(row);
-        }
-    }
-
-    /// Where each row's cells start and end in the text (each is whole UTF-8: they are
-    /// written as text), with the row's [`Cells::extra`].
-    fn spans(&self) -> impl Iterator<Item = ([(usize, usize); COLUMNS], &[u8; COLUMNS])> {
-        let mut start = 0;
-        self.ends.iter().zip(&self.extra).map(move |(ends, extra)| {
-            let row = std::array::from_fn(|i| {
-                let end = ends[i] as usize;
-                (if i == 0 { start } else { ends[i - 1] as usize }, end)
-            });
-            start = ends[COLUMNS - 1] as usize;
-            (row, extra)
-        })
-    }
-
-    /// The widest cell of each column, in characters.
-    fn widths(&self) -> [usize; COLUMNS] {
-        self.widths
-    }
-
-    /// The padded rows appended to `out`, `after_row` called after each (to pass on what
-    /// has gathered).
-    fn pad_into(
-        &self,
-        widths: &[usize; COLUMNS],
-        out: &mut Vec<u8>,
-        mut after_row: impl FnMut(&mut Vec<u8>) -> std::io::Result<()>,
-    ) -> std::io::Result<()> {
-        const RIGHT: [bool; COLUMNS] = [false, false, false, true, true, true, true, true, false];
-        const SPACES: [u8; 64] = [b' '; 64];
-        let pad = |out: &mut Vec<u8>, mut n: usize| {
-            while n > 0 {
-                let k = n.min(SPACES.len());
-                out.extend_from_slice(&SPACES[..k]);
-                n -= k;
-            }
-        };
-        // The last column shown is text: its cells are not padded (a line has no trailing
-        // spaces).
-        let last = widths.iter().rposition(|w| *w > 0);
-        let text = self.text.as_bytes();
-        for (row, extra) in self.spans() {
-            for (i, (&(start, end), w)) in row.iter().zip(widths).enumerate() {
-                // A column empty in every row, header included, takes no room.
-                if *w == 0 {
-                    continue;
-                }
-                if i > 0 {
-                    out.extend_from_slice(b"  ");
-                }
-                let (cell, width) = match extra[i] {
-                    // No p-value, in a table where another shape has one.
-                    _ if i == P && start == end => (&b"-"[..], 1),
-                    UNCOUNTED => (&text[start..end], width_in(text, start, end)),
-                    extra => (&text[start..end], end - start - usize::from(extra)),
-                };
-                let room = w - width;
-                if RIGHT[i] {
-                    pad(out, room);
-                }
-                out.extend_from_slice(cell);
-                if !RIGHT[i] && Some(i) != last {
-                    pad(out, room);
-                }
-            }
-            // Cells empty at the end of a row leave their separators and padding.
-            while out.last() == Some(&b' ') {
-                out.pop();
-            }
-            out.push(b'\n');
-            after_row(out)?;
-        }
-        Ok(())
-    }
-}
-
-/// The rows of `cells` in turn padded to `widths`, numbers right-aligned, text left-aligned,
-/// each line without trailing spaces, written to `to` 64 KiB at a time.
-fn write_padded<'c>(
-    cells: impl IntoIterator<Item = &'c Cells>,
-    widths: &[usize; COLUMNS],
-    to: &mut (impl std::io::Write + ?Sized),
-) -> std::io::Result<()> {
-    const CHUNK: usize = 1 << 16;
-    let mut buf = Vec::with_capacity(CHUNK + 1024);
-    for cells in cells {
-        cells.pad_into(widths, &mut buf, |buf| {
-            if buf.len() >= CHUNK {
-                to.write_all(buf)?;
-                buf.clear();
-            }
-            Ok(())
-        })?;
-    }
-    to.write_all(&buf)
-}
-
-/// A cell's width in characters: its bytes that do not continue a UTF-8 sequence, counted
-/// eight at a time (a 10,000-shape table has 90,000 cells).
-fn width(cell: &[u8]) -> usize {
-    let (words, rest) = cell.as_chunks::<8>();
-    let whole = words.iter().map(|w| continuing(u64::from_le_bytes(*w)));
-    let rest = rest.iter().filter(|&&b| (b as i8) < -0x40).count();
-    cell.len() - whole.sum::<usize>() - rest
-}
-
-/// [`width`] of `text[start..end]`, a cell among the table's text. Most cells are at most
-/// 16 bytes: one or two words read from the text, the second the eight bytes that end the
-/// cell (they lie in the text wherever `end` is at least 8, every cell after the first
-/// few), its bytes already counted shifted away.
-fn width_in(text: &[u8], start: usize, end: usize) -> usize {
-    let cell = &text[start..end];
-    let word_at = |at: usize| {
-        text.get(at..at + 8)
-            .and_then(<[u8]>::first_chunk::<8>)
-            .map(|w| u64::from_le_bytes(*w))
-    };
-    let last = end.checked_sub(8).and_then(word_at);
-    // Little-endian: the cell's last bytes are the word's top ones.
-    match (cell.len(), last) {
-        (0, _) => 0,
-        (n @ 1..=8, Some(last)) => n - continuing(last >> (8 * (8 - n))),
-        (n @ 9..=16, Some(last)) => match word_at(start) {
-            Some(first) => n - continuing(first) - continuing(last >> (8 * (16 - n))),
-            None => width(cell),
-        },
-        _ => width(cell),
-    }
-}
-
-/// The UTF-8 continuation bytes among the eight of `word`. A continuation byte is
-/// 0b10xx_xxxx: its top bit set, the bit below it clear (shifted up by one, each byte's
-/// bit 6 lands on its own bit 7). The marks, one per byte moved down to its bit 0, are
-/// summed by a multiplication into the top byte (x86-64's baseline has no popcount
-/// instruction: `count_ones` is a dozen operations).
-fn continuing(word: u64) -> usize {
-    const TOP: u64 = 0x8080_8080_8080_8080;
-    let marks = (word & !(word << 1) & TOP) >> 7;
-    (marks.wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::json::{ItemWriter, Serialized};
+    use kcamp_core::gate::{Aggregate, ShapeVerdict};
     use kcamp_core::types::Check;
 
-    #[test]
-    fn a_cell_is_as_wide_as_its_characters() {
-        for cell in [
-            "",
-            "a",
-            "PASS",
-            "1×4096×4096×4096",
-            "ERROR→FAIL",
-            "±4.99%",
-            "12.4 µs",
-            "regressed (REGRESSION)",
-            "ééééééééé",
-            "→→→→→→→→→→→→",
-            "日本語のラベル",
-        ] {
-            assert_eq!(width(cell.as_bytes()), cell.chars().count(), "{cell}");
-            // Among a table's text, after cells of every length and kind, and before others.
-            for before in [
-                "",
-                "x",
-                "→",
-                "日本",
-                "ab±",
-                "1×64×64",
-                "µµµµµµµ",
-                "regressed",
-            ] {
-                let text = format!("{before}{cell}±x");
-                let (start, end) = (before.len(), before.len() + cell.len());
-                let shown = text.as_bytes();
-                assert_eq!(
-                    width_in(shown, start, end),
-                    cell.chars().count(),
-                    "{cell} after {before}"
-                );
-            }
-        }
-    }
-
-    /// The text table of `shapes` on Forward TFLOPS, made as the gate makes it from pieces
-    /// of `piece` shapes, handed over last piece first.
-    fn table_of(shapes: &[ShapeVerdict], piece: usize) -> String {
-        let judged = TableInPieces::new("Forward TFLOPS", None);
-        let starts: Vec<usize> = (0..shapes.len()).step_by(piece).collect();
-        for &at in starts.iter().rev() {
-            judged.add(at, &shapes[at..(at + piece).min(shapes.len())]);
-        }
-        let table = judged.into_table();
-        let mut out = Vec::new();
-        write_table(&table.pieces, "B×M×N", &mut out).unwrap();
-        String::from_utf8(out).unwrap()
-    }
-
-    /// Every row is padded to its columns' widest cell in characters, on one thread and on
-    /// two, whatever the labels' bytes: ASCII, two bytes a character, and past 255 bytes
-    /// beyond their characters (measured again when padded).
-    #[test]
-    fn every_row_is_padded_to_the_widest_cell_in_characters() {
-        let labels = ["a", "éé", &"é".repeat(100), &"日本".repeat(80), "→→"];
-        let shape = |i: usize| ShapeVerdict {
-            label: format!("{}{i}", labels[i % labels.len()]).into(),
-            dims: (&[1, 64 << (i % 3), 64][..]).into(),
-            check: Check::Pass,
-            incumbent_check: if i % 4 == 1 {
-                Check::Error
-            } else {
-                Check::Pass
+    fn report(shapes: Vec<ShapeVerdict>) -> GateReport {
+        GateReport {
+            verdict: Verdict::Accept,
+            metric: "Forward TFLOPS".to_owned(),
+            aggregate: Aggregate {
+                incumbent: None,
+                candidate: None,
+                delta: None,
+                band: None,
+                p_value: None,
+                pairs: None,
             },
-            incumbent: Some(10.0),
-            candidate: Some(10.0 + (i % 7) as f64),
-            delta: Some((i % 7) as f64 / 10.0),
-            band: 0.02,
-            p_value: None,
-            pairs: None,
-            class: ShapeClass::Improved,
-            hard_regression: false,
-        };
-        for n in [7, 2 * 2_000] {
-            let shapes: Vec<ShapeVerdict> = (0..n).map(shape).collect();
-            let text = table_of(&shapes, kcamp_core::par::PIECE);
-            let lines: Vec<&str> = text.lines().collect();
-            assert_eq!(lines.len(), n + 1);
-            // Each column starts at the same character in every line: the one after the
-            // header's two spaces.
-            let starts = |line: &str| {
-                let chars: Vec<char> = line.chars().collect();
-                (2..chars.len())
-                    .filter(|&i| chars[i] != ' ' && chars[i - 1] == ' ' && chars[i - 2] == ' ')
-                    .collect::<Vec<_>>()
-            };
-            let header = starts(lines[0]);
-            assert_eq!(header.len(), 7, "{}", lines[0]);
-            for line in &lines[1..] {
-                // Dims and check are left-aligned: they start where their header does.
-                assert_eq!(starts(line)[..2], header[..2], "{line}");
-                // Numbers are right-aligned: the band ends two spaces before the class,
-                // which starts where its header does.
-                let chars: Vec<char> = line.chars().collect();
-                let class = header[6];
-                assert_eq!(chars[class - 3..class], ['%', ' ', ' '], "{line}");
-                assert_eq!(chars[class..].iter().collect::<String>(), "improved");
-            }
+            reasons: Vec::new(),
+            shapes,
+            noted_regressions: Vec::new(),
+            config: GateConfig::default(),
+            paired: false,
         }
     }
 
-    /// A table large enough to be written in pieces on two threads is the table one thread
-    /// writes, byte for byte, with a last piece shorter than the others.
-    #[test]
-    fn a_table_in_pieces_is_the_table_of_one_thread() {
-        let shape = |i: usize| ShapeVerdict {
-            label: format!("shape{i}").into(),
-            dims: (&[1, 64u64 << (i % 5), 64 * (1 + i as u64 % 3)][..]).into(),
-            check: if i % 97 == 3 {
-                Check::Fail
-            } else {
-                Check::Pass
-            },
-            incumbent_check: Check::Pass,
-            incumbent: Some(1.0 + (i % 13) as f64),
-            candidate: (i % 97 != 3).then_some(1.5 + (i % 11) as f64),
-            delta: (i % 97 != 3).then_some((i % 11) as f64 / 9.0 - 0.5),
-            band: 0.02 + (i % 3) as f64 / 100.0,
-            p_value: None,
-            pairs: None,
-            class: if i.is_multiple_of(2) {
-                ShapeClass::Improved
-            } else {
-                ShapeClass::Regressed
-            },
-            hard_regression: i % 4 == 1,
-        };
-        let n = 9 * kcamp_core::par::PIECE + 123;
-        let shapes: Vec<ShapeVerdict> = (0..n).map(shape).collect();
-        let expected = table_of(&shapes, n);
-        assert_eq!(expected.lines().count(), n + 1);
-        // The pieces each thread takes depend on timing: a few runs meet different ones.
-        for _ in 0..5 {
-            assert!(
-                table_of(&shapes, kcamp_core::par::PIECE) == expected,
-                "the table in pieces differs from one thread's"
-            );
-        }
-    }
-
-    /// The p column is shown once any shape has a p-value, wherever that shape lies, and a
-    /// shape without one shows `-` there; without any there is no column.
-    #[test]
-    fn the_p_column_is_shown_when_a_shape_was_tested() {
-        let shape = |i: usize, p: Option<f64>| ShapeVerdict {
-            label: format!("s{i}").into(),
-            dims: (&[1, 64, 64][..]).into(),
+    fn shape(label: &str, p: Option<f64>) -> ShapeVerdict {
+        ShapeVerdict {
+            label: label.to_owned(),
+            dims: vec![1, 64, 64],
             check: Check::Pass,
             incumbent_check: Check::Pass,
             incumbent: Some(10.0),
@@ -1077,75 +473,39 @@ mod tests {
             pairs: None,
             class: ShapeClass::Improved,
             hard_regression: false,
-        };
-        let untested: Vec<ShapeVerdict> = (0..3).map(|i| shape(i, None)).collect();
+        }
+    }
+
+    /// The p column is shown once any shape has a p-value, wherever that shape lies, and a
+    /// shape without one shows `-` there; without any there is no column.
+    #[test]
+    fn the_p_column_is_shown_when_a_shape_was_tested() {
+        let untested: Vec<ShapeVerdict> = (0..3).map(|i| shape(&format!("s{i}"), None)).collect();
         assert_eq!(
-            table_of(&untested, 1),
+            shape_table(&report(untested.clone()), "B×M×N"),
             "label  B×M×N    check     incumbent     candidate       Δ    band  class\n\
              s0     1×64×64  PASS   10.0 TFLOP/s  11.0 TFLOP/s  +10.0%  ±2.00%  improved\n\
              s1     1×64×64  PASS   10.0 TFLOP/s  11.0 TFLOP/s  +10.0%  ±2.00%  improved\n\
              s2     1×64×64  PASS   10.0 TFLOP/s  11.0 TFLOP/s  +10.0%  ±2.00%  improved\n"
         );
-        let mut tested = untested.clone();
+        let mut tested = untested;
         tested[2].p_value = Some(0.0123);
-        let text = table_of(&tested, 1);
+        let text = shape_table(&report(tested), "B×M×N");
         let lines: Vec<&str> = text.lines().collect();
         // Numbers are right-aligned, the p-value among them.
         assert!(lines[0].ends_with("band       p  class"), "{text}");
         assert!(lines[1].ends_with("±2.00%       -  improved"), "{text}");
         assert!(lines[3].ends_with("±2.00%  0.0123  improved"), "{text}");
-        // In one piece or in several alike.
-        assert_eq!(table_of(&tested, 3), text);
     }
 
+    /// Wide labels (East Asian, emoji) take two columns of a terminal a character: the
+    /// columns after them still line up on screen.
     #[test]
-    fn a_shape_is_written_as_its_serialize_writes_it() {
-        let base = ShapeVerdict {
-            label: "s0".into(),
-            dims: [1, 64, 128, 256].into(),
-            check: Check::Pass,
-            incumbent_check: Check::TimeoutFail,
-            incumbent: Some(48.725114494290935),
-            candidate: Some(1e-300),
-            delta: Some(-0.6720682908538244),
-            band: 0.045573783165296214,
-            p_value: None,
-            pairs: None,
-            class: ShapeClass::Regressed,
-            hard_regression: true,
-        };
-        let mut shapes = vec![base.clone()];
-        for (i, check) in [Check::Fail, Check::Error, Check::Pass]
-            .into_iter()
-            .enumerate()
-        {
-            shapes.push(ShapeVerdict {
-                label: format!("q\"\\µ\u{7f}{i}").into(),
-                dims: vec![u64::MAX; i].into(),
-                check,
-                incumbent_check: check,
-                incumbent: [None, Some(f64::NAN), Some(0.0)][i],
-                candidate: [Some(f64::INFINITY), None, Some(-0.0)][i],
-                delta: [None, Some(1e21), Some(123456789.0)][i],
-                band: [f64::NAN, 5e-324, 2.0][i],
-                p_value: [Some(0.05), Some(f64::NEG_INFINITY), Some(1.0)][i],
-                pairs: [Some(0), Some(10), Some(u32::MAX)][i],
-                class: [
-                    ShapeClass::Failed,
-                    ShapeClass::Neutral,
-                    ShapeClass::Improved,
-                ][i],
-                hard_regression: i == 1,
-            });
-        }
-        for shape in &shapes {
-            let (mut fast, mut serde) = (Vec::new(), Vec::new());
-            ShapeJson.write(&mut fast, shape).unwrap();
-            Serialized.write(&mut serde, shape).unwrap();
-            assert_eq!(
-                String::from_utf8(fast).unwrap(),
-                String::from_utf8(serde).unwrap()
-            );
-        }
+    fn wide_labels_are_padded_by_their_display_width() {
+        let shapes = vec![shape("日本語", None), shape("abcdef", None)];
+        let text = shape_table(&report(shapes), "B×M×N");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[1].starts_with("日本語  1×64×64"), "{text}");
+        assert!(lines[2].starts_with("abcdef  1×64×64"), "{text}");
     }
 }

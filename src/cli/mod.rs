@@ -20,9 +20,9 @@ mod cancel;
 pub mod export;
 pub mod gate_cmd;
 pub mod gpu_cmd;
-mod json;
 pub mod memory_cmd;
 pub mod run_cmd;
+mod table;
 
 /// What a command produced: its JSON document and the text for people. The document is
 /// serialized only when `--json` asks for it, straight from its typed value (no
@@ -37,13 +37,7 @@ pub struct CmdOutput {
     /// Writes the JSON document to stdout as it is serialized (see
     /// [`CmdOutput::streamed`]).
     stream: Option<StreamWriter>,
-    /// Writes the start of the text for people to stdout as it is made, before `human`
-    /// (see [`CmdOutput::with_text_stream`]).
-    text_stream: Option<TextStream>,
 }
-
-/// Writes the start of a command's text for people (a gate's table) to stdout.
-pub type TextStream = Box<dyn Fn(&mut dyn std::io::Write) -> std::io::Result<()>>;
 
 /// Writes a command's JSON document, with its next steps as `next`, to stdout.
 type StreamWriter =
@@ -124,15 +118,13 @@ impl CmdOutput {
             exit: code,
             next: Vec::new(),
             stream: None,
-            text_stream: None,
         }
     }
 
     /// Like [`with_exit`](CmdOutput::with_exit), but with `--json` `write` writes the
-    /// document (and the next steps it is given, as `next`) to stdout while it is
-    /// serialized, instead of as one string made first: the same bytes as
-    /// `to_string_pretty` (see [`json`]), without a 4 MB buffer for a 10,000-shape gate
-    /// report (fresh memory costs a page fault every 4 KiB). Only for documents whose
+    /// document (and the next steps it is given, as `next`) to stdout as it serializes it,
+    /// in the document's own field order (a document with next steps is otherwise
+    /// rebuilt as a `serde_json::Value`, whose keys are sorted). Only for documents whose
     /// serialization cannot fail (derived `Serialize`, string keys only: no key can be
     /// refused), since what is written cannot be taken back for an error document.
     pub fn streamed<T: serde::Serialize + 'static>(
@@ -145,16 +137,6 @@ impl CmdOutput {
         let mut out = CmdOutput::with_exit(Shared(doc), human, code);
         out.stream = Some(Box::new(move |stdout, next| write(&shared, next, stdout)));
         out
-    }
-
-    /// Without `--json`, `write` writes the start of the text to stdout as it is made, and
-    /// `human` follows it: a 10,000-shape gate table is a megabyte, which held as one string
-    /// would be a megabyte of fresh memory (a page fault every 4 KiB). What it writes is not
-    /// escaped for the terminal as `human` is: only for text made of checked labels and
-    /// numbers.
-    pub fn with_text_stream(mut self, write: TextStream) -> CmdOutput {
-        self.text_stream = Some(write);
-        self
     }
 
     /// The next steps: each a command to run or a dashboard key, most likely first.
@@ -395,17 +377,6 @@ pub fn run() -> i32 {
             return code;
         }
     };
-    // The gate joins three times (reading, judging, writing): one helper thread, started
-    // now, beside the campaign lookup, takes every right half.
-    if matches!(cli.command, Some(Command::Gate(_))) {
-        kcamp_core::par::with_helper(|| run_parsed(cli))
-    } else {
-        run_parsed(cli)
-    }
-}
-
-/// [`run`] once the arguments parsed.
-fn run_parsed(cli: Cli) -> i32 {
     let json = cli.json
         || matches!(
             cli.command.as_ref().and_then(Command::format),
@@ -432,7 +403,7 @@ fn run_parsed(cli: Cli) -> i32 {
     match done {
         Ok(out) => {
             let stream = out.stream.as_ref().filter(|_| json);
-            let code = if let Some(write) = stream {
+            if let Some(write) = stream {
                 out.print_json_streamed(write)
             } else if json {
                 let (doc, code) = out.json();
@@ -445,12 +416,8 @@ fn run_parsed(cli: Cli) -> i32 {
                     .map(|t| &**t)
                     .filter(|t| !t.is_empty())
                     .collect();
-                print_after(out.text_stream.as_ref(), &texts, out.exit)
-            };
-            // The process exits next and its memory goes back whole: freeing a report's
-            // 10,000 shapes one by one first would only cost time.
-            std::mem::forget(out);
-            code
+                print_lines(&texts, out.exit)
+            }
         }
         Err(err) => {
             let message = with_campaign(&err.to_string(), &ctx);
@@ -464,23 +431,15 @@ fn run_parsed(cli: Cli) -> i32 {
     }
 }
 
-/// Print each text on its own line(s); returns `code`, or what [`stdout_failed`] says when
-/// stdout cannot take them.
+/// Print each text on its own line(s), through one buffer; returns `code`, or what
+/// [`stdout_failed`] says when stdout cannot take them.
 fn print_lines(texts: &[&str], code: i32) -> i32 {
-    print_after(None, texts, code)
-}
-
-/// Print what `first` writes, if anything, then each text on its own line(s), through one
-/// buffer; returns `code`, or what [`stdout_failed`] says when stdout cannot take them.
-fn print_after(first: Option<&TextStream>, texts: &[&str], code: i32) -> i32 {
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let written = first
-        .map_or(Ok(()), |write| write(&mut out))
-        .and_then(|()| {
-            texts.iter().try_for_each(|t| {
-                out.write_all(t.as_bytes())
-                    .and_then(|()| out.write_all(b"\n"))
-            })
+    let written = texts
+        .iter()
+        .try_for_each(|t| {
+            out.write_all(t.as_bytes())
+                .and_then(|()| out.write_all(b"\n"))
         })
         .and_then(|()| out.flush());
     match written {

@@ -633,3 +633,122 @@ fn a_closed_stdout_is_dev_null_and_the_verdict_code_stands() {
     assert_eq!(out.status.code(), Some(1), "REJECT; stderr: {stderr}");
     assert!(stderr.is_empty(), "nothing said: {stderr}");
 }
+
+/// The golden corpus (tests/fixtures/golden/): pairs of CSVs (and campaigns) with the exit
+/// code, stdout and stderr each command gave, byte for byte, when recorded. A case's
+/// `expected.json` names the directory its commands run in (relative to the case) and each
+/// run's arguments; a run that answered as an earlier one of its case did names it
+/// (`same_as`) instead of repeating its bytes. A case with `copy` runs each command in a
+/// fresh copy of that directory (commands that write into their campaign).
+mod golden {
+    use std::path::Path;
+
+    use serde_json::Value;
+
+    /// The first line where two texts differ, both ways, for a readable failure.
+    fn first_difference(want: &str, got: &str) -> String {
+        let (mut w, mut g) = (want.lines(), got.lines());
+        for line in 1.. {
+            match (w.next(), g.next()) {
+                (Some(a), Some(b)) if a == b => continue,
+                (None, None) => return "they differ only in line endings".to_owned(),
+                (a, b) => return format!("line {line}: recorded {a:?}, now {b:?}"),
+            }
+        }
+        unreachable!()
+    }
+
+    /// `from`'s tree copied into `to`.
+    fn copy_tree(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            let target = to.join(entry.file_name());
+            if entry.file_type().unwrap().is_dir() {
+                copy_tree(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn every_recorded_command_answers_as_recorded() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/golden");
+        let mut cases: Vec<_> = std::fs::read_dir(&root)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
+        cases.sort();
+        assert!(
+            cases.len() >= 25,
+            "{} cases in {}",
+            cases.len(),
+            root.display()
+        );
+        let mut failures = Vec::new();
+        let mut runs_checked = 0;
+        for case in &cases {
+            let expected: Value =
+                serde_json::from_str(&std::fs::read_to_string(case.join("expected.json")).unwrap())
+                    .unwrap();
+            let cwd = case.join(expected["cwd"].as_str().unwrap());
+            let runs = expected["runs"].as_array().unwrap();
+            for run in runs {
+                let args: Vec<&str> = run["args"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|a| a.as_str().unwrap())
+                    .collect();
+                let want = match run.get("same_as") {
+                    Some(i) => &runs[i.as_u64().unwrap() as usize],
+                    None => run,
+                };
+                let scratch = tempfile::tempdir().unwrap();
+                let dir = if expected["copy"] == true {
+                    copy_tree(&cwd, &scratch.path().join("c"));
+                    scratch.path().join("c")
+                } else {
+                    cwd.clone()
+                };
+                let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("kcamp"));
+                cmd.args(&args)
+                    .current_dir(&dir)
+                    .env("GIT_DIR", "/nonexistent");
+                for (name, _) in std::env::vars_os() {
+                    if name.to_string_lossy().starts_with("KCAMP_") {
+                        cmd.env_remove(name);
+                    }
+                }
+                let out = cmd.env_remove("TEST_TIMEOUT_SEC").output().unwrap();
+                runs_checked += 1;
+                let name = case.file_name().unwrap().to_string_lossy();
+                let code = out.status.code().map(i64::from);
+                if code != want["exit"].as_i64() {
+                    failures.push(format!(
+                        "{name}: kcamp {args:?}: exit {code:?}, recorded {}",
+                        want["exit"]
+                    ));
+                }
+                for (stream, got) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+                    let recorded = want[stream].as_str().unwrap();
+                    if got.as_slice() != recorded.as_bytes() {
+                        failures.push(format!(
+                            "{name}: kcamp {args:?}: {stream} differs, {}",
+                            first_difference(recorded, &String::from_utf8_lossy(got))
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(runs_checked > 100, "{runs_checked} runs");
+        assert!(
+            failures.is_empty(),
+            "{} of {runs_checked} runs differ from the record:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+    }
+}

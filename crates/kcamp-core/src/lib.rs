@@ -20,7 +20,6 @@ pub mod kernels;
 pub mod manifest;
 pub mod memory;
 pub mod ops;
-pub mod par;
 pub mod plausibility;
 pub mod schema;
 pub mod specs;

@@ -831,7 +831,7 @@ pub fn long_labels() -> CampaignState {
     let mut state = several_rounds();
     if let Some(gate) = state.rounds.last_mut().and_then(|r| r.gate.as_mut()) {
         for (i, s) in gate.shapes.iter_mut().enumerate() {
-            s.label = format!("b{}_m{}_n512_k2048_fwd", i + 1, 128 << i).into();
+            s.label = format!("b{}_m{}_n512_k2048_fwd", i + 1, 128 << i);
             s.dims = [2, 4096, 2048, 40 + i as u64].into();
             s.p_value = Some(0.004 * (i + 1) as f64);
         }

@@ -47,7 +47,7 @@ impl Exporter for Csv {
         );
         let _ = w.write_record(&header);
         for s in &r.shapes {
-            let mut row: Vec<String> = vec![s.label.to_string()];
+            let mut row: Vec<String> = vec![s.label.clone()];
             row.extend(s.dims.iter().map(u64::to_string));
             row.extend([
                 s.incumbent_check.as_str().to_owned(),

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::classify::Classified;
-use super::{Aggregate, GateConfig, Verdict};
+use super::{Aggregate, GateConfig, ShapeClass, Verdict};
 use crate::stats::{mean, median, pop_stddev, robust_stddev, wilcoxon_p_value};
 
 /// The verdict and what it rests on.
@@ -27,13 +27,14 @@ pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
         aggregate.p_value = p.p_value;
         aggregate.pairs = Some(p.pairs);
     }
-    let tally = &classified.tally;
-    let noted_regressions: Vec<String> = tally
-        .noted
+    let noted_regressions: Vec<String> = shapes
         .iter()
-        .filter_map(|&at| shapes.get(at as usize).map(|s| s.label.to_string()))
+        .filter(|s| super::explain::noted(s))
+        .map(|s| s.label.clone())
         .collect();
-    let blocked = tally.failed.count > 0 || tally.hard.count > 0;
+    let blocked = shapes
+        .iter()
+        .any(|s| s.class == ShapeClass::Failed || s.hard_regression);
     let floor = config.noise_floor;
     let accept = || {
         if noted_regressions.is_empty() {
@@ -84,7 +85,7 @@ impl PairedAggregate {
 fn paired_aggregate(c: &Classified, config: &GateConfig) -> Option<PairedAggregate> {
     let mut per_repeat: BTreeMap<u32, (f64, usize)> = BTreeMap::new();
     let mut shapes = 0usize;
-    for (shape, logs) in c.shapes.all().iter().zip(&c.paired_logs) {
+    for (shape, logs) in c.shapes.iter().zip(&c.paired_logs) {
         if shape.incumbent.is_none() || shape.candidate.is_none() {
             continue;
         }

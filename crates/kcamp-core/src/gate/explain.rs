@@ -1,14 +1,14 @@
 //! Step 3 of the gate: the reasons of a verdict, most important first, and how numbers are
 //! written in them.
 
-use super::classify::{Classified, LISTED_SHAPES, Listed, Shapes};
+use super::classify::Classified;
 use super::decide::Decision;
-use super::{Aggregate, GateConfig, ShapeVerdict, Verdict};
+use super::{Aggregate, GateConfig, ShapeClass, ShapeVerdict, Verdict};
+use crate::types::Check;
 use crate::units;
 
 /// `a, b, c` — the first [`LISTED_SHAPES`] items, then `… and N more` when `count` is
-/// larger. Items past the limit are counted, never formatted (a 10,000-shape report can
-/// regress thousands of shapes).
+/// larger.
 fn list<T>(items: impl Iterator<Item = T>, count: usize, show: impl Fn(T) -> String) -> String {
     let mut text = String::new();
     for (i, item) in items.take(LISTED_SHAPES).enumerate() {
@@ -23,14 +23,12 @@ fn list<T>(items: impl Iterator<Item = T>, count: usize, show: impl Fn(T) -> Str
     text
 }
 
-/// The listed shapes of one kind, with their count.
-fn listed<'a>(
-    kind: &'a Listed,
-    shapes: &'a Shapes,
-    show: impl Fn(&'a ShapeVerdict) -> String,
-) -> String {
-    let items = kind.first.iter().filter_map(|&at| shapes.get(at as usize));
-    list(items, kind.count, show)
+/// Shapes named in one reason; the rest are counted (every shape is in the report's table).
+const LISTED_SHAPES: usize = 10;
+
+/// The shapes of one kind, the first [`LISTED_SHAPES`] shown.
+fn listed(shapes: &[&ShapeVerdict], show: impl Fn(&ShapeVerdict) -> String) -> String {
+    list(shapes.iter().copied(), shapes.len(), show)
 }
 
 /// The verdict's reasons: failed shapes, hard regressions, the aggregate, noted
@@ -42,36 +40,40 @@ pub(super) fn reasons(
     config: &GateConfig,
     paired: bool,
 ) -> Vec<String> {
-    let (shapes, tally) = (&classified.shapes, &classified.tally);
+    let shapes = &classified.shapes;
+    let of_kind = |kind: fn(&ShapeVerdict) -> bool| -> Vec<&ShapeVerdict> {
+        shapes.iter().filter(|s| kind(s)).collect()
+    };
     let mut reasons = Vec::new();
-    let failed_count = tally.failed.count;
-    if failed_count > 0 {
+    let failed = of_kind(|s| s.class == ShapeClass::Failed);
+    if !failed.is_empty() {
         reasons.push(format!(
             "{} {} not PASS in the candidate: {}.",
-            crate::text::count_of(failed_count, shapes.len(), "shape"),
-            crate::text::does(failed_count),
-            listed(&tally.failed, shapes, |s| format!(
-                "{} ({})",
-                s.label,
-                s.check.as_str()
-            ))
+            crate::text::count_of(failed.len(), shapes.len(), "shape"),
+            crate::text::does(failed.len()),
+            listed(&failed, |s| format!("{} ({})", s.label, s.check.as_str()))
         ));
         // A paired run times the incumbent only beside a candidate that passes: its ERROR
         // on these shapes is "not timed", not a fault of the incumbent.
-        if paired && tally.untimed.count > 0 {
+        let untimed: Vec<&ShapeVerdict> = failed
+            .iter()
+            .copied()
+            .filter(|s| s.incumbent_check == Check::Error)
+            .collect();
+        if paired && !untimed.is_empty() {
             reasons.push(format!(
                 "the incumbent shows ERROR (not timed) on {}: a paired run times it only where the candidate passes.",
-                listed(&tally.untimed, shapes, |s| s.label.to_string())
+                listed(&untimed, |s| s.label.clone())
             ));
         }
     }
-    let hard_count = tally.hard.count;
-    if hard_count > 0 {
+    let hard = of_kind(|s| s.hard_regression);
+    if !hard.is_empty() {
         reasons.push(format!(
             "{} regressed beyond -max({}, band): {}.",
-            crate::text::count(hard_count, "shape"),
+            crate::text::count(hard.len(), "shape"),
             units::percent(config.regression_threshold * 100.0),
-            listed(&tally.hard, shapes, describe_change)
+            listed(&hard, describe_change)
         ));
     }
     reasons.push(aggregate_sentence(
@@ -83,14 +85,13 @@ pub(super) fn reasons(
         decision.verdict,
         decision.blocked,
     ));
-    let noted_count = tally.noted.len();
-    if noted_count > 0 {
-        let noted = tally.noted.iter().filter_map(|&at| shapes.get(at as usize));
+    let noted = of_kind(noted);
+    if !noted.is_empty() {
         reasons.push(format!(
             "{} regressed beyond their noise band but within {}: {}.",
-            crate::text::count(noted_count, "shape"),
+            crate::text::count(noted.len(), "shape"),
             units::percent(config.regression_threshold * 100.0),
-            list(noted, noted_count, describe_change)
+            listed(&noted, describe_change)
         ));
     }
     if !classified.not_significant.is_empty() {
@@ -106,10 +107,11 @@ pub(super) fn reasons(
             list(not_significant.iter(), not_significant.len(), String::clone)
         ));
     }
-    if tally.newly_passing.count > 0 {
+    let newly_passing = of_kind(|s| s.check == Check::Pass && s.incumbent_check != Check::Pass);
+    if !newly_passing.is_empty() {
         reasons.push(format!(
             "now PASS (not part of the aggregate): {}.",
-            listed(&tally.newly_passing, shapes, |s| format!(
+            listed(&newly_passing, |s| format!(
                 "{} (was {})",
                 s.label,
                 s.incumbent_check.as_str()
@@ -190,6 +192,11 @@ fn remeasure_rule(config: &GateConfig) -> String {
         config.remeasure_min_runs,
         units::percent(config.remeasure_min_gain * 100.0)
     )
+}
+
+/// Regressed beyond its band but within the regression threshold: noted, not blocking.
+pub(super) fn noted(s: &ShapeVerdict) -> bool {
+    s.class == ShapeClass::Regressed && !s.hard_regression
 }
 
 /// `label -10.0% (band ±2.00%)`.

@@ -15,7 +15,7 @@ pub use explain::{percent, write_value};
 use serde::{Deserialize, Serialize};
 
 use crate::Result;
-use crate::schema::{Samples, ShapeTable};
+use crate::schema::{BenchTable, Samples};
 use crate::types::Check;
 
 /// Thresholds, all overridable in the manifest's `gate:` section (SPEC defaults).
@@ -153,17 +153,11 @@ impl ShapeClass {
     }
 }
 
-/// A shape's label in a verdict: held inline up to 24 bytes, as labels usually are, so a
-/// 10,000-shape report is not 10,000 heap blocks for its labels (scripts/gate-perf/README.md).
-pub type VerdictLabel = compact_str::CompactString;
-/// A shape's dimensions in a verdict: inline up to four (B, M, N, K), for the same reason.
-pub type VerdictDims = smallvec::SmallVec<[u64; 4]>;
-
 /// One shape's judgement.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ShapeVerdict {
-    pub label: VerdictLabel,
-    pub dims: VerdictDims,
+    pub label: String,
+    pub dims: Vec<u64>,
     /// Candidate's Check.
     pub check: Check,
     pub incumbent_check: Check,
@@ -224,8 +218,8 @@ pub struct GateReport {
 
 /// Inputs to one judgement.
 pub struct GateInput<'a> {
-    pub incumbent: &'a dyn ShapeTable,
-    pub candidate: &'a dyn ShapeTable,
+    pub incumbent: &'a BenchTable,
+    pub candidate: &'a BenchTable,
     pub incumbent_samples: Option<&'a Samples>,
     pub candidate_samples: Option<&'a Samples>,
     /// Metric name: a metric column or a derived metric (`Combined Step TFLOPS`).
@@ -247,26 +241,7 @@ pub struct GateInput<'a> {
 /// spread of the per-repeat aggregate ratios and their signed-rank test: drift between runs
 /// cannot pass for a change, and noise cannot pass for a gain.
 pub fn judge(input: &GateInput<'_>) -> Result<GateReport> {
-    report(input, classify::classify(input, None)?)
-}
-
-/// [`judge`], each shape's verdict handed to `each` instead of kept in the report, whose
-/// `shapes` is then empty: for a caller that only writes the verdicts out (a 10,000-shape
-/// report is 1.5 MB of them). `each` gets pieces of shapes, from either of two threads and in
-/// any order, each with the position of its first shape in the candidate's order. After an
-/// error the pieces already handed over are of no use. A paired judgement is made whole
-/// first (its aggregate needs every shape) and then handed over in one piece.
-pub fn judge_each(
-    input: &GateInput<'_>,
-    each: &(dyn Fn(usize, &[ShapeVerdict]) + Sync),
-) -> Result<GateReport> {
-    if input.paired {
-        let mut report = judge(input)?;
-        each(0, &report.shapes);
-        report.shapes = Vec::new();
-        return Ok(report);
-    }
-    report(input, classify::classify(input, Some(each))?)
+    report(input, classify::classify(input)?)
 }
 
 /// The verdict and its reasons, from every shape judged.
@@ -286,7 +261,7 @@ fn report(input: &GateInput<'_>, classified: classify::Classified) -> Result<Gat
         reasons,
         noted_regressions: decision.noted_regressions,
         paired: classified.paired_logs.iter().any(Option::is_some),
-        shapes: classified.shapes.into_all(),
+        shapes: classified.shapes,
         config: input.config.clone(),
     })
 }

@@ -1,7 +1,7 @@
 //! Where a metric lives in a row: a column and its `_stddev` partner, or the derived
 //! `Combined Step TFLOPS` computed from dimensions, times and both TFLOPS stddevs.
 
-use super::table::RowRef;
+use super::table::Row;
 
 /// Where a metric's value and stddev live in a row, resolved once per schema.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,32 +26,8 @@ pub struct CombinedStepColumns {
 }
 
 impl MetricRef {
-    /// The schema columns the metric is computed from, as one span (its dimensions aside).
-    pub fn columns(&self) -> std::ops::Range<usize> {
-        match self {
-            MetricRef::Column { value, stddev } => {
-                let sd = stddev.unwrap_or(*value);
-                (*value).min(sd)..(*value).max(sd) + 1
-            }
-            MetricRef::CombinedStep(c) => {
-                let read = [
-                    c.forward_time,
-                    c.backward_time,
-                    c.forward,
-                    c.forward_stddev,
-                    c.backward,
-                    c.backward_stddev,
-                ];
-                let lo = read.into_iter().min().unwrap_or_default();
-                let hi = read.into_iter().max().unwrap_or_default();
-                lo..hi + 1
-            }
-        }
-    }
-
     /// The metric's value in `row` (NaN for empty cells of non-PASS rows).
-    pub fn value<'r>(&self, row: impl Into<RowRef<'r>>) -> Option<f64> {
-        let row = row.into();
+    pub fn value(&self, row: &Row) -> Option<f64> {
         match self {
             MetricRef::Column { value, .. } => row.value(*value),
             MetricRef::CombinedStep(c) => {
@@ -67,8 +43,7 @@ impl MetricRef {
 
     /// The metric's absolute stddev. For `Combined Step TFLOPS` (SPEC §7 rule 2): the
     /// value times the larger of the forward and backward relative stddevs.
-    pub fn stddev<'r>(&self, row: impl Into<RowRef<'r>>) -> Option<f64> {
-        let row = row.into();
+    pub fn stddev(&self, row: &Row) -> Option<f64> {
         match self {
             MetricRef::Column { stddev, .. } => row.value((*stddev)?),
             MetricRef::CombinedStep(c) => {

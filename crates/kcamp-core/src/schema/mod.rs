@@ -4,10 +4,8 @@
 //!   from a header and how two headers differ;
 //! - [`metric`](metric/index.html): where a metric (derived ones too) lives in a row;
 //! - [`cells`](cells/index.html): the rule each numeric cell is held to, and how it is read;
-//! - [`masks`](masks/index.html): where a record's digits and commas lie, for the one-pass
-//!   reader;
-//! - [`table`](table/index.html): rows and whole benchmark CSVs, read and written;
-//! - [`chunks`](chunks/index.html): two CSVs read by two threads sharing the work (the gate);
+//! - [`table`](table/index.html): rows and whole benchmark CSVs, read (through the csv crate)
+//!   and written;
 //! - [`samples`](samples/index.html): `samples.csv`, the raw per-repeat values.
 //!
 //! A [`Schema`] is an ordered list of column names with a role for each. Dimension columns
@@ -16,9 +14,7 @@
 //! them exactly.
 
 mod cells;
-mod chunks;
 mod columns;
-mod masks;
 mod metric;
 mod samples;
 mod table;
@@ -28,10 +24,7 @@ mod tests;
 pub use columns::{Column, ColumnRole, HeaderDifference, Schema, SchemaKind, header_difference};
 pub use metric::{CombinedStepColumns, MetricRef};
 pub use samples::{SAMPLES_HEADER, SampleRow, Samples};
-pub(crate) use table::distinct_hashes;
-pub use table::{
-    BenchTable, ColumnTable, Row, RowRef, ShapeKey, ShapeTable, Shapes, describe_shape,
-};
+pub use table::{BenchTable, Row, ShapeKey, describe_shape};
 
 /// The GEMM header, byte for byte (no trailing newline).
 pub const GEMM_HEADER: &str = "label,B,M,N,K,Check,Forward TFLOPS,Forward TFLOPS_stddev,Backward TFLOPS,Backward TFLOPS_stddev,Forward Time (ms),Backward Time (ms),out_snr,da_snr,db_snr";

@@ -1,12 +1,12 @@
 //! `samples.csv`: every per-repeat value of every metric, for the statistics.
 
-use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use super::columns::header_difference;
-use super::table::{ShapeTable, for_each_record, push_field, push_number, read_text, split_header};
+use super::table::{BenchTable, for_each_record, push_field, push_number, read_text, split_header};
 use crate::types::validate_label;
 use crate::{Error, Result};
 
@@ -30,7 +30,7 @@ pub const SAMPLES_HEADER: &str = "label,metric,repeat,value";
 /// A (label, metric, repeat) triple may appear once. Grouped by (label, metric) with
 /// borrowed keys, then each group's repeats are sorted and compared with their neighbour.
 fn check_unique_repeats(rows: &[SampleRow], lines: &[u64], origin: &Path) -> Result<()> {
-    let mut groups: HashMap<(&str, &str), Vec<(u32, usize)>> = HashMap::default();
+    let mut groups: HashMap<(&str, &str), Vec<(u32, usize)>> = HashMap::new();
     for (i, r) in rows.iter().enumerate() {
         groups
             .entry((r.label.as_str(), r.metric.as_str()))
@@ -93,27 +93,27 @@ impl Samples {
                     format!("expected 4 fields, found {}", record.len()),
                 ));
             }
-            let label = record[0];
+            let label = &record[0];
             validate_label(label).map_err(|m| bad("label", m))?;
-            let metric = record[1];
+            let metric = &record[1];
             if metric.is_empty() {
                 return Err(bad("metric", "empty metric name".to_owned()));
             }
             let repeat: u32 = record[2].parse().map_err(|_| {
                 bad(
                     "repeat",
-                    format!("'{}' is not an unsigned integer", record[2]),
+                    format!("'{}' is not an unsigned integer", &record[2]),
                 )
             })?;
             let value: f64 = record[3]
                 .parse()
-                .map_err(|_| bad("value", format!("'{}' is not a number", record[3])))?;
+                .map_err(|_| bad("value", format!("'{}' is not a number", &record[3])))?;
             if !(value.is_finite() && value >= 0.0) {
                 return Err(bad(
                     "value",
                     format!(
                         "sample must be finite and non-negative, found {}",
-                        record[3]
+                        &record[3]
                     ),
                 ));
             }
@@ -136,7 +136,7 @@ impl Samples {
 
     /// Read the samples that belong to `table` (the benchmark CSV beside them) and check
     /// that they do: see [`Samples::check_against`].
-    pub fn read_for(path: &Path, table: &dyn ShapeTable) -> Result<Samples> {
+    pub fn read_for(path: &Path, table: &BenchTable) -> Result<Samples> {
         let samples = Samples::read(path)?;
         samples.check_against(table, path)?;
         Ok(samples)
@@ -145,13 +145,13 @@ impl Samples {
     /// Every sample must be of a shape of `table` and of one of its metrics (a numeric
     /// column or a derived metric): samples of an unknown shape would be silently ignored by
     /// the gate, so they are an error naming the line.
-    pub fn check_against(&self, table: &dyn ShapeTable, origin: &Path) -> Result<()> {
-        let labels: HashSet<&str> = (0..table.len()).map(|i| table.row(i).label).collect();
-        let schema = table.schema();
+    pub fn check_against(&self, table: &BenchTable, origin: &Path) -> Result<()> {
+        let labels: HashSet<&str> = table.rows.iter().map(|r| r.label.as_str()).collect();
+        let schema = &table.schema;
         let metrics = schema.gateable_metrics();
         let numeric =
             |m: &str| metrics.iter().any(|g| g == m) || schema.resolve_metric(m).is_some();
-        let mut known_metric: HashMap<&str, bool> = HashMap::default();
+        let mut known_metric: HashMap<&str, bool> = HashMap::new();
         for (i, r) in self.rows.iter().enumerate() {
             let record = i + 1;
             if !labels.contains(r.label.as_str()) {
@@ -224,7 +224,7 @@ impl Samples {
     /// Every label's `(repeat, value)` samples of one metric, sorted by repeat: what pairs
     /// two runs' samples repeat by repeat.
     pub fn repeats_by_label(&self, metric: &str) -> HashMap<&str, Vec<(u32, f64)>> {
-        let mut grouped: HashMap<&str, Vec<(u32, f64)>> = HashMap::default();
+        let mut grouped: HashMap<&str, Vec<(u32, f64)>> = HashMap::new();
         for r in self.rows.iter().filter(|r| r.metric == metric) {
             grouped
                 .entry(r.label.as_str())
