@@ -1025,7 +1025,8 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
     let out = CmdOutput::with_exit(
         json!({
             "verdict": gate.verdict,
-            "reasons": gate.reasons,
+            "reasons": kcamp_core::gate::reason_texts(&gate.reasons),
+            "reason_details": &gate.reasons.0,
             "shapes": gate.shapes,
             "aggregate": gate.aggregate,
             "like_for_like": acceptance.like_for_like,
@@ -1068,7 +1069,8 @@ fn standing_report(
     };
     let doc = json!({
         "verdict": gate.verdict,
-        "reasons": gate.reasons,
+        "reasons": kcamp_core::gate::reason_texts(&gate.reasons),
+        "reason_details": &gate.reasons.0,
         "shapes": gate.shapes,
         "aggregate": gate.aggregate,
         "like_for_like": record.like_for_like,

@@ -268,7 +268,7 @@ fn like_for_like(report: &mut GateReport, failed: bool, base: &Path, candidate: 
         report.verdict = Verdict::NeedsRemeasure;
     }
     report.reasons.insert(
-        0,
+        0, kcamp_core::gate::Reason::new(kcamp_core::gate::ReasonKind::Comparison,
         format!(
             "not like for like: {} was measured as {}, {} as {}; they differ in {}. Measure both alike (or both in one `kcamp validate`, which pairs them).",
             base.display(),
@@ -277,7 +277,7 @@ fn like_for_like(report: &mut GateReport, failed: bool, base: &Path, candidate: 
             cand.summary(),
             describe_differences(&differ)
         ),
-    );
+    ));
     true
 }
 
@@ -451,7 +451,7 @@ mod tests {
                 p_value: None,
                 pairs: None,
             },
-            reasons: Vec::new(),
+            reasons: Default::default(),
             shapes,
             noted_regressions: Vec::new(),
             config: GateConfig::default(),

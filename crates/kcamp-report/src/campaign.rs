@@ -632,7 +632,7 @@ pub fn write_final_report(c: &Campaign, fm: &FinalMeasurement) -> Result<FinalRe
         charts,
         acceptance: Some(crate::Acceptance {
             verdict: fm.acceptance.report.verdict.as_str().to_owned(),
-            reasons: fm.acceptance.report.reasons.clone(),
+            reasons: fm.acceptance.report.reasons.iter().map(|r| r.text.clone()).collect(),
         }),
     };
     let markdown = crate::final_report_md(&report);

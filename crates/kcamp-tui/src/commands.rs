@@ -389,7 +389,7 @@ mod tests {
             "validate round 4: REJECT · aggregate +10.8% · 1 shape does not PASS: sq1024 (FAIL)"
         );
         // Every reason is still there for the notice.
-        assert_eq!(out.details, report.reasons);
+        assert_eq!(out.details, kcamp_core::gate::reason_texts(&report.reasons));
     }
 
     #[test]

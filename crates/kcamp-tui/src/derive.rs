@@ -99,7 +99,7 @@ pub struct GateView {
     pub open: bool,
     pub validation: Option<Validation>,
     pub verdict: Option<Verdict>,
-    pub reasons: Vec<String>,
+    pub reasons: Vec<kcamp_core::gate::Reason>,
     /// Shapes regressed by less than the hard threshold (ACCEPT_WITH_NOTE).
     pub noted_regressions: Vec<String>,
     pub aggregate_delta: Option<f64>,
@@ -165,7 +165,7 @@ pub struct ReasonLine {
 
 /// Collapse reasons by their template (the first `'…'` replaced by a placeholder), in the
 /// order of first appearance.
-pub fn collapse_reasons(reasons: &[String]) -> Vec<ReasonLine> {
+pub fn collapse_reasons(reasons: &[kcamp_core::gate::Reason]) -> Vec<ReasonLine> {
     let mut out: Vec<(Option<String>, Vec<&str>, ReasonLine)> = Vec::new();
     for reason in reasons {
         let template = quoted_template(reason);
@@ -180,7 +180,7 @@ pub fn collapse_reasons(reasons: &[String]) -> Vec<ReasonLine> {
                 key,
                 label.into_iter().collect(),
                 ReasonLine {
-                    text: reason.clone(),
+                    text: reason.text.clone(),
                     count: 1,
                 },
             )),
@@ -384,7 +384,7 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
         .or_else(|| round.decision.as_ref().and_then(|d| d.gate.as_ref()));
     if let Some(gate) = gate {
         view.verdict = Some(gate.verdict);
-        view.reasons = gate.reasons.clone();
+        view.reasons = gate.reasons.0.clone();
         view.noted_regressions = gate.noted_regressions.clone();
         view.aggregate_delta = gate.aggregate.delta;
         view.lines = gate
@@ -1311,7 +1311,7 @@ mod tests {
             .collect();
         reasons.insert(0, "REJECT: s7 regressed -9.0%".into());
         reasons.push("shape 'x' is FAIL".into());
-        let lines = collapse_reasons(&reasons);
+        let lines = collapse_reasons(&reasons.into_iter().map(Into::into).collect::<Vec<_>>());
         assert_eq!(lines.len(), 3);
         assert_eq!(lines[0].text, "REJECT: s7 regressed -9.0%");
         assert_eq!(lines[1].count, 200);

@@ -10,7 +10,9 @@ use serde_json::json;
 use kcamp_core::artifacts::progress::Progress;
 use kcamp_core::artifacts::result::{RunResult, RunSummary, ShapeRecord};
 use kcamp_core::campaign::{CampaignState, Decision, JournalEntry, RoundState};
-use kcamp_core::gate::{Aggregate, GateConfig, GateReport, ShapeClass, ShapeVerdict, Verdict};
+use kcamp_core::gate::{
+    Aggregate, GateConfig, GateReport, Reason, Reasons, ShapeClass, ShapeVerdict, Verdict,
+};
 use kcamp_core::manifest::{AdapterSelector, KernelSpec, Manifest, TimingConfig, WorkgroupExprs};
 use kcamp_core::schema::{BenchTable, Column, ColumnRole, GEMM_HEADER, Row, Schema, SchemaKind};
 use kcamp_core::types::{AdapterDescription, Check, TimingMethod};
@@ -249,7 +251,7 @@ pub fn gate_report(
             p_value: None,
             pairs: None,
         },
-        reasons: reasons.iter().map(|r| (*r).to_owned()).collect(),
+        reasons: reasons.iter().map(|&r| Reason::from(r)).collect(),
         noted_regressions: verdicts
             .iter()
             .filter(|v| v.class == ShapeClass::Regressed && !v.hard_regression)
@@ -642,10 +644,10 @@ pub fn acceptable_candidate() -> CampaignState {
     let mut state = several_rounds();
     if let Some(gate) = state.rounds.last_mut().and_then(|r| r.gate.as_mut()) {
         gate.verdict = Verdict::AcceptWithNote;
-        gate.reasons = vec![
+        gate.reasons = Reasons(vec![
             "aggregate +14.2% over the 2% noise floor".into(),
             "sq128 regressed -3.0% (under the 5% threshold)".into(),
-        ];
+        ]);
     }
     state
 }
@@ -771,7 +773,7 @@ pub fn paired_candidate() -> CampaignState {
     let mut state = several_rounds();
     if let Some(gate) = state.rounds.last_mut().and_then(|r| r.gate.as_mut()) {
         gate.paired = true;
-        gate.reasons = vec![
+        gate.reasons = Reasons(vec![
             "paired: round 2's kernel snapshot was re-measured in this run, its samples \
              alternating with the candidate's (A B B A); Δ and bands come from the per-repeat \
              ratios (their median, so a single stray sample can move the mean columns but not \
@@ -781,7 +783,7 @@ pub fn paired_candidate() -> CampaignState {
             "aggregate Forward TFLOPS +10.8% (median over 10 repeats of each repeat's geomean \
              of the paired ratios over 5 shapes) clears the paired band ±2.00%."
                 .into(),
-        ];
+        ]);
     }
     state
 }
@@ -817,9 +819,12 @@ pub fn many_reasons() -> CampaignState {
     let mut state = several_rounds();
     if let Some(gate) = state.rounds.last_mut().and_then(|r| r.gate.as_mut()) {
         for i in 0..200 {
-            gate.reasons.push(format!(
-                "shape 's{i}' judged against round 2, the newest accepted round that measured it"
-            ));
+            gate.reasons.push(
+                format!(
+                    "shape 's{i}' judged against round 2, the newest accepted round that measured it"
+                )
+                .into(),
+            );
         }
     }
     state

@@ -107,7 +107,7 @@ pub fn baseline(
         .impossible
         .iter()
         .map(|i| format!("{} is ERROR: {}", i.label, i.reason))
-        .chain(measured.notes.iter().cloned())
+        .chain(measured.notes.iter().map(|n| n.text.clone()))
         .collect();
     let representative = choose_representatives(c, &measured.table, &mut warnings);
     // The manifest edit is prepared before anything is recorded, so a manifest kcamp

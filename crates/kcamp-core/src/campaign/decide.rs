@@ -89,7 +89,9 @@ pub fn accept(
             let reason = format!(
                 "the full validation overturned the quick ACCEPT: {} ({})",
                 record.report.verdict.as_str(),
-                record.report.reasons.first().cloned().unwrap_or_default()
+                crate::gate::why_first(&record.report.reasons)
+                    .first()
+                    .map_or("", |r| r.text.as_str())
             );
             let mut out = rollback_locked(c, round, &reason)?;
             out.confirmation = confirmation;
@@ -103,9 +105,9 @@ pub fn accept(
         // the round's gate (`kcamp validate` printed it whole).
         const SHOWN: usize = 6;
         let mut reasons: Vec<&str> = Vec::new();
-        for r in &record.report.reasons {
-            if !r.starts_with(super::like::PAIRED_NOTE) && !reasons.contains(&r.as_str()) {
-                reasons.push(r);
+        for r in record.report.reasons.iter() {
+            if r.kind != crate::gate::ReasonKind::Method && !reasons.contains(&r.text.as_str()) {
+                reasons.push(&r.text);
             }
         }
         let mut listed: String = reasons

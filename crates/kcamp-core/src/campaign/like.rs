@@ -13,7 +13,7 @@ use crate::artifacts::fingerprint::{
     Difference, Fingerprint, HarnessIdentity, describe_differences,
 };
 use crate::files::{BENCHMARK_CSV, SAMPLES_CSV};
-use crate::gate::{GateInput, GateReport, ShapeClass, Verdict, judge};
+use crate::gate::{GateInput, GateReport, Reason, ReasonKind, ShapeClass, Verdict, judge};
 use crate::schema::{BenchTable, Samples, ShapeKey};
 use crate::types::Check;
 use crate::{Error, Result};
@@ -145,7 +145,9 @@ pub(crate) fn judge_like_for_like(
                 round: *round,
                 fingerprint: side.clone(),
             });
-            lead.push(if interleaved && !report.paired {
+            lead.push(Reason::new(
+ReasonKind::Method,
+if interleaved && !report.paired {
                 // Interleaved, yet no shape had two paired ratios to judge (a candidate
                 // that failed everywhere): the note must not claim what the table does not.
                 format!(
@@ -159,24 +161,28 @@ pub(crate) fn judge_like_for_like(
                 format!(
                     "round {round}'s kernel snapshot was re-measured by the harness in this run (one after the other, not interleaved): judged against this run's numbers, unpaired."
                 )
-            });
+            }));
             if side.runtime_checks != measured.fingerprint.runtime_checks {
                 let mode = |f: &Fingerprint| f.runtime_checks.map_or("unknown", |c| c.as_str());
-                lead.push(format!(
+                lead.push(Reason::new(
+ReasonKind::Method,
+format!(
                     "runtime checks: the candidate was compiled with `{}`, round {round}'s snapshot with its own `{}` (each kernel's settings travel with it), so the checks mode is part of the change judged here.",
                     mode(&measured.fingerprint),
                     mode(&side)
-                ));
+                )));
             }
             let then = recorded(*round)?;
             let differ = then.differences(&side);
             if !differ.is_empty() {
-                lead.push(format!(
+                lead.push(Reason::new(
+ReasonKind::Method,
+format!(
                     "round {round} itself was measured as {}; its side of this verdict was measured as {} ({}).",
                     then.summary(),
                     side.summary(),
                     describe_differences(&differ)
-                ));
+                )));
             }
         }
         Pairing::Unpaired { reason } => {
@@ -194,10 +200,12 @@ pub(crate) fn judge_like_for_like(
                 });
             }
             if like.comparable() {
-                lead.push(format!(
+                lead.push(Reason::new(
+ReasonKind::Method,
+format!(
                     "unpaired ({reason}): judged against the recorded numbers of round {}; drift between the two runs is not in the band.",
                     against.round
-                ));
+                )));
             } else {
                 let inc = &like.incumbent[0];
                 // The checks mode is the kernel's setting, not the run's: measuring again
@@ -213,13 +221,15 @@ pub(crate) fn judge_like_for_like(
                     ),
                     None => against.remeasure.clone(),
                 };
-                lead.push(format!(
+                lead.push(Reason::new(
+ReasonKind::Comparison,
+format!(
                     "not like for like: round {} was measured as {}, the candidate as {}; they differ in {}. Re-measure like for like: {remeasure}.",
                     inc.round,
                     inc.fingerprint.summary(),
                     measured.fingerprint.summary(),
                     describe_differences(&like.differences),
-                ));
+                )));
                 // A shape that fails is wrong on any hardware; only speed needs like for like.
                 if !report.shapes.iter().any(|s| s.class == ShapeClass::Failed) {
                     report.verdict = Verdict::NeedsRemeasure;
@@ -228,7 +238,7 @@ pub(crate) fn judge_like_for_like(
         }
     }
     lead.append(&mut report.reasons);
-    report.reasons = lead;
+    report.reasons = lead.into();
     Ok(Judged {
         report,
         like,

@@ -17,6 +17,7 @@ use crate::artifacts::result::{
 use crate::case::ProgressEvent;
 use crate::files::{BENCHMARK_CSV, RESULT_JSON, SAMPLES_CSV};
 use crate::fsutil::write_atomic;
+use crate::gate::{Reason, ReasonKind};
 use crate::host::Host;
 use crate::plausibility::{Impossible, check_table};
 use crate::schema::{BenchTable, Samples};
@@ -130,7 +131,7 @@ pub struct Measured {
     /// Rows the roofline floor turned into ERROR.
     pub impossible: Vec<Impossible>,
     /// What the verdict should also say about how this was measured.
-    pub notes: Vec<String>,
+    pub notes: Vec<Reason>,
     /// What the `RESULT_JSON` line carries: the run's own summary, or one made from the
     /// CSV when the measurement came without a run record (harness, import).
     pub summary: RunSummary,
@@ -281,10 +282,10 @@ pub(crate) fn measure(
             };
             let mut notes = Vec::new();
             if !checks && !plan.check_shapes.is_empty() {
-                notes.push(format!(
+                notes.push(Reason::new(ReasonKind::Coverage, format!(
                     "the outputs of the {} target shape(s) this quick validation does not time were not checked: the harness measures only the shapes in $KCAMP_SHAPES",
                     plan.check_shapes.len()
-                ));
+                )));
             }
             Measured {
                 table,
@@ -376,25 +377,26 @@ fn hold_to_target_floor(
             HarnessIdentity::Command { .. }
         ) {
             // An imported CSV may come from any machine: this one's hardware says nothing.
-            measured.notes.push(format!(
-                "rows not checked against a roofline floor: {unnamed}"
+            measured.notes.push(Reason::new(
+                ReasonKind::Plausibility,
+                format!("rows not checked against a roofline floor: {unnamed}"),
             ));
             return Ok(());
         }
         let host = Host::detect();
         if host.has_gpu() {
-            measured.notes.push(format!(
+            measured.notes.push(Reason::new(ReasonKind::Plausibility, format!(
                 "rows not checked against a roofline floor: {unnamed}, and this machine has a GPU kcamp cannot identify for the harness ({})",
                 host.gpus.join(", ")
-            ));
+            )));
             return Ok(());
         }
         // The harness ran here, and here there is no GPU: only the CPUs can have computed.
         peaks = peaks.with_flops_bound(host.cpu_peak(m.dtype));
-        measured.notes.push(format!(
+        measured.notes.push(Reason::new(ReasonKind::Plausibility, format!(
             "rows held to this machine's CPUs, at most {}: {unnamed}, and it has no GPU device; a harness that measures another machine needs that machine named in target_gpu",
             peaks.flops.as_ref().map_or_else(String::new, |p| p.describe("FLOP/s"))
-        ));
+        )));
     }
     let found = check_table(&mut measured.table, m.op, m.dtype, &peaks);
     if !found.is_empty() {
@@ -408,11 +410,13 @@ fn hold_to_target_floor(
         let found = check_table(&mut side.table, m.op, m.dtype, &peaks);
         if !found.is_empty() {
             side.write(out_dir)?;
-            measured.notes.extend(
-                found
-                    .into_iter()
-                    .map(|i| format!("paired side: {} ERROR, {}", i.label, i.reason)),
-            );
+            measured.notes.extend(found.into_iter().map(|i| {
+                Reason::new(
+                    ReasonKind::Plausibility,
+                    format!("paired side: {} ERROR, {}", i.label, i.reason),
+                )
+                .with_shapes([i.label])
+            }));
         }
     }
     Ok(())

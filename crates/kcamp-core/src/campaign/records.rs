@@ -89,7 +89,7 @@ pub fn on_decision(c: &Campaign, round: u32) -> Result<()> {
             .gate
             .as_ref()
             .filter(|_| decision.forced)
-            .map(|g| g.reasons.join("; ")),
+            .map(|g| crate::gate::reason_texts(&g.reasons).join("; ")),
     };
     store.fill_from_run(version, &fill)?;
     let hypothesis = c.hypothesis(round).unwrap_or_default();
@@ -124,7 +124,7 @@ pub fn on_decision(c: &Campaign, round: u32) -> Result<()> {
             let gate_reasons = decision
                 .gate
                 .as_ref()
-                .map(|g| g.reasons.join(" "))
+                .map(|g| crate::gate::reason_texts(&g.reasons).join(" "))
                 .unwrap_or_default();
             let message = if failures.is_empty() {
                 gate_reasons

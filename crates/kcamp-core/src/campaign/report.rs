@@ -21,6 +21,7 @@ use crate::artifacts::result::RunSummary;
 use crate::case::ProgressEvent;
 use crate::files::{BENCHMARK_CSV, FINAL_ACCEPTANCE_JSON, KERNEL_DIR, SAMPLES_CSV};
 use crate::fsutil::write_json_atomic;
+use crate::gate::{Reason, ReasonKind};
 use crate::schema::{BenchTable, Samples, ShapeKey};
 use crate::types::Validation;
 use crate::{Error, Result};
@@ -144,7 +145,7 @@ pub fn final_report<T>(
             .collect();
         if !unseen.is_empty() {
             report.reasons.insert(
-                0,
+                0, Reason::new(ReasonKind::Comparison,
                 format!(
                     "judged over {} of {} target shapes: round {incumbent}'s recorded numbers are its {} validation's and lack {}; `kcamp report` measures every target shape.",
                     keys.len(),
@@ -152,13 +153,16 @@ pub fn final_report<T>(
                     validation.as_str(),
                     unseen.join(", ")
                 ),
-            );
+            ));
         }
     }
     if incumbent == 1 {
         report.reasons.insert(
             0,
-            "the incumbent is the BASELINE itself: no round was accepted.".into(),
+            Reason::new(
+                ReasonKind::Comparison,
+                "the incumbent is the BASELINE itself: no round was accepted.",
+            ),
         );
     }
     let acceptance = GateRecord {

@@ -18,7 +18,7 @@ use crate::artifacts::result::{RunSummary, ShapeFailure};
 use crate::case::ProgressEvent;
 use crate::files::{FROZEN_HEADER_FILE, GATE_JSON, KERNEL_DIR};
 use crate::fsutil::write_json_atomic;
-use crate::gate::{GateReport, Verdict, remeasure_holds};
+use crate::gate::{GateReport, Reason, ReasonKind, Verdict, remeasure_holds};
 use crate::schema::ShapeKey;
 use crate::types::{DecisionKind, Validation};
 use crate::{Error, Result};
@@ -165,7 +165,9 @@ pub(super) fn validate_locked(
     )?;
     let mut report = judged.report;
     for note in &judged.reference_notes {
-        report.reasons.push(note.clone());
+        report
+            .reasons
+            .push(Reason::new(ReasonKind::Method, note.clone()));
     }
     let comparable = judged.like.comparable();
     let raw_verdict = report.verdict;
@@ -189,10 +191,10 @@ pub(super) fn validate_locked(
             .delta
             .is_some_and(|d| d < c.manifest.gate.quick_confirm_below);
     if needs_full_confirmation {
-        report.reasons.push(format!(
+        report.reasons.push(Reason::new(ReasonKind::Confirmation, format!(
             "quick ACCEPT with an aggregate gain under {:.0}%: `kcamp accept` confirms it with a full validation first",
             c.manifest.gate.quick_confirm_below * 100.0
-        ));
+        )));
     }
     let record = GateRecord {
         round,
@@ -246,23 +248,34 @@ pub(super) fn add_measurement_reasons(report: &mut GateReport, measured: &Measur
         report.verdict = Verdict::Reject;
         report.reasons.insert(
             0,
-            format!(
-                "{} checked by this validation {} not PASS: {}.",
-                crate::text::count_of(failed.len(), measured.checked.len(), "untimed target shape"),
-                crate::text::does(failed.len()),
-                failed.join(", ")
+            Reason::new(
+                ReasonKind::Failure,
+                format!(
+                    "{} checked by this validation {} not PASS: {}.",
+                    crate::text::count_of(
+                        failed.len(),
+                        measured.checked.len(),
+                        "untimed target shape"
+                    ),
+                    crate::text::does(failed.len()),
+                    failed.join(", ")
+                ),
             ),
         );
     } else if !measured.checked.is_empty() {
-        report.reasons.push(format!(
+        report.reasons.push(Reason::new(ReasonKind::Coverage, format!(
             "the outputs of the other {} were checked (one dispatch per pass, untimed): all PASS.",
             crate::text::count(measured.checked.len(), "target shape")
-        ));
+        )));
     }
     for i in &measured.impossible {
-        report
-            .reasons
-            .push(format!("{} is ERROR: {}.", i.label, i.reason));
+        report.reasons.push(
+            Reason::new(
+                ReasonKind::Plausibility,
+                format!("{} is ERROR: {}.", i.label, i.reason),
+            )
+            .with_shapes([i.label.clone()]),
+        );
     }
     report.reasons.extend(measured.notes.iter().cloned());
 }
@@ -309,31 +322,31 @@ fn apply_remeasure(
     }
     let need = cfg.remeasure_min_runs as usize;
     if deltas.len() < need {
-        report.reasons.push(format!(
+        report.reasons.push(Reason::new(ReasonKind::Remeasure, format!(
             "re-measurement {} of at least {need}: run `kcamp validate` again without changing the kernel",
             deltas.len()
-        ));
+        )));
         return;
     }
     let mean = crate::stats::mean(&deltas).unwrap_or(0.0);
     let sd = crate::stats::pop_stddev(&deltas).unwrap_or(f64::INFINITY);
     if remeasure_holds(&deltas, cfg) {
         report.verdict = Verdict::Accept;
-        report.reasons.push(format!(
+        report.reasons.push(Reason::new(ReasonKind::Remeasure, format!(
             "re-measured {} times: mean gain {:+.2}% > {:.0}% with stddev {:.2}% under half the gain: ACCEPT",
             deltas.len(),
             mean * 100.0,
             cfg.remeasure_min_gain * 100.0,
             sd * 100.0
-        ));
+        )));
     } else {
         report.verdict = Verdict::Reject;
-        report.reasons.push(format!(
+        report.reasons.push(Reason::new(ReasonKind::Remeasure, format!(
             "re-measured {} times: mean gain {:+.2}% with stddev {:.2}% does not hold (needs > {:.0}% and stddev under half of it): REJECT",
             deltas.len(),
             mean * 100.0,
             sd * 100.0,
             cfg.remeasure_min_gain * 100.0
-        ));
+        )));
     }
 }

@@ -3,7 +3,7 @@
 
 use super::classify::Classified;
 use super::decide::Decision;
-use super::{Aggregate, GateConfig, ShapeClass, ShapeVerdict, Verdict};
+use super::{Aggregate, GateConfig, Reason, ReasonKind, ShapeClass, ShapeVerdict, Verdict};
 use crate::types::Check;
 use crate::units;
 
@@ -39,20 +39,23 @@ pub(super) fn reasons(
     metric: &str,
     config: &GateConfig,
     paired: bool,
-) -> Vec<String> {
+) -> Vec<Reason> {
     let shapes = &classified.shapes;
+    let labels =
+        |of: &[&ShapeVerdict]| -> Vec<String> { of.iter().map(|s| s.label.clone()).collect() };
     let of_kind = |kind: fn(&ShapeVerdict) -> bool| -> Vec<&ShapeVerdict> {
         shapes.iter().filter(|s| kind(s)).collect()
     };
     let mut reasons = Vec::new();
     let failed = of_kind(|s| s.class == ShapeClass::Failed);
     if !failed.is_empty() {
-        reasons.push(format!(
+        let text = format!(
             "{} {} not PASS in the candidate: {}.",
             crate::text::count_of(failed.len(), shapes.len(), "shape"),
             crate::text::does(failed.len()),
             listed(&failed, |s| format!("{} ({})", s.label, s.check.as_str()))
-        ));
+        );
+        reasons.push(Reason::new(ReasonKind::Failure, text).with_shapes(labels(&failed)));
         // A paired run times the incumbent only beside a candidate that passes: its ERROR
         // on these shapes is "not timed", not a fault of the incumbent.
         let untimed: Vec<&ShapeVerdict> = failed
@@ -61,38 +64,53 @@ pub(super) fn reasons(
             .filter(|s| s.incumbent_check == Check::Error)
             .collect();
         if paired && !untimed.is_empty() {
-            reasons.push(format!(
+            let text = format!(
                 "the incumbent shows ERROR (not timed) on {}: a paired run times it only where the candidate passes.",
                 listed(&untimed, |s| s.label.clone())
-            ));
+            );
+            reasons.push(Reason::new(ReasonKind::Method, text).with_shapes(labels(&untimed)));
         }
     }
     let hard = of_kind(|s| s.hard_regression);
     if !hard.is_empty() {
-        reasons.push(format!(
+        let text = format!(
             "{} regressed beyond -max({}, band): {}.",
             crate::text::count(hard.len(), "shape"),
             units::percent(config.regression_threshold * 100.0),
             listed(&hard, describe_change)
-        ));
+        );
+        let worst = hard.iter().filter_map(|s| s.delta).reduce(f64::min);
+        reasons.push(
+            Reason::new(ReasonKind::Regression, text)
+                .with_shapes(labels(&hard))
+                .with_numbers(worst, Some(config.regression_threshold), None),
+        );
     }
-    reasons.push(aggregate_sentence(
-        &decision.aggregate,
-        metric,
-        // The shapes that PASS on both sides are those the aggregate summed.
-        classified.incumbent_logs.count(),
-        config,
-        decision.verdict,
-        decision.blocked,
-    ));
+    let aggregate = &decision.aggregate;
+    reasons.push(
+        Reason::new(
+            ReasonKind::Aggregate,
+            aggregate_sentence(
+                aggregate,
+                metric,
+                // The shapes that PASS on both sides are those the aggregate summed.
+                classified.incumbent_logs.count(),
+                config,
+                decision.verdict,
+                decision.blocked,
+            ),
+        )
+        .with_numbers(aggregate.delta, aggregate.band, aggregate.p_value),
+    );
     let noted = of_kind(noted);
     if !noted.is_empty() {
-        reasons.push(format!(
+        let text = format!(
             "{} regressed beyond their noise band but within {}: {}.",
             crate::text::count(noted.len(), "shape"),
             units::percent(config.regression_threshold * 100.0),
             listed(&noted, describe_change)
-        ));
+        );
+        reasons.push(Reason::new(ReasonKind::NotedRegression, text).with_shapes(labels(&noted)));
     }
     if !classified.not_significant.is_empty() {
         let test = if classified.paired_logs.iter().any(Option::is_some) {
@@ -101,22 +119,28 @@ pub(super) fn reasons(
             "Welch's t-test"
         };
         let not_significant = &classified.not_significant;
-        reasons.push(format!(
+        let text = format!(
             "outside the band but not significant by {test} (p >= {}), counted neutral: {}.",
             config.p_value,
             list(not_significant.iter(), not_significant.len(), String::clone)
-        ));
+        );
+        reasons.push(
+            Reason::new(ReasonKind::NotSignificant, text)
+                .with_shapes(not_significant.iter().cloned()),
+        );
     }
     let newly_passing = of_kind(|s| s.check == Check::Pass && s.incumbent_check != Check::Pass);
     if !newly_passing.is_empty() {
-        reasons.push(format!(
+        let text = format!(
             "now PASS (not part of the aggregate): {}.",
             listed(&newly_passing, |s| format!(
                 "{} (was {})",
                 s.label,
                 s.incumbent_check.as_str()
             ))
-        ));
+        );
+        reasons
+            .push(Reason::new(ReasonKind::NewlyPassing, text).with_shapes(labels(&newly_passing)));
     }
     reasons
 }

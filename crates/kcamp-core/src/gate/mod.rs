@@ -6,11 +6,13 @@
 mod classify;
 mod decide;
 mod explain;
+mod reason;
 #[cfg(test)]
 mod tests;
 
 pub use decide::remeasure_holds;
 pub use explain::{percent, write_value};
+pub use reason::{Reason, ReasonKind, Reasons, reason_texts, why_first};
 
 use serde::{Deserialize, Serialize};
 
@@ -204,8 +206,10 @@ pub struct GateReport {
     pub verdict: Verdict,
     pub metric: String,
     pub aggregate: Aggregate,
-    /// Human-readable reasons, most important first.
-    pub reasons: Vec<String>,
+    /// The reasons, most important first, each with its kind (`reasons` and
+    /// `reason_details` in JSON).
+    #[serde(flatten)]
+    pub reasons: Reasons,
     /// Every shape, in the candidate's row order.
     pub shapes: Vec<ShapeVerdict>,
     /// Shapes regressed by less than the hard threshold (ACCEPT_WITH_NOTE lists them).
@@ -258,7 +262,7 @@ fn report(input: &GateInput<'_>, classified: classify::Classified) -> Result<Gat
         verdict: decision.verdict,
         metric: input.metric.to_owned(),
         aggregate: decision.aggregate,
-        reasons,
+        reasons: Reasons(reasons),
         noted_regressions: decision.noted_regressions,
         paired: classified.paired_logs.iter().any(Option::is_some),
         shapes: classified.shapes,

@@ -290,7 +290,7 @@ fn a_paired_incumbent_not_timed_beside_a_failed_candidate_is_explained() {
     inc.rows[1].check = Check::Error;
     let judge_with = |paired| judge(&forward(&inc, &cand, paired)).unwrap();
     let note = "the incumbent shows ERROR (not timed) on s1: a paired run times it only where the candidate passes.";
-    assert!(judge_with(true).reasons.iter().any(|r| r == note));
+    assert!(judge_with(true).reasons.iter().any(|r| r.text == note));
     // Judged against recorded numbers, an incumbent's ERROR is its own.
     assert!(
         !judge_with(false)

@@ -183,7 +183,7 @@ fn verdict_line(round: &RoundState) -> Option<(String, Tone)> {
 
 /// The verdict and every reason (repeated ones collapsed), for the accept and rollback
 /// popups and the reasons viewer.
-fn reason_lines(reasons: &[String], noted: &[String]) -> Vec<(String, Tone)> {
+fn reason_lines(reasons: &[kcamp_core::gate::Reason], noted: &[String]) -> Vec<(String, Tone)> {
     let mut lines: Vec<(String, Tone)> = derive::collapse_reasons(reasons)
         .into_iter()
         .map(|r| (format!("• {}", r.text), Tone::Normal))
