@@ -289,10 +289,9 @@ pub struct AdapterArgs {
 }
 
 #[derive(Debug, Subcommand)]
-// Each command's arguments are built only when that command is run: building all of them
-// before parsing was about a third of the instructions of `kcamp --version`, and about
-// 0.1 ms between `main` and the gate's first step (scripts/gate-perf/README.md). The help
-// texts are unchanged: see `deferred_commands_keep_their_own_help`.
+// Each command's arguments are built only when that command is run, so a short command does
+// not pay for building every other command's. The help texts are unchanged: see
+// `deferred_commands_keep_their_own_help`.
 #[command(defer = true)]
 pub enum Command {
     /// Create a campaign directory (DEFINE_TARGET + PREPARE_ENVIRONMENT).

@@ -1,5 +1,5 @@
 //! Step 2 of the gate: the aggregate over shapes that PASS on both sides, and the verdict
-//! (SPEC §7 rules 1, 3–6).
+//! (docs/gate.md, "The aggregate" and "The verdict").
 
 use std::collections::BTreeMap;
 
@@ -132,7 +132,7 @@ fn aggregate_of(classified: &Classified) -> Aggregate {
     }
 }
 
-/// SPEC §7 rule 5: given the aggregate deltas of >= remeasure_min_runs re-measurements,
+/// NEEDS_REMEASURE (docs/gate.md): given the aggregate deltas of >= remeasure_min_runs re-measurements,
 /// whether the gain holds (mean > remeasure_min_gain and stddev < mean/2).
 pub fn remeasure_holds(deltas: &[f64], config: &GateConfig) -> bool {
     if deltas.len() < config.remeasure_min_runs as usize || deltas.iter().any(|d| !d.is_finite()) {

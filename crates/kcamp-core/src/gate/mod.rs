@@ -1,4 +1,4 @@
-//! The per-shape regression gate (SPEC §7), pure: no I/O. [`judge`] runs three steps, one
+//! The per-shape regression gate (docs/gate.md), pure: no I/O. [`judge`] runs three steps, one
 //! file each: `classify` (pair the shapes, then delta, noise band, significance and class
 //! per shape), `decide` (the aggregate and the verdict) and `explain` (the reasons, most
 //! important first).

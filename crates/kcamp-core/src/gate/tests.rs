@@ -1,4 +1,4 @@
-//! Tests of the gate: classes, verdicts, reasons and the SPEC §7 properties.
+//! Tests of the gate: classes, verdicts, reasons and the properties docs/gate.md states.
 
 use super::*;
 use crate::schema::BenchTable;

@@ -41,7 +41,7 @@ impl MetricRef {
         }
     }
 
-    /// The metric's absolute stddev. For `Combined Step TFLOPS` (SPEC §7 rule 2): the
+    /// The metric's absolute stddev. For `Combined Step TFLOPS` (docs/gate.md, "Per shape"): the
     /// value times the larger of the forward and backward relative stddevs.
     pub fn stddev(&self, row: &Row) -> Option<f64> {
         match self {

@@ -1,4 +1,4 @@
-//! Frozen-schema benchmark CSVs (SPEC §7), one concern a file:
+//! Frozen-schema benchmark CSVs (docs/csv-schema.md), one concern a file:
 //!
 //! - [`columns`](columns/index.html): the header — column roles, the known schemas, inference
 //!   from a header and how two headers differ;
@@ -33,7 +33,7 @@ pub const GEMM_HEADER: &str = "label,B,M,N,K,Check,Forward TFLOPS,Forward TFLOPS
 pub const BANDWIDTH_HEADER: &str =
     "label,N,Check,Forward GB/s,Forward GB/s_stddev,Forward Time (ms),out_snr";
 
-/// The derived GEMM metric: forward + backward step throughput (SPEC §7).
+/// The derived GEMM metric: forward + backward step throughput (docs/csv-schema.md, "GEMM").
 pub const COMBINED_STEP_TFLOPS: &str = "Combined Step TFLOPS";
 
 /// Column names the derived `Combined Step TFLOPS` is computed from.
