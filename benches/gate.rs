@@ -1,5 +1,6 @@
 //! The gate in process: two generated GEMM CSVs of 10,000 and of 100,000 shapes parsed and
-//! judged, as `kcamp gate` reads and judges them, with and without raw samples.
+//! judged, as `kcamp gate` reads and judges them, with and without raw samples; and the
+//! judging alone, of tables parsed once.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -72,6 +73,20 @@ fn bench_gate(c: &mut Criterion) {
             &false,
             |b, &s| b.iter(|| black_box(run(s))),
         );
+        let inc = BenchTable::parse(&inc_csv, Path::new("incumbent.csv")).unwrap();
+        let cand = BenchTable::parse(&cand_csv, Path::new("candidate.csv")).unwrap();
+        let input = GateInput {
+            incumbent: &inc,
+            candidate: &cand,
+            incumbent_samples: None,
+            candidate_samples: None,
+            metric: "Forward TFLOPS",
+            config: &config,
+            paired: false,
+        };
+        group.bench_function(BenchmarkId::new("judge", shapes), |b| {
+            b.iter(|| black_box(judge(&input).unwrap()))
+        });
         group.bench_with_input(
             BenchmarkId::new("parse_and_judge_with_samples", shapes),
             &true,

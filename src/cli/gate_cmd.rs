@@ -90,7 +90,11 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
             .any(|s| !m.representative_shapes.contains(&s.label))
     });
     let unlike = like_for_like(&mut report, failed, &a.base, &a.candidate);
-    let dim_names = candidate.schema.dim_names();
+    // Judged: the tables go before the report's text is made, which can then reuse their
+    // memory instead of fresh pages.
+    let schema = candidate.schema.clone();
+    drop((incumbent, candidate));
+    let dim_names = schema.dim_names();
     let mut human = if ctx.json {
         String::new()
     } else if let Some(export) = exporter(a.format) {
@@ -376,6 +380,7 @@ fn shape_table(report: &GateReport, dim_names: &str) -> String {
     let metric = &report.metric;
     let tested = report.shapes.iter().any(|s| s.p_value.is_some());
     let mut table = Table::new([L, L, L, R, R, R, R, R, L]);
+    table.reserve(report.shapes.len() + 1);
     table.row([
         "label",
         dim_names,
@@ -387,35 +392,58 @@ fn shape_table(report: &GateReport, dim_names: &str) -> String {
         if tested { "p" } else { "" },
         "class",
     ]);
-    let or_dash = |v: Option<String>| v.unwrap_or_else(|| "-".to_owned());
+    // One set of cells written row after row (Table::row copies them).
+    let mut cells: [String; 9] = Default::default();
     for s in &report.shapes {
-        let check = if s.incumbent_check != s.check {
-            format!("{}→{}", s.incumbent_check.as_str(), s.check.as_str())
-        } else {
-            s.check.as_str().to_owned()
-        };
-        let p = match s.p_value {
-            Some(p) => units::p_value(p),
-            None if tested => "-".to_owned(),
-            None => String::new(),
-        };
-        let class = if s.hard_regression {
-            format!("{} (REGRESSION)", s.class.as_str())
-        } else {
-            s.class.as_str().to_owned()
-        };
-        table.row([
-            s.label.clone(),
-            units::dims(&s.dims),
+        cells.iter_mut().for_each(String::clear);
+        let [
+            label,
+            dims,
             check,
-            or_dash(s.incumbent.map(|v| units::metric(v, metric))),
-            or_dash(s.candidate.map(|v| units::metric(v, metric))),
-            or_dash(s.delta.map(units::change)),
-            // A band is the noise a change is held to: without a change there is none.
-            or_dash(s.delta.map(|_| format!("±{}%", units::sig(s.band * 100.0)))),
+            incumbent,
+            candidate,
+            delta,
+            band,
             p,
             class,
-        ]);
+        ] = &mut cells;
+        label.push_str(&s.label);
+        for (i, d) in s.dims.iter().enumerate() {
+            let _ = write!(dims, "{}{d}", if i == 0 { "" } else { "×" });
+        }
+        if s.incumbent_check != s.check {
+            check.push_str(s.incumbent_check.as_str());
+            check.push('→');
+        }
+        check.push_str(s.check.as_str());
+        for (cell, value) in [(incumbent, s.incumbent), (candidate, s.candidate)] {
+            match value {
+                Some(v) => units::write_metric(cell, v, metric),
+                None => cell.push('-'),
+            }
+        }
+        match s.delta {
+            Some(d) => units::write_change(delta, d),
+            None => delta.push('-'),
+        }
+        // A band is the noise a change is held to: without a change there is none.
+        if s.delta.is_some() {
+            band.push('±');
+            units::write_sig(band, s.band * 100.0);
+            band.push('%');
+        } else {
+            band.push('-');
+        }
+        match s.p_value {
+            Some(value) => p.push_str(&units::p_value(value)),
+            None if tested => p.push('-'),
+            None => {}
+        }
+        class.push_str(s.class.as_str());
+        if s.hard_regression {
+            class.push_str(" (REGRESSION)");
+        }
+        table.row(cells.each_ref());
     }
     table.render()
 }

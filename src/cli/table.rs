@@ -16,7 +16,9 @@ pub struct Table<const N: usize> {
     align: [Align; N],
     /// Put before every line (`"  "` indents the table under a heading).
     indent: &'static str,
-    rows: Vec<[String; N]>,
+    /// Each row's cells written one after another, and where each cell ends: one string a
+    /// row rather than one a cell (a gate's table can have tens of thousands of rows).
+    rows: Vec<(String, [usize; N])>,
 }
 
 impl<const N: usize> Table<N> {
@@ -33,24 +35,44 @@ impl<const N: usize> Table<N> {
         self
     }
 
-    pub fn row(&mut self, cells: [impl Into<String>; N]) {
-        self.rows.push(cells.map(Into::into));
+    /// Room for `rows` more rows.
+    pub fn reserve(&mut self, rows: usize) {
+        self.rows.reserve(rows);
+    }
+
+    pub fn row(&mut self, cells: [impl AsRef<str>; N]) {
+        let mut text = String::with_capacity(cells.iter().map(|c| c.as_ref().len()).sum());
+        let mut ends = [0; N];
+        for (end, cell) in ends.iter_mut().zip(&cells) {
+            text.push_str(cell.as_ref());
+            *end = text.len();
+        }
+        self.rows.push((text, ends));
+    }
+
+    /// The cells of a row.
+    fn cells<'r>(&self, (text, ends): &'r (String, [usize; N])) -> [&'r str; N] {
+        std::array::from_fn(|i| &text[if i == 0 { 0 } else { ends[i - 1] }..ends[i]])
     }
 
     /// Every row on its own line. A column empty in every row takes no room at all.
     pub fn render(&self) -> String {
         let mut widths = [0; N];
         for row in &self.rows {
-            for (w, cell) in widths.iter_mut().zip(row) {
-                *w = (*w).max(cell.width());
+            for (w, cell) in widths.iter_mut().zip(self.cells(row)) {
+                *w = (*w).max(width(cell));
             }
         }
-        let mut out = String::new();
+        // Room for every cell, its padding and separators, made once.
+        let line = self.indent.len() + widths.iter().map(|w| w + 2).sum::<usize>();
+        let bytes: usize = self.rows.iter().map(|(text, _)| text.len()).sum();
+        let mut out = String::with_capacity(bytes + self.rows.len() * line);
         for row in &self.rows {
             let start = out.len();
             out.push_str(self.indent);
-            let shown = row
-                .iter()
+            let shown = self
+                .cells(row)
+                .into_iter()
                 .zip(widths)
                 .zip(self.align)
                 .filter(|((_, width), _)| *width > 0);
@@ -58,16 +80,13 @@ impl<const N: usize> Table<N> {
                 if i > 0 {
                     out.push_str("  ");
                 }
-                let pad = " ".repeat(width - cell.width());
-                match align {
-                    Align::Left => {
-                        out.push_str(cell);
-                        out.push_str(&pad);
-                    }
-                    Align::Right => {
-                        out.push_str(&pad);
-                        out.push_str(cell);
-                    }
+                let pad = width - self::width(cell);
+                if align == Align::Right {
+                    out.extend(std::iter::repeat_n(' ', pad));
+                }
+                out.push_str(cell);
+                if align == Align::Left {
+                    out.extend(std::iter::repeat_n(' ', pad));
                 }
             }
             let end = out[start..].trim_end_matches(' ').len();
@@ -75,6 +94,17 @@ impl<const N: usize> Table<N> {
             out.push('\n');
         }
         out
+    }
+}
+
+/// A cell's width on screen. unicode-width counts every ASCII character one column: an
+/// ASCII cell (every number, most labels) is as wide as it is long, without a lookup a
+/// character.
+fn width(cell: &str) -> usize {
+    if cell.is_ascii() {
+        cell.len()
+    } else {
+        cell.width()
     }
 }
 

@@ -39,9 +39,8 @@ pub fn geomean(xs: &[f64]) -> Option<f64> {
     logs.geomean()
 }
 
-/// A geometric mean taken one value at a time, in parts that may be merged (the gate's
-/// aggregate is summed by two threads). Through logarithms: the product of 10,000 TFLOPS
-/// values would overflow.
+/// A geometric mean taken one value at a time, in parts that may be merged. Through
+/// logarithms: the product of 10,000 TFLOPS values would overflow.
 ///
 /// The logarithms are summed in fixed point, 64 bits below the binary point, so the sum is
 /// exact integer arithmetic: the same to the last bit in any order and any split into parts.

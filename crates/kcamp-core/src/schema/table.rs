@@ -127,26 +127,24 @@ pub(super) fn for_each_record(
         .flexible(true)
         .from_reader(body.as_bytes());
     let mut record = csv::StringRecord::new();
-    // Lines are counted from byte offsets: the reader's own line count skips blank lines.
-    let (mut counted_to, mut line) = (0usize, 1u64);
+    let bytes = body.as_bytes();
     loop {
         match reader.read_record(&mut record) {
             Ok(false) => return Ok(()),
             Ok(true) => {
-                let bytes = body.as_bytes();
-                let mut start = record.position().map_or(counted_to, |p| p.byte() as usize);
-                // The reported start includes the blank lines skipped before the record.
-                while let Some(b'\n' | b'\r') = bytes.get(start) {
-                    start += 1;
-                }
-                if let Some(skipped) = bytes.get(counted_to..start) {
-                    line += skipped.iter().filter(|b| **b == b'\n').count() as u64;
-                    counted_to = start;
+                // The reader counts every line break it reads, quoted ones too, from line 1
+                // (the header's); a record's position is where the reader began it, before
+                // the blank lines it skipped.
+                let (mut at, mut line) = record
+                    .position()
+                    .map_or((0, 1), |p| (p.byte() as usize, p.line()));
+                while let Some(b @ (b'\n' | b'\r')) = bytes.get(at) {
+                    line += u64::from(*b == b'\n');
+                    at += 1;
                 }
                 each(&record, line)?;
             }
             Err(e) => {
-                // The reader counts every line of the body, which starts on the header's.
                 let line = e.position().map(|p| p.line());
                 return Err(Error::in_file(
                     origin,
