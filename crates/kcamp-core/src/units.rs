@@ -12,11 +12,21 @@ pub const DIGITS: usize = 3;
 /// `value` with [`DIGITS`] significant digits (no exponent, no prefix): `0.000123`, `12.4`,
 /// `1240`.
 pub fn sig(value: f64) -> String {
+    let mut out = String::new();
+    write_sig(&mut out, value);
+    out
+}
+
+/// [`sig`], appended to `out` (a table of thousands of cells writes into one buffer).
+pub fn write_sig(out: &mut String, value: f64) {
+    use std::fmt::Write as _;
     if !value.is_finite() {
-        return "-".to_owned();
+        out.push('-');
+        return;
     }
     if value == 0.0 {
-        return "0".to_owned();
+        out.push('0');
+        return;
     }
     let magnitude = value.abs().log10().floor() as i32;
     let decimals = (DIGITS as i32 - 1 - magnitude).max(0) as usize;
@@ -27,12 +37,8 @@ pub fn sig(value: f64) -> String {
         rounded.log10().floor() as i32 > magnitude
     };
     let decimals = if carried { decimals - 1 } else { decimals };
-    format!("{value:.decimals$}")
-}
-
-/// [`sig`], appended to `out`.
-pub fn write_sig(out: &mut String, value: f64) {
-    out.push_str(&sig(value));
+    // Writing into a String cannot fail.
+    let _ = write!(out, "{value:.decimals$}");
 }
 
 /// SI prefixes from 1e-9 to 1e15.
@@ -51,11 +57,21 @@ const PREFIXES: [(f64, &str); 9] = [
 /// `value` in `unit` with the SI prefix that puts the mantissa in [1, 1000):
 /// `si(1.31e13, "FLOP/s")` is `13.1 TFLOP/s`.
 pub fn si(value: f64, unit: &str) -> String {
+    let mut out = String::new();
+    write_si(&mut out, value, unit);
+    out
+}
+
+/// [`si`], appended to `out`.
+pub fn write_si(out: &mut String, value: f64, unit: &str) {
     if !value.is_finite() {
-        return "-".to_owned();
+        out.push('-');
+        return;
     }
     if value == 0.0 {
-        return format!("0 {unit}");
+        out.push_str("0 ");
+        out.push_str(unit);
+        return;
     }
     let magnitude = value.abs();
     let (scale, prefix) = PREFIXES
@@ -63,7 +79,10 @@ pub fn si(value: f64, unit: &str) -> String {
         .find(|(scale, _)| magnitude >= scale * 0.9995)
         .copied()
         .unwrap_or(PREFIXES[PREFIXES.len() - 1]);
-    format!("{} {prefix}{unit}", sig(value / scale))
+    write_sig(out, value / scale);
+    out.push(' ');
+    out.push_str(prefix);
+    out.push_str(unit);
 }
 
 /// A compute rate given in FLOP/s: `13.1 TFLOP/s`, `870 MFLOP/s`.
@@ -92,18 +111,24 @@ pub fn millis(ms: f64) -> String {
 
 /// A change given as a fraction, signed, with a `%`: `+10.0%`, `-0.42%`, `+1240%`.
 pub fn change(fraction: f64) -> String {
-    if !fraction.is_finite() {
-        return "-".to_owned();
-    }
-    let pct = fraction * 100.0;
-    // A negative value's digits carry their own '-'.
-    let sign = if pct > 0.0 { "+" } else { "" };
-    format!("{sign}{}%", sig(pct))
+    let mut out = String::new();
+    write_change(&mut out, fraction);
+    out
 }
 
 /// [`change`], appended to `out`.
 pub fn write_change(out: &mut String, fraction: f64) {
-    out.push_str(&change(fraction));
+    if !fraction.is_finite() {
+        out.push('-');
+        return;
+    }
+    let pct = fraction * 100.0;
+    // A negative value's digits carry their own '-'.
+    if pct > 0.0 {
+        out.push('+');
+    }
+    write_sig(out, pct);
+    out.push('%');
 }
 
 /// A noise band given as a fraction: `±2.00%`.
@@ -118,20 +143,22 @@ pub fn band(fraction: f64) -> String {
 /// `Combined Step TFLOPS` are TFLOP/s, `... GB/s` are GB/s, `... (ms)` are milliseconds;
 /// anything else is a plain number.
 pub fn metric(value: f64, name: &str) -> String {
-    if name.ends_with("TFLOPS") {
-        si(value * 1e12, "FLOP/s")
-    } else if name.ends_with("GB/s") {
-        si(value * 1e9, "B/s")
-    } else if name.ends_with("(ms)") {
-        millis(value)
-    } else {
-        sig(value)
-    }
+    let mut out = String::new();
+    write_metric(&mut out, value, name);
+    out
 }
 
 /// [`metric`], appended to `out`.
 pub fn write_metric(out: &mut String, value: f64, name: &str) {
-    out.push_str(&metric(value, name));
+    if name.ends_with("TFLOPS") {
+        write_si(out, value * 1e12, "FLOP/s")
+    } else if name.ends_with("GB/s") {
+        write_si(out, value * 1e9, "B/s")
+    } else if name.ends_with("(ms)") {
+        out.push_str(&millis(value))
+    } else {
+        write_sig(out, value)
+    }
 }
 
 /// A p-value as tables show it: three significant digits, `<0.001` below that (a table is
