@@ -89,8 +89,11 @@ pub fn accept(
             let reason = format!(
                 "the full validation overturned the quick ACCEPT: {} ({})",
                 record.report.verdict.as_str(),
-                crate::gate::why_first(&record.report.reasons)
-                    .first()
+                record
+                    .report
+                    .reasons
+                    .iter()
+                    .find(|r| r.kind.decides())
                     .map_or("", |r| r.text.as_str())
             );
             let mut out = rollback_locked(c, round, &reason)?;

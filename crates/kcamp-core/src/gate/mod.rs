@@ -12,7 +12,7 @@ mod tests;
 
 pub use decide::remeasure_holds;
 pub use explain::{percent, write_value};
-pub use reason::{Reason, ReasonKind, Reasons, reason_texts, why_first};
+pub use reason::{Reason, ReasonKind, Reasons, reason_texts};
 
 use serde::{Deserialize, Serialize};
 

@@ -38,24 +38,6 @@ pub enum ReasonKind {
 }
 
 impl ReasonKind {
-    /// The serialized name (`failure`, `regression`, …).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ReasonKind::Failure => "failure",
-            ReasonKind::Regression => "regression",
-            ReasonKind::Comparison => "comparison",
-            ReasonKind::Aggregate => "aggregate",
-            ReasonKind::Remeasure => "remeasure",
-            ReasonKind::Confirmation => "confirmation",
-            ReasonKind::NotedRegression => "noted_regression",
-            ReasonKind::NotSignificant => "not_significant",
-            ReasonKind::NewlyPassing => "newly_passing",
-            ReasonKind::Plausibility => "plausibility",
-            ReasonKind::Coverage => "coverage",
-            ReasonKind::Method => "method",
-        }
-    }
-
     /// Whether reasons of this kind decide a verdict (rather than note how it was reached).
     pub fn decides(self) -> bool {
         matches!(
@@ -167,7 +149,7 @@ impl std::ops::Deref for Reason {
 /// A sentence with the kind kcamp writes it as (test fixtures, older records).
 impl From<&str> for Reason {
     fn from(text: &str) -> Reason {
-        Reason::from_recorded_text(text.to_owned())
+        text.to_owned().into()
     }
 }
 
@@ -296,18 +278,6 @@ pub fn reason_texts(reasons: &[Reason]) -> Vec<&str> {
     reasons.iter().map(|r| r.text.as_str()).collect()
 }
 
-/// The reasons in the order a reader needs them: those that decided the verdict first (in
-/// the order the gate gave them), then the rest, method notes last.
-pub fn why_first(reasons: &[Reason]) -> Vec<&Reason> {
-    let mut ordered: Vec<&Reason> = reasons.iter().collect();
-    ordered.sort_by_key(|r| match r.kind {
-        k if k.decides() => 0,
-        ReasonKind::Method => 2,
-        _ => 1,
-    });
-    ordered
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -355,22 +325,8 @@ mod tests {
     }
 
     #[test]
-    fn the_why_comes_before_the_method_notes() {
-        let reasons = [
-            Reason::new(ReasonKind::Method, "paired: …"),
-            Reason::new(ReasonKind::NotSignificant, "outside the band …"),
-            Reason::new(ReasonKind::Aggregate, "aggregate … is not a gain."),
-            Reason::new(ReasonKind::Failure, "1 shape does not PASS"),
-        ];
-        let kinds: Vec<ReasonKind> = why_first(&reasons).iter().map(|r| r.kind).collect();
-        assert_eq!(
-            kinds,
-            [
-                ReasonKind::Aggregate,
-                ReasonKind::Failure,
-                ReasonKind::NotSignificant,
-                ReasonKind::Method
-            ]
-        );
+    fn the_kinds_that_decide_are_not_notes() {
+        assert!(ReasonKind::Aggregate.decides() && ReasonKind::Failure.decides());
+        assert!(!ReasonKind::Method.decides() && !ReasonKind::NotSignificant.decides());
     }
 }
