@@ -27,6 +27,9 @@ pub const ARTIFACTS_DIR: &str = "artifacts";
 pub const BENCHMARK_CSV: &str = "benchmark.csv";
 pub const SAMPLES_CSV: &str = "samples.csv";
 pub const RESULT_JSON: &str = "result.json";
+/// A measurer other than the built-in runner (which keeps them in `result.json`) writes the
+/// untimed shapes it checked here: a JSON array of shape records.
+pub const CHECKED_JSON: &str = "checked.json";
 /// The gate report of the round's latest validation.
 pub const GATE_JSON: &str = "gate.json";
 /// How a measurement was made (adapter, backend, driver, checks, timing, harness), written

@@ -15,7 +15,7 @@ use crate::artifacts::result::{
     RunResult, RunSummary, ShapeFailure, ShapeRecord, failures, untimed_failures,
 };
 use crate::case::ProgressEvent;
-use crate::files::{BENCHMARK_CSV, RESULT_JSON, SAMPLES_CSV};
+use crate::files::{BENCHMARK_CSV, CHECKED_JSON, RESULT_JSON, SAMPLES_CSV};
 use crate::fsutil::write_atomic;
 use crate::gate::{Reason, ReasonKind};
 use crate::host::Host;
@@ -44,7 +44,11 @@ pub struct MeasureRequest<'a> {
     pub paired_kernel_dir: Option<PathBuf>,
     /// Shapes whose outputs are checked without being timed (a quick validation's other
     /// target shapes); asked only of a measurer that [`Measurer::checks_untimed_shapes`].
+    /// A measurer other than the built-in runner writes their records to `CHECKED_JSON`.
     pub check_shapes: Vec<ShapeSpec>,
+    /// The seed of the inputs: the same for every kernel measured in this request, fresh for
+    /// each request unless the manifest pins one.
+    pub seed: u64,
 }
 
 /// How a measurer can measure a second kernel beside the scored one.
@@ -247,6 +251,7 @@ pub(crate) fn measure(
                 } else {
                     Vec::new()
                 },
+                seed: campaign.manifest.seed.unwrap_or_else(fresh_seed),
             };
             measurer.measure(&request, on_event)?;
             let table = BenchTable::read_held_to(&csv_out, plan.frozen)?;
@@ -294,7 +299,10 @@ pub(crate) fn measure(
                 fingerprint: measurer.fingerprint(campaign, out_dir)?,
                 paired,
                 unpaired_because,
-                checked: result.map(|r| r.checked_shapes).unwrap_or_default(),
+                checked: match result {
+                    Some(r) => r.checked_shapes,
+                    None => read_checked(out_dir)?,
+                },
                 impossible: Vec::new(),
                 notes,
                 summary: RunSummary::default(),
@@ -325,6 +333,21 @@ pub(crate) fn measure(
         }
     }
     Ok(measured)
+}
+
+/// A seed for inputs whose manifest pins none: different for every measurement.
+pub fn fresh_seed() -> u64 {
+    let now = chrono::Utc::now();
+    ((now.timestamp() as u64) << 20) ^ u64::from(now.timestamp_subsec_micros())
+}
+
+/// The untimed shapes a measurer other than the built-in runner checked (`CHECKED_JSON` in
+/// `dir`); none when it wrote no such file.
+pub fn read_checked(dir: &Path) -> Result<Vec<ShapeRecord>> {
+    Ok(
+        crate::artifacts::read_json_opt(&dir.join(CHECKED_JSON), "checked shapes")?
+            .unwrap_or_default(),
+    )
 }
 
 /// A campaign whose BASELINE was imported and whose manifest names no harness command has

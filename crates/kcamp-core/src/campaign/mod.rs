@@ -62,8 +62,8 @@ pub use layout::{
 };
 pub use like::{LikeForLike, Pairing, RoundFingerprint};
 pub use measure::{
-    MeasureRequest, MeasureSource, Measured, Measurer, PairedHow, PairingSupport,
-    refuse_builtin_if_imported, shapes_of,
+    MeasureRequest, MeasureSource, Measured, Measurer, PairedHow, PairingSupport, fresh_seed,
+    read_checked, refuse_builtin_if_imported, shapes_of,
 };
 pub use recover::{Recovery, recover};
 pub use report::{FINAL_VALIDATION_DIR, FinalMeasurement, final_report, standing_final_acceptance};
