@@ -589,6 +589,7 @@ pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
         force: a.force,
         reason: a.reason.clone(),
         confirm_source: source(&a.csv, m.as_ref()),
+        check_with: Some(m.as_ref()),
     };
     let again = match &a.reason {
         Some(reason) if a.force => format!(
@@ -633,6 +634,9 @@ pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
             d.parent.unwrap_or(1)
         ),
     });
+    if let Some(held) = &out.held_out {
+        human.push_str(&render_held_out(held, d.round));
+    }
     if let Some(hash) = &d.git_commit {
         human.push_str(&format!("\ngit commit {hash}"));
     }
@@ -659,6 +663,39 @@ pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
         exit::GATE_REJECTED
     };
     Ok(CmdOutput::with_exit(out, human, exit).with_next(next))
+}
+
+/// The held-out check of an accept, after its decision: each shape with its dimensions and
+/// check, or why none was checked (`held_out.json` in the round holds the same).
+fn render_held_out(held: &campaign::HeldOutCheck, round: u32) -> String {
+    use campaign::HeldOutStatus;
+    let mut out = format!(
+        "\nheld-out check ({}, rounds/round-{round}/held_out.json): {}",
+        held.source,
+        held.status.as_str()
+    );
+    match held.status {
+        HeldOutStatus::Skipped | HeldOutStatus::NotChecked => {
+            out.push_str(&format!(" ({})", held.why.as_deref().unwrap_or("")));
+        }
+        HeldOutStatus::Pass | HeldOutStatus::Fail => {
+            out.push_str(&format!(
+                ", fresh inputs (seed {})",
+                held.input_seed.unwrap_or_default()
+            ));
+            for s in &held.shapes {
+                out.push_str(&format!(
+                    "\n  {}: {}{}",
+                    held.describe(s),
+                    s.check.as_str(),
+                    s.reason
+                        .as_deref()
+                        .map_or_else(String::new, |r| format!(" ({r})"))
+                ));
+            }
+        }
+    }
+    out
 }
 
 pub fn rollback(ctx: &Ctx, a: &RollbackArgs) -> Result<CmdOutput> {
@@ -865,6 +902,11 @@ fn log_rows(st: &CampaignState) -> Vec<LogRow> {
                 git_commit: d.and_then(|d| d.git_commit.clone()),
                 hypothesis: r.hypothesis.clone(),
                 time: d.map(|d| d.time),
+                // Unreadable, it is left out: the log still shows the round.
+                held_out: campaign::read_held_out(&r.dir)
+                    .ok()
+                    .flatten()
+                    .map(|h| h.summary()),
             }
         })
         .collect()
@@ -916,6 +958,13 @@ pub fn log(ctx: &Ctx, a: &LogArgs) -> Result<CmdOutput> {
             r.hypothesis
         ));
     }
+    let held: Vec<String> = rows
+        .iter()
+        .filter_map(|r| Some(format!("round {} {}", r.round, r.held_out.as_ref()?)))
+        .collect();
+    if !held.is_empty() {
+        human.push_str(&format!("held-out checks: {}\n", held.join("; ")));
+    }
     if human.is_empty() {
         human.push_str("no rounds yet\n");
     } else {
@@ -938,13 +987,13 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
     let (m, mut progress) = measuring(ctx, &c, &a.adapter)?;
     let source = (!a.no_run).then(|| source(&a.csv, m.as_ref()));
     let mut summary = None;
-    let (files, acceptance) = run_again(
-        campaign::final_report(&c, source, &mut progress, |fm| {
+    let (files, acceptance, held_out) = run_again(
+        campaign::final_report(&c, source, Some(m.as_ref()), &mut progress, |fm| {
             summary = fm.summary.clone();
             // Derived from round 1 alone: rewritten so that it follows the current code.
             kcamp_report::campaign::write_baseline_report(&c)?;
             let files = kcamp_report::campaign::write_final_report(&c, fm)?;
-            Ok((files, fm.acceptance.clone()))
+            Ok((files, fm.acceptance.clone(), fm.held_out.clone()))
         }),
         &format!("report{}", adapter_flags(&a.adapter)),
     )?;
@@ -1030,6 +1079,7 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
             "shapes": gate.shapes,
             "aggregate": gate.aggregate,
             "like_for_like": acceptance.like_for_like,
+            "held_out": held_out,
             "report": c.dir.join(kcamp_report::campaign::FINAL_REPORT),
             "incumbent": report.incumbent_round,
             "metric": metric,

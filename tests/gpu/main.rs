@@ -19,6 +19,7 @@ mod common;
 mod adapters;
 mod campaign;
 mod cancel;
+mod held_out;
 mod orphans;
 mod runtime;
 mod shipped_kernels;

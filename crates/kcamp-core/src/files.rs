@@ -21,6 +21,10 @@ pub const FROZEN_HEADER_FILE: &str = "schema.frozen.csv";
 pub const PROGRESS_FILE: &str = "live/progress.json";
 pub const HYPOTHESIS_FILE: &str = "hypothesis.md";
 pub const DECISION_FILE: &str = "decision.json";
+/// The held-out check made before a kernel became the incumbent (or was refused), in the
+/// round's directory; the final report's is `report/held_out.json`. Written only once the
+/// decision is made.
+pub const HELD_OUT_JSON: &str = "held_out.json";
 /// Every validation of an open round (for NEEDS_REMEASURE), one JSON object per line.
 pub const VALIDATIONS_JSONL: &str = "validations.jsonl";
 pub const ARTIFACTS_DIR: &str = "artifacts";

@@ -13,6 +13,7 @@ pub mod error;
 pub mod files;
 pub mod fsutil;
 pub mod gate;
+pub mod held_out;
 pub mod host;
 pub mod isa;
 pub mod kernel_spec;

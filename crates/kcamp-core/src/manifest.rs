@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::files::{KERNEL_OVERRIDE_FILE, MANIFEST_FILE};
 use crate::fsutil::read_input_text;
 use crate::gate::GateConfig;
+pub use crate::held_out::HeldOut;
 pub use crate::kernel_spec::{AlignedEntries, KernelSpec, WorkgroupExprs};
 use crate::schema::ShapeKey;
 use crate::types::{Dtype, OpName, RuntimeChecks, ShapeSpec, validate_label};
@@ -129,6 +130,11 @@ pub struct Manifest {
     /// SHA-256 is part of every measurement's fingerprint.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub harness_files: Vec<String>,
+    /// Shapes the campaign does not list, on which a kernel's output is checked before it
+    /// becomes the incumbent: `auto` (derived afresh for every check), `none`, or a list of
+    /// shapes written like `target_shapes`.
+    #[serde(default, skip_serializing_if = "HeldOut::is_auto")]
+    pub held_out: HeldOut,
 }
 
 fn default_timeout() -> f64 {
@@ -305,6 +311,7 @@ impl Manifest {
             seed: None,
             target_gpu: None,
             harness_files: Vec::new(),
+            held_out: HeldOut::Auto,
         }
     }
 
@@ -312,6 +319,7 @@ impl Manifest {
     pub fn parse(text: &str, origin: &Path) -> Result<Manifest> {
         let manifest: Manifest = parse_yaml(text, origin, "invalid manifest")?;
         manifest.validate(origin)?;
+        manifest.validate_held_out(text, origin)?;
         Ok(manifest)
     }
 
@@ -412,6 +420,90 @@ impl Manifest {
             .collect()
     }
 
+    /// What is wrong with a shape's dimensions for this op, if anything: (dimension, why).
+    fn shape_dims_error(&self, s: &ShapeSpec) -> Option<(String, String)> {
+        for name in s.dims.keys() {
+            if !self.dim_names().contains(&name.as_str()) {
+                return Some((
+                    name.clone(),
+                    format!(
+                        "unknown dimension for op {} (expected {})",
+                        self.op.as_str(),
+                        self.dim_names().join(", ")
+                    ),
+                ));
+            }
+        }
+        for d in self.dim_names() {
+            match s.dim(d) {
+                Some(0) => return Some(((*d).to_owned(), "must be positive".into())),
+                None if *d != "B" => return Some(((*d).to_owned(), "missing".into())),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// An explicit `held_out` list: shapes written like target shapes, none of them one the
+    /// campaign lists. Errors name the field and the line of the entry (`text` is the
+    /// manifest's, which serde's values no longer carry).
+    fn validate_held_out(&self, text: &str, origin: &Path) -> Result<()> {
+        let HeldOut::Shapes(shapes) = &self.held_out else {
+            return Ok(());
+        };
+        let err = |i: Option<usize>, name: String, msg: String| {
+            Error::in_file(
+                origin,
+                crate::held_out::yaml_entry_line(text, "held_out", i),
+                None,
+                format!("field '{name}': {msg}"),
+            )
+        };
+        if shapes.is_empty() {
+            return Err(err(
+                None,
+                "held_out".into(),
+                "lists no shape: list at least one, or write `none` for no held-out check".into(),
+            ));
+        }
+        let mut labels = BTreeSet::new();
+        for (i, s) in shapes.iter().enumerate() {
+            let at = format!("held_out[{i}]");
+            validate_label(&s.label).map_err(|m| err(Some(i), format!("{at}.label"), m))?;
+            if !labels.insert(s.label.as_str()) {
+                return Err(err(
+                    Some(i),
+                    format!("{at}.label"),
+                    format!("duplicated shape label '{}'", s.label),
+                ));
+            }
+            if let Some((dim, msg)) = self.shape_dims_error(s) {
+                return Err(err(Some(i), format!("{at}.{dim}"), msg));
+            }
+            let dims = self.shape_dims(s);
+            if let Some(t) = self
+                .target_shapes
+                .iter()
+                .find(|t| t.label == s.label || self.shape_dims(t) == dims)
+            {
+                let what = if t.label == s.label {
+                    "label"
+                } else {
+                    "dimensions"
+                };
+                return Err(err(
+                    Some(i),
+                    at,
+                    format!(
+                        "has the {what} of target shape '{}': a held-out shape must be one the campaign does not list",
+                        t.label
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn validate(&self, origin: &Path) -> Result<()> {
         let field = |name: &str, msg: String| {
             Error::in_file(origin, None, None, format!("field '{name}': {msg}"))
@@ -445,24 +537,8 @@ impl Manifest {
                     format!("duplicated shape label '{}'", s.label),
                 ));
             }
-            for name in s.dims.keys() {
-                if !self.dim_names().contains(&name.as_str()) {
-                    return Err(field(
-                        &format!("{at}.{name}"),
-                        format!(
-                            "unknown dimension for op {} (expected {})",
-                            self.op.as_str(),
-                            self.dim_names().join(", ")
-                        ),
-                    ));
-                }
-            }
-            for d in self.dim_names() {
-                match s.dim(d) {
-                    Some(0) => return Err(field(&format!("{at}.{d}"), "must be positive".into())),
-                    None if *d != "B" => return Err(field(&format!("{at}.{d}"), "missing".into())),
-                    _ => {}
-                }
+            if let Some((dim, msg)) = self.shape_dims_error(s) {
+                return Err(field(&format!("{at}.{dim}"), msg));
             }
         }
         for (i, label) in self.representative_shapes.iter().enumerate() {

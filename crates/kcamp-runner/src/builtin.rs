@@ -45,6 +45,7 @@ impl Measurer for Builtin {
         opts.kernel_dir = Some(req.kernel_dir.clone());
         opts.paired_kernel_dir = req.paired_kernel_dir.clone();
         opts.check_shapes = req.check_shapes.clone();
+        opts.seed = Some(req.seed);
         opts.cancel = Arc::clone(&self.cancel);
         let report =
             run_campaign_cases(&req.campaign.dir, &req.campaign.manifest, &opts, on_event)?;

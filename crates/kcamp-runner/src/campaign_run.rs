@@ -57,8 +57,11 @@ pub struct CampaignRunOptions {
     /// Measure this kernel directory (a round's snapshot, with its own `kernel.yaml`) in
     /// the same cases, interleaved; its numbers go to `paired.csv`.
     pub paired_kernel_dir: Option<PathBuf>,
-    /// Shapes whose outputs are checked, untimed, after the timed ones.
+    /// Shapes whose outputs are checked, untimed, after the timed ones (alone when
+    /// `shapes` is an empty list: a check-only run).
     pub check_shapes: Vec<ShapeSpec>,
+    /// The seed of the inputs (default: the manifest's, else a fresh one).
+    pub seed: Option<u64>,
     pub cancel: Arc<AtomicBool>,
 }
 
@@ -74,6 +77,7 @@ impl CampaignRunOptions {
             kernel_dir: None,
             paired_kernel_dir: None,
             check_shapes: Vec::new(),
+            seed: None,
             cancel: Arc::new(AtomicBool::new(false)),
         }
     }
@@ -111,7 +115,8 @@ pub fn run_campaign_cases(
         (None, Validation::Full) => manifest.target_shapes.iter().collect(),
         (None, Validation::Quick) => manifest.representative(),
     };
-    if shapes.is_empty() {
+    // No shape to time is a check-only run when there are shapes to check.
+    if shapes.is_empty() && opts.check_shapes.is_empty() {
         return Err(Error::State(
             "quick validation needs representative_shapes in manifest.yaml (BASELINE picks \
              them); run a full validation instead"
@@ -126,7 +131,7 @@ pub fn run_campaign_cases(
     // A missing or unreadable kernel file is the user's to fix (exit 2), naming the path.
     let kernel_source =
         kcamp_core::fsutil::read_input_text(&kernel_path, kcamp_core::fsutil::MAX_INPUT_BYTES)?;
-    let base_seed = manifest.seed.unwrap_or_else(time_seed);
+    let base_seed = opts.seed.or(manifest.seed).unwrap_or_else(time_seed);
     let adapter = opts
         .adapter
         .clone()
@@ -153,7 +158,7 @@ pub fn run_campaign_cases(
             seed: base_seed.wrapping_add(i as u64),
             paired: if i < timed { paired.clone() } else { None },
             check_only: i >= timed,
-            driver_statistics: i == 0,
+            driver_statistics: i == 0 && timed > 0,
         })
         .collect();
 

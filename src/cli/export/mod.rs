@@ -53,6 +53,9 @@ pub struct LogRow {
     pub git_commit: Option<String>,
     pub hypothesis: String,
     pub time: Option<chrono::DateTime<chrono::Utc>>,
+    /// The held-out check made when the round was decided (`held_out.json`), in one line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub held_out: Option<String>,
 }
 
 impl LogRow {

@@ -8,8 +8,9 @@ use serde_json::json;
 use super::Decision;
 use super::finish::{decision_commit, finish_decision, restore_kernel, write_rollback_decision};
 use super::gate_record::{GateRecord, read_gate_record};
+use super::held_out::{HeldOutCheck, HeldOutStatus, read_held_out};
 use super::layout::{Campaign, tree_hash};
-use super::measure::MeasureSource;
+use super::measure::{MeasureSource, Measurer};
 use super::recover::{Recovery, recover};
 use super::validate::{ValidateOutcome, validate_locked};
 use crate::case::ProgressEvent;
@@ -18,12 +19,29 @@ use crate::fsutil::write_json_atomic;
 use crate::types::{Check, DecisionKind, Validation};
 use crate::{Error, Result};
 
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct AcceptOptions<'a> {
     pub force: bool,
     pub reason: Option<String>,
     /// How to run the confirming full validation of a small quick gain.
     pub confirm_source: MeasureSource<'a>,
+    /// The campaign's measurer, which checks the held-out shapes whatever `confirm_source`
+    /// is; None: that of `confirm_source` (nothing, for an imported CSV).
+    pub check_with: Option<&'a dyn Measurer>,
+}
+
+impl std::fmt::Debug for AcceptOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AcceptOptions")
+            .field("force", &self.force)
+            .field("reason", &self.reason)
+            .field("confirm_source", &self.confirm_source)
+            .field(
+                "check_with",
+                &self.check_with.map(|m| m.origin(Validation::Full)),
+            )
+            .finish()
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -31,6 +49,9 @@ pub struct DecisionOutcome {
     pub decision: Decision,
     /// The full validation that confirmed (or overturned) a quick ACCEPT.
     pub confirmation: Option<ValidateOutcome>,
+    /// The held-out check made before accepting (also the round's `held_out.json`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub held_out: Option<HeldOutCheck>,
     pub warnings: Vec<String>,
 }
 
@@ -134,6 +155,29 @@ pub fn accept(
             record.report.verdict.as_str(),
         )));
     }
+    // Wrong output is no speed trade-off: a kernel wrong on a shape the campaign does not
+    // list is refused whatever the gate said, --force included, and rolled back.
+    let measurer = opts.check_with.or(match opts.confirm_source {
+        MeasureSource::Run(m) => Some(m),
+        MeasureSource::Csv(_) => None,
+    });
+    let held_out = super::held_out::check(
+        c,
+        round,
+        &super::held_out::round_staging(c, round),
+        &c.round_dir(round).join(KERNEL_DIR),
+        &record.kernel_hash,
+        measurer,
+        on_event,
+    )?;
+    super::fail_point("accept:after_held_out");
+    let whose = format!("round {round}'s kernel");
+    if held_out.status == HeldOutStatus::Fail {
+        let mut out = rollback_locked(c, round, &held_out.refusal(&whose))?;
+        out.confirmation = confirmation;
+        out.held_out = Some(held_out);
+        return Ok(out);
+    }
     c.journal(
         "accept_begin",
         Some(round),
@@ -168,7 +212,11 @@ pub fn accept(
         forced: opts.force && !record.report.verdict.allows_accept(),
         time: Utc::now(),
         git_commit,
-        gate: Some(record.report.clone()),
+        gate: Some({
+            let mut gate = record.report.clone();
+            gate.reasons.push(held_out.reason(&whose));
+            gate
+        }),
     };
     write_json_atomic(&c.round_dir(round).join(DECISION_FILE), &decision)?;
     super::fail_point("accept:after_decision");
@@ -176,6 +224,7 @@ pub fn accept(
     Ok(DecisionOutcome {
         decision,
         confirmation,
+        held_out: Some(held_out),
         warnings,
     })
 }
@@ -217,6 +266,7 @@ fn completed_by_recovery(
     Ok(Some(DecisionOutcome {
         decision,
         confirmation: None,
+        held_out: read_held_out(&c.round_dir(*round))?,
         warnings: vec![format!(
             "an earlier `kcamp {kind}` of round {round} was interrupted; it is now complete"
         )],
@@ -259,6 +309,7 @@ pub(super) fn rollback_locked(c: &Campaign, round: u32, reason: &str) -> Result<
     Ok(DecisionOutcome {
         decision,
         confirmation: None,
+        held_out: None,
         warnings,
     })
 }

@@ -242,6 +242,8 @@ pub(super) fn write_rollback_decision(
 /// (the decision's second commit). Idempotent, so recovery can redo it.
 pub(super) fn finish_decision(c: &Campaign, round: u32, kind: &str) -> Result<Vec<String>> {
     let mut warnings = Vec::new();
+    // The held-out check staged before the decision: recorded now that it is made.
+    super::held_out::commit_round(c, round)?;
     super::records::on_decision(c, round)?;
     super::fail_point(&format!("{kind}:before_done"));
     let decision = c.decision(round)?;

@@ -27,6 +27,7 @@ mod decide;
 mod finish;
 mod gate_record;
 pub mod git;
+mod held_out;
 mod init;
 mod layout;
 mod like;
@@ -56,6 +57,7 @@ pub use analyze::{AnalyzeTarget, StaticMetrics, gather as gather_evidence, recor
 pub use baseline::{BaselineOutcome, baseline};
 pub use decide::{AcceptOptions, DecisionOutcome, accept, nothing_passed, rollback};
 pub use gate_record::{GateRecord, read_gate_record};
+pub use held_out::{HeldOutCheck, HeldOutStatus, read_held_out};
 pub use init::{InitOptions, init};
 pub use layout::{
     Campaign, check_closed_world, check_writable, copy_tree, lock_campaign, tree_hash,

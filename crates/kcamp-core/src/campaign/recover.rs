@@ -131,6 +131,9 @@ pub fn recover(c: &Campaign) -> Result<Recovery> {
             _ => {}
         }
     }
+    // Held-out checks a kill interrupted: recorded where their decision was made, dropped
+    // where it was not (after the decisions above, which record their own).
+    out.actions.extend(super::held_out::recover(c)?);
     // The working kernel: a kill between the two renames of a restore left it in
     // `.kernel.old`; put it back rather than lose the user's files.
     let kernel = c.kernel_dir();

@@ -11,9 +11,10 @@ use serde_json::json;
 
 use super::baseline::check_shape_set;
 use super::gate_record::{GateRecord, read_gate_record};
+use super::held_out::{HeldOutCheck, HeldOutStatus, report_staging};
 use super::layout::{Campaign, tree_hash};
 use super::like::{Against, judge_like_for_like, remeasure_command};
-use super::measure::{MeasureSource, Measured, Plan, abandon, measure};
+use super::measure::{MeasureSource, Measured, Measurer, Plan, abandon, measure};
 use super::validate::add_measurement_reasons;
 use crate::artifacts::fingerprint::{Fingerprint, HarnessIdentity};
 use crate::artifacts::paired::PairedSide;
@@ -21,7 +22,7 @@ use crate::artifacts::result::RunSummary;
 use crate::case::ProgressEvent;
 use crate::files::{BENCHMARK_CSV, FINAL_ACCEPTANCE_JSON, KERNEL_DIR, SAMPLES_CSV};
 use crate::fsutil::write_json_atomic;
-use crate::gate::{Reason, ReasonKind};
+use crate::gate::{Reason, ReasonKind, Verdict};
 use crate::schema::{BenchTable, Samples, ShapeKey};
 use crate::types::Validation;
 use crate::{Error, Result};
@@ -46,14 +47,20 @@ pub struct FinalMeasurement {
     /// paired (`acceptance.like_for_like` says how): the numbers the verdict judged the
     /// incumbent against, so the report's baseline column is these, not round 1's record.
     pub paired: Option<PairedSide>,
+    /// The incumbent's held-out check after the final validation (also
+    /// `report/held_out.json`); None when no run was made.
+    pub held_out: Option<HeldOutCheck>,
 }
 
 /// With a `source`, a final full validation of the incumbent (the working kernel must equal
-/// its snapshot and no round may be open); without, the incumbent's recorded CSV. Either is
-/// judged against the BASELINE; then `write` renders the report, still under the lock.
+/// its snapshot and no round may be open) and its held-out check with `check_with` (None:
+/// the measurer of `source`, nothing for an imported CSV); without, the incumbent's recorded
+/// CSV. Either is judged against the BASELINE; then `write` renders the report, still under
+/// the lock.
 pub fn final_report<T>(
     c: &Campaign,
     source: Option<MeasureSource<'_>>,
+    check_with: Option<&dyn Measurer>,
     on_event: &mut dyn FnMut(ProgressEvent),
     write: impl FnOnce(&FinalMeasurement) -> Result<T>,
 ) -> Result<T> {
@@ -128,6 +135,38 @@ pub fn final_report<T>(
     )?;
     let mut report = judged.report;
     add_measurement_reasons(&mut report, &measured);
+    // The incumbent's output on shapes the campaign does not list, as `accept` checks it:
+    // a failure makes the final acceptance a REJECT.
+    let whose = format!("the incumbent (round {incumbent})");
+    let held_out = if ran {
+        let measurer = check_with.or(match source {
+            Some(MeasureSource::Run(m)) => Some(m),
+            _ => None,
+        });
+        let snapshot = c.round_dir(incumbent).join(KERNEL_DIR);
+        let check = super::held_out::check(
+            c,
+            incumbent,
+            &report_staging(c),
+            &snapshot,
+            &tree_hash(&snapshot)?,
+            measurer,
+            on_event,
+        )?;
+        if check.status == HeldOutStatus::Fail {
+            report.verdict = Verdict::Reject;
+            report.reasons.insert(0, check.reason(&whose));
+        } else {
+            report.reasons.push(check.reason(&whose));
+        }
+        Some(check)
+    } else {
+        report.reasons.push(Reason::new(
+            ReasonKind::Coverage,
+            "held-out shapes not checked: --no-run measures nothing (`kcamp report` checks them).",
+        ));
+        None
+    };
     // Recorded numbers are what the incumbent's round measured: a quick validation's, the
     // representative shapes only. The verdict must say which target shapes it did not see.
     let validation = if ran {
@@ -180,6 +219,16 @@ pub fn final_report<T>(
         checked_shapes: measured.checked.clone(),
     };
     write_json_atomic(&c.dir.join(FINAL_ACCEPTANCE_JSON), &acceptance)?;
+    if held_out.is_some() {
+        super::held_out::commit_report(c)?;
+    } else {
+        // An earlier report's check does not describe this acceptance.
+        crate::fsutil::remove_file_if_exists(
+            &c.dir
+                .join(crate::files::REPORT_DIR)
+                .join(crate::files::HELD_OUT_JSON),
+        )?;
+    }
     let measurement = FinalMeasurement {
         incumbent,
         table: measured.table,
@@ -187,6 +236,7 @@ pub fn final_report<T>(
         summary: ran.then_some(measured.summary),
         paired: measured.paired.map(|(side, _)| side),
         acceptance,
+        held_out,
     };
     let out = write(&measurement)?;
     c.journal(
