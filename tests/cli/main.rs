@@ -21,5 +21,6 @@ mod memory;
 mod reading;
 mod runner_campaign;
 mod runner_isolation;
+mod torch_starter;
 mod util;
 mod verdicts;
