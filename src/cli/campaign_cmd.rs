@@ -43,6 +43,11 @@ pub struct InitArgs {
     pub name: Option<String>,
     #[arg(long)]
     pub primary_metric: Option<String>,
+    /// Measure with a harness kcamp writes instead of the built-in runner: `torch` writes
+    /// harness/bench.py (PyTorch: CUDA-event timing, L2 flush, float64 reference; runs on
+    /// CPU torch too) and kernel/kernel.py, and wires the manifest's commands to them.
+    #[arg(long, value_name = "KIND")]
+    pub harness: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -294,9 +299,14 @@ pub fn init(_ctx: &Ctx, a: &InitArgs) -> Result<CmdOutput> {
         name: a.name.clone(),
         primary_metric: a.primary_metric.clone(),
         kernel: a.kernel.clone(),
+        harness: a
+            .harness
+            .as_deref()
+            .map(str::parse::<campaign::HarnessStarter>)
+            .transpose()?,
     };
     let c = campaign::init(&a.dir, &opts)?;
-    let json = json!({
+    let mut json = json!({
         "campaign": c.dir,
         "name": c.manifest.name,
         "op": c.manifest.op,
@@ -305,7 +315,7 @@ pub fn init(_ctx: &Ctx, a: &InitArgs) -> Result<CmdOutput> {
         "target_shapes": c.manifest.target_shapes.len(),
         "kernel": c.kernel_dir().join(&c.manifest.kernel.file),
     });
-    let human = format!(
+    let mut human = format!(
         "created campaign '{}' in {} ({} {}, {} target shapes, primary metric {})\nkernel: {}",
         c.manifest.name,
         c.dir.display(),
@@ -315,8 +325,21 @@ pub fn init(_ctx: &Ctx, a: &InitArgs) -> Result<CmdOutput> {
         c.manifest.primary_metric,
         c.kernel_dir().join(&c.manifest.kernel.file).display(),
     );
+    if let (Some(h), Some(cmd)) = (opts.harness, &c.manifest.full_command) {
+        json["harness"] =
+            json!({"kind": h.as_str(), "command": cmd, "files": c.manifest.harness_files});
+        human.push_str(&format!(
+            "\nharness: {} ({cmd}; needs a python3 with torch on PATH)",
+            c.dir.join(campaign::HARNESS_DIR).display()
+        ));
+    }
+    let what = if opts.harness.is_some() {
+        "runs harness/bench.py on every target shape"
+    } else {
+        "measures every target shape; the adapter's peaks first when none are known"
+    };
     Ok(CmdOutput::ok(json, human).with_next(vec![format!(
-        "kcamp -C {} baseline   (measures every target shape; the adapter's peaks first when none are known)",
+        "kcamp -C {} baseline   ({what})",
         c.dir.display()
     )]))
 }

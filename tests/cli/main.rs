@@ -22,5 +22,6 @@ mod memory;
 mod reading;
 mod runner_campaign;
 mod runner_isolation;
+mod torch_starter;
 mod util;
 mod verdicts;

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::layout::Campaign;
+use super::starter::{HARNESS_DIR, HarnessStarter};
 use crate::files::{KERNEL_DIR, MANIFEST_FILE, MEMORY_DIR, ROUNDS_DIR};
 use crate::fsutil::write_atomic;
 use crate::manifest::Manifest;
@@ -22,6 +23,8 @@ pub struct InitOptions {
     pub primary_metric: Option<String>,
     /// Start from this shipped kernel (`shaders/`) instead of the op's naive one.
     pub kernel: Option<String>,
+    /// Write this harness and measure with it instead of the built-in runner.
+    pub harness: Option<HarnessStarter>,
 }
 
 /// Create a campaign: manifest.yaml, the op's baseline kernel in `kernel/`, the layout.
@@ -41,6 +44,20 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
             )));
         }
         super::layout::check_closed_world(dir)?;
+        // A starter never overwrites a harness of the user's.
+        let harness_dir = dir.join(HARNESS_DIR);
+        if opts.harness.is_some() && std::fs::symlink_metadata(&harness_dir).is_ok() {
+            return Err(Error::input(format!(
+                "{} already exists: --harness writes its files there, so init changes nothing",
+                harness_dir.display()
+            )));
+        }
+    }
+    if let (Some(h), Some(k)) = (opts.harness, &opts.kernel) {
+        return Err(Error::input(format!(
+            "--kernel {k} is a WGSL kernel of the built-in runner and --harness {} measures kernel/kernel.py: give one of them",
+            h.as_str()
+        )));
     }
     let shapes = match &opts.shapes {
         Some(p) => read_shapes_file(p, opts.op)?,
@@ -65,11 +82,17 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
             (k.source, k.settings()?)
         }
     };
+    let starter = opts
+        .harness
+        .map(|h| h.files(opts.op, opts.dtype, &shapes))
+        .transpose()?;
     // The working kernel is the campaign's, not the shipped one: name it after the op.
-    spec.file = match opts.dtype {
-        Dtype::F32 => format!("{}.wgsl", opts.op.as_str()),
-        Dtype::F16 => format!("{}_f16.wgsl", opts.op.as_str()),
+    spec.file = match (&starter, opts.dtype) {
+        (Some(s), _) => s.kernel_file.to_owned(),
+        (None, Dtype::F32) => format!("{}.wgsl", opts.op.as_str()),
+        (None, Dtype::F16) => format!("{}_f16.wgsl", opts.op.as_str()),
     };
+    let source = starter.as_ref().map_or(source, |s| s.kernel_source);
     let name = opts
         .name
         .clone()
@@ -79,7 +102,7 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
         .primary_metric
         .clone()
         .unwrap_or_else(|| default_metric(opts.op).to_owned());
-    let manifest = Manifest::with_defaults(
+    let mut manifest = Manifest::with_defaults(
         name,
         opts.op,
         opts.dtype,
@@ -87,8 +110,14 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
         shapes,
         spec.clone(),
     );
+    if let Some(s) = &starter {
+        manifest.quick_command = Some(s.quick_command.clone());
+        manifest.full_command = Some(s.full_command.clone());
+        manifest.harness_files = s.harness_files.clone();
+    }
     let yaml = format!(
-        "# kcamp campaign manifest (see docs/campaign-dir.md in the kcamp repository). representative_shapes is filled\n# by `kcamp baseline` unless you set it.\n{}",
+        "# kcamp campaign manifest (see docs/campaign-dir.md in the kcamp repository). representative_shapes is filled\n# by `kcamp baseline` unless you set it.\n{}{}",
+        starter.as_ref().map_or("", |s| s.manifest_note),
         manifest.to_yaml()?
     );
     // Round-trip through the validator so `init` can never write a manifest `load` refuses.
@@ -97,12 +126,23 @@ pub fn init(dir: &Path, opts: &InitOptions) -> Result<Campaign> {
         crate::fsutil::create_dir_all(&dir.join(sub))?;
     }
     write_atomic(&dir.join(KERNEL_DIR).join(&spec.file), source.as_bytes())?;
+    for (path, text) in starter.iter().flat_map(|s| &s.files) {
+        let path = dir.join(path);
+        if let Some(parent) = path.parent() {
+            crate::fsutil::create_dir_all(parent)?;
+        }
+        write_atomic(&path, text.as_bytes())?;
+    }
     // Per-process state stays out of the commits that `accept` makes.
     write_atomic(&dir.join(".gitignore"), b".kcamp.lock\nlive/\nruns/\n")?;
     // The manifest is written last: its presence is what makes the directory a campaign.
     write_atomic(&dir.join(MANIFEST_FILE), yaml.as_bytes())?;
     let campaign = Campaign::open(dir)?;
-    campaign.journal("init", None, json!({"op": opts.op.as_str(), "dtype": opts.dtype.as_str(), "shapes": campaign.manifest.target_shapes.len()}))?;
+    let mut event = json!({"op": opts.op.as_str(), "dtype": opts.dtype.as_str(), "shapes": campaign.manifest.target_shapes.len()});
+    if let Some(h) = opts.harness {
+        event["harness"] = json!(h.as_str());
+    }
+    campaign.journal("init", None, event)?;
     Ok(campaign)
 }
 
@@ -208,7 +248,59 @@ pub(crate) fn temp_campaign() -> (tempfile::TempDir, super::Campaign) {
         name: None,
         primary_metric: None,
         kernel: None,
+        harness: None,
     };
     let c = init(&tmp.path().join("c"), &opts).expect("init");
     (tmp, c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn torch_opts(op: OpName) -> InitOptions {
+        InitOptions {
+            op,
+            dtype: Dtype::F16,
+            shapes: None,
+            name: None,
+            primary_metric: None,
+            kernel: None,
+            harness: Some(HarnessStarter::Torch),
+        }
+    }
+
+    #[test]
+    fn a_torch_campaign_is_measured_by_its_bench_py_on_kernel_py() {
+        let tmp = tempfile::tempdir().unwrap();
+        let c = init(&tmp.path().join("c"), &torch_opts(OpName::Gemm)).unwrap();
+        let m = &c.manifest;
+        assert_eq!(m.kernel.file, "kernel.py");
+        assert!(c.dir.join("kernel/kernel.py").is_file());
+        assert!(!c.dir.join("kernel/gemm_f16.wgsl").exists());
+        let cmd = m.quick_command.as_deref().unwrap();
+        assert!(cmd.starts_with("python3 harness/bench.py"), "{cmd}");
+        assert_eq!(m.full_command.as_deref(), Some(cmd));
+        // The harness's identity hashes both of its files, which init wrote.
+        let id = crate::artifacts::fingerprint::HarnessIdentity::of_commands(m, &c.dir)
+            .unwrap()
+            .unwrap();
+        let described = id.describe();
+        assert!(
+            described.contains("harness/bench.py sha256")
+                && described.contains("harness/shapes.json sha256"),
+            "{described}"
+        );
+    }
+
+    #[test]
+    fn a_torch_init_refuses_a_shipped_wgsl_kernel_and_writes_nothing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("c");
+        let mut opts = torch_opts(OpName::Gemm);
+        opts.kernel = Some("gemm_sgemm_128x128_bk16".into());
+        let e = init(&dir, &opts).unwrap_err();
+        assert_eq!(e.exit_code(), crate::error::exit::BAD_INPUT);
+        assert!(!dir.exists());
+    }
 }

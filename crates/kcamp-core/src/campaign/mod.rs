@@ -37,6 +37,7 @@ mod recover;
 mod report;
 mod representatives;
 mod round;
+mod starter;
 mod state;
 mod target;
 mod validate;
@@ -70,6 +71,7 @@ pub use measure::{
 pub use recover::{Recovery, recover};
 pub use report::{FINAL_VALIDATION_DIR, FinalMeasurement, final_report, standing_final_acceptance};
 pub use round::new_round;
+pub use starter::{HARNESS_DIR, HarnessStarter};
 pub use target::{TargetStatus, incumbent_status as target_status};
 pub use validate::{ValidateOutcome, validate};
 
