@@ -120,6 +120,7 @@ pub fn manifest(shapes: &[FixtureShape], representative: &[&str]) -> Manifest {
         seed: None,
         target_gpu: None,
         harness_files: Vec::new(),
+        harness: Default::default(),
     }
 }
 
