@@ -551,7 +551,7 @@ fn deeply_nested_yaml_and_expressions_are_refused_quickly() {
     refused(&dir, &["status"], &["kernel.workgroups.x", "nest deeper"]);
 }
 
-// ---- A relative -C with a harness; a failing harness names a log that exists ----
+// ---- A relative -C with a harness; a crashing harness records why, its log kept ----
 
 #[test]
 fn relative_campaign_path_works_with_a_harness() {
@@ -580,7 +580,8 @@ fn relative_campaign_path_works_with_a_harness() {
         String::from_utf8_lossy(&out.stdout)
     );
     assert!(dir.join("rounds/round-1/artifacts/benchmark.csv").is_file());
-    // A failing harness names a log that still exists, and quotes its tail.
+    // A crashing harness is a failed measurement: every shape ERROR with its exit status
+    // and last line, the round REJECT (exit 1), its log kept with the round.
     std::fs::write(dir.join("manifest.yaml"), &text).unwrap();
     append_to_manifest(
         &dir,
@@ -588,14 +589,21 @@ fn relative_campaign_path_works_with_a_harness() {
     );
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
     let out = relative(&["validate", "--full"]);
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let m = v["error"]["message"].as_str().unwrap();
-    assert!(
-        m.contains("the harness broke") && m.contains("live/harness.log"),
-        "{m}"
-    );
-    let log = dir.join("live/harness.log");
+    assert_eq!(v["report"]["verdict"], "REJECT", "{v}");
+    let failures = v["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 7, "{v}");
+    for f in failures {
+        let reason = f["reason"].as_str().unwrap();
+        assert_eq!(f["check"], "ERROR", "{v}");
+        assert!(
+            reason.contains("exited with status 3 before it reported this shape")
+                && reason.contains("the harness broke"),
+            "{reason}"
+        );
+    }
+    let log = dir.join("rounds/round-2/artifacts/harness.log");
     assert!(
         std::fs::read_to_string(log)
             .unwrap()

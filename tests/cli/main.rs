@@ -16,6 +16,7 @@ mod common;
 mod campaign;
 mod crash_safety;
 mod gate;
+mod harness;
 mod held_out;
 mod hostile_input;
 mod memory;

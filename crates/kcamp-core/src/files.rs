@@ -34,6 +34,10 @@ pub const RESULT_JSON: &str = "result.json";
 /// A measurer other than the built-in runner (which keeps them in `result.json`) writes the
 /// untimed shapes it checked here: a JSON array of shape records.
 pub const CHECKED_JSON: &str = "checked.json";
+/// How a harness command was run for a measurement: every invocation in order (which
+/// kernel, which shapes, its limit, how it ended) and the reason of every row kcamp wrote
+/// for it (a timeout, a crash, a shape it did not report).
+pub const HARNESS_JSON: &str = "harness.json";
 /// The gate report of the round's latest validation.
 pub const GATE_JSON: &str = "gate.json";
 /// How a measurement was made (adapter, backend, driver, checks, timing, harness), written

@@ -78,6 +78,34 @@ impl Default for TimingConfig {
     }
 }
 
+/// How a harness command is run (docs/harness.md, "Bring your own harness").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct HarnessConfig {
+    /// A paired measurement runs the command `2 × pairs` times, incumbent and candidate
+    /// alternating A B B A; each invocation is one sample per shape.
+    pub pairs: u32,
+}
+
+impl HarnessConfig {
+    /// Six pairs: the fewest whose signed-rank test can reach p < 0.05 (2/2⁶ = 0.031).
+    pub const DEFAULT_PAIRS: u32 = 6;
+    /// A typo must not make a validation of thousands of harness runs.
+    pub const MAX_PAIRS: u32 = 100;
+
+    fn is_default(&self) -> bool {
+        *self == HarnessConfig::default()
+    }
+}
+
+impl Default for HarnessConfig {
+    fn default() -> Self {
+        HarnessConfig {
+            pairs: HarnessConfig::DEFAULT_PAIRS,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PerformanceTarget {
@@ -135,6 +163,8 @@ pub struct Manifest {
     /// shapes written like `target_shapes`.
     #[serde(default, skip_serializing_if = "HeldOut::is_auto")]
     pub held_out: HeldOut,
+    #[serde(default, skip_serializing_if = "HarnessConfig::is_default")]
+    pub harness: HarnessConfig,
 }
 
 fn default_timeout() -> f64 {
@@ -252,6 +282,29 @@ fn yaml_too_deep(text: &str, max: usize) -> Option<u64> {
     None
 }
 
+/// `harness.pairs` must allow a significant result: the smallest two-sided p-value of the
+/// exact signed-rank test over `n` pairs is 2/2ⁿ (every pair agreeing), and with fewer
+/// pairs than it takes to go below `gate.p_value` no gain could ever be accepted.
+fn check_pairs(pairs: u32, p_value: f64) -> std::result::Result<(), String> {
+    if pairs > HarnessConfig::MAX_PAIRS {
+        return Err(format!(
+            "at most {} pairs, got {pairs}",
+            HarnessConfig::MAX_PAIRS
+        ));
+    }
+    let smallest = |n: u32| 2f64.powi(1 - n as i32);
+    if smallest(pairs) < p_value {
+        return Ok(());
+    }
+    let fewest = (1..=HarnessConfig::MAX_PAIRS)
+        .find(|n| smallest(*n) < p_value)
+        .unwrap_or(HarnessConfig::MAX_PAIRS);
+    Err(format!(
+        "{pairs} pair(s) can never be significant at gate.p_value {p_value}: the signed-rank test over {pairs} pair(s) gives p >= {} even when every pair agrees; use at least {fewest}",
+        smallest(pairs)
+    ))
+}
+
 /// Why `dir` is not a campaign: it does not exist, is not a directory, or holds no
 /// manifest; each says what to do.
 pub fn not_a_campaign(dir: &Path) -> Error {
@@ -312,6 +365,7 @@ impl Manifest {
             target_gpu: None,
             harness_files: Vec::new(),
             held_out: HeldOut::Auto,
+            harness: HarnessConfig::default(),
         }
     }
 
@@ -641,6 +695,8 @@ impl Manifest {
         self.gate
             .check()
             .map_err(|(name, msg)| field(&format!("gate.{name}"), msg))?;
+        check_pairs(self.harness.pairs, self.gate.p_value)
+            .map_err(|msg| field("harness.pairs", msg))?;
         if self.kernel.file.contains("..") || Path::new(&self.kernel.file).is_absolute() {
             return Err(field("kernel.file", "must be a path inside kernel/".into()));
         }
@@ -714,5 +770,25 @@ impl Manifest {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn harness_pairs_must_allow_a_significant_result() {
+        assert!(check_pairs(HarnessConfig::DEFAULT_PAIRS, 0.05).is_ok());
+        let e = check_pairs(5, 0.05).unwrap_err();
+        assert!(
+            e.contains("p >= 0.0625") && e.contains("use at least 6"),
+            "{e}"
+        );
+        // A looser significance level needs fewer.
+        assert!(check_pairs(4, 0.2).is_ok());
+        assert!(check_pairs(0, 0.05).is_err());
+        let e = check_pairs(101, 0.05).unwrap_err();
+        assert!(e.contains("at most 100"), "{e}");
     }
 }

@@ -121,6 +121,7 @@ pub fn manifest(shapes: &[FixtureShape], representative: &[&str]) -> Manifest {
         target_gpu: None,
         harness_files: Vec::new(),
         held_out: Default::default(),
+        harness: Default::default(),
     }
 }
 

@@ -5,11 +5,13 @@
 //! - [`fingerprint`]: `artifacts/fingerprint.json`, how a measurement was made;
 //! - [`paired`]: `artifacts/paired.csv` and `paired_samples.csv`, the other side of a
 //!   paired measurement;
+//! - [`harness`]: `artifacts/harness.json`, how a harness command was run;
 //! - [`progress`]: `live/progress.json`, the live state of a run for the dashboard;
 //! - the campaign's own formats (`decision.json`, `gate.json`, `journal.jsonl`) live in
 //!   [`crate::campaign`], the iteration records in [`crate::memory`].
 
 pub mod fingerprint;
+pub mod harness;
 pub mod paired;
 pub mod progress;
 pub mod result;

@@ -28,7 +28,8 @@ pub(crate) const PAIRED_NOTE: &str = "paired: ";
 pub enum Pairing {
     /// Round `round`'s snapshot re-measured in the same run, samples alternating A B B A.
     Interleaved { round: u32 },
-    /// Round `round`'s snapshot re-measured by the harness in the same sitting.
+    /// Round `round`'s snapshot re-measured by the harness in the same sitting, one run
+    /// after the other: recorded by kcamp before harness runs were interleaved.
     SameRun { round: u32 },
     /// Judged against recorded rows.
     Unpaired { reason: String },
@@ -95,9 +96,6 @@ pub(crate) fn judge_like_for_like(
             Vec::new(),
             match how {
                 PairedHow::Interleaved => Pairing::Interleaved {
-                    round: against.round,
-                },
-                PairedHow::SameRun => Pairing::SameRun {
                     round: against.round,
                 },
             },

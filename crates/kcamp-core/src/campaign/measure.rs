@@ -10,6 +10,7 @@ use serde_json::json;
 
 use super::layout::Campaign;
 use crate::artifacts::fingerprint::{Fingerprint, HarnessIdentity};
+use crate::artifacts::harness::HarnessRecord;
 use crate::artifacts::paired::PairedSide;
 use crate::artifacts::result::{
     RunResult, RunSummary, ShapeFailure, ShapeRecord, failures, untimed_failures,
@@ -54,10 +55,9 @@ pub struct MeasureRequest<'a> {
 /// How a measurer can measure a second kernel beside the scored one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PairingSupport {
-    /// In the same cases, samples alternating A B B A over the repeats (built-in runner).
+    /// In the same run, samples alternating A B B A: over the repeats of each case (built-in
+    /// runner), or over whole invocations (a harness that takes a kernel dir).
     Interleaved,
-    /// In the same sitting, one kernel after the other (a harness that takes a kernel dir).
-    SameRun,
     /// Not at all, and why.
     Unsupported(String),
 }
@@ -115,7 +115,6 @@ impl std::fmt::Debug for MeasureSource<'_> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PairedHow {
     Interleaved,
-    SameRun,
 }
 
 /// A measurement, already written into `out_dir`.
@@ -278,10 +277,7 @@ pub(crate) fn measure(
                             dir.display()
                         ))
                     })?,
-                    match support {
-                        PairingSupport::Interleaved => PairedHow::Interleaved,
-                        _ => PairedHow::SameRun,
-                    },
+                    PairedHow::Interleaved,
                 )),
                 None => None,
             };
@@ -326,10 +322,14 @@ pub(crate) fn measure(
         .failures
         .extend(untimed_failures(&measured.checked));
     // A row the floor turned into ERROR has its reason here, not in a run record (a harness
-    // or an imported CSV has none): the failure list must say it.
+    // or an imported CSV has none), and so does a row kcamp wrote for a harness (a timeout, a
+    // crash): the failure list must say it.
+    let harness = HarnessRecord::read(out_dir).ok().flatten();
     for f in measured.failures.iter_mut().filter(|f| f.reason.is_none()) {
         if let Some(i) = measured.impossible.iter().find(|i| i.label == f.label) {
             f.reason = Some(i.reason.clone());
+        } else if let Some(why) = harness.as_ref().and_then(|h| h.reasons.get(&f.label)) {
+            f.reason = Some(why.clone());
         }
     }
     Ok(measured)

@@ -263,10 +263,18 @@ pub(super) fn add_measurement_reasons(report: &mut GateReport, measured: &Measur
             ),
         );
     } else if !measured.checked.is_empty() {
-        report.reasons.push(Reason::new(ReasonKind::Coverage, format!(
-            "the outputs of the other {} were checked (one dispatch per pass, untimed): all PASS.",
-            crate::text::count(measured.checked.len(), "target shape")
-        )));
+        let how = if measured.origin.starts_with("command:") {
+            "by the harness's check run, KCAMP_VALIDATION=check"
+        } else {
+            "one dispatch per pass, untimed"
+        };
+        report.reasons.push(Reason::new(
+            ReasonKind::Coverage,
+            format!(
+                "the outputs of the other {} were checked ({how}): all PASS.",
+                crate::text::count(measured.checked.len(), "target shape")
+            ),
+        ));
     }
     for i in &measured.impossible {
         report.reasons.push(

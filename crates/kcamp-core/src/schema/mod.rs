@@ -6,7 +6,8 @@
 //! - [`cells`](cells/index.html): the rule each numeric cell is held to, and how it is read;
 //! - [`table`](table/index.html): rows and whole benchmark CSVs, read (through the csv crate)
 //!   and written;
-//! - [`samples`](samples/index.html): `samples.csv`, the raw per-repeat values.
+//! - [`samples`](samples/index.html): `samples.csv`, the raw per-repeat values;
+//! - [`checks`](checks/index.html): the CSV of a run that only checks outputs.
 //!
 //! A [`Schema`] is an ordered list of column names with a role for each. Dimension columns
 //! sit between `label` and `Check`; a metric column `X` has its absolute standard deviation
@@ -14,6 +15,7 @@
 //! them exactly.
 
 mod cells;
+mod checks;
 mod columns;
 mod metric;
 mod samples;
@@ -21,6 +23,7 @@ mod table;
 #[cfg(test)]
 mod tests;
 
+pub use checks::{CheckedRow, parse_checks, read_checks, schema_of_header};
 pub use columns::{Column, ColumnRole, HeaderDifference, Schema, SchemaKind, header_difference};
 pub use metric::{CombinedStepColumns, MetricRef};
 pub use samples::{SAMPLES_HEADER, SampleRow, Samples};

@@ -1,0 +1,476 @@
+//! How kcamp runs an external harness, through the real binary with a Python harness the
+//! test writes: every target shape checked (a kernel wrong on a shape the quick set does not
+//! time fails the round), `KCAMP_SHAPES_FILE` and `KCAMP_SEED`, invocations paired A B B A
+//! and judged on paired ratios, a hanging harness recorded as TIMEOUT_FAIL with its whole
+//! process group gone, and a CSV kcamp rejects kept and named.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common;
+use common::{fixture, run};
+
+/// Logs one JSON line per invocation (its environment, the shapes file, its process group),
+/// then writes the rows of `$KCAMP_SHAPES` from the CSV that the kernel directory's file
+/// `numbers` names. Markers in the kernel directory: `hang` sleeps (with a child) in timed
+/// runs, `bad` writes a Check cell kcamp rejects.
+const HARNESS: &str = r#"import json, os, subprocess, sys, time
+out, kdir, log = sys.argv[1], sys.argv[2], sys.argv[3]
+env = os.environ
+entry = {
+    "validation": env["KCAMP_VALIDATION"],
+    "kernel_dir": kdir,
+    "env_kernel_dir": env["KCAMP_KERNEL_DIR"],
+    "seed": env["KCAMP_SEED"],
+    "shapes": env["KCAMP_SHAPES"],
+    "file": json.load(open(env["KCAMP_SHAPES_FILE"])),
+    "pgid": os.getpgid(0),
+}
+timed = env["KCAMP_VALIDATION"] != "check"
+if timed and os.path.exists(os.path.join(kdir, "hang")):
+    entry["child"] = subprocess.Popen(["sleep", "300"]).pid
+with open(log, "a") as f:
+    f.write(json.dumps(entry) + "\n")
+if "child" in entry:
+    time.sleep(300)
+lines = open(open(os.path.join(kdir, "numbers")).read().strip()).read().splitlines()
+rows = {l.split(",")[0]: l for l in lines[1:]}
+with open(out, "w") as f:
+    f.write(lines[0] + "\n")
+    for label in env["KCAMP_SHAPES"].split(","):
+        row = rows[label]
+        if timed and os.path.exists(os.path.join(kdir, "bad")):
+            row = row.replace(",PASS,", ",MAYBE,")
+        f.write(row + "\n")
+"#;
+
+/// A GEMM campaign over the fixture shapes measured by [`HARNESS`], baselined; returns its
+/// temporary folder, the campaign, the harness's log and the representative shapes.
+fn harness_campaign(
+    edit: impl FnOnce(String) -> String,
+) -> (tempfile::TempDir, PathBuf, PathBuf, Vec<String>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, log) = harness_setup(tmp.path());
+    let edited = edit(std::fs::read_to_string(dir.join("manifest.yaml")).unwrap());
+    std::fs::write(dir.join("manifest.yaml"), edited).unwrap();
+    let b = run(&dir, &["baseline"], 0);
+    let reps: Vec<String> = b["representative_shapes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{b}"))
+        .iter()
+        .map(|s| s.as_str().unwrap().to_owned())
+        .collect();
+    assert!(!reps.is_empty() && reps.len() < 7, "{b}");
+    std::fs::remove_file(&log).unwrap();
+    (tmp, dir, log, reps)
+}
+
+/// A campaign in `root` measured by [`HARNESS`], not yet baselined; and the harness's log.
+fn harness_setup(root: &Path) -> (PathBuf, PathBuf) {
+    let dir = common::init(root);
+    let log = root.join("calls.jsonl");
+    std::fs::write(dir.join("harness.py"), HARNESS).unwrap();
+    numbers(&dir.join("kernel"), &fixture("campaign/baseline.csv"));
+    common::append_to_manifest(
+        &dir,
+        &format!(
+            "quick_command: \"python3 harness.py {{csv}} {{kernel_dir}} '{}'\"\nharness_files: [harness.py]",
+            log.display()
+        ),
+    );
+    (dir, log)
+}
+
+/// Point the kernel directory's numbers at `csv`.
+fn numbers(kernel: &Path, csv: &Path) {
+    std::fs::write(kernel.join("numbers"), csv.display().to_string()).unwrap();
+}
+
+fn calls(log: &Path) -> Vec<Value> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// The fixture's target shapes, in manifest order.
+const SHAPES: [&str; 7] = [
+    "s64",
+    "s128",
+    "r96x200x72",
+    "s256",
+    "b2s128",
+    "t512x64",
+    "s512",
+];
+
+#[test]
+fn a_harness_kernel_wrong_on_a_shape_the_quick_set_does_not_time_fails_the_round() {
+    let (tmp, dir, log, reps) = harness_campaign(|m| m);
+    let hidden = SHAPES
+        .iter()
+        .find(|s| !reps.iter().any(|r| r == *s))
+        .unwrap();
+    // Faster on the representative shapes, wrong on `hidden`.
+    let better = std::fs::read_to_string(fixture("campaign/better.csv")).unwrap();
+    let wrong: String = better
+        .lines()
+        .map(|l| match l.split_once(',') {
+            Some((label, rest)) if label == *hidden => {
+                let fields: Vec<&str> = rest.split(',').collect();
+                // label, four dims, then FAIL and empty metrics.
+                format!(
+                    "{label},{},FAIL{}\n",
+                    fields[..4].join(","),
+                    ",".repeat(fields.len() - 5)
+                )
+            }
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    let wrong_csv = tmp.path().join("wrong.csv");
+    std::fs::write(&wrong_csv, wrong).unwrap();
+    run(
+        &dir,
+        &["round", "new", "--hypothesis", "tuned to the list"],
+        0,
+    );
+    numbers(&dir.join("kernel"), &wrong_csv);
+    let v = run(&dir, &["validate"], 1);
+    assert_eq!(v["report"]["verdict"], "REJECT", "{v}");
+    let failure = v["failures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["label"] == *hidden)
+        .unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(
+        (&failure["check"], &failure["untimed"]),
+        (&Value::from("FAIL"), &Value::from(true)),
+        "{v}"
+    );
+    assert!(
+        v["report"]["reasons"][0]
+            .as_str()
+            .unwrap()
+            .contains(&format!("{hidden} (FAIL)")),
+        "{v}"
+    );
+    // The check run was the last invocation, on the candidate, over the untimed shapes.
+    let all = calls(&log);
+    let check = all.last().unwrap();
+    assert_eq!(check["validation"], "check", "{all:?}");
+    assert!(check["shapes"].as_str().unwrap().contains(*hidden));
+    let checked: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("rounds/round-2/artifacts/checked.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        checked.as_array().unwrap().len(),
+        SHAPES.len() - reps.len(),
+        "{checked}"
+    );
+    // It cannot become the incumbent.
+    let out = common::output(&dir, &["accept"]);
+    assert_ne!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        common::describe(&["accept"], &out)
+    );
+    assert!(!dir.join("rounds/round-2/decision.json").exists());
+}
+
+#[test]
+fn every_invocation_gets_the_shapes_with_their_dimensions_and_the_validation_s_seed() {
+    let (_tmp, dir, log, reps) = harness_campaign(|m| m);
+    run(&dir, &["round", "new", "--hypothesis", "same"], 0);
+    run(&dir, &["validate"], 1);
+    let first = calls(&log);
+    std::fs::remove_file(&log).unwrap();
+    run(&dir, &["validate"], 1);
+    let second = calls(&log);
+    assert_eq!(first.len(), 13, "6 pairs and the check run: {first:?}");
+    for calls in [&first, &second] {
+        // One seed for every invocation of a validation, in the variable and the file.
+        let seed = calls[0]["seed"].as_str().unwrap();
+        for c in calls.iter() {
+            assert_eq!(c["seed"], seed, "{c}");
+            assert_eq!(c["file"]["seed"].to_string(), seed, "{c}");
+            assert_eq!(
+                (&c["file"]["op"], &c["file"]["dtype"]),
+                (&"gemm".into(), &"f32".into())
+            );
+            assert_eq!(c["file"]["timeout_sec"], 30.0, "{c}");
+            assert_eq!(c["file"]["validation"], c["validation"], "{c}");
+            // The file lists the shapes of KCAMP_SHAPES, in order.
+            let labels: Vec<&str> = c["file"]["shapes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["label"].as_str().unwrap())
+                .collect();
+            assert_eq!(labels.join(","), c["shapes"].as_str().unwrap(), "{c}");
+        }
+        let timed = &calls[0]["file"]["shapes"];
+        assert_eq!(timed.as_array().unwrap().len(), reps.len());
+        assert!(timed.as_array().unwrap().iter().all(|s| s["timed"] == true));
+        let check = &calls[12]["file"]["shapes"];
+        assert!(
+            check
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|s| s["timed"] == false)
+        );
+        // b2s128 has B = 2; every other shape gets the default B = 1.
+        for s in timed
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(check.as_array().unwrap())
+        {
+            let b = if s["label"] == "b2s128" { 2 } else { 1 };
+            assert_eq!(s["dims"]["B"], b, "{s}");
+            assert!(s["dims"]["M"].as_u64().unwrap() >= 64, "{s}");
+        }
+        let r96 = timed
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(check.as_array().unwrap())
+            .find(|s| s["label"] == "r96x200x72")
+            .unwrap();
+        assert_eq!(
+            (&r96["dims"]["M"], &r96["dims"]["N"], &r96["dims"]["K"]),
+            (&Value::from(96), &Value::from(200), &Value::from(72))
+        );
+    }
+    assert_ne!(
+        first[0]["seed"], second[0]["seed"],
+        "a fresh seed each validation"
+    );
+    // A pinned seed is every validation's.
+    common::append_to_manifest(&dir, "seed: 7");
+    std::fs::remove_file(&log).unwrap();
+    run(&dir, &["validate"], 1);
+    assert!(calls(&log).iter().all(|c| c["seed"] == "7"));
+}
+
+#[test]
+fn a_paired_harness_runs_a_b_b_a_and_the_gate_judges_the_paired_ratios() {
+    let (_tmp, dir, log, reps) = harness_campaign(|m| m);
+    run(&dir, &["round", "new", "--hypothesis", "better"], 0);
+    numbers(&dir.join("kernel"), &fixture("campaign/better.csv"));
+    let v = run(&dir, &["validate"], 0);
+    let kernel = std::path::absolute(dir.join("kernel")).unwrap();
+    let round1 = std::path::absolute(dir.join("rounds/round-1/kernel")).unwrap();
+    let order: Vec<String> = calls(&log)
+        .iter()
+        .map(|c| {
+            assert_eq!(c["kernel_dir"], c["env_kernel_dir"], "{c}");
+            let k = c["kernel_dir"].as_str().unwrap();
+            let who = if k == kernel.to_str().unwrap() {
+                "B"
+            } else {
+                assert_eq!(k, round1.to_str().unwrap());
+                "A"
+            };
+            format!("{who}:{}", c["validation"].as_str().unwrap())
+        })
+        .collect();
+    let abba = ["A", "B", "B", "A"].repeat(3);
+    let mut expected: Vec<String> = abba.iter().map(|w| format!("{w}:quick")).collect();
+    expected.push("B:check".into());
+    assert_eq!(order, expected);
+    // Judged like the built-in runner's interleaved repeats: six pairs per shape and for the
+    // aggregate.
+    assert_eq!(v["like_for_like"]["pairing"]["kind"], "interleaved", "{v}");
+    assert_eq!(v["report"]["verdict"], "ACCEPT", "{v}");
+    assert_eq!(v["report"]["aggregate"]["pairs"], 6, "{v}");
+    assert!(
+        v["report"]["shapes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["pairs"] == 6),
+        "{v}"
+    );
+    assert!(
+        v["report"]["reasons"][0]
+            .as_str()
+            .unwrap()
+            .contains("(A B B A)"),
+        "{v}"
+    );
+    assert!(
+        v["report"]["reasons"].to_string().contains(&format!(
+            "the outputs of the other {} target shapes were checked (by the harness's check run, KCAMP_VALIDATION=check): all PASS.",
+            SHAPES.len() - reps.len()
+        )),
+        "{v}"
+    );
+    let art = dir.join("rounds/round-2/artifacts");
+    for file in ["samples.csv", "paired_samples.csv"] {
+        let text = std::fs::read_to_string(art.join(file)).unwrap();
+        for pair in 1..=6 {
+            assert!(
+                text.contains(&format!("{},Forward TFLOPS,{pair},", reps[0])),
+                "{file}: {text}"
+            );
+        }
+    }
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(art.join("harness.json")).unwrap()).unwrap();
+    let roles: Vec<(String, Value)> = record["invocations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["role"].as_str().unwrap().to_owned(), i["pair"].clone()))
+        .collect();
+    assert_eq!(roles[0], ("incumbent".to_owned(), Value::from(1)));
+    assert_eq!(roles[3], ("incumbent".to_owned(), Value::from(2)));
+    assert_eq!(roles[12], ("check".to_owned(), Value::Null));
+    assert_eq!(record["pairs"], 6);
+}
+
+/// The running (not zombie) processes of process group `pgid`.
+fn group_members(pgid: i64) -> Vec<u32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        let Some((_, rest)) = stat.rsplit_once(") ") else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split(' ').collect();
+        if fields.first() != Some(&"Z") && fields.get(2) == Some(&pgid.to_string().as_str()) {
+            out.push(pid);
+        }
+    }
+    out
+}
+
+#[test]
+fn a_hanging_harness_is_killed_with_its_group_and_recorded_as_timeout_fail() {
+    let (_tmp, dir, log, reps) =
+        harness_campaign(|m| m.replace("timeout_sec: 30.0", "timeout_sec: 1"));
+    run(&dir, &["round", "new", "--hypothesis", "hangs"], 0);
+    std::fs::write(dir.join("kernel/hang"), "").unwrap();
+    let start = Instant::now();
+    let v = run(&dir, &["validate"], 1);
+    let took = start.elapsed();
+    let limit = reps.len() as f64 + 30.0;
+    // The incumbent's run, then the candidate's until its limit; nothing after it.
+    assert!(took < Duration::from_secs_f64(limit + 25.0), "{took:?}");
+    assert!(took >= Duration::from_secs_f64(limit), "{took:?}");
+    assert_eq!(v["report"]["verdict"], "REJECT", "{v}");
+    let failures = v["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), reps.len(), "{v}");
+    let why = format!(
+        "ran past its limit of {limit} s = timeout_sec 1 s × {} shapes + 30 s start allowance",
+        reps.len()
+    );
+    for f in failures {
+        assert_eq!(f["check"], "TIMEOUT_FAIL", "{v}");
+        let reason = f["reason"].as_str().unwrap();
+        assert!(
+            reason.contains(&why) && reason.contains("raise `timeout_sec:` in manifest.yaml"),
+            "{reason}"
+        );
+    }
+    let art = dir.join("rounds/round-2/artifacts");
+    let csv = std::fs::read_to_string(art.join("benchmark.csv")).unwrap();
+    assert!(
+        csv.contains(&format!("{},1,", reps[0])) && csv.contains(",TIMEOUT_FAIL,"),
+        "{csv}"
+    );
+    let record: Value =
+        serde_json::from_str(&std::fs::read_to_string(art.join("harness.json")).unwrap()).unwrap();
+    assert_eq!(
+        record["invocations"].as_array().unwrap().len(),
+        2,
+        "{record}"
+    );
+    assert_eq!(record["invocations"][1]["ended"]["kind"], "timed_out");
+    assert!(
+        record["stopped"]
+            .as_str()
+            .unwrap()
+            .contains("invocation 2 of 13")
+    );
+    let kept = std::fs::read_to_string(art.join("harness.log")).unwrap();
+    assert!(kept.contains("killed (with its process group)"), "{kept}");
+    // Nothing of the hanging invocation is left: neither its group nor its child.
+    let hung = calls(&log).pop().unwrap();
+    let (pgid, child) = (
+        hung["pgid"].as_i64().unwrap(),
+        hung["child"].as_u64().unwrap(),
+    );
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !group_members(pgid).is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(group_members(pgid), Vec::<u32>::new());
+    assert!(!common::alive(child as u32));
+}
+
+#[test]
+fn a_csv_kcamp_rejects_is_kept_and_named() {
+    let (_tmp, dir, _log, _reps) = harness_campaign(|m| m);
+    run(&dir, &["round", "new", "--hypothesis", "bad"], 0);
+    std::fs::write(dir.join("kernel/bad"), "").unwrap();
+    let v = run(&dir, &["validate"], 2);
+    let m = v["error"]["message"].as_str().unwrap();
+    // The incumbent ran first; the candidate's CSV (invocation 2) is the bad one.
+    let kept = dir.join("rounds/round-2/rejected/quick-02-candidate.csv");
+    assert!(kept.is_file(), "{m}");
+    assert!(
+        m.contains(&format!("{}:2 (column 'Check')", kept.display()))
+            && m.contains("Check must be PASS")
+            && m.contains("live/harness.log"),
+        "{m}"
+    );
+    assert!(
+        m.contains("kcamp rejects the CSV of harness invocation 2 of 13 (the candidate)")
+            && !m.contains(".artifacts.tmp"),
+        "{m}"
+    );
+    assert!(std::fs::read_to_string(&kept).unwrap().contains(",MAYBE,"));
+    assert!(dir.join("live/harness.log").is_file());
+    // Nothing was recorded.
+    assert!(!dir.join("rounds/round-2/artifacts").exists());
+
+    // At BASELINE no round exists yet: the copy goes to live/rejected/.
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, _log) = harness_setup(tmp.path());
+    std::fs::write(dir.join("kernel/bad"), "").unwrap();
+    let v = run(&dir, &["baseline"], 2);
+    let kept = dir.join("live/rejected/full-01-candidate.csv");
+    let m = v["error"]["message"].as_str().unwrap();
+    assert!(
+        kept.is_file() && m.contains(&kept.display().to_string()),
+        "{m}"
+    );
+    assert!(!dir.join("rounds/round-1").exists());
+}
+
+#[test]
+fn too_few_pairs_to_ever_be_significant_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::init(tmp.path());
+    common::append_to_manifest(&dir, "harness:\n  pairs: 3");
+    let v = run(&dir, &["status"], 2);
+    let m = v["error"]["message"].as_str().unwrap();
+    assert!(
+        m.contains("harness.pairs") && m.contains("p >= 0.25") && m.contains("use at least 6"),
+        "{m}"
+    );
+}
