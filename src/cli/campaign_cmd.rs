@@ -832,7 +832,9 @@ pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
 }
 
 /// The lineage as rows: each round's aggregate over the shapes it measured, its
-/// validation, and the gate's Δ (never a quick aggregate against a full one).
+/// validation, and the gate's Δ (never a quick aggregate against a full one). Verdict,
+/// failures and Δ are the round's [`RoundOutcome`](kcamp_core::campaign::RoundOutcome), as
+/// its iteration record, report.md and the dashboard state them.
 fn log_rows(st: &CampaignState) -> Vec<LogRow> {
     let metric = &st.manifest.primary_metric;
     st.rounds
@@ -840,26 +842,20 @@ fn log_rows(st: &CampaignState) -> Vec<LogRow> {
         .map(|r| {
             let d = r.decision.as_ref();
             let table = r.table.as_ref();
+            let outcome = r.outcome();
             LogRow {
                 round: r.number,
                 incumbent: st.incumbent == Some(r.number),
                 decision: d.map(|d| d.decision),
-                validation: d.and_then(|d| d.validation).or(r.gate_validation),
-                verdict: d
-                    .and_then(|d| d.verdict)
-                    .or(r.gate.as_ref().map(|g| g.verdict))
-                    .map(|v| v.as_str().to_owned()),
+                validation: outcome.validation,
+                verdict: outcome.verdict.map(|v| v.as_str().to_owned()),
                 aggregate: table.and_then(|t| t.aggregate(metric)),
                 shapes: table.map_or(0, |t| {
                     t.rows.iter().filter(|x| x.check == Check::Pass).count()
                 }),
-                delta: d
-                    .and_then(|d| d.aggregate_delta)
-                    .or(r.gate.as_ref().and_then(|g| g.aggregate.delta)),
-                parent: d
-                    .and_then(|d| d.parent)
-                    .or(r.gate.as_ref().map(|_| st.incumbent.unwrap_or(1))),
-                failed: failed_shapes(r),
+                delta: outcome.delta,
+                parent: outcome.parent,
+                failed: outcome.failed_labels(),
                 forced: d.is_some_and(|d| d.forced),
                 reason: d.and_then(|d| d.reason.clone()),
                 git_commit: d.and_then(|d| d.git_commit.clone()),
@@ -873,13 +869,7 @@ fn log_rows(st: &CampaignState) -> Vec<LogRow> {
 /// A round's shapes that do not PASS (`label CHECK`), the target shapes its validation
 /// checked without timing included (`label CHECK (untimed)`): they reject it as well.
 fn failed_shapes(r: &kcamp_core::campaign::RoundState) -> Vec<String> {
-    r.failures()
-        .into_iter()
-        .map(|f| {
-            let mark = if f.untimed { " (untimed)" } else { "" };
-            format!("{} {}{mark}", f.label, f.check.as_str())
-        })
-        .collect()
+    r.outcome().failed_labels()
 }
 
 pub fn log(ctx: &Ctx, a: &LogArgs) -> Result<CmdOutput> {

@@ -19,6 +19,7 @@ mod gate;
 mod hostile_input;
 mod memory;
 mod reading;
+mod records;
 mod runner_campaign;
 mod runner_isolation;
 mod util;

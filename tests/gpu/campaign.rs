@@ -289,7 +289,7 @@ fn status_and_log_count_the_untimed_shapes_that_fail() {
         "{status}"
     );
     let log = text(&["log"]);
-    assert!(log.contains("FAIL (3)"), "{log}");
+    assert!(log.contains("FAIL (3 shapes)"), "{log}");
     let validate = text(&["validate"]);
     assert!(
         validate.contains("s16, s32 (untimed), s48 (untimed): FAIL: "),

@@ -8,7 +8,8 @@ use kcamp_core::Result;
 use kcamp_core::analysis::shape_roofs;
 use kcamp_core::artifacts::result::{RunResult, ShapeRecord};
 use kcamp_core::campaign::{
-    Campaign, FINAL_VALIDATION_DIR, FinalMeasurement, Pairing, read_gate_record,
+    Campaign, FINAL_VALIDATION_DIR, FinalMeasurement, Pairing, RoundOutcome, RoundRecords,
+    read_gate_record,
 };
 use kcamp_core::case::WarmupRecord;
 use kcamp_core::files::{BENCHMARK_CSV, KERNEL_DIR, PAIRED_CSV, RESULT_JSON};
@@ -391,6 +392,20 @@ fn round_points(c: &Campaign, frozen: Option<&str>) -> Result<Vec<RoundPoint>> {
         } else {
             None
         };
+        let result = RunResult::read(&c.artifacts_dir(n).join(RESULT_JSON))
+            .ok()
+            .flatten();
+        // Its verdict, failures (untimed checked shapes included) and Δ, as its iteration
+        // record, `kcamp log` and the dashboard state them.
+        let outcome = RoundOutcome::of(&RoundRecords {
+            decision: d.as_ref(),
+            gate: gate.as_ref().map(|g| &g.report),
+            gate_incumbent: gate.as_ref().map(|g| g.incumbent),
+            gate_validation: gate.as_ref().map(|g| g.validation),
+            checked: gate.as_ref().map(|g| g.checked_shapes.as_slice()),
+            table: table.as_ref(),
+            result: result.as_ref(),
+        });
         let validation = d
             .as_ref()
             .and_then(|d| d.validation)
@@ -411,20 +426,9 @@ fn round_points(c: &Campaign, frozen: Option<&str>) -> Result<Vec<RoundPoint>> {
             validation,
             quick,
             full,
-            failed: table
-                .iter()
-                .flat_map(|t| t.rows.iter())
-                .filter(|r| r.check != Check::Pass)
-                .map(|r| format!("{} {}", r.label, r.check.as_str()))
-                .collect(),
-            delta: d
-                .as_ref()
-                .and_then(|d| d.aggregate_delta)
-                .or(gate.as_ref().and_then(|g| g.report.aggregate.delta)),
-            parent: d
-                .as_ref()
-                .and_then(|d| d.parent)
-                .or(gate.as_ref().map(|g| g.incumbent)),
+            failed: outcome.failed_labels(),
+            delta: outcome.delta,
+            parent: outcome.parent,
         });
     }
     Ok(points)

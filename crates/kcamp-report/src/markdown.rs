@@ -254,16 +254,7 @@ fn aggregate_cell(a: Option<&crate::Aggregate>, metric: &str, set: usize) -> Str
 }
 
 fn delta_cell(p: &RoundPoint) -> String {
-    if p.parent.is_none() {
-        return "-".to_owned();
-    }
-    if !p.failed.is_empty() {
-        return format!("FAIL ({} shape(s))", p.failed.len());
-    }
-    match (p.delta, p.parent) {
-        (Some(d), Some(parent)) => format!("{} vs r{parent}", units::change(d)),
-        _ => "-".to_owned(),
-    }
+    kcamp_core::campaign::delta_text(p.failed.len(), p.delta, p.parent)
 }
 
 /// `report.md`: the incumbent against BASELINE (per shape, on the roofline), the lineage,
@@ -547,7 +538,7 @@ mod tests {
             "{md}"
         );
         // Round 2 failed a shape: its +127% is not shown as a gain.
-        assert!(md.contains("| 2 | ROLLED_BACK | quick | 3.00 GFLOP/s ±2.00% (only 1 of 2 shapes) | - | FAIL (1 shape(s)) | vec4 \\| loads |"), "{md}");
+        assert!(md.contains("| 2 | ROLLED_BACK | quick | 3.00 GFLOP/s ±2.00% (only 1 of 2 shapes) | - | FAIL (1 shape) | vec4 \\| loads |"), "{md}");
         assert!(md.contains("| 3 ★ | ACCEPTED | full |"), "{md}");
         assert!(md.contains("| s128 | 1×128×128×128 | 1.00 GFLOP/s ± 10.0 MFLOP/s | 2.00 GFLOP/s ± 20.0 MFLOP/s | 2.00× | PASS → PASS |"), "{md}");
         assert!(

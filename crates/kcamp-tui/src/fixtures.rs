@@ -402,6 +402,8 @@ impl CampaignBuilder {
             table_error: None,
             gate: None,
             gate_validation: None,
+            gate_incumbent: None,
+            checked: None,
             result: Some(self.result_json(Validation::Full, measured)),
             memory: Some(self.memory(number, &hypothesis)),
         });
@@ -455,6 +457,8 @@ impl CampaignBuilder {
             table_error: None,
             gate: Some(gate),
             gate_validation: None,
+            gate_incumbent: None,
+            checked: None,
             result: Some(self.result_json(Validation::Full, measured)),
             memory: Some(self.memory(number, hypothesis)),
         });
@@ -505,6 +509,8 @@ impl CampaignBuilder {
             table: measured.map(|m| table(&self.shapes, m)),
             table_error: None,
             gate_validation: gate.as_ref().map(|_| Validation::Quick),
+            gate_incumbent: gate.as_ref().and(self.state.incumbent),
+            checked: None,
             gate,
             result: measured.map(|m| self.result_json(Validation::Quick, m)),
             memory: Some(self.memory(number, hypothesis)),

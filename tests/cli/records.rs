@@ -1,0 +1,123 @@
+//! Records and reports that tell the truth, through the real binary: a round that fails a
+//! shape its quick validation only checked is FAIL in its iteration record, in report.md's
+//! lineage and in `kcamp log`; an overturned quick ACCEPT records the confirming run's own
+//! reason; a harness campaign's baseline report describes the harness's measurement; and
+//! the edge of the CLI (exit codes, `--json` usage errors, YAML errors, next steps).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::common;
+use common::{fixture, run};
+
+/// A folder of numbers for [`common::RECORDS_HARNESS`]: the fixture CSVs it is given, by
+/// their own names.
+fn numbers(root: &Path, names: &[&str]) -> PathBuf {
+    let dir = root.join("numbers");
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in names {
+        std::fs::copy(fixture(&format!("campaign/{name}")), dir.join(name)).unwrap();
+    }
+    dir
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn text_of(dir: &Path, args: &[&str]) -> String {
+    let out = common::kcamp(dir).args(args).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The lineage table row of `round` in report.md.
+fn lineage_row(md: &str, round: u32) -> String {
+    let lineage = md.split_once("## Lineage").unwrap().1;
+    lineage
+        .lines()
+        .find(|l| l.starts_with(&format!("| {round} ")) || l.starts_with(&format!("| {round}★")))
+        .unwrap_or_else(|| panic!("no lineage row for round {round}:\n{md}"))
+        .to_owned()
+}
+
+#[test]
+fn a_round_that_fails_an_untimed_shape_is_fail_in_its_record_report_and_log() {
+    let tmp = tempfile::tempdir().unwrap();
+    let nums = numbers(tmp.path(), &["baseline.csv", "better.csv"]);
+    let dir = common::harness_campaign(tmp.path(), &nums);
+    run(&dir, &["baseline"], 0);
+    run(
+        &dir,
+        &["round", "new", "--hypothesis", "faster but wrong"],
+        0,
+    );
+    // +12% on the timed shapes, wrong on one the quick validation only checks.
+    std::fs::write(dir.join("kernel/numbers"), "better.csv").unwrap();
+    std::fs::write(dir.join("kernel/wrong"), "").unwrap();
+    let v = run(&dir, &["validate"], 1);
+    assert_eq!(v["report"]["verdict"], "REJECT", "{v}");
+    let failures = v["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 1, "{v}");
+    assert_eq!(failures[0]["untimed"], true, "{v}");
+    let bad = failures[0]["label"].as_str().unwrap().to_owned();
+    let expected = format!("{bad} FAIL (untimed)");
+
+    // `kcamp log`, before and after the decision.
+    let log = run(&dir, &["log"], 0);
+    assert_eq!(
+        log["rounds"][1]["failed"],
+        serde_json::json!([expected]),
+        "{log}"
+    );
+    assert!(
+        text_of(&dir, &["log"]).contains("FAIL (1 shape)"),
+        "{}",
+        text_of(&dir, &["log"])
+    );
+    run(
+        &dir,
+        &["rollback", "--reason", "wrong on an untimed shape"],
+        0,
+    );
+    let log = text_of(&dir, &["log"]);
+    let row = log
+        .lines()
+        .find(|l| l.contains("faster but wrong"))
+        .unwrap();
+    assert!(
+        row.contains("FAIL (1 shape)") && !row.contains("vs r1"),
+        "{log}"
+    );
+
+    // The iteration record.
+    let record = read_json(&dir.join("memory/v1.json"));
+    assert_eq!(record["correctness"]["status"], "FAIL", "{record}");
+    assert_eq!(
+        record["quality_gate"]["result"], "ROLLED_BACK (REJECT)",
+        "{record}"
+    );
+    let impact = record["optimization"]["expected_impact"].as_str().unwrap();
+    assert!(
+        impact.contains("FAIL (1 shape does not PASS)") && !impact.contains('+'),
+        "{impact}"
+    );
+    let message = record["pitfalls_and_fixes"][0]["error_message"]
+        .as_str()
+        .unwrap();
+    assert!(
+        message.starts_with(&format!("{bad} (untimed) (FAIL): output mismatch")),
+        "{message}"
+    );
+
+    // report.md's lineage (the BASELINE, still the incumbent, is no gain over itself: the
+    // report's own verdict does not matter here).
+    common::output(&dir, &["report", "--no-run"]);
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let row = lineage_row(&md, 2);
+    assert!(
+        row.contains("FAIL (1 shape)") && !row.contains("vs r1"),
+        "{row}"
+    );
+    assert!(md.contains(&format!("- round 2: {expected}")), "{md}");
+}
