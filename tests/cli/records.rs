@@ -121,3 +121,44 @@ fn a_round_that_fails_an_untimed_shape_is_fail_in_its_record_report_and_log() {
     );
     assert!(md.contains(&format!("- round 2: {expected}")), "{md}");
 }
+
+#[test]
+fn an_overturned_quick_accept_records_the_confirming_runs_own_reason() {
+    let tmp = tempfile::tempdir().unwrap();
+    let nums = numbers(tmp.path(), &["baseline.csv", "gain3.csv"]);
+    // 1% slower than the BASELINE on every shape.
+    let slower = common::scaled_csv(&nums, "baseline.csv", 0.99);
+    let dir = common::harness_campaign(tmp.path(), &nums);
+    run(&dir, &["baseline"], 0);
+    run(&dir, &["round", "new", "--hypothesis", "small gain"], 0);
+    // A quick gain of 3% (under the 5% that a full run must confirm), which the full run
+    // does not see.
+    std::fs::write(dir.join("kernel/numbers.quick"), "gain3.csv").unwrap();
+    std::fs::write(
+        dir.join("kernel/numbers.full"),
+        slower.file_name().unwrap().to_str().unwrap(),
+    )
+    .unwrap();
+    let v = run(&dir, &["validate"], 0);
+    assert_eq!(v["report"]["verdict"], "ACCEPT", "{v}");
+    assert_eq!(v["needs_full_confirmation"], true, "{v}");
+    let out = run(&dir, &["accept"], 1);
+    assert_eq!(out["decision"]["decision"], "ROLLED_BACK", "{out}");
+    let reason = out["decision"]["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("the full validation overturned the quick ACCEPT: REJECT (")
+            && reason.contains("-1.00%")
+            && reason.contains("is not a gain"),
+        "{reason}"
+    );
+    // Never a note on how the numbers were measured.
+    assert!(
+        !reason.contains("re-measured") && !reason.contains("unpaired"),
+        "{reason}"
+    );
+    let decision = read_json(&dir.join("rounds/round-2/decision.json"));
+    assert_eq!(decision["reason"], reason);
+    let record = read_json(&dir.join("memory/v1.json"));
+    assert_eq!(record["quality_gate"]["failure_reason"], reason, "{record}");
+    assert_eq!(record["pitfalls_and_fixes"][0]["root_cause"], reason);
+}
