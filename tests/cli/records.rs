@@ -162,3 +162,48 @@ fn an_overturned_quick_accept_records_the_confirming_runs_own_reason() {
     assert_eq!(record["quality_gate"]["failure_reason"], reason, "{record}");
     assert_eq!(record["pitfalls_and_fixes"][0]["root_cause"], reason);
 }
+
+#[test]
+fn a_harness_baseline_report_describes_the_harness_measurement() {
+    let tmp = tempfile::tempdir().unwrap();
+    let nums = numbers(tmp.path(), &["baseline.csv"]);
+    let dir = common::harness_campaign(tmp.path(), &nums);
+    run(&dir, &["baseline"], 0);
+    let md = std::fs::read_to_string(dir.join("baseline_report.md")).unwrap();
+    let setup = md.split_once("## Correctness").unwrap().0;
+    assert!(
+        setup.contains(
+            "- Correctness test: the campaign's harness `sh harness.sh {csv} {kernel_dir}"
+        ) && setup.contains("checked its outputs and timed it itself"),
+        "{setup}"
+    );
+    assert!(
+        setup.contains("- Reference: the harness's own reference and tolerance, not kcamp's; its CSV reports the Check column and `out_snr`, `da_snr`, `db_snr`"),
+        "{setup}"
+    );
+    assert!(
+        setup.contains("- timeout: the harness invocation as a whole:")
+            && setup.contains(
+                "- runtime bounds checks: not kcamp's: the harness compiled and ran the kernel"
+            ),
+        "{setup}"
+    );
+    assert!(
+        setup.contains("timing: the harness's own (kcamp did not time it)"),
+        "{setup}"
+    );
+    // kcamp's own method is claimed nowhere.
+    for claim in [
+        "f64 CPU",
+        "timeout per case",
+        "runtime bounds checks: on",
+        "imported CSV",
+    ] {
+        assert!(!md.contains(claim), "{claim:?} in\n{md}");
+    }
+    // What the CSV says: the SNR columns' rel_err.
+    assert!(
+        md.contains("7 of 7 cases PASS; max rel_err 3.24e-7."),
+        "{md}"
+    );
+}
