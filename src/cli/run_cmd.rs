@@ -351,7 +351,7 @@ pub fn util(_ctx: &Ctx, a: &UtilArgs) -> Result<CmdOutput> {
         human,
         "achieved     {} = {} of {} [{}]",
         fmt::flop_rate(u.achieved_tflops * 1e12),
-        fmt::percent(u.flops_utilization_pct),
+        peaks.flops.utilization_text(u.flops_utilization_pct),
         fmt::flop_rate(peaks.flops.value),
         peaks.flops.source
     );
@@ -359,7 +359,9 @@ pub fn util(_ctx: &Ctx, a: &UtilArgs) -> Result<CmdOutput> {
         human,
         "             {} = {} of {} [{}]",
         fmt::byte_rate(u.achieved_gbps * 1e9),
-        fmt::percent(u.bandwidth_utilization_pct),
+        peaks
+            .bandwidth
+            .utilization_text(u.bandwidth_utilization_pct),
         fmt::byte_rate(peaks.bandwidth.value),
         peaks.bandwidth.source
     );
