@@ -466,7 +466,10 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
         format!("{k} analyze   (where the kernel stands against the roofline)"),
         format!("{k} round new --hypothesis TEXT   (dashboard: n)"),
     ];
-    if !out.failures.is_empty() {
+    // Recorded as it is, yet a BASELINE with a shape that does not PASS did not pass.
+    let code = if out.failures.is_empty() {
+        exit::OK
+    } else {
         next.insert(
             0,
             format!(
@@ -474,8 +477,9 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
                 c.kernel_dir().display()
             ),
         );
-    }
-    Ok(CmdOutput::ok(out, human).with_next(next))
+        exit::GATE_REJECTED
+    };
+    Ok(CmdOutput::with_exit(out, human, code).with_next(next))
 }
 
 pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {

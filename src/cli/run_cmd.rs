@@ -202,7 +202,13 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
             "{k} validate   (record this kernel in the open round and judge it; dashboard: v)"
         ),
     };
-    Ok(CmdOutput::ok(doc, human).with_next(vec![next]))
+    // A run records nothing, yet a shape that does not PASS is a run that did not pass.
+    let code = if summary.all_pass {
+        kcamp_core::error::exit::OK
+    } else {
+        kcamp_core::error::exit::GATE_REJECTED
+    };
+    Ok(CmdOutput::with_exit(doc, human, code).with_next(vec![next]))
 }
 
 /// Measure the adapter's FMA (f32, and f16 where it has SHADER_F16) and copy ceilings.

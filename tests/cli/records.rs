@@ -207,3 +207,18 @@ fn a_harness_baseline_report_describes_the_harness_measurement() {
         "{md}"
     );
 }
+
+#[test]
+fn baseline_exits_1_when_a_shape_does_not_pass() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::init(tmp.path());
+    let csv = fixture("campaign/fail.csv");
+    let v = run(&dir, &["baseline", "--csv", csv.to_str().unwrap()], 1);
+    // The same document as when every shape passes, BASELINE recorded.
+    assert_eq!(v["round"], 1, "{v}");
+    assert_eq!(v["all_pass"], false, "{v}");
+    assert_eq!(v["failures"][0]["label"], "s256", "{v}");
+    assert!(dir.join("rounds/round-1/decision.json").is_file());
+    let out = common::kcamp(&dir).arg("log").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
