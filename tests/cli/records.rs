@@ -222,3 +222,44 @@ fn baseline_exits_1_when_a_shape_does_not_pass() {
     let out = common::kcamp(&dir).arg("log").output().unwrap();
     assert_eq!(out.status.code(), Some(0));
 }
+
+#[test]
+fn a_usage_error_under_json_is_the_json_error_document() {
+    let tmp = tempfile::tempdir().unwrap();
+    for args in [
+        &["--json", "validate", "--no-such-flag"][..],
+        &["rollback", "--json"][..],
+        &["--json", "frobnicate"][..],
+    ] {
+        let out = common::kcamp(tmp.path()).args(args).output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{}",
+            common::describe(args, &out)
+        );
+        let doc: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", common::describe(args, &out)));
+        assert_eq!(doc["error"]["kind"], "bad_input", "{doc}");
+        let message = doc["error"]["message"].as_str().unwrap();
+        assert!(
+            !message.starts_with("error:") && message.contains("Usage:"),
+            "{message}"
+        );
+        assert!(out.stderr.is_empty(), "{}", common::describe(args, &out));
+    }
+    // Without --json, clap's own text on stderr; --help is not an error.
+    let out = common::kcamp(tmp.path())
+        .args(["validate", "--no-such-flag"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: "));
+    let out = common::kcamp(tmp.path())
+        .args(["--json", "validate", "--help"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage:"));
+}
