@@ -926,7 +926,7 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
         if let Some(record) =
             campaign::standing_final_acceptance(&c)?.filter(|_| markdown.is_file())
         {
-            return standing_report(ctx, a, &record, &markdown);
+            return standing_report(ctx, &c, a, &record, &markdown);
         }
     }
     let (m, mut progress) = measuring(ctx, &c, &a.adapter)?;
@@ -951,15 +951,7 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
         .iter()
         .flat_map(|c| [c.svg.as_path(), c.png.as_path()])
         .collect();
-    let k = prefix(ctx);
-    let next = match &report.target {
-        Some(t) if !t.met => vec![format!(
-            "{k} round new --hypothesis TEXT   (the performance target is not met yet)"
-        )],
-        _ => vec![format!(
-            "{k} report --no-run --format markdown   (paste into a pull request)"
-        )],
-    };
+    let next = report_next(ctx, gate.verdict, report.target.as_ref());
     let human = match a.format {
         ReportFormat::Markdown => {
             // stdout is the markdown to paste; the run's line goes to stderr.
@@ -1051,6 +1043,7 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
 /// shown as it is and nothing is written.
 fn standing_report(
     ctx: &Ctx,
+    c: &Campaign,
     a: &ReportArgs,
     record: &campaign::GateRecord,
     markdown: &std::path::Path,
@@ -1090,12 +1083,47 @@ fn standing_report(
         markdown.display(),
         record.round,
     );
+    let target = campaign::target_status(c)?;
     Ok(
-        CmdOutput::with_exit(doc, human, exit).with_next(vec![format!(
-            "{} report --no-run --format markdown   (paste into a pull request)",
-            prefix(ctx)
-        )]),
+        CmdOutput::with_exit(doc, human, exit).with_next(report_next(
+            ctx,
+            gate.verdict,
+            target.as_ref(),
+        )),
     )
+}
+
+/// What follows a final report, by its verdict: only an accepted incumbent is a result to
+/// share; one the final acceptance refused is measured again or improved first.
+fn report_next(
+    ctx: &Ctx,
+    verdict: kcamp_core::gate::Verdict,
+    target: Option<&kcamp_core::campaign::TargetStatus>,
+) -> Vec<String> {
+    use kcamp_core::gate::Verdict;
+    let k = prefix(ctx);
+    match verdict {
+        Verdict::Accept | Verdict::AcceptWithNote => match target {
+            Some(t) if !t.met => vec![format!(
+                "{k} round new --hypothesis TEXT   (the performance target is not met yet)"
+            )],
+            _ => vec![format!(
+                "{k} report --no-run --format markdown   (paste into a pull request)"
+            )],
+        },
+        Verdict::NeedsRemeasure => vec![
+            format!(
+                "{k} report   (measure the final acceptance again: the gain is inside the noise)"
+            ),
+            format!("{k} round new --hypothesis TEXT   (or improve the kernel further first)"),
+        ],
+        Verdict::Reject => vec![
+            format!(
+                "{k} round new --hypothesis TEXT   (the incumbent does not hold against the BASELINE: fix or improve it, then `{k} report` again)"
+            ),
+            format!("{k} log   (which rounds led here)"),
+        ],
+    }
 }
 
 /// The gate verdict as a table plus reasons.

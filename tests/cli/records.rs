@@ -263,3 +263,34 @@ fn a_usage_error_under_json_is_the_json_error_document() {
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("Usage:"));
 }
+
+#[test]
+fn a_reject_report_does_not_say_to_paste_it_into_a_pull_request() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::init(tmp.path());
+    run(
+        &dir,
+        &["baseline", "--csv", &common::csv("baseline.csv")],
+        0,
+    );
+    // Accepted on a quick import, the incumbent's full numbers are slower than BASELINE's.
+    run(&dir, &["round", "new", "--hypothesis", "looked faster"], 0);
+    let slower = common::scaled_csv(tmp.path(), "baseline.csv", 0.8);
+    run(
+        &dir,
+        &["validate", "--full", "--csv", slower.to_str().unwrap()],
+        1,
+    );
+    run(
+        &dir,
+        &["accept", "--force", "--reason", "keep it to see the report"],
+        0,
+    );
+    let r = run(&dir, &["report", "--no-run"], 1);
+    assert_eq!(r["verdict"], "REJECT", "{r}");
+    let next = r["next"].to_string();
+    assert!(!next.contains("pull request"), "{next}");
+    assert!(next.contains("round new"), "{next}");
+    let text = text_of(&dir, &["report", "--no-run"]);
+    assert!(!text.contains("pull request"), "{text}");
+}
