@@ -265,6 +265,102 @@ fn a_usage_error_under_json_is_the_json_error_document() {
 }
 
 #[test]
+fn a_yaml_error_names_its_line_and_column() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::init(tmp.path());
+    let manifest = dir.join("manifest.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    // The second target shape's K, wherever the manifest writes it.
+    let line_of = |text: &str, needle: &str| {
+        text.lines()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("{needle:?} not in\n{text}"))
+            + 1
+    };
+    assert!(text.contains("K: 128"), "{text}");
+    let broken = text.replacen("K: 128", "K: 0", 1);
+    std::fs::write(&manifest, &broken).unwrap();
+    let line = line_of(&broken, "K: 0");
+    let column = broken.lines().nth(line - 1).unwrap().rfind('0').unwrap() + 1;
+    let v = run(&dir, &["status"], 2);
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!(
+            "manifest.yaml:{line}: field 'target_shapes[1].K' at column {column}: must be positive"
+        )),
+        "{message}\n{broken}"
+    );
+    std::fs::write(&manifest, &text).unwrap();
+
+    // A shapes file given to `kcamp init`.
+    let shapes = tmp.path().join("shapes.yaml");
+    let second = "- {label: b, M: 64, N: 64, K: 0}";
+    std::fs::write(
+        &shapes,
+        format!("# two shapes\n- {{label: a, M: 64, N: 64, K: 64}}\n{second}\n"),
+    )
+    .unwrap();
+    let column = second.rfind('0').unwrap() + 1;
+    let v = run(
+        tmp.path(),
+        &[
+            "init",
+            tmp.path().join("other").to_str().unwrap(),
+            "--shapes",
+            shapes.to_str().unwrap(),
+        ],
+        2,
+    );
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!(
+            "shapes.yaml:3: shape '[1].K' at column {column}: must be positive"
+        )),
+        "{message}"
+    );
+    // A missing dimension is placed at its shape.
+    std::fs::write(
+        &shapes,
+        "- {label: a, M: 64, N: 64, K: 64}\n-\n  label: b\n  M: 64\n  N: 64\n",
+    )
+    .unwrap();
+    let v = run(
+        tmp.path(),
+        &[
+            "init",
+            tmp.path().join("other").to_str().unwrap(),
+            "--shapes",
+            shapes.to_str().unwrap(),
+        ],
+        2,
+    );
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("shapes.yaml:3: shape '[1].K' at column 3: missing"),
+        "{message}"
+    );
+    // A CSV shapes file names the row and the column.
+    let csv = tmp.path().join("shapes.csv");
+    std::fs::write(&csv, "label,M,N,K\na,64,64,64\nb,64,0,64\n").unwrap();
+    let v = run(
+        tmp.path(),
+        &[
+            "init",
+            tmp.path().join("other").to_str().unwrap(),
+            "--shapes",
+            csv.to_str().unwrap(),
+        ],
+        2,
+    );
+    let message = v["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("shapes.csv:3 (column 'N'): shape '[1].N': must be positive"),
+        "{message}"
+    );
+    assert!(!tmp.path().join("other").exists());
+}
+
+#[test]
 fn a_reject_report_does_not_say_to_paste_it_into_a_pull_request() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = common::init(tmp.path());
