@@ -113,10 +113,14 @@ fn render(e: &ProfileEvidence) -> String {
         "headroom",
     ]);
     for s in &e.shapes {
-        let of_peak = match s.bound {
-            Some(Bound::Memory) => s.bandwidth_pct.map(|p| format!("{} BW", units::percent(p))),
-            Some(Bound::Compute) => s.compute_pct.map(|p| format!("{} FLOP", units::percent(p))),
-            None => None,
+        let of_peak = match (s.bound, &e.peaks) {
+            (Some(Bound::Memory), Some(peaks)) => s
+                .bandwidth_pct
+                .map(|p| format!("{} BW", peaks.bandwidth.utilization_text(p))),
+            (Some(Bound::Compute), Some(peaks)) => s
+                .compute_pct
+                .map(|p| format!("{} FLOP", peaks.flops.utilization_text(p))),
+            _ => None,
         };
         table.row([
             s.label.clone(),

@@ -489,7 +489,10 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
         format!("{k} analyze   (where the kernel stands against the roofline)"),
         format!("{k} round new --hypothesis TEXT   (dashboard: n)"),
     ];
-    if !out.failures.is_empty() {
+    // Recorded as it is, yet a BASELINE with a shape that does not PASS did not pass.
+    let code = if out.failures.is_empty() {
+        exit::OK
+    } else {
         next.insert(
             0,
             format!(
@@ -497,8 +500,9 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
                 c.kernel_dir().display()
             ),
         );
-    }
-    Ok(CmdOutput::ok(out, human).with_next(next))
+        exit::GATE_REJECTED
+    };
+    Ok(CmdOutput::with_exit(out, human, code).with_next(next))
 }
 
 pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
@@ -892,7 +896,9 @@ pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
 }
 
 /// The lineage as rows: each round's aggregate over the shapes it measured, its
-/// validation, and the gate's Δ (never a quick aggregate against a full one).
+/// validation, and the gate's Δ (never a quick aggregate against a full one). Verdict,
+/// failures and Δ are the round's [`RoundOutcome`](kcamp_core::campaign::RoundOutcome), as
+/// its iteration record, report.md and the dashboard state them.
 fn log_rows(st: &CampaignState) -> Vec<LogRow> {
     let metric = &st.manifest.primary_metric;
     st.rounds
@@ -900,26 +906,20 @@ fn log_rows(st: &CampaignState) -> Vec<LogRow> {
         .map(|r| {
             let d = r.decision.as_ref();
             let table = r.table.as_ref();
+            let outcome = r.outcome();
             LogRow {
                 round: r.number,
                 incumbent: st.incumbent == Some(r.number),
                 decision: d.map(|d| d.decision),
-                validation: d.and_then(|d| d.validation).or(r.gate_validation),
-                verdict: d
-                    .and_then(|d| d.verdict)
-                    .or(r.gate.as_ref().map(|g| g.verdict))
-                    .map(|v| v.as_str().to_owned()),
+                validation: outcome.validation,
+                verdict: outcome.verdict.map(|v| v.as_str().to_owned()),
                 aggregate: table.and_then(|t| t.aggregate(metric)),
                 shapes: table.map_or(0, |t| {
                     t.rows.iter().filter(|x| x.check == Check::Pass).count()
                 }),
-                delta: d
-                    .and_then(|d| d.aggregate_delta)
-                    .or(r.gate.as_ref().and_then(|g| g.aggregate.delta)),
-                parent: d
-                    .and_then(|d| d.parent)
-                    .or(r.gate.as_ref().map(|_| st.incumbent.unwrap_or(1))),
-                failed: failed_shapes(r),
+                delta: outcome.delta,
+                parent: outcome.parent,
+                failed: outcome.failed_labels(),
                 forced: d.is_some_and(|d| d.forced),
                 reason: d.and_then(|d| d.reason.clone()),
                 git_commit: d.and_then(|d| d.git_commit.clone()),
@@ -938,13 +938,7 @@ fn log_rows(st: &CampaignState) -> Vec<LogRow> {
 /// A round's shapes that do not PASS (`label CHECK`), the target shapes its validation
 /// checked without timing included (`label CHECK (untimed)`): they reject it as well.
 fn failed_shapes(r: &kcamp_core::campaign::RoundState) -> Vec<String> {
-    r.failures()
-        .into_iter()
-        .map(|f| {
-            let mark = if f.untimed { " (untimed)" } else { "" };
-            format!("{} {}{mark}", f.label, f.check.as_str())
-        })
-        .collect()
+    r.outcome().failed_labels()
 }
 
 pub fn log(ctx: &Ctx, a: &LogArgs) -> Result<CmdOutput> {
@@ -1004,7 +998,7 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
         if let Some(record) =
             campaign::standing_final_acceptance(&c)?.filter(|_| markdown.is_file())
         {
-            return standing_report(ctx, a, &record, &markdown);
+            return standing_report(ctx, &c, a, &record, &markdown);
         }
     }
     let (m, mut progress) = measuring(ctx, &c, &a.adapter)?;
@@ -1029,15 +1023,7 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
         .iter()
         .flat_map(|c| [c.svg.as_path(), c.png.as_path()])
         .collect();
-    let k = prefix(ctx);
-    let next = match &report.target {
-        Some(t) if !t.met => vec![format!(
-            "{k} round new --hypothesis TEXT   (the performance target is not met yet)"
-        )],
-        _ => vec![format!(
-            "{k} report --no-run --format markdown   (paste into a pull request)"
-        )],
-    };
+    let next = report_next(ctx, gate.verdict, report.target.as_ref());
     let human = match a.format {
         ReportFormat::Markdown => {
             // stdout is the markdown to paste; the run's line goes to stderr.
@@ -1130,6 +1116,7 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
 /// shown as it is and nothing is written.
 fn standing_report(
     ctx: &Ctx,
+    c: &Campaign,
     a: &ReportArgs,
     record: &campaign::GateRecord,
     markdown: &std::path::Path,
@@ -1169,12 +1156,47 @@ fn standing_report(
         markdown.display(),
         record.round,
     );
+    let target = campaign::target_status(c)?;
     Ok(
-        CmdOutput::with_exit(doc, human, exit).with_next(vec![format!(
-            "{} report --no-run --format markdown   (paste into a pull request)",
-            prefix(ctx)
-        )]),
+        CmdOutput::with_exit(doc, human, exit).with_next(report_next(
+            ctx,
+            gate.verdict,
+            target.as_ref(),
+        )),
     )
+}
+
+/// What follows a final report, by its verdict: only an accepted incumbent is a result to
+/// share; one the final acceptance refused is measured again or improved first.
+fn report_next(
+    ctx: &Ctx,
+    verdict: kcamp_core::gate::Verdict,
+    target: Option<&kcamp_core::campaign::TargetStatus>,
+) -> Vec<String> {
+    use kcamp_core::gate::Verdict;
+    let k = prefix(ctx);
+    match verdict {
+        Verdict::Accept | Verdict::AcceptWithNote => match target {
+            Some(t) if !t.met => vec![format!(
+                "{k} round new --hypothesis TEXT   (the performance target is not met yet)"
+            )],
+            _ => vec![format!(
+                "{k} report --no-run --format markdown   (paste into a pull request)"
+            )],
+        },
+        Verdict::NeedsRemeasure => vec![
+            format!(
+                "{k} report   (measure the final acceptance again: the gain is inside the noise)"
+            ),
+            format!("{k} round new --hypothesis TEXT   (or improve the kernel further first)"),
+        ],
+        Verdict::Reject => vec![
+            format!(
+                "{k} round new --hypothesis TEXT   (the incumbent does not hold against the BASELINE: fix or improve it, then `{k} report` again)"
+            ),
+            format!("{k} log   (which rounds led here)"),
+        ],
+    }
 }
 
 /// The gate verdict as a table plus reasons.

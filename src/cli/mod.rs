@@ -366,15 +366,7 @@ pub struct Ctx {
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() {
-                exit::BAD_INPUT
-            } else {
-                exit::OK
-            };
-            let _ = e.print();
-            return code;
-        }
+        Err(e) => return usage_error(&e, std::env::args_os().skip(1)),
     };
     let json = cli.json
         || matches!(
@@ -428,6 +420,28 @@ pub fn run() -> i32 {
             err.exit_code()
         }
     }
+}
+
+/// Arguments clap refused (or `--help`, `--version`): printed as clap prints them, except
+/// that a usage error under `--json` (anywhere before a `--`) is the one JSON error document
+/// every other error is, so a program that reads stdout gets JSON whatever went wrong.
+fn usage_error(e: &clap::Error, args: impl Iterator<Item = std::ffi::OsString>) -> i32 {
+    if !e.use_stderr() {
+        // --help and --version: what was asked for, on stdout.
+        let _ = e.print();
+        return exit::OK;
+    }
+    let json = args.take_while(|a| a != "--").any(|a| a == "--json");
+    if !json {
+        let _ = e.print();
+        return exit::BAD_INPUT;
+    }
+    let rendered = e.render().to_string();
+    // clap's text starts with `error: ` and ends with its usage and help lines: the message
+    // keeps them (they say how to call the command), without the prefix the JSON kind says.
+    let message = rendered.trim().trim_start_matches("error: ");
+    let err = Error::input(message);
+    print_lines(&[&error_document_of(&err, message)], err.exit_code())
 }
 
 /// Print each text on its own line(s), through one buffer; returns `code`, or what

@@ -202,7 +202,13 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
             "{k} validate   (record this kernel in the open round and judge it; dashboard: v)"
         ),
     };
-    Ok(CmdOutput::ok(doc, human).with_next(vec![next]))
+    // A run records nothing, yet a shape that does not PASS is a run that did not pass.
+    let code = if summary.all_pass {
+        kcamp_core::error::exit::OK
+    } else {
+        kcamp_core::error::exit::GATE_REJECTED
+    };
+    Ok(CmdOutput::with_exit(doc, human, code).with_next(vec![next]))
 }
 
 /// Measure the adapter's FMA (f32, and f16 where it has SHADER_F16) and copy ceilings.
@@ -351,7 +357,7 @@ pub fn util(_ctx: &Ctx, a: &UtilArgs) -> Result<CmdOutput> {
         human,
         "achieved     {} = {} of {} [{}]",
         fmt::flop_rate(u.achieved_tflops * 1e12),
-        fmt::percent(u.flops_utilization_pct),
+        peaks.flops.utilization_text(u.flops_utilization_pct),
         fmt::flop_rate(peaks.flops.value),
         peaks.flops.source
     );
@@ -359,7 +365,9 @@ pub fn util(_ctx: &Ctx, a: &UtilArgs) -> Result<CmdOutput> {
         human,
         "             {} = {} of {} [{}]",
         fmt::byte_rate(u.achieved_gbps * 1e9),
-        fmt::percent(u.bandwidth_utilization_pct),
+        peaks
+            .bandwidth
+            .utilization_text(u.bandwidth_utilization_pct),
         fmt::byte_rate(peaks.bandwidth.value),
         peaks.bandwidth.source
     );

@@ -638,7 +638,8 @@ fn baseline_with_comments_in_representative_shapes_records_passing_shapes() {
         .collect();
     let p = tmp.path().join("fail256.csv");
     std::fs::write(&p, failing).unwrap();
-    let out = run(&dir, &["baseline", "--csv", p.to_str().unwrap()], 0);
+    // Recorded, and exit 1: a shape of the BASELINE does not PASS.
+    let out = run(&dir, &["baseline", "--csv", p.to_str().unwrap()], 1);
     assert_eq!(out["representative_shapes"], serde_json::json!(["s64"]));
     let st = run(&dir, &["status"], 0);
     assert_eq!(st["representative_shapes"], serde_json::json!(["s64"]));

@@ -21,6 +21,7 @@ mod held_out;
 mod hostile_input;
 mod memory;
 mod reading;
+mod records;
 mod runner_campaign;
 mod runner_isolation;
 mod torch_starter;

@@ -255,7 +255,8 @@ fn kcamp_run_json_keeps_stdout_one_document_and_reports_on_stderr() {
         ])
         .env("TEST_TIMEOUT_SEC", "20")
         .assert()
-        .success();
+        // Its one shape does not PASS: a run that did not pass, with its document all the same.
+        .code(1);
     let output = out.get_output();
     let doc: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(doc["summary"]["total"], 1);

@@ -123,3 +123,29 @@ fn util_repeats_the_caveats_of_the_cited_values() {
         "{text}"
     );
 }
+
+#[test]
+fn util_flags_a_utilization_above_the_spec_sheet_peak() {
+    let args = [
+        "util",
+        "--gpu",
+        "h200",
+        "--dtype",
+        "f32",
+        "--flops-expr",
+        "2*M*N*K",
+        "--bytes-expr",
+        "4*(M*K+K*N+M*N)",
+        "--time-ms",
+        "1",
+        "--dims=M=4096,N=4096,K=4096",
+    ];
+    let out = kcamp().args(args).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    // 137 TFLOP/s of f32 is twice the data sheet's 67.
+    assert!(
+        text.contains("137 TFLOP/s = 205% (above the spec-sheet peak) of 67.0 TFLOP/s"),
+        "{text}"
+    );
+    assert!(text.contains("201 GB/s = 4.19% of 4.80 TB/s"), "{text}");
+}

@@ -279,3 +279,72 @@ pub fn interrupt(child: &mut std::process::Child, what: &str) -> std::process::E
     }
     wait_for(what, Duration::from_secs(10), || child.try_wait().unwrap())
 }
+
+/// The harness of [`harness_campaign`]: writes the rows of `$KCAMP_SHAPES` from the fixture
+/// CSV that the measured kernel directory's file `numbers` names (`numbers.quick` or
+/// `numbers.full` first, for numbers that differ by validation), so each kernel snapshot has
+/// its own numbers. A kernel directory holding a file `wrong` is wrong on the first target
+/// shape a quick validation does not time: the harness checked it untimed and says so in
+/// `checked.json` beside the CSV, as a measurer other than the built-in runner does.
+pub const RECORDS_HARNESS: &str = r#"#!/bin/sh
+set -eu
+csv="$1"; kdir="$2"; fixtures="$3"
+numbers="$kdir/numbers"
+if [ -f "$kdir/numbers.$KCAMP_VALIDATION" ]; then numbers="$kdir/numbers.$KCAMP_VALIDATION"; fi
+src="$fixtures/$(cat "$numbers")"
+head -n 1 "$src" > "$csv"
+for label in $(echo "$KCAMP_SHAPES" | tr ',' ' '); do
+  grep "^$label," "$src" >> "$csv"
+done
+if [ -f "$kdir/wrong" ] && [ "$KCAMP_VALIDATION" = quick ]; then
+  bad=""
+  for label in $(tail -n +2 "$src" | cut -d, -f1); do
+    case ",$KCAMP_SHAPES," in *",$label,"*) ;; *) bad="$label"; break;; esac
+  done
+  dims=$(grep "^$bad," "$src" | cut -d, -f2-5)
+  printf '[{"label":"%s","dims":[%s],"check":"FAIL","reason":"output mismatch: rel_err 3.1e-1 over the 1e-4 tolerance","seed":7}]\n' "$bad" "$dims" > "$(dirname "$csv")/checked.json"
+fi
+"#;
+
+/// A campaign (`root/camp`, the fixture shapes, git commits off) measured by
+/// [`RECORDS_HARNESS`], which reads its numbers from `fixtures` (a folder of CSVs of the
+/// fixture schema); `kernel/numbers` starts as `baseline.csv`.
+pub fn harness_campaign(root: &Path, fixtures: &Path) -> PathBuf {
+    let dir = init(root);
+    std::fs::write(dir.join("harness.sh"), RECORDS_HARNESS).unwrap();
+    std::fs::write(dir.join("kernel/numbers"), "baseline.csv").unwrap();
+    append_to_manifest(
+        &dir,
+        &format!(
+            "quick_command: \"sh harness.sh {{csv}} {{kernel_dir}} '{}'\"\nharness_files: [harness.sh]",
+            fixtures.display()
+        ),
+    );
+    dir
+}
+
+/// The fixture CSV `name` with every rate scaled by `factor` and every time by its inverse
+/// (a kernel `factor` times as fast on every shape), written into `dir`.
+pub fn scaled_csv(dir: &Path, name: &str, factor: f64) -> PathBuf {
+    let text = std::fs::read_to_string(fixture(&format!("campaign/{name}"))).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let mut out = header.join(",");
+    out.push('\n');
+    for line in lines {
+        let cells: Vec<String> = line
+            .split(',')
+            .zip(&header)
+            .map(|(cell, col)| match cell.parse::<f64>() {
+                Ok(v) if col.contains("TFLOPS") => format!("{}", v * factor),
+                Ok(v) if col.contains("Time (ms)") => format!("{}", v / factor),
+                _ => cell.to_owned(),
+            })
+            .collect();
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    }
+    let path = dir.join(format!("scaled-{factor}-{name}"));
+    std::fs::write(&path, out).unwrap();
+    path
+}

@@ -13,6 +13,8 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::{Color, Modifier};
 
+use crate::common;
+
 const SMALL: (u16, u16) = (80, 24);
 const BIG: (u16, u16) = (160, 48);
 
@@ -648,4 +650,60 @@ fn a_small_change_keeps_its_percent_sign_in_the_rounds_panel() {
         let text = screen(&m, size);
         assert!(text.contains("+0.0814%"), "{text}");
     }
+}
+
+/// The dashboard states a round's verdict, failures and Δ as `kcamp log`, report.md and its
+/// iteration record do: a round that fails a shape its quick validation only checked shows
+/// FAIL, never the Δ of the shapes it timed. The campaign is made by the real binary, with a
+/// harness that checks the shapes it does not time.
+#[test]
+fn a_round_that_fails_an_untimed_shape_shows_fail_as_the_log_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let nums = tmp.path().join("numbers");
+    std::fs::create_dir_all(&nums).unwrap();
+    for name in ["baseline.csv", "better.csv"] {
+        std::fs::copy(
+            common::fixture(&format!("campaign/{name}")),
+            nums.join(name),
+        )
+        .unwrap();
+    }
+    let dir = common::harness_campaign(tmp.path(), &nums);
+    common::run(&dir, &["baseline"], 0);
+    common::run(
+        &dir,
+        &["round", "new", "--hypothesis", "faster but wrong"],
+        0,
+    );
+    std::fs::write(dir.join("kernel/numbers"), "better.csv").unwrap();
+    std::fs::write(dir.join("kernel/wrong"), "").unwrap();
+    let v = common::run(&dir, &["validate"], 1);
+    let bad = v["failures"][0]["label"].as_str().unwrap().to_owned();
+    common::run(
+        &dir,
+        &["rollback", "--reason", "wrong on an untimed shape"],
+        0,
+    );
+    let state = CampaignState::load(&dir).unwrap();
+    let m = model(state, Theme::plain());
+    let text = screen(&m, BIG);
+    let row = text
+        .lines()
+        .find(|l| l.contains("ROLLED_BACK"))
+        .unwrap_or_else(|| panic!("no round line:\n{text}"));
+    assert!(
+        row.contains("REJECT FAIL 1") && !row.contains("+12"),
+        "{row}\n{text}"
+    );
+    // The selected round's gate lists the untimed shape; its record says FAIL.
+    assert!(
+        text.lines()
+            .any(|l| l.contains(&bad) && l.contains("failed")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.contains("correctness") && l.contains("FAIL")),
+        "{text}"
+    );
 }

@@ -182,7 +182,8 @@ fn a_case_past_the_timeout_is_killed_and_the_other_shapes_go_on() {
         "- {label: s16, M: 16, N: 16, K: 16}\n- {label: slow1536, M: 1536, N: 1536, K: 1536}\n- {label: s32, M: 32, N: 32, K: 32}\n",
     );
     let started = std::time::Instant::now();
-    let b = run(&dir, &["baseline", "--no-peak"], 0, Some("2"));
+    // Recorded with the TIMEOUT_FAIL, and exit 1: a shape of the BASELINE did not PASS.
+    let b = run(&dir, &["baseline", "--no-peak"], 1, Some("2"));
     assert!(
         started.elapsed().as_secs() < 60,
         "the slow case was cut off"
@@ -289,7 +290,7 @@ fn status_and_log_count_the_untimed_shapes_that_fail() {
         "{status}"
     );
     let log = text(&["log"]);
-    assert!(log.contains("FAIL (3)"), "{log}");
+    assert!(log.contains("FAIL (3 shapes)"), "{log}");
     let validate = text(&["validate"]);
     assert!(
         validate.contains("s16, s32 (untimed), s48 (untimed): FAIL: "),
@@ -555,4 +556,63 @@ fn peaks_stored_outside_a_campaign_serve_a_baseline_run_from_inside_it() {
     assert!(baseline.status.success(), "{err}");
     assert!(!err.contains("no peaks stored or cited"), "{err}");
     assert!(!dir.join("peaks.json").exists(), "measured again: {err}");
+}
+
+/// A peak measured too low (here: one kFLOP/s and one kB/s) puts every shape above it. No
+/// kernel beats its hardware: wherever utilization is printed it says so, and to measure
+/// the peak again.
+#[test]
+fn utilization_above_the_measured_peak_is_flagged_where_it_is_printed() {
+    let (_tmp, dir) = campaign("- {label: s16, M: 16, N: 16, K: 16}\n");
+    run(&dir, &["baseline", "--no-peak"], 0, None);
+    let result: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("rounds/round-1/artifacts/result.json")).unwrap(),
+    )
+    .unwrap();
+    let (name, driver) = (
+        result["adapter"]["name"].as_str().unwrap(),
+        result["adapter"]["driver"].as_str().unwrap(),
+    );
+    let peaks = serde_json::json!({"adapters": {format!("{name} | {driver}"): {
+        "source": format!("measured:{name}:2026-01-01"),
+        "adapter": name,
+        "driver": driver,
+        "measured_at": "2026-01-01T00:00:00Z",
+        "flops": {"f32": 1e3},
+        "bandwidth": 1e3,
+    }}});
+    std::fs::write(dir.join("peaks.json"), peaks.to_string()).unwrap();
+    let flag = "(above the measured peak: re-measure it with `kcamp peak`)";
+    // The BASELINE is the incumbent: the report's verdict on it (no gain over itself) does
+    // not matter here, its tables do.
+    kcamp(&dir).args(["report", "--no-run"]).output().unwrap();
+    for file in ["report.md", "baseline_report.md"] {
+        let md = std::fs::read_to_string(dir.join(file)).unwrap();
+        let row = md
+            .lines()
+            .find(|l| l.starts_with("| s16 |") && l.contains("FLOP/B"))
+            .unwrap_or_else(|| panic!("no roofline row in {file}:\n{md}"));
+        assert_eq!(row.matches(flag).count(), 2, "{file}: {row}");
+    }
+    let doc = run(&dir, &["analyze"], 0, None);
+    assert!(
+        doc["profile_evidence"]["findings"]
+            .to_string()
+            .contains(flag),
+        "{doc}"
+    );
+    let out = Command::cargo_bin("kcamp")
+        .unwrap()
+        .arg("-C")
+        .arg(&dir)
+        .arg("analyze")
+        .env("XDG_RUNTIME_DIR", "/tmp")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let row = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("s16 "))
+        .unwrap_or_else(|| panic!("no s16 row:\n{text}"));
+    assert!(row.contains(flag), "{text}");
 }

@@ -234,12 +234,13 @@ pub fn findings(
         let roof = match worst.bound {
             Some(Bound::Memory) => format!(
                 "memory-bound at {} of the bandwidth roof [{}]",
-                units::percent(worst.bandwidth_pct.unwrap_or(0.0)),
+                p.bandwidth
+                    .utilization_text(worst.bandwidth_pct.unwrap_or(0.0)),
                 p.bandwidth.source
             ),
             _ => format!(
                 "compute-bound at {} of the compute roof [{}]",
-                units::percent(worst.compute_pct.unwrap_or(0.0)),
+                p.flops.utilization_text(worst.compute_pct.unwrap_or(0.0)),
                 p.flops.source
             ),
         };

@@ -7,7 +7,8 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// Process exit codes (docs/reliability.md, "Exit codes").
 pub mod exit {
     pub const OK: i32 = 0;
-    /// The gate said REJECT or NEEDS_REMEASURE.
+    /// The gate said REJECT or NEEDS_REMEASURE, or a measurement (`baseline`, `run`) has a
+    /// shape that does not PASS.
     pub const GATE_REJECTED: i32 = 1;
     /// Bad input or usage.
     pub const BAD_INPUT: i32 = 2;

@@ -221,6 +221,176 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(
     })
 }
 
+/// A field that breaks a rule of the manifest: its path (`target_shapes[1].K`) and what is
+/// wrong with it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct FieldError {
+    pub field: String,
+    pub message: String,
+}
+
+impl FieldError {
+    /// The error naming the file, and the field's line and column where they are known.
+    pub(crate) fn into_error(self, origin: &Path, at: Option<YamlPosition>) -> Error {
+        match at {
+            Some(p) => Error::in_file(
+                origin,
+                Some(p.line),
+                None,
+                format!(
+                    "field '{}' at column {}: {}",
+                    self.field, p.column, self.message
+                ),
+            ),
+            None => Error::in_file(
+                origin,
+                None,
+                None,
+                format!("field '{}': {}", self.field, self.message),
+            ),
+        }
+    }
+}
+
+/// Where a value starts in a YAML text, both counted from 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct YamlPosition {
+    pub line: u64,
+    pub column: u64,
+}
+
+/// One step of a field path: a mapping key or a sequence index.
+#[derive(Debug, Clone, PartialEq)]
+enum PathStep {
+    Key(String),
+    Index(usize),
+}
+
+/// `target_shapes[1].K` as steps; `[1].K` starts at a sequence.
+fn path_steps(path: &str) -> Vec<PathStep> {
+    let mut steps = Vec::new();
+    for part in path.split('.').filter(|p| !p.is_empty()) {
+        let (key, mut rest) = match part.find('[') {
+            Some(i) => (&part[..i], &part[i..]),
+            None => (part, ""),
+        };
+        if !key.is_empty() {
+            steps.push(PathStep::Key(key.to_owned()));
+        }
+        while let Some(inner) = rest.strip_prefix('[') {
+            let Some(end) = inner.find(']') else { break };
+            match inner[..end].parse() {
+                Ok(i) => steps.push(PathStep::Index(i)),
+                Err(_) => break,
+            }
+            rest = &inner[end + 1..];
+        }
+    }
+    steps
+}
+
+/// Where the value at `path` (`target_shapes[1].K`) starts in the YAML `text`: the deepest
+/// step of the path the text has (a missing `K` is placed at its shape). The parser knows
+/// where each value starts and puts that position on the error a visitor raises there, so
+/// the walk raises one on the value it looks for.
+pub(crate) fn yaml_position(text: &str, path: &str) -> Option<YamlPosition> {
+    use serde::de::DeserializeSeed;
+    let steps = path_steps(path);
+    let err = Locate(&steps)
+        .deserialize(serde_yaml_ng::Deserializer::from_str(text))
+        .err()?;
+    let at = err.location()?;
+    Some(YamlPosition {
+        line: at.line() as u64,
+        column: at.column() as u64,
+    })
+}
+
+/// Walks to the value at its steps and fails there (see [`yaml_position`]).
+struct Locate<'a>(&'a [PathStep]);
+
+/// The message of the error that marks the place; never shown.
+const FOUND: &str = "found";
+
+impl<'de> serde::de::DeserializeSeed<'de> for Locate<'_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> std::result::Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Locate<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any value")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<(), A::Error> {
+        use serde::de::Error as _;
+        if let Some(PathStep::Key(want)) = self.0.first() {
+            while let Some(key) = map.next_key::<serde_yaml_ng::Value>()? {
+                let matches = match &key {
+                    serde_yaml_ng::Value::String(k) => k == want,
+                    other => serde_yaml_ng::to_string(other).is_ok_and(|k| k.trim_end() == want),
+                };
+                if matches {
+                    return map.next_value_seed(Locate(&self.0[1..]));
+                }
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Err(A::Error::custom(FOUND))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<(), A::Error> {
+        use serde::de::Error as _;
+        if let Some(PathStep::Index(want)) = self.0.first() {
+            for _ in 0..*want {
+                if seq.next_element::<serde::de::IgnoredAny>()?.is_none() {
+                    return Err(A::Error::custom(FOUND));
+                }
+            }
+            if seq.next_element_seed(Locate(&self.0[1..]))?.is_some() {
+                // The seed fails where it is; an element that does not is no place.
+                return Err(A::Error::custom(FOUND));
+            }
+        }
+        Err(A::Error::custom(FOUND))
+    }
+
+    fn visit_bool<E: serde::de::Error>(self, _: bool) -> std::result::Result<(), E> {
+        Err(E::custom(FOUND))
+    }
+    fn visit_i64<E: serde::de::Error>(self, _: i64) -> std::result::Result<(), E> {
+        Err(E::custom(FOUND))
+    }
+    fn visit_u64<E: serde::de::Error>(self, _: u64) -> std::result::Result<(), E> {
+        Err(E::custom(FOUND))
+    }
+    fn visit_f64<E: serde::de::Error>(self, _: f64) -> std::result::Result<(), E> {
+        Err(E::custom(FOUND))
+    }
+    fn visit_str<E: serde::de::Error>(self, _: &str) -> std::result::Result<(), E> {
+        Err(E::custom(FOUND))
+    }
+    fn visit_unit<E: serde::de::Error>(self) -> std::result::Result<(), E> {
+        Err(E::custom(FOUND))
+    }
+    fn visit_none<E: serde::de::Error>(self) -> std::result::Result<(), E> {
+        Err(E::custom(FOUND))
+    }
+}
+
 /// The line where the YAML text nests collections deeper than `max`, if it does: flow
 /// brackets outside quotes and comments, plus the block levels of indentation and of
 /// compact `- - -` sequences. An over-estimate is harmless (a manifest needs 3 levels);
@@ -372,7 +542,7 @@ impl Manifest {
     /// Parse and validate; errors name the file, line and field.
     pub fn parse(text: &str, origin: &Path) -> Result<Manifest> {
         let manifest: Manifest = parse_yaml(text, origin, "invalid manifest")?;
-        manifest.validate(origin)?;
+        manifest.validate(origin, text, "")?;
         manifest.validate_held_out(text, origin)?;
         Ok(manifest)
     }
@@ -418,7 +588,7 @@ impl Manifest {
                     other => other,
                 },
             )?;
-            manifest.validate(kernel_path)?;
+            manifest.validate(kernel_path, &text, "kernel")?;
         }
         Ok(manifest)
     }
@@ -558,9 +728,28 @@ impl Manifest {
         Ok(())
     }
 
-    fn validate(&self, origin: &Path) -> Result<()> {
-        let field = |name: &str, msg: String| {
-            Error::in_file(origin, None, None, format!("field '{name}': {msg}"))
+    /// [`check_fields`](Manifest::check_fields), the error naming `origin`, and the line and
+    /// column of the field in `text` (the YAML it was parsed from, whose root is the field
+    /// path `root`: empty for a manifest, `kernel` for a kernel settings file).
+    fn validate(&self, origin: &Path, text: &str, root: &str) -> Result<()> {
+        self.check_fields().map_err(|f| {
+            let at = f
+                .field
+                .strip_prefix(root)
+                .filter(|_| !root.is_empty())
+                .map(|rest| rest.trim_start_matches('.'))
+                .or(root.is_empty().then_some(f.field.as_str()))
+                .and_then(|path| yaml_position(text, path));
+            f.into_error(origin, at)
+        })
+    }
+
+    /// The rules every manifest keeps, beyond what parsing checks: the first field that
+    /// breaks one, with what is wrong.
+    pub(crate) fn check_fields(&self) -> std::result::Result<(), FieldError> {
+        let field = |name: &str, msg: String| FieldError {
+            field: name.to_owned(),
+            message: msg,
         };
         if let (true, Some(c)) = (self.kernel.trusted, self.kernel.checks)
             && c != RuntimeChecks::None
@@ -643,7 +832,8 @@ impl Manifest {
             ));
         }
         if let Some(gpu) = &self.target_gpu {
-            let registry = crate::specs::Registry::builtin()?;
+            let registry = crate::specs::Registry::builtin()
+                .map_err(|e| field("target_gpu", e.to_string()))?;
             if !registry.gpus.iter().any(|g| &g.id == gpu) {
                 let ids: Vec<&str> = registry.gpus.iter().map(|g| g.id.as_str()).collect();
                 return Err(field(
@@ -790,5 +980,42 @@ mod tests {
         assert!(check_pairs(0, 0.05).is_err());
         let e = check_pairs(101, 0.05).unwrap_err();
         assert!(e.contains("at most 100"), "{e}");
+    }
+
+    #[test]
+    fn a_field_is_placed_at_its_value_or_else_at_the_deepest_part_that_exists() {
+        let text = "name: x\ntarget_shapes:\n  - {label: a, M: 1, N: 2, K: 3}\n  - label: b\n    M: 4\n    K: 0\ngate:\n  noise_floor: 5\n";
+        let at = |path: &str| yaml_position(text, path).map(|p| (p.line, p.column));
+        assert_eq!(at("target_shapes[1].K"), Some((6, 8)));
+        assert_eq!(at("target_shapes[0].N"), Some((3, 25)));
+        assert_eq!(at("gate.noise_floor"), Some((8, 16)));
+        // A missing dimension is placed at its shape; a missing shape at the list.
+        assert_eq!(at("target_shapes[1].N"), Some((4, 5)));
+        assert_eq!(at("target_shapes[7].K"), Some((3, 3)));
+        assert_eq!(at("timing.repeats").map(|p| p.0), Some(1));
+        // A shapes file's root is the list itself.
+        assert_eq!(
+            yaml_position("- {label: a, M: 1}\n- {label: b, M: 0}\n", "[1].M")
+                .map(|p| (p.line, p.column)),
+            Some((2, 17))
+        );
+        assert_eq!(
+            path_steps("target_shapes[1].K"),
+            [
+                PathStep::Key("target_shapes".into()),
+                PathStep::Index(1),
+                PathStep::Key("K".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_rule_a_field_breaks_names_its_line_and_column() {
+        let text = "name: x\nop: gemm\ndtype: f32\nprimary_metric: Forward TFLOPS\ntarget_shapes:\n  - {label: a, M: 1, N: 2, K: 0}\nkernel:\n  file: gemm.wgsl\n  entry_points: {forward: main}\n  workgroups: {x: '1', y: '1', z: '1'}\n";
+        let err = Manifest::parse(text, Path::new("m.yaml")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "m.yaml:6: field 'target_shapes[0].K' at column 31: must be positive"
+        );
     }
 }

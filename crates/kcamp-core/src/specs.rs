@@ -18,6 +18,9 @@ use crate::{Error, Result};
 const REGISTRY_YAML: &str = include_str!("../../../assets/gpu_specs.yaml");
 const REGISTRY_PATH: &str = "assets/gpu_specs.yaml";
 
+/// How the source id of a peak measured by `kcamp peak` begins.
+pub const MEASURED_SOURCE_PREFIX: &str = "measured:";
+
 /// File name of measured peaks (in the campaign, or the user's data directory).
 pub const PEAKS_FILE: &str = "peaks.json";
 
@@ -377,6 +380,28 @@ impl PeakValue {
         self
     }
 
+    /// Measured on the adapter by `kcamp peak` (its source id is `measured:<adapter>:<date>`),
+    /// rather than cited from a data sheet.
+    pub fn is_measured(&self) -> bool {
+        self.source.starts_with(MEASURED_SOURCE_PREFIX)
+    }
+
+    /// A utilization of this peak in percent, as every table and report prints it: `20.5%`,
+    /// and above 100% what that means, since nothing runs faster than its hardware: a
+    /// measured peak was measured too low (`kcamp peak` again), a cited one is not this
+    /// machine's or the number measured is wrong.
+    pub fn utilization_text(&self, pct: f64) -> String {
+        let text = crate::units::percent(pct);
+        if !(pct.is_finite() && pct > 100.0) {
+            return text;
+        }
+        if self.is_measured() {
+            format!("{text} (above the measured peak: re-measure it with `kcamp peak`)")
+        } else {
+            format!("{text} (above the spec-sheet peak)")
+        }
+    }
+
     /// `13.4 TFLOP/s (tf32-tensor) [nvidia-h200-datasheet]`.
     pub fn describe(&self, unit: &str) -> String {
         format!(
@@ -565,7 +590,10 @@ pub struct MeasuredPeaks {
 
 impl MeasuredPeaks {
     pub fn source_id(adapter: &str, at: DateTime<Utc>) -> String {
-        format!("measured:{adapter}:{}", at.format("%Y-%m-%d"))
+        format!(
+            "{MEASURED_SOURCE_PREFIX}{adapter}:{}",
+            at.format("%Y-%m-%d")
+        )
     }
 }
 
@@ -842,6 +870,29 @@ mod tests {
 
     fn close(a: f64, b: f64, rel: f64) -> bool {
         ((a - b) / b).abs() < rel
+    }
+
+    #[test]
+    fn a_utilization_above_its_peak_says_so_and_which_peak() {
+        let peak = |source: &str| PeakValue {
+            value: 1.0,
+            source: source.into(),
+            key: None,
+        };
+        let measured = peak(&MeasuredPeaks::source_id("llvmpipe", Utc::now()));
+        let cited = peak("nvidia-h200-datasheet");
+        assert!(measured.is_measured() && !cited.is_measured());
+        assert_eq!(measured.utilization_text(99.5), "99.5%");
+        assert_eq!(cited.utilization_text(100.0), "100%");
+        assert_eq!(
+            measured.utilization_text(149.0),
+            "149% (above the measured peak: re-measure it with `kcamp peak`)"
+        );
+        assert_eq!(
+            cited.utilization_text(410.0),
+            "410% (above the spec-sheet peak)"
+        );
+        assert_eq!(cited.utilization_text(f64::NAN), "-");
     }
 
     #[test]

@@ -65,19 +65,24 @@ impl GpuContext {
         }
         candidates.sort_by_key(|i| preference(&reports[*i]));
         let Some(&chosen) = candidates.first() else {
-            let found = if reports.is_empty() {
-                "none (is a Vulkan/Metal/DX12/GL driver installed?)".to_owned()
-            } else {
-                reports
-                    .iter()
-                    .map(AdapterReport::summary)
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            };
-            return Err(Error::Gpu(format!(
-                "no adapter matches name {:?} and backend {:?}; adapters found: {found}",
+            let wanted = format!(
+                "no adapter matches name {:?} and backend {:?}",
                 sel.name.as_deref().unwrap_or("*"),
                 sel.backend.as_deref().unwrap_or("*"),
+            );
+            if reports.is_empty() {
+                return Err(Error::Gpu(format!(
+                    "{wanted}; adapters found: none (is a Vulkan/Metal/DX12/GL driver installed?)"
+                )));
+            }
+            // Adapters exist and the selection names none of them: the selection is wrong.
+            let found = reports
+                .iter()
+                .map(AdapterReport::summary)
+                .collect::<Vec<_>>()
+                .join("; ");
+            return Err(Error::input(format!(
+                "{wanted}; adapters found: {found}.\nnext: pick one with --adapter SUBSTR (part of a name above, case-insensitive) and/or --backend vulkan|metal|dx12|gl, or set the manifest's `adapter:` section; `kcamp adapters` lists them"
             )));
         };
         let adapter = &adapters[chosen];

@@ -6,9 +6,11 @@ use std::path::Path;
 
 use kcamp_core::Result;
 use kcamp_core::analysis::shape_roofs;
+use kcamp_core::artifacts::fingerprint::{AdapterIdentity, Fingerprint, HarnessIdentity};
 use kcamp_core::artifacts::result::{RunResult, ShapeRecord};
 use kcamp_core::campaign::{
-    Campaign, FINAL_VALIDATION_DIR, FinalMeasurement, Pairing, read_gate_record,
+    Campaign, FINAL_VALIDATION_DIR, FinalMeasurement, Pairing, RoundOutcome, RoundRecords,
+    read_gate_record,
 };
 use kcamp_core::case::WarmupRecord;
 use kcamp_core::files::{BENCHMARK_CSV, KERNEL_DIR, PAIRED_CSV, RESULT_JSON};
@@ -64,6 +66,110 @@ pub fn provenance(result: Option<&RunResult>) -> Provenance {
     }
 }
 
+/// Who measured a CSV that came without a run record: the campaign's harness, or whatever
+/// wrote an imported CSV (from the measurement's `fingerprint.json`).
+#[derive(Debug, Clone, PartialEq)]
+enum External {
+    /// The campaign's harness command (`full_command`, else `quick_command`), and the
+    /// adapter the fingerprint identified for it, if any.
+    Harness(String, Option<AdapterIdentity>),
+    Imported,
+}
+
+impl External {
+    /// The measurement in `artifacts` when kcamp's runner did not make it (no result.json).
+    fn of(c: &Campaign, artifacts: &Path, result: Option<&RunResult>) -> Option<External> {
+        if result.is_some() {
+            return None;
+        }
+        let fingerprint = Fingerprint::read(artifacts).ok().flatten();
+        let command = c
+            .manifest
+            .full_command
+            .clone()
+            .or_else(|| c.manifest.quick_command.clone());
+        Some(match fingerprint {
+            Some(Fingerprint {
+                harness: HarnessIdentity::Command { full_command, .. },
+                adapter,
+                ..
+            }) => External::Harness(full_command, adapter),
+            // Recorded without a fingerprint (older kcamp): a harness campaign's own
+            // measurement is its harness's.
+            None => command.map_or(External::Imported, |cmd| External::Harness(cmd, None)),
+            Some(_) => External::Imported,
+        })
+    }
+
+    fn provenance(&self) -> Provenance {
+        match self {
+            External::Harness(cmd, adapter) => Provenance {
+                adapter: match adapter {
+                    Some(a) => format!(
+                        "{} ({}, driver {}), as identified for the campaign's harness `{cmd}`",
+                        a.name, a.backend, a.driver
+                    ),
+                    None => format!(
+                        "the machine the campaign's harness ran on (`{cmd}`: it records no adapter)"
+                    ),
+                },
+                software: adapter.as_ref().is_some_and(|a| a.software),
+                timing: "the harness's own (kcamp did not time it)".to_owned(),
+                bounds_checks: None,
+            },
+            External::Imported => provenance(None),
+        }
+    }
+
+    /// What checked the outputs, and against what.
+    fn correctness(&self, table: &BenchTable) -> (String, String) {
+        let snr: Vec<&str> = table
+            .schema
+            .columns
+            .iter()
+            .map(|c| c.name.as_str())
+            .filter(|n| n.ends_with("_snr"))
+            .collect();
+        let says = if snr.is_empty() {
+            "its CSV reports the Check column only".to_owned()
+        } else {
+            format!(
+                "its CSV reports the Check column and {} (rel_err below is 10^(−SNR/20) of the worst of them)",
+                snr.iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        match self {
+            External::Harness(cmd, _) => (
+                format!(
+                    "the campaign's harness `{cmd}` ran the kernel, checked its outputs and timed it itself; kcamp read the CSV it wrote and held its rows to the roofline floor"
+                ),
+                format!("the harness's own reference and tolerance, not kcamp's; {says}"),
+            ),
+            External::Imported => (
+                "an imported CSV: written by something kcamp did not run; the Check column is as it was written".to_owned(),
+                format!("whatever wrote the CSV used its own; {says}"),
+            ),
+        }
+    }
+}
+
+/// A row's worst relative error from its SNR columns (`snr = 20·log10(1/rel_err)`), for a
+/// CSV without a run record.
+fn rel_err_from_snr(table: &BenchTable, row: &kcamp_core::schema::Row) -> Option<f64> {
+    table
+        .schema
+        .columns
+        .iter()
+        .filter(|c| c.name.ends_with("_snr"))
+        .filter_map(|c| row.metric(&table.schema, &c.name))
+        .filter(|s| s.is_finite())
+        .map(|snr| 10f64.powf(-snr / 20.0))
+        .reduce(f64::max)
+}
+
 /// The roofs of the adapter that made `result`, and a note when there are none.
 fn roofs_of(c: &Campaign, result: Option<&RunResult>) -> (Roofs, Option<String>) {
     match result.and_then(|r| r.adapter.as_ref()) {
@@ -100,6 +206,7 @@ pub fn write_baseline_report(c: &Campaign) -> Result<()> {
     let table = BenchTable::read_held_to(&adir.join(BENCHMARK_CSV), c.frozen_header()?.as_deref())?;
     let result = RunResult::read(&adir.join(RESULT_JSON))?;
     let m = &c.manifest;
+    let external = External::of(c, &adir, result.as_ref());
     let (roofs, peaks_note) = roofs_of(c, result.as_ref());
     let roofline = shape_roofs(m.op, m.dtype, &table, roofs.primary());
     let dim_names: Vec<String> = table
@@ -123,7 +230,12 @@ pub fn write_baseline_report(c: &Campaign) -> Result<()> {
                     .collect(),
                 check: r.check,
                 reason: info.and_then(|s| s.reason.clone()),
-                rel_err: info.and_then(|s| s.rel_err),
+                rel_err: match &external {
+                    Some(_) => (r.check == Check::Pass)
+                        .then(|| rel_err_from_snr(&table, r))
+                        .flatten(),
+                    None => info.and_then(|s| s.rel_err),
+                },
                 metric: (r.check == Check::Pass)
                     .then(|| r.metric(&table.schema, &m.primary_metric))
                     .flatten(),
@@ -147,14 +259,20 @@ pub fn write_baseline_report(c: &Campaign) -> Result<()> {
         campaign: m.name.clone(),
         op: m.op.as_str().to_owned(),
         dtype: m.dtype.as_str().to_owned(),
-        provenance: provenance(result.as_ref()),
-        kernel_path: format!("rounds/round-1/{KERNEL_DIR}/{}", m.kernel.file),
-        correctness_test: match (&m.full_command, &m.quick_command) {
-            (Some(cmd), _) | (None, Some(cmd)) => format!("external harness: `{cmd}`"),
-            (None, None) => "built-in wgpu runner (`kcamp baseline`): seeded random inputs, NaN-poisoned outputs, every timed output checked".to_owned(),
+        provenance: match &external {
+            Some(e) => e.provenance(),
+            None => provenance(result.as_ref()),
         },
-        reference: kcamp_core::ops::op(m.op).reference_description().to_owned(),
-        configuration: configuration(m, result.as_ref()),
+        kernel_path: format!("rounds/round-1/{KERNEL_DIR}/{}", m.kernel.file),
+        correctness_test: match &external {
+            Some(e) => e.correctness(&table).0,
+            None => "built-in wgpu runner (`kcamp baseline`): seeded random inputs, NaN-poisoned outputs, every timed output checked".to_owned(),
+        },
+        reference: match &external {
+            Some(e) => e.correctness(&table).1,
+            None => kcamp_core::ops::op(m.op).reference_description().to_owned(),
+        },
+        configuration: configuration(m, result.as_ref(), external.as_ref()),
         primary_metric: m.primary_metric.clone(),
         aggregate: table.aggregate(&m.primary_metric),
         latency_us: kcamp_core::stats::geomean(&latencies),
@@ -169,24 +287,45 @@ pub fn write_baseline_report(c: &Campaign) -> Result<()> {
     )
 }
 
-fn configuration(m: &Manifest, result: Option<&RunResult>) -> Vec<(String, String)> {
-    vec![
-        ("primary metric".into(), m.primary_metric.clone()),
-        ("timing".into(), sampling_text(&m.timing, result)),
-        ("warm-up".into(), warmup_text(&m.timing, result)),
-        (
-            "timeout per case".into(),
-            units::millis(m.effective_timeout_sec().unwrap_or(m.timeout_sec) * 1000.0),
-        ),
-        (
-            "runtime bounds checks".into(),
+fn configuration(
+    m: &Manifest,
+    result: Option<&RunResult>,
+    external: Option<&External>,
+) -> Vec<(String, String)> {
+    let timeout = units::millis(m.effective_timeout_sec().unwrap_or(m.timeout_sec) * 1000.0);
+    let (timeout, checks) = match external {
+        None => (
+            ("timeout per case", timeout),
             if m.kernel.trusted {
                 "off (kernel.trusted: true)"
             } else {
                 "on"
             }
-            .into(),
+            .to_owned(),
         ),
+        Some(External::Harness(..)) => (
+            (
+                "timeout",
+                format!(
+                    "the harness invocation as a whole: {timeout} (`timeout_sec`) per shape it is asked for, plus a start allowance (docs/harness.md); kcamp does not time single cases of a harness"
+                ),
+            ),
+            "not kcamp's: the harness compiled and ran the kernel".to_owned(),
+        ),
+        Some(External::Imported) => (
+            (
+                "timeout",
+                "none: kcamp did not run what measured it".to_owned(),
+            ),
+            "not kcamp's: kcamp did not run the kernel".to_owned(),
+        ),
+    };
+    vec![
+        ("primary metric".into(), m.primary_metric.clone()),
+        ("timing".into(), sampling_text(&m.timing, result)),
+        ("warm-up".into(), warmup_text(&m.timing, result)),
+        (timeout.0.into(), timeout.1),
+        ("runtime bounds checks".into(), checks),
         (
             "representative shapes".into(),
             m.representative_shapes.join(", "),
@@ -391,6 +530,20 @@ fn round_points(c: &Campaign, frozen: Option<&str>) -> Result<Vec<RoundPoint>> {
         } else {
             None
         };
+        let result = RunResult::read(&c.artifacts_dir(n).join(RESULT_JSON))
+            .ok()
+            .flatten();
+        // Its verdict, failures (untimed checked shapes included) and Δ, as its iteration
+        // record, `kcamp log` and the dashboard state them.
+        let outcome = RoundOutcome::of(&RoundRecords {
+            decision: d.as_ref(),
+            gate: gate.as_ref().map(|g| &g.report),
+            gate_incumbent: gate.as_ref().map(|g| g.incumbent),
+            gate_validation: gate.as_ref().map(|g| g.validation),
+            checked: gate.as_ref().map(|g| g.checked_shapes.as_slice()),
+            table: table.as_ref(),
+            result: result.as_ref(),
+        });
         let validation = d
             .as_ref()
             .and_then(|d| d.validation)
@@ -411,20 +564,9 @@ fn round_points(c: &Campaign, frozen: Option<&str>) -> Result<Vec<RoundPoint>> {
             validation,
             quick,
             full,
-            failed: table
-                .iter()
-                .flat_map(|t| t.rows.iter())
-                .filter(|r| r.check != Check::Pass)
-                .map(|r| format!("{} {}", r.label, r.check.as_str()))
-                .collect(),
-            delta: d
-                .as_ref()
-                .and_then(|d| d.aggregate_delta)
-                .or(gate.as_ref().and_then(|g| g.report.aggregate.delta)),
-            parent: d
-                .as_ref()
-                .and_then(|d| d.parent)
-                .or(gate.as_ref().map(|g| g.incumbent)),
+            failed: outcome.failed_labels(),
+            delta: outcome.delta,
+            parent: outcome.parent,
         });
     }
     Ok(points)
@@ -506,6 +648,11 @@ pub fn write_final_report(c: &Campaign, fm: &FinalMeasurement) -> Result<FinalRe
             )
         }
     };
+    let inc_dir = match &fm.origin {
+        Some(_) => c.dir.join(FINAL_VALIDATION_DIR),
+        None => c.artifacts_dir(incumbent),
+    };
+    let inc_external = External::of(c, &inc_dir, inc_result.as_ref());
     let shapes: Vec<ShapeComparison> = fm
         .table
         .rows
@@ -614,11 +761,15 @@ pub fn write_final_report(c: &Campaign, fm: &FinalMeasurement) -> Result<FinalRe
                 "Warm-up of the incumbent's numbers: {}.",
                 warmup_text(&m.timing, inc_result.as_ref())
             ),
-            format!(
-                "Correctness: {}; PASS iff rel_err < {} and the output has no NaN/Inf and is not all zeros.",
-                kcamp_core::ops::op(m.op).reference_description(),
-                units::sci(m.dtype.rel_err_threshold())
-            ),
+            match &inc_external {
+                None => format!(
+                    "Correctness: {}; PASS iff rel_err < {} and the output has no NaN/Inf and is not all zeros.",
+                    kcamp_core::ops::op(m.op).reference_description(),
+                    units::sci(m.dtype.rel_err_threshold())
+                ),
+                Some(External::Harness(cmd, _)) => format!("Correctness: the Check column of the CSV of the harness `{cmd}`, by the harness's own reference and tolerance (kcamp did not check these outputs itself)."),
+                Some(External::Imported) => "Correctness: the Check column of the imported CSV, as whatever wrote it checked (kcamp did not check these outputs itself).".to_owned(),
+            },
             format!("FLOPs and bytes: {}.", work_definition(m.op)),
             format!("Gate: {}.", gate_rule(m)),
             "Aggregates compare like with like: the same shapes on both sides, a quick aggregate never against a full one.".to_owned(),

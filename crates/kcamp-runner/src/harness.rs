@@ -913,6 +913,7 @@ mod tests {
                 name: None,
                 primary_metric: None,
                 kernel: None,
+                harness: None,
             },
         )
         .unwrap();

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use kcamp_core::artifacts::progress::Progress;
-use kcamp_core::artifacts::result::{RunResult, ShapeFailure, ShapeRecord};
+use kcamp_core::artifacts::result::{ShapeFailure, ShapeRecord};
 use kcamp_core::campaign::{CampaignState, RoundState};
 use kcamp_core::gate::{GateReport, ShapeClass, ShapeVerdict, Verdict};
 use kcamp_core::schema::{BenchTable, MetricRef, Row};
@@ -322,21 +322,19 @@ pub fn round_lines(state: &CampaignState) -> Vec<RoundLine> {
         .rounds
         .iter()
         .map(|r| {
-            let decision = r.decision.as_ref();
+            // Verdict, failures and Δ as `kcamp log`, report.md and the round's iteration
+            // record state them.
+            let outcome = r.outcome();
             RoundLine {
                 number: r.number,
                 hypothesis: first_line(&r.hypothesis),
                 status: round_status(r),
-                verdict: decision
-                    .and_then(|d| d.verdict)
-                    .or_else(|| r.gate.as_ref().map(|g| g.verdict)),
+                verdict: outcome.verdict,
                 aggregate: round_aggregate(r, metric),
-                delta: decision
-                    .and_then(|d| d.aggregate_delta)
-                    .or_else(|| r.gate.as_ref().and_then(|g| g.aggregate.delta)),
+                delta: outcome.delta,
                 incumbent: state.incumbent == Some(r.number),
-                forced: decision.is_some_and(|d| d.forced),
-                failed: r.failure_count(),
+                forced: r.decision.as_ref().is_some_and(|d| d.forced),
+                failed: outcome.failures.len(),
             }
         })
         .collect()
@@ -427,16 +425,14 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
     } else if view.error.is_none() {
         view.unmeasured = Some(round_status(round));
     }
-    if let Some(result) = &round.result {
-        add_failures(&mut view, result, &state.dir);
-    }
+    add_failures(&mut view, round, &state.dir);
     view
 }
 
 /// The reasons the run recorded for the shapes that did not PASS, and the untimed checked
 /// shapes that did not PASS as lines of their own (counted as failed: they reject the round
 /// as a failed timed shape does).
-fn add_failures(view: &mut GateView, result: &RunResult, campaign: &std::path::Path) {
+fn add_failures(view: &mut GateView, round: &RoundState, campaign: &std::path::Path) {
     let failing = |r: &&ShapeRecord| r.check != Check::Pass;
     // Paths inside the campaign read from it (`kernel/gemm.wgsl:24:18: …`): the panel is
     // narrow, and the path before the message is the same for every compile error.
@@ -447,9 +443,10 @@ fn add_failures(view: &mut GateView, result: &RunResult, campaign: &std::path::P
             p => text.replace(p, ""),
         })
     };
-    let reasons: HashMap<&str, &ShapeRecord> = result
-        .shapes
+    let reasons: HashMap<&str, &ShapeRecord> = round
+        .result
         .iter()
+        .flat_map(|r| r.shapes.iter())
         .filter(failing)
         .map(|r| (r.label.as_str(), r))
         .collect();
@@ -462,8 +459,8 @@ fn add_failures(view: &mut GateView, result: &RunResult, campaign: &std::path::P
     }
     let judged = view.verdict.is_some();
     view.lines.extend(
-        result
-            .checked_shapes
+        round
+            .checked_shapes()
             .iter()
             .filter(failing)
             .map(|r| GateLine {

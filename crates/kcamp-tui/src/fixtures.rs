@@ -404,6 +404,8 @@ impl CampaignBuilder {
             table_error: None,
             gate: None,
             gate_validation: None,
+            gate_incumbent: None,
+            checked: None,
             result: Some(self.result_json(Validation::Full, measured)),
             memory: Some(self.memory(number, &hypothesis)),
         });
@@ -457,6 +459,8 @@ impl CampaignBuilder {
             table_error: None,
             gate: Some(gate),
             gate_validation: None,
+            gate_incumbent: None,
+            checked: None,
             result: Some(self.result_json(Validation::Full, measured)),
             memory: Some(self.memory(number, hypothesis)),
         });
@@ -507,6 +511,8 @@ impl CampaignBuilder {
             table: measured.map(|m| table(&self.shapes, m)),
             table_error: None,
             gate_validation: gate.as_ref().map(|_| Validation::Quick),
+            gate_incumbent: gate.as_ref().and(self.state.incumbent),
+            checked: None,
             gate,
             result: measured.map(|m| self.result_json(Validation::Quick, m)),
             memory: Some(self.memory(number, hypothesis)),

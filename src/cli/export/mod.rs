@@ -59,15 +59,9 @@ pub struct LogRow {
 }
 
 impl LogRow {
-    /// `+12.3% vs r1`, `FAIL (2)` (a round with failing shapes has no honest Δ), `-`.
+    /// `+12.3% vs r1`, `FAIL (2 shapes)` (a round with failing shapes has no honest Δ), `-`.
     pub fn delta_text(&self) -> String {
-        if !self.failed.is_empty() {
-            return format!("FAIL ({})", self.failed.len());
-        }
-        match (self.delta, self.parent) {
-            (Some(d), Some(p)) => format!("{} vs r{p}", kcamp_core::units::change(d)),
-            _ => "-".to_owned(),
-        }
+        kcamp_core::campaign::delta_text(self.failed.len(), self.delta, self.parent)
     }
 
     pub fn state(&self) -> &'static str {

@@ -158,6 +158,20 @@ fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
     let is_csv = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+    // Where a field of the probe manifest below comes from in this file.
+    let locate = |field: &str| -> Option<(u64, Option<String>)> {
+        let path = field.strip_prefix("target_shapes")?;
+        if is_csv {
+            // `[i].K`: row i (after the header), column K.
+            let (index, column) = path.strip_prefix('[')?.split_once(']')?;
+            let line = index.parse::<u64>().ok()? + 2;
+            let column = column.trim_start_matches('.');
+            Some((line, (!column.is_empty()).then(|| column.to_owned())))
+        } else {
+            crate::manifest::yaml_position(&text, path)
+                .map(|p| (p.line, Some(format!("column {}", p.column))))
+        }
+    };
     let shapes: Vec<ShapeSpec> = if is_csv {
         let mut rdr = csv::ReaderBuilder::new()
             .has_headers(true)
@@ -231,9 +245,31 @@ fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
         shapes.clone(),
         crate::ops::op(op).baseline_kernel(Dtype::F32).kernel,
     );
-    let yaml = probe.to_yaml()?;
-    Manifest::parse(&yaml, path)
-        .map_err(|e| Error::input(e.to_string().replace("field 'target_shapes", "shape '")))?;
+    probe.check_fields().map_err(|f| {
+        let shape = f.field.replacen("target_shapes", "", 1);
+        match locate(&f.field) {
+            // A CSV cell is named by its column, a YAML value by where it starts.
+            Some((line, Some(column))) if is_csv => Error::in_file(
+                path,
+                Some(line),
+                Some(&column),
+                format!("shape '{shape}': {}", f.message),
+            ),
+            Some((line, Some(at))) => Error::in_file(
+                path,
+                Some(line),
+                None,
+                format!("shape '{shape}' at {at}: {}", f.message),
+            ),
+            Some((line, None)) => Error::in_file(
+                path,
+                Some(line),
+                None,
+                format!("shape '{shape}': {}", f.message),
+            ),
+            None => Error::in_file(path, None, None, format!("shape '{shape}': {}", f.message)),
+        }
+    })?;
     Ok(shapes)
 }
 

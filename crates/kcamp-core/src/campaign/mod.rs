@@ -32,6 +32,7 @@ mod init;
 mod layout;
 mod like;
 mod measure;
+mod outcome;
 mod records;
 mod recover;
 mod report;
@@ -48,11 +49,11 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::artifacts::progress::Progress;
-use crate::artifacts::result::{RunResult, ShapeFailure, failures, untimed_failures};
+use crate::artifacts::result::{RunResult, ShapeFailure, ShapeRecord};
 use crate::gate::{GateReport, Verdict};
 use crate::manifest::Manifest;
 use crate::schema::BenchTable;
-use crate::types::{Check, DecisionKind, Validation};
+use crate::types::{DecisionKind, Validation};
 
 pub use analyze::{AnalyzeTarget, StaticMetrics, gather as gather_evidence, record_evidence};
 pub use baseline::{BaselineOutcome, baseline};
@@ -68,6 +69,7 @@ pub use measure::{
     MeasureRequest, MeasureSource, Measured, Measurer, PairedHow, PairingSupport, fresh_seed,
     read_checked, refuse_builtin_if_imported, shapes_of,
 };
+pub use outcome::{RoundOutcome, RoundRecords, delta_text, failure_label};
 pub use recover::{Recovery, recover};
 pub use report::{FINAL_VALIDATION_DIR, FinalMeasurement, final_report, standing_final_acceptance};
 pub use round::new_round;
@@ -140,37 +142,48 @@ pub struct RoundState {
     pub result: Option<RunResult>,
     /// The validation `gate.json` judged (quick or full).
     pub gate_validation: Option<Validation>,
+    /// The incumbent `gate.json` judged the round against.
+    pub gate_incumbent: Option<u32>,
+    /// The untimed target shapes that validation checked, as `gate.json` keeps them (None
+    /// without one: the run record's `checked_shapes` stand in).
+    pub checked: Option<Vec<ShapeRecord>>,
     /// The round's iteration record (`memory/v<N-1>.json`).
     pub memory: Option<serde_json::Value>,
 }
 
 impl RoundState {
+    /// Its verdict, failures and Δ ([`RoundOutcome`]), as every view states them.
+    pub fn outcome(&self) -> RoundOutcome {
+        RoundOutcome::of(&RoundRecords {
+            decision: self.decision.as_ref(),
+            gate: self.gate.as_ref(),
+            gate_incumbent: self.gate_incumbent,
+            gate_validation: self.gate_validation,
+            checked: self.checked.as_deref(),
+            table: self.table.as_ref(),
+            result: self.result.as_ref(),
+        })
+    }
+
     /// The shapes of the round's measurement that do not PASS, with the reasons its run
     /// recorded: the table's rows, then the target shapes a quick validation checked without
     /// timing them. Either kind rejects the round.
     pub fn failures(&self) -> Vec<ShapeFailure> {
-        let mut out = self
-            .table
-            .as_ref()
-            .map(|t| failures(t, self.result.as_ref()))
-            .unwrap_or_default();
-        if let Some(r) = &self.result {
-            out.extend(untimed_failures(&r.checked_shapes));
-        }
-        out
+        self.outcome().failures
     }
 
-    /// How many [`failures`](RoundState::failures) the round has, without listing them.
+    /// How many [`failures`](RoundState::failures) the round has.
     pub fn failure_count(&self) -> usize {
-        let failing = |check: Check| check != Check::Pass;
-        let timed = self
-            .table
-            .as_ref()
-            .map_or(0, |t| t.rows.iter().filter(|r| failing(r.check)).count());
-        let untimed = self.result.as_ref().map_or(0, |r| {
-            r.checked_shapes.iter().filter(|s| failing(s.check)).count()
-        });
-        timed + untimed
+        self.outcome().failures.len()
+    }
+
+    /// The untimed target shapes its latest validation checked: the gate record's, else
+    /// the run record's.
+    pub fn checked_shapes(&self) -> &[ShapeRecord] {
+        self.checked
+            .as_deref()
+            .or_else(|| self.result.as_ref().map(|r| r.checked_shapes.as_slice()))
+            .unwrap_or_default()
     }
 }
 

@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::layout::Campaign;
+use super::outcome::RoundOutcome;
 use crate::Result;
-use crate::artifacts::result::RunResult;
+use crate::artifacts::result::{RunResult, ShapeFailure};
 use crate::files::{BENCHMARK_CSV, RESULT_JSON};
 use crate::isa::{IsaLimits, IsaMetric, isa_metric_progress};
 use crate::memory::{Comparison, MemoryStore, RunFill, SetOp, Version};
@@ -63,6 +64,8 @@ pub fn on_decision(c: &Campaign, round: u32) -> Result<()> {
     };
     let version = Version::for_round(round)?;
     let store = MemoryStore::new(&c.dir)?;
+    let outcome = RoundOutcome::read(c, round)?;
+    let failures = grouped_failures(&outcome.failures);
     let measured = c.artifacts_dir(round).join(BENCHMARK_CSV).is_file();
     let mut fill = if measured {
         run_fill(c, round)?
@@ -94,11 +97,19 @@ pub fn on_decision(c: &Campaign, round: u32) -> Result<()> {
     store.fill_from_run(version, &fill)?;
     let hypothesis = c.hypothesis(round).unwrap_or_default();
     let parent = decision.parent.unwrap_or(1);
-    let change = decision.aggregate_delta.map(|delta| {
+    // A round with a shape that does not PASS has no aggregate change to claim.
+    let change = match outcome.failures.len() {
+        0 => decision.aggregate_delta.map(units::change),
+        n => Some(format!(
+            "FAIL ({} {} not PASS)",
+            crate::text::count(n, "shape"),
+            crate::text::does(n)
+        )),
+    }
+    .map(|delta| {
         format!(
-            "{} {} against round {parent} ({} validation)",
+            "{} {delta} against round {parent} ({} validation)",
             c.manifest.primary_metric,
-            units::change(delta),
             decision.validation.map_or("no", Validation::as_str)
         )
     });
@@ -120,7 +131,6 @@ pub fn on_decision(c: &Campaign, round: u32) -> Result<()> {
     }
     match decision.decision {
         DecisionKind::RolledBack => {
-            let failures = failing_shapes(c, round);
             let gate_reasons = decision
                 .gate
                 .as_ref()
@@ -150,6 +160,7 @@ pub fn on_decision(c: &Campaign, round: u32) -> Result<()> {
                 "build on round {round} (\"{hypothesis}\"){}",
                 change
                     .as_deref()
+                    .filter(|_| outcome.passed())
                     .map(|c| format!(", which gained {c}"))
                     .unwrap_or_default()
             )];
@@ -236,32 +247,24 @@ fn compare_rounds(c: &Campaign, round: u32, parent: u32) -> Result<Option<Compar
     }))
 }
 
-/// The shapes of the round's run that did not PASS, timed or only checked, grouped by what
-/// they failed with: `s16, s32 (untimed) (FAIL): reason` (a compile error fails every shape
+/// The shapes of a round that did not PASS, timed or only checked, grouped by what they
+/// failed with: `s16, s32 (untimed) (FAIL): reason` (a compile error fails every shape
 /// alike, and is said once).
-fn failing_shapes(c: &Campaign, round: u32) -> Vec<String> {
-    let adir = c.artifacts_dir(round);
-    let Ok(table) = BenchTable::read(&adir.join(BENCHMARK_CSV)) else {
-        return Vec::new();
-    };
-    let result = RunResult::read(&adir.join(RESULT_JSON)).ok().flatten();
-    let checked = result.as_ref().map_or(&[][..], |r| &r.checked_shapes[..]);
-    let mut groups: Vec<(Check, Option<String>, Vec<String>)> = Vec::new();
-    for f in crate::artifacts::result::failures(&table, result.as_ref())
-        .into_iter()
-        .chain(crate::artifacts::result::untimed_failures(checked))
-    {
+fn grouped_failures(failures: &[ShapeFailure]) -> Vec<String> {
+    let mut groups: Vec<(Check, Option<&str>, Vec<String>)> = Vec::new();
+    for f in failures {
         let label = if f.untimed {
             format!("{} (untimed)", f.label)
         } else {
-            f.label
+            f.label.clone()
         };
+        let reason = f.reason.as_deref();
         match groups
             .iter_mut()
-            .find(|(check, reason, _)| *check == f.check && *reason == f.reason)
+            .find(|(check, r, _)| *check == f.check && *r == reason)
         {
             Some(group) => group.2.push(label),
-            None => groups.push((f.check, f.reason, vec![label])),
+            None => groups.push((f.check, reason, vec![label])),
         }
     }
     groups
@@ -397,12 +400,9 @@ fn run_fill(c: &Campaign, round: u32) -> Result<RunFill> {
         .as_ref()
         .map(RunResult::max_rel_err)
         .unwrap_or_else(|| crate::artifacts::result::max_rel_err_from_snr(&table));
-    let status = table
-        .rows
-        .iter()
-        .map(|r| r.check)
-        .find(|c| *c != Check::Pass)
-        .or(Some(Check::Pass));
+    // The round's verdict on correctness, untimed checked shapes included: the same
+    // derivation `kcamp log`, report.md and the dashboard state.
+    let outcome = RoundOutcome::read(c, round)?;
     let latencies: Vec<f64> = latency_us_by_shape.values().copied().collect();
     let utilization = crate::specs::record_utilization(
         &c.dir,
@@ -419,20 +419,16 @@ fn run_fill(c: &Campaign, round: u32) -> Result<RunFill> {
         tflops_peak_utilization_pct: utilization.0,
         bandwidth_peak_utilization_pct: utilization.1,
         rel_err,
-        status,
-        gate_result: Some(
-            if table.rows.iter().all(|r| r.check == Check::Pass) {
-                "PASS"
-            } else {
-                "FAIL"
-            }
-            .to_owned(),
-        ),
-        failure_reason: table
-            .rows
-            .iter()
-            .find(|r| r.check != Check::Pass)
-            .map(|r| format!("shape {} is {}", r.label, r.check.as_str())),
+        status: Some(outcome.check()),
+        gate_result: Some(if outcome.passed() { "PASS" } else { "FAIL" }.to_owned()),
+        failure_reason: outcome.failures.first().map(|f| {
+            format!(
+                "shape {}{} is {}",
+                f.label,
+                if f.untimed { " (untimed)" } else { "" },
+                f.check.as_str()
+            )
+        }),
         isa_metric_progress: isa,
         comparison: None,
     })

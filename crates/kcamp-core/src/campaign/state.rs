@@ -91,6 +91,8 @@ impl CampaignState {
             table,
             table_error,
             gate_validation: gate.as_ref().map(|g| g.validation),
+            gate_incumbent: gate.as_ref().map(|g| g.incumbent),
+            checked: gate.as_ref().map(|g| g.checked_shapes.clone()),
             gate: gate.map(|g| g.report),
             result,
             memory,
@@ -198,6 +200,8 @@ mod tests {
             gate: None,
             result: None,
             gate_validation: None,
+            gate_incumbent: None,
+            checked: None,
             memory: None,
         }
     }
