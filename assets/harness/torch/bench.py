@@ -54,11 +54,15 @@ import statistics
 import sys
 import time
 import traceback
+import warnings
 import zlib
 
 # kcamp hashes and snapshots the kernel directory: importing kernel.py must not leave a
 # __pycache__ in it.
 sys.dont_write_bytecode = True
+
+# torch works without numpy (this script needs none) but warns at import without it.
+warnings.filterwarnings("ignore", message="Failed to initialize NumPy")
 
 import torch  # noqa: E402
 
