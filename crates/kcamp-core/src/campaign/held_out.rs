@@ -242,12 +242,7 @@ fn unchecked_because(
             "`held_out: none` in manifest.yaml".into(),
         ));
     }
-    let imported = || {
-        Some((
-            HeldOutStatus::NotChecked,
-            "imported measurements (no harness kcamp can run them with)".into(),
-        ))
-    };
+    let imported = || Some((HeldOutStatus::NotChecked, "imported measurements".into()));
     let measurer = match measurer {
         Some(m) => m,
         None => return imported(),
@@ -280,8 +275,9 @@ fn measure(
         HeldOut::Shapes(shapes) => (shapes.clone(), None),
         _ => {
             let seed = unpredictable_seed();
+            let aligned_to = c.manifest.kernel.aligned.as_ref().map(|a| a.to);
             (
-                derive(c.manifest.op, &c.manifest.target_shapes, seed),
+                derive(c.manifest.op, &c.manifest.target_shapes, aligned_to, seed),
                 Some(seed),
             )
         }
