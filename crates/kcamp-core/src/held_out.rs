@@ -101,7 +101,16 @@ impl<'de> Deserialize<'de> for HeldOut {
 /// since each operand of a batched op is the batch times two of its dimensions). So no
 /// held-out shape needs more memory than the target it comes from, and none is a target
 /// shape. Labels are `held-out-1`, `held-out-2`, ...: they say nothing of the dimensions.
-pub fn derive(op_name: OpName, targets: &[ShapeSpec], seed: u64) -> Vec<ShapeSpec> {
+///
+/// Odd dimensions never reach the entry points of `kernel.aligned`, which run only where
+/// every dimension is a multiple of `aligned_to`: with it, one more shape is such a
+/// multiple ([`aligned_shape`]), so that the aligned path is held out too.
+pub fn derive(
+    op_name: OpName,
+    targets: &[ShapeSpec],
+    aligned_to: Option<u64>,
+    seed: u64,
+) -> Vec<ShapeSpec> {
     let names = op(op_name).dim_names();
     let batch_at = names.iter().position(|n| *n == BATCH);
     let listed: BTreeSet<Vec<u64>> = targets.iter().map(|s| shape_dims(op_name, s)).collect();
@@ -122,16 +131,55 @@ pub fn derive(op_name: OpName, targets: &[ShapeSpec], seed: u64) -> Vec<ShapeSpe
         if listed.contains(&dims) || !taken.insert(dims.clone()) {
             continue;
         }
-        out.push(ShapeSpec {
-            label: format!("held-out-{}", out.len() + 1),
-            dims: names
-                .iter()
-                .zip(&dims)
-                .map(|(n, v)| ((*n).to_owned(), *v))
-                .collect(),
+        out.push(labelled(names, out.len() + 1, &dims));
+    }
+    if let Some(to) = aligned_to.filter(|to| *to >= 2) {
+        let aligned = (0..tries).find_map(|attempt| {
+            let source = shape_dims(op_name, order.get(attempt % order.len().max(1))?);
+            aligned_shape(&source, batch_at, to, &mut rng).filter(|d| !listed.contains(d))
         });
+        if let Some(dims) = aligned {
+            out.push(labelled(names, out.len() + 1, &dims));
+        }
     }
     out
+}
+
+fn labelled(names: &[&str], n: usize, dims: &[u64]) -> ShapeSpec {
+    ShapeSpec {
+        label: format!("held-out-{n}"),
+        dims: names
+            .iter()
+            .zip(dims)
+            .map(|(n, v)| ((*n).to_owned(), *v))
+            .collect(),
+    }
+}
+
+/// `source` with every dimension but the batch moved to a random multiple of `to` at most
+/// itself (within an eighth of it, at least one step of `to`), the batch kept; None when a
+/// dimension is below `to`.
+fn aligned_shape(
+    source: &[u64],
+    batch_at: Option<usize>,
+    to: u64,
+    rng: &mut StdRng,
+) -> Option<Vec<u64>> {
+    source
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            if Some(i) == batch_at {
+                return Some(v);
+            }
+            let steps = v / to;
+            if steps == 0 {
+                return None;
+            }
+            let reach = (v / 8 / to).max(1).min(steps - 1);
+            Some((steps - rng.random_range(0..=reach)) * to)
+        })
+        .collect()
 }
 
 /// `source` (dimensions in CSV order) with every dimension but the batch moved to an odd
@@ -261,7 +309,7 @@ mod tests {
             })
             .fold(0.0, f64::max);
         for seed in 0..500 {
-            let derived = derive(OpName::Gemm, &targets, seed);
+            let derived = derive(OpName::Gemm, &targets, None, seed);
             assert_eq!(derived.len(), AUTO_SHAPES, "seed {seed}");
             for (i, s) in derived.iter().enumerate() {
                 assert_eq!(s.label, format!("held-out-{}", i + 1));
@@ -286,16 +334,16 @@ mod tests {
     fn derived_shapes_follow_the_seed() {
         let targets = gemm_targets();
         assert_eq!(
-            derive(OpName::Gemm, &targets, 7),
-            derive(OpName::Gemm, &targets, 7)
+            derive(OpName::Gemm, &targets, None, 7),
+            derive(OpName::Gemm, &targets, None, 7)
         );
         assert_ne!(
-            derive(OpName::Gemm, &targets, 7),
-            derive(OpName::Gemm, &targets, 8)
+            derive(OpName::Gemm, &targets, None, 7),
+            derive(OpName::Gemm, &targets, None, 8)
         );
         let distinct: BTreeSet<Vec<Vec<u64>>> = (0..100)
             .map(|seed| {
-                derive(OpName::Gemm, &targets, seed)
+                derive(OpName::Gemm, &targets, None, seed)
                     .iter()
                     .map(|s| shape_dims(OpName::Gemm, s))
                     .collect()
@@ -307,23 +355,51 @@ mod tests {
     #[test]
     fn a_batch_above_one_goes_down_and_tiny_shapes_still_move() {
         let targets = vec![shape("b8", &[("B", 8), ("M", 512), ("N", 8), ("K", 2)])];
-        let derived = derive(OpName::Gemm, &targets, 3);
+        let derived = derive(OpName::Gemm, &targets, None, 3);
         assert_eq!(derived.len(), AUTO_SHAPES);
         assert_eq!(derived[1].dim("B"), Some(7));
         assert_eq!(derived[0].dim("K"), Some(1));
         // axpy has no batch; N = 1 cannot go below, so it goes to 3.
         let ones = vec![shape("one", &[("N", 1)])];
-        let derived = derive(OpName::Axpy, &ones, 1);
+        let derived = derive(OpName::Axpy, &ones, None, 1);
         assert_eq!(derived.len(), 1, "{derived:?}");
         assert_eq!(derived[0].dim("N"), Some(3));
         let big = vec![shape("n16m", &[("N", 1 << 24)])];
-        for s in derive(OpName::Axpy, &big, 9) {
+        for s in derive(OpName::Axpy, &big, None, 9) {
             let n = s.dim("N").unwrap();
             assert!(
                 n % 2 == 1 && ((1 << 24) - (1 << 21) - 1..1 << 24).contains(&n),
                 "{n}"
             );
         }
+    }
+
+    #[test]
+    fn an_aligned_kernel_gets_one_more_shape_its_aligned_path_runs() {
+        let targets = gemm_targets();
+        let listed: BTreeSet<Vec<u64>> = targets
+            .iter()
+            .map(|s| shape_dims(OpName::Gemm, s))
+            .collect();
+        for seed in 0..200 {
+            let derived = derive(OpName::Gemm, &targets, Some(16), seed);
+            assert_eq!(derived.len(), AUTO_SHAPES + 1, "seed {seed}");
+            assert_eq!(
+                derived[..AUTO_SHAPES],
+                derive(OpName::Gemm, &targets, None, seed)[..],
+                "the odd shapes do not depend on the alignment"
+            );
+            let last = &derived[AUTO_SHAPES];
+            assert_eq!(last.label, "held-out-4");
+            let dims = shape_dims(OpName::Gemm, last);
+            assert!(!listed.contains(&dims), "seed {seed}: {dims:?}");
+            for d in &dims[1..] {
+                assert!(*d >= 16 && d % 16 == 0, "seed {seed}: {dims:?}");
+            }
+        }
+        // No target dimension reaches the multiple: no aligned shape.
+        let small = vec![shape("s8", &[("M", 8), ("N", 32), ("K", 32)])];
+        assert_eq!(derive(OpName::Gemm, &small, Some(16), 1).len(), AUTO_SHAPES);
     }
 
     #[test]

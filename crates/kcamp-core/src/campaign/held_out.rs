@@ -117,25 +117,32 @@ impl HeldOutCheck {
     /// Why a failed check refuses the kernel, naming the shapes, their dimensions and the
     /// errors (one line).
     pub fn refusal(&self, what: &str) -> String {
-        const SHOWN: usize = 2;
         let failed: Vec<&ShapeRecord> = self.failed().collect();
-        let mut named: Vec<String> = failed
+        let mut named = String::new();
+        if let Some(first) = failed.first() {
+            named.push_str(&format!(
+                "{} {}",
+                self.describe(first),
+                first.check.as_str()
+            ));
+            if let Some(r) = &first.reason {
+                named.push_str(&format!(
+                    " ({})",
+                    crate::text::quote(&r.replace('\n', " "), 160)
+                ));
+            }
+        }
+        let others: Vec<String> = failed
             .iter()
-            .take(SHOWN)
-            .map(|s| {
-                let why = s.reason.as_deref().map_or_else(String::new, |r| {
-                    format!(": {}", crate::text::quote(&r.replace('\n', " "), 200))
-                });
-                format!("{} {}{why}", self.describe(s), s.check.as_str())
-            })
+            .skip(1)
+            .map(|s| format!("{} {}", self.describe(s), s.check.as_str()))
             .collect();
-        if failed.len() > SHOWN {
-            named.push(format!("and {} more", failed.len() - SHOWN));
+        if !others.is_empty() {
+            named.push_str(&format!("; also {}", others.join(", ")));
         }
         format!(
-            "the held-out check failed: {what} is wrong on {} (shapes the campaign does not list), so it does not become the incumbent, not even with --force: {}",
+            "the held-out check failed: {what} is wrong on {} (shapes the campaign does not list), so it does not become the incumbent, not even with --force: {named}",
             crate::text::count_of(failed.len(), self.shapes.len(), "held-out shape"),
-            named.join("; ")
         )
     }
 
@@ -235,12 +242,7 @@ fn unchecked_because(
             "`held_out: none` in manifest.yaml".into(),
         ));
     }
-    let imported = || {
-        Some((
-            HeldOutStatus::NotChecked,
-            "imported measurements (no harness kcamp can run them with)".into(),
-        ))
-    };
+    let imported = || Some((HeldOutStatus::NotChecked, "imported measurements".into()));
     let measurer = match measurer {
         Some(m) => m,
         None => return imported(),
@@ -273,8 +275,9 @@ fn measure(
         HeldOut::Shapes(shapes) => (shapes.clone(), None),
         _ => {
             let seed = unpredictable_seed();
+            let aligned_to = c.manifest.kernel.aligned.as_ref().map(|a| a.to);
             (
-                derive(c.manifest.op, &c.manifest.target_shapes, seed),
+                derive(c.manifest.op, &c.manifest.target_shapes, aligned_to, seed),
                 Some(seed),
             )
         }
@@ -514,7 +517,7 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.contains("held-out-2 (B=2 M=21 N=19 K=29) FAIL: forward (c_snr) 0.0 dB"),
+            text.contains("held-out-2 (B=2 M=21 N=19 K=29) FAIL (forward (c_snr) 0.0 dB); also held-out-3 (B=3 M=21 N=19 K=29) ERROR"),
             "{text}"
         );
         assert!(
