@@ -80,7 +80,7 @@ fn harness_campaign_reading(
     let fixtures = numbers(tmp.path());
     edit_manifest(&dir, |m| {
         format!(
-            "{m}quick_command: \"sh harness.sh {{csv}} {command_kernel_dir} '{}' '{}'\"\nharness_files: [harness.sh]\n",
+            "{m}quick_command: \"sh harness.sh {{csv}} {command_kernel_dir} '{}' '{}'\"\nharness_files: [harness.sh]\n# The fixture harness knows only the target shapes.\nheld_out: none\n",
             log.display(),
             fixtures.display()
         )
