@@ -125,9 +125,12 @@ def line(name):
     bands = [s["band"] for s in shapes if s.get("band") is not None] or [float("nan")]
     hard = [s["label"] for s in shapes if s.get("hard_regression")]
     agg = (r.get("aggregate") or {}).get("delta")
-    reasons = r.get("reasons", [])
+    # The first reason that is not about how it was measured: the one that decided.
+    details = r.get("reason_details", [])
+    deciding = [d["text"] for d in details if d.get("kind") not in ("method", "coverage")]
+    why = (deciding or [d["text"] for d in details] or [""])[0]
     return dict(verdict=r.get("verdict", v.get("error", {}).get("kind", "?")), agg=agg,
-                band=max(bands), hard=hard, secs=secs, why=reasons[0] if reasons else "")
+                band=max(bands), hard=hard, secs=secs, why=why)
 def pct(x):
     return "-" if x is None else f"{x * 100:+.2f}%"
 def accepted(name):
