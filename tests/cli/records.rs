@@ -292,7 +292,20 @@ fn a_yaml_error_names_its_line_and_column() {
     );
     std::fs::write(&manifest, &text).unwrap();
 
-    // A shapes file given to `kcamp init`.
+    // A shapes file given to `kcamp init`: refused with exit 2, the error's message.
+    let init_error = |shapes: &std::path::Path| {
+        let v = run(
+            tmp.path(),
+            &[
+                "init",
+                tmp.path().join("other").to_str().unwrap(),
+                "--shapes",
+                shapes.to_str().unwrap(),
+            ],
+            2,
+        );
+        v["error"]["message"].as_str().unwrap().to_owned()
+    };
     let shapes = tmp.path().join("shapes.yaml");
     let second = "- {label: b, M: 64, N: 64, K: 0}";
     std::fs::write(
@@ -301,17 +314,7 @@ fn a_yaml_error_names_its_line_and_column() {
     )
     .unwrap();
     let column = second.rfind('0').unwrap() + 1;
-    let v = run(
-        tmp.path(),
-        &[
-            "init",
-            tmp.path().join("other").to_str().unwrap(),
-            "--shapes",
-            shapes.to_str().unwrap(),
-        ],
-        2,
-    );
-    let message = v["error"]["message"].as_str().unwrap();
+    let message = init_error(&shapes);
     assert!(
         message.contains(&format!(
             "shapes.yaml:3: shape '[1].K' at column {column}: must be positive"
@@ -324,17 +327,7 @@ fn a_yaml_error_names_its_line_and_column() {
         "- {label: a, M: 64, N: 64, K: 64}\n-\n  label: b\n  M: 64\n  N: 64\n",
     )
     .unwrap();
-    let v = run(
-        tmp.path(),
-        &[
-            "init",
-            tmp.path().join("other").to_str().unwrap(),
-            "--shapes",
-            shapes.to_str().unwrap(),
-        ],
-        2,
-    );
-    let message = v["error"]["message"].as_str().unwrap();
+    let message = init_error(&shapes);
     assert!(
         message.contains("shapes.yaml:3: shape '[1].K' at column 3: missing"),
         "{message}"
@@ -342,17 +335,7 @@ fn a_yaml_error_names_its_line_and_column() {
     // A CSV shapes file names the row and the column.
     let csv = tmp.path().join("shapes.csv");
     std::fs::write(&csv, "label,M,N,K\na,64,64,64\nb,64,0,64\n").unwrap();
-    let v = run(
-        tmp.path(),
-        &[
-            "init",
-            tmp.path().join("other").to_str().unwrap(),
-            "--shapes",
-            csv.to_str().unwrap(),
-        ],
-        2,
-    );
-    let message = v["error"]["message"].as_str().unwrap();
+    let message = init_error(&csv);
     assert!(
         message.contains("shapes.csv:3 (column 'N'): shape '[1].N': must be positive"),
         "{message}"

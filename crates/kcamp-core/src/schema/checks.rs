@@ -8,8 +8,8 @@ use std::path::Path;
 
 use super::cells::{CellRule, parse_cell, parse_dim};
 use super::columns::{Schema, header_difference, infer_schema};
-use super::table::{for_each_record, read_text, split_header};
-use crate::types::{Check, validate_label};
+use super::table::{for_each_record, read_text, record_label, split_header};
+use crate::types::Check;
 use crate::{Error, Result};
 
 /// One row of a check run.
@@ -63,19 +63,7 @@ pub fn parse_checks(text: &str, path: &Path, expected: Option<&str>) -> Result<V
     let mut seen: HashMap<String, u64> = HashMap::new();
     for_each_record(body, path, |record, line| {
         let bad = |column: &str, msg: String| Error::in_file(path, Some(line), Some(column), msg);
-        if record.len() != width {
-            return Err(Error::in_file(
-                path,
-                Some(line),
-                None,
-                format!(
-                    "expected {width} fields (as in the header), found {}",
-                    record.len()
-                ),
-            ));
-        }
-        let label = &record[0];
-        validate_label(label).map_err(|m| bad("label", m))?;
+        let label = record_label(record, width, path, line)?;
         if let Some(first) = seen.insert(label.to_owned(), line) {
             return Err(bad(
                 "label",

@@ -117,6 +117,30 @@ pub(super) fn read_text(path: &Path) -> Result<String> {
 /// body starts with the header's line break ([`split_header`]): the records' lines are
 /// counted from it, and the reader's start, where the csv crate drops a byte order mark, is
 /// not the first record's (a label may begin with U+FEFF). Blank lines are skipped.
+/// The label of a record, after the checks every reader of a frozen-schema CSV starts with:
+/// as many fields as the header, a valid label.
+pub(super) fn record_label<'r>(
+    record: &'r csv::StringRecord,
+    width: usize,
+    origin: &Path,
+    line: u64,
+) -> Result<&'r str> {
+    if record.len() != width {
+        return Err(Error::in_file(
+            origin,
+            Some(line),
+            None,
+            format!(
+                "expected {width} fields (as in the header), found {}",
+                record.len()
+            ),
+        ));
+    }
+    let label = &record[0];
+    validate_label(label).map_err(|m| Error::in_file(origin, Some(line), Some("label"), m))?;
+    Ok(label)
+}
+
 pub(super) fn for_each_record(
     body: &str,
     origin: &Path,
@@ -256,19 +280,7 @@ impl<'p> RowBuilder<'p> {
         let (origin, schema, check_at) = (self.origin, &self.schema, self.check_at);
         let width = schema.columns.len();
         let bad = |column: &str, msg: String| Error::in_file(origin, Some(line), Some(column), msg);
-        if record.len() != width {
-            return Err(Error::in_file(
-                origin,
-                Some(line),
-                None,
-                format!(
-                    "expected {width} fields (as in the header), found {}",
-                    record.len()
-                ),
-            ));
-        }
-        let label = &record[0];
-        validate_label(label).map_err(|m| bad("label", m))?;
+        let label = record_label(record, width, origin, line)?;
         // Past the label, an error names the shape too: a line number alone is hard to
         // find in a 10,000-row file.
         let bad = |column: &str, msg: String| bad(column, format!("shape '{label}': {msg}"));
