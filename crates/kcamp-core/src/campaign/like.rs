@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use serde::{Deserialize, Serialize};
 
 use super::layout::Campaign;
-use super::measure::{Measured, PairedHow};
+use super::measure::Measured;
 use crate::artifacts::fingerprint::{
     Difference, Fingerprint, HarnessIdentity, describe_differences,
 };
@@ -89,15 +89,13 @@ pub(crate) fn judge_like_for_like(
     let config = &c.manifest.gate;
     let metric = &c.manifest.primary_metric;
     let (reference, samples, notes, rounds, pairing) = match &measured.paired {
-        Some((side, how)) => (
+        Some(side) => (
             side.table.clone(),
             side.samples.clone(),
             Vec::new(),
             Vec::new(),
-            match how {
-                PairedHow::Interleaved => Pairing::Interleaved {
-                    round: against.round,
-                },
+            Pairing::Interleaved {
+                round: against.round,
             },
         ),
         None => {
@@ -132,11 +130,12 @@ pub(crate) fn judge_like_for_like(
     };
     let mut lead = Vec::new();
     match &pairing {
+        // This run's pairing is never `SameRun`: that kind is only read from older records.
         Pairing::Interleaved { round } | Pairing::SameRun { round } => {
             // The incumbent's side ran in this run, compiled with its own snapshot's
             // runtime checks where the measurer recorded them.
             let mut side = measured.fingerprint.clone();
-            if let Some(checks) = measured.paired.as_ref().and_then(|(p, _)| p.checks) {
+            if let Some(checks) = measured.paired.as_ref().and_then(|p| p.checks) {
                 side.runtime_checks = Some(checks);
             }
             like.incumbent.push(RoundFingerprint {
@@ -145,19 +144,15 @@ pub(crate) fn judge_like_for_like(
             });
             lead.push(Reason::new(
 ReasonKind::Method,
-if interleaved && !report.paired {
+if !report.paired {
                 // Interleaved, yet no shape had two paired ratios to judge (a candidate
                 // that failed everywhere): the note must not claim what the table does not.
                 format!(
                     "{PAIRED_NOTE}round {round}'s kernel snapshot was re-measured in this run, its samples alternating with the candidate's, but no shape passed on both sides in two repeats or more, so none was judged on paired ratios."
                 )
-            } else if interleaved {
-                format!(
-                    "{PAIRED_NOTE}round {round}'s kernel snapshot was re-measured in this run, its samples alternating with the candidate's (A B B A); Δ and bands come from the per-repeat ratios (their median, so a single stray sample can move the mean columns but not Δ), the incumbent column is this run's (round {round}'s own numbers stay in its round)."
-                )
             } else {
                 format!(
-                    "round {round}'s kernel snapshot was re-measured by the harness in this run (one after the other, not interleaved): judged against this run's numbers, unpaired."
+                    "{PAIRED_NOTE}round {round}'s kernel snapshot was re-measured in this run, its samples alternating with the candidate's (A B B A); Δ and bands come from the per-repeat ratios (their median, so a single stray sample can move the mean columns but not Δ), the incumbent column is this run's (round {round}'s own numbers stay in its round)."
                 )
             }));
             if side.runtime_checks != measured.fingerprint.runtime_checks {

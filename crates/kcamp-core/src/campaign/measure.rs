@@ -111,12 +111,6 @@ impl std::fmt::Debug for MeasureSource<'_> {
     }
 }
 
-/// How the paired side of a measurement was measured.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PairedHow {
-    Interleaved,
-}
-
 /// A measurement, already written into `out_dir`.
 #[derive(Debug, Clone)]
 pub struct Measured {
@@ -126,7 +120,7 @@ pub struct Measured {
     pub origin: String,
     pub fingerprint: Fingerprint,
     /// The paired kernel's numbers from the same run, when it was paired.
-    pub paired: Option<(PairedSide, PairedHow)>,
+    pub paired: Option<PairedSide>,
     /// Why the measurement is not paired although pairing was asked for.
     pub unpaired_because: Option<String>,
     /// Untimed shapes whose outputs were checked, with their Check.
@@ -262,7 +256,7 @@ pub(crate) fn measure(
             };
             let result = RunResult::read(&out_dir.join(RESULT_JSON))?;
             let paired = match paired_kernel_dir {
-                Some(dir) => Some((
+                Some(dir) => Some(
                     PairedSide::read(out_dir, plan.frozen)?
                         .map(|mut side| {
                             side.checks = result
@@ -277,8 +271,7 @@ pub(crate) fn measure(
                             dir.display()
                         ))
                     })?,
-                    PairedHow::Interleaved,
-                )),
+                ),
                 None => None,
             };
             let mut notes = Vec::new();
@@ -429,7 +422,7 @@ fn hold_to_target_floor(
         )?;
     }
     measured.impossible = found;
-    if let Some((side, _)) = &mut measured.paired {
+    if let Some(side) = &mut measured.paired {
         let found = check_table(&mut side.table, m.op, m.dtype, &peaks);
         if !found.is_empty() {
             side.write(out_dir)?;

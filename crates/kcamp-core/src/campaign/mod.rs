@@ -66,8 +66,8 @@ pub use layout::{
 };
 pub use like::{LikeForLike, Pairing, RoundFingerprint};
 pub use measure::{
-    MeasureRequest, MeasureSource, Measured, Measurer, PairedHow, PairingSupport, fresh_seed,
-    read_checked, refuse_builtin_if_imported, shapes_of,
+    MeasureRequest, MeasureSource, Measured, Measurer, PairingSupport, fresh_seed, read_checked,
+    refuse_builtin_if_imported, shapes_of,
 };
 pub use outcome::{RoundOutcome, RoundRecords, delta_text, failure_label};
 pub use recover::{Recovery, recover};
@@ -170,11 +170,6 @@ impl RoundState {
     /// timing them. Either kind rejects the round.
     pub fn failures(&self) -> Vec<ShapeFailure> {
         self.outcome().failures
-    }
-
-    /// How many [`failures`](RoundState::failures) the round has.
-    pub fn failure_count(&self) -> usize {
-        self.outcome().failures.len()
     }
 
     /// The untimed target shapes its latest validation checked: the gate record's, else

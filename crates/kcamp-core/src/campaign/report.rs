@@ -234,7 +234,7 @@ pub fn final_report<T>(
         table: measured.table,
         origin: ran.then_some(measured.origin),
         summary: ran.then_some(measured.summary),
-        paired: measured.paired.map(|(side, _)| side),
+        paired: measured.paired,
         acceptance,
         held_out,
     };

@@ -122,7 +122,7 @@ pub(super) fn validate_locked(
             Validation::Full => "the manifest's target_shapes",
         };
         check_shape_set(&m.table, &expected, what)?;
-        if let Some((side, _)) = &m.paired {
+        if let Some(side) = &m.paired {
             check_shape_set(&side.table, &expected, what)?;
         }
         Ok(m)
