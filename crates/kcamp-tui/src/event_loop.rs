@@ -515,7 +515,11 @@ where
         .status()
         .await;
     let resumed = events.resume();
-    let _ = terminal.clear();
+    // The editor drew over the screen: clear it and draw every cell again. (`clear` would
+    // first ask the terminal where its cursor is, through the input just handed back.)
+    if let Ok(size) = terminal.size() {
+        let _ = terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height));
+    }
     resumed.map_err(|e| format!("taking the terminal back from the editor: {e}"))?;
     match status {
         Ok(s) if s.success() => Ok(()),

@@ -309,9 +309,9 @@ pub const BINDINGS: &[Binding] = &[
         action: Action::NextMatch,
         scope: Scope::Viewer,
         target: Target::None,
-        short: "next",
+        short: "next match",
         description: "the next match of the search",
-        bar: false,
+        bar: true,
     },
     Binding {
         keys: &[key('N')],

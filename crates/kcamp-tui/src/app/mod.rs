@@ -111,6 +111,7 @@ pub struct Toast {
     pub until: DateTime<Utc>,
 }
 
+#[derive(Clone)]
 pub struct Model {
     pub theme: Theme,
     /// Time source (fixed in tests).

@@ -12,7 +12,7 @@ use super::{place, render, scrolled};
 use crate::derive::{GateLine, Tone};
 use crate::keys::{Action, Context};
 use crate::style::Theme;
-use crate::view::{fmt_metric, fmt_pct, key_hints, tone_style};
+use crate::view::{fmt_metric, fmt_pct, key_hints_without, tone_style};
 use kcamp_core::analysis::ShapeRoof;
 use kcamp_core::specs::Bound;
 use kcamp_core::units;
@@ -350,7 +350,12 @@ impl ShapePopup {
 
     pub fn draw(&self, frame: &mut Frame, area: Rect, theme: Theme) {
         let placed = place(area, MAX_WIDTH, &self.body(theme), 1);
-        let hints = key_hints(Context::Viewer, theme, placed.footer.width as usize);
+        let hints = key_hints_without(
+            Context::Viewer,
+            theme,
+            placed.footer.width as usize,
+            &[Action::Filter, Action::NextMatch],
+        );
         render(
             frame,
             &placed,

@@ -426,11 +426,27 @@ pub fn key_hints(context: Context, theme: Theme, width: usize) -> Line<'static> 
     fit_bar(bar_spans(context, theme, Targets::default()), width, theme)
 }
 
+/// The same, without the keys of `actions` (a viewer that has no search).
+pub fn key_hints_without(
+    context: Context,
+    theme: Theme,
+    width: usize,
+    actions: &[Action],
+) -> Line<'static> {
+    let mut items = bar_spans(context, theme, Targets::default());
+    items.retain(|(a, _)| !actions.contains(a));
+    fit_bar(items, width, theme)
+}
+
 /// The bar under the panels: the keys that would do something now (a key that would be
 /// refused is left out), with `Esc cancel run` first while a run of ours goes on.
 fn key_bar(model: &Model, width: usize) -> Line<'static> {
     let context = model.context();
     let mut items = bar_spans(context, model.theme, Targets::of(model));
+    if matches!(model.popup, Some(crate::popups::Popup::Shape(_))) {
+        // The shape popup has no search.
+        items.retain(|(a, _)| !matches!(a, Action::Filter | Action::NextMatch));
+    }
     if matches!(context, Context::Main(_)) {
         items.retain(|(action, _)| model.refusal(*action).is_none());
         if let Some(i) = items.iter().position(|(a, _)| *a == Action::CancelRun) {
