@@ -100,6 +100,7 @@ fn push_wrapped(
 ) {
     let mut used = 0;
     let mut shown = 0;
+    let mut clipped = false;
     for (text, style) in items {
         if used >= rows {
             break;
@@ -113,13 +114,18 @@ fn push_wrapped(
         } else {
             head.extend(clip_rows(wrapped, left, room));
             used = rows;
+            clipped = true;
         }
     }
     let more = items.len() - shown + hidden;
-    if more > 0
+    if (more > 0 || clipped)
         && let Some(last) = head.pop()
     {
-        let suffix = format!(" +{more} more: e");
+        let suffix = if more > 0 {
+            format!(" +{more} more: e")
+        } else {
+            " in full: e".to_owned()
+        };
         let mut cut = fit_line(last, room.saturating_sub(width(&suffix)));
         cut.spans.push(Span::styled(suffix, key));
         head.push(cut);
@@ -397,7 +403,7 @@ fn head_lines(model: &Model, inner: Rect) -> Vec<Line<'static>> {
             };
             let table_rows = table.rows.len().max(1) + 1;
             let free = (inner.height as usize)
-                .saturating_sub(head.len() + table_rows + 1)
+                .saturating_sub(head.len() + table_rows)
                 .max(least);
             push_wrapped(&mut head, &items, free, hidden, room, theme.key());
             let apart = gate.lines.iter().filter(|l| l.disagrees()).count();
