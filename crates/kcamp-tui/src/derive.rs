@@ -1484,3 +1484,51 @@ mod tests {
         assert!(data.baseline.is_some());
     }
 }
+
+#[cfg(test)]
+mod path_tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn no_path_of_this_machine_reaches_a_reason() {
+        let campaign = Path::new("/home/me/camps/gemm");
+        assert_eq!(
+            short_paths(
+                "sq64: /home/me/camps/gemm/kernel/gemm.wgsl:50:12: expected `;`",
+                Some(campaign)
+            ),
+            "sq64: kernel/gemm.wgsl:50:12: expected `;`"
+        );
+        // Elsewhere (a staging copy, a temporary directory): the file's name alone.
+        assert_eq!(
+            short_paths("at /tmp/x/.kernel.tmp/gemm.wgsl:3:1: error", Some(campaign)),
+            "at gemm.wgsl:3:1: error"
+        );
+        assert_eq!(
+            short_paths("(/var/k/a.wgsl) and 'x/y' a / b // c", None),
+            "(a.wgsl) and 'x/y' a / b // c"
+        );
+    }
+
+    #[test]
+    fn the_rollback_reason_offered_carries_no_absolute_path() {
+        let mut state = crate::fixtures::several_rounds();
+        state.dir = PathBuf::from("/home/me/camps/gemm");
+        let dir = state.dir.clone();
+        let open = state.rounds.last_mut().unwrap();
+        let result = open.result.as_mut().unwrap();
+        for shape in &mut result.shapes {
+            if shape.check != Check::Pass {
+                shape.reason = Some(format!(
+                    "{}/kernel/gemm.wgsl:50:12: expected `;`",
+                    dir.display()
+                ));
+            }
+        }
+        let round = state.rounds.last().unwrap();
+        let reason = rollback_reason(round.gate.as_ref().unwrap(), &round.failures(), &dir);
+        assert!(reason.contains("kernel/gemm.wgsl:50:12"), "{reason}");
+        assert!(!reason.contains(&dir.display().to_string()), "{reason}");
+    }
+}

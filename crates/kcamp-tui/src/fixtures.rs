@@ -968,34 +968,6 @@ pub fn write_campaign(state: &CampaignState, dir: &std::path::Path) -> kcamp_cor
     write_atomic(&dir.join(JOURNAL_FILE), journal.as_bytes())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_written_campaign_reads_back_as_the_same_state() {
-        let dir = tempfile::tempdir().unwrap();
-        let state = several_rounds();
-        write_campaign(&state, dir.path()).unwrap();
-        let back = CampaignState::load(dir.path()).unwrap();
-        assert_eq!(back.manifest, state.manifest);
-        assert_eq!(back.rounds.len(), 4);
-        assert_eq!(back.incumbent, Some(2));
-        assert_eq!(back.open_round, Some(4));
-        assert_eq!(back.journal, state.journal);
-        for (a, b) in back.rounds.iter().zip(&state.rounds) {
-            assert_eq!(a.decision, b.decision, "round {}", a.number);
-            assert_eq!(a.gate, b.gate, "round {}", a.number);
-            assert_eq!(a.memory, b.memory, "round {}", a.number);
-            assert_eq!(
-                a.table.as_ref().map(|t| t.rows.len()),
-                b.table.as_ref().map(|t| t.rows.len())
-            );
-            assert!(a.table_error.is_none(), "{:?}", a.table_error);
-        }
-    }
-}
-
 /// Labels that look alike when cut in the middle to a few cells (`b1_m…2048`): the label
 /// column must be wide enough to tell them apart.
 pub fn colliding_labels() -> CampaignState {
@@ -1039,4 +1011,32 @@ pub fn imported() -> CampaignState {
     state.manifest.quick_command = None;
     state.manifest.full_command = None;
     state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_written_campaign_reads_back_as_the_same_state() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = several_rounds();
+        write_campaign(&state, dir.path()).unwrap();
+        let back = CampaignState::load(dir.path()).unwrap();
+        assert_eq!(back.manifest, state.manifest);
+        assert_eq!(back.rounds.len(), 4);
+        assert_eq!(back.incumbent, Some(2));
+        assert_eq!(back.open_round, Some(4));
+        assert_eq!(back.journal, state.journal);
+        for (a, b) in back.rounds.iter().zip(&state.rounds) {
+            assert_eq!(a.decision, b.decision, "round {}", a.number);
+            assert_eq!(a.gate, b.gate, "round {}", a.number);
+            assert_eq!(a.memory, b.memory, "round {}", a.number);
+            assert_eq!(
+                a.table.as_ref().map(|t| t.rows.len()),
+                b.table.as_ref().map(|t| t.rows.len())
+            );
+            assert!(a.table_error.is_none(), "{:?}", a.table_error);
+        }
+    }
 }

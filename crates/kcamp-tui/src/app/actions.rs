@@ -1065,7 +1065,7 @@ fn open_shape(model: &mut Model) -> Vec<Effect> {
         .view
         .reasons
         .iter()
-        .filter(|r| r.shapes.iter().any(|s| *s == line.label))
+        .filter(|r| r.shapes.contains(&line.label))
         .map(|r| r.text.clone())
         .collect();
     let history = derive::shape_history(state, &line.label);

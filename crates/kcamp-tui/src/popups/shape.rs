@@ -79,7 +79,7 @@ fn distributions(a: &[f64], b: &[f64]) -> Option<(String, String, f64, f64)> {
     }
     let span = (hi - lo).max(hi.abs() * 1e-9).max(f64::MIN_POSITIVE);
     let hist = |values: &[f64]| {
-        let mut bins = vec![0usize; BINS];
+        let mut bins = [0usize; BINS];
         for v in values.iter().filter(|v| v.is_finite()) {
             let i = (((v - lo) / span) * BINS as f64).floor() as usize;
             bins[i.min(BINS - 1)] += 1;
@@ -102,7 +102,7 @@ fn median(values: &[f64]) -> Option<f64> {
     }
     v.sort_by(f64::total_cmp);
     let m = v.len() / 2;
-    Some(if v.len() % 2 == 0 {
+    Some(if v.len().is_multiple_of(2) {
         (v[m - 1] + v[m]) / 2.0
     } else {
         v[m]

@@ -90,7 +90,7 @@ pub fn view(model: &Model, frame: &mut Frame) {
 /// `terminal too small (need 60×12, have 40×10)`, centred, and how to quit.
 fn draw_too_small(model: &Model, frame: &mut Frame, area: Rect) {
     let theme = model.theme;
-    let lines = vec![
+    let lines = [
         Line::styled(
             format!(
                 "terminal too small (need {MIN_WIDTH}×{MIN_HEIGHT}, have {}×{})",
