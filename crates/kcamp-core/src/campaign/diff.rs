@@ -318,7 +318,7 @@ mod tests {
             "{}",
             d.files[2].diff
         );
-        assert_eq!(d.summary(), "3 files changed, +4 −3 (r1 → r2)");
+        assert_eq!(d.summary(), "3 files changed, +3 −2 (r1 → r2)");
         assert!(!d.unified().contains("kernel.yaml"));
         // The working kernel, against round 2: nothing differs.
         write(c.join("kernel/gemm.wgsl"), "a\nB\nc\nd\n");
