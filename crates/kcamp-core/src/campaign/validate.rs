@@ -10,6 +10,7 @@ use super::baseline::check_shape_set;
 use super::finish::{Staging, finish_validation};
 use super::gate_record::{GateRecord, ValidationLog, read_validation_log};
 use super::layout::{Campaign, copy_tree, tree_hash};
+use super::ledger::Tried;
 use super::like::{Against, failed_checks, judge_like_for_like, remeasure_command};
 use super::measure::{MeasureSource, Measured, Plan, abandon, measure, untimed_shapes};
 use super::recover::recover;
@@ -31,6 +32,9 @@ pub struct ValidateOutcome {
     pub summary: RunSummary,
     /// Shapes that did not PASS, with the reasons the run recorded.
     pub failures: Vec<ShapeFailure>,
+    /// The rolled-back rounds whose kernel snapshot equals the one measured (comments and
+    /// whitespace aside): this kernel was tried before.
+    pub tried_before: Vec<Tried>,
 }
 
 pub fn validate(
@@ -103,6 +107,7 @@ pub(super) fn validate_locked(
     copy_tree(&c.kernel_dir(), &stage.kernel_tmp)?;
     let stage_artifacts = stage.artifacts_tmp.clone();
     let kernel_hash = tree_hash(&stage.kernel_tmp)?;
+    let tried_before = super::ledger::tried_before(c, &stage.kernel_tmp)?;
     let plan = Plan {
         validation,
         round,
@@ -237,6 +242,7 @@ pub(super) fn validate_locked(
         record,
         summary: measured.summary,
         failures: measured.failures,
+        tried_before,
     })
 }
 
