@@ -605,6 +605,9 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
         human.push_str(measured_on.trim_start());
         human.push('\n');
     }
+    if let Some(t) = &out.time_breakdown {
+        human.push_str(&format!("time: {}\n", t.summary()));
+    }
     for line in ledger::tried_lines("the kernel measured", &out.tried_before) {
         human.push_str(&format!("note: {line}\n"));
     }

@@ -167,6 +167,9 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     if !driver.is_empty() {
         let _ = writeln!(human, "{}", driver.trim_start());
     }
+    if let Some(t) = &report.result.time_breakdown {
+        let _ = writeln!(human, "time: {}", t.summary());
+    }
     let _ = writeln!(human, "artifacts: {}", report.artifacts_dir.display());
     // With --json stdout carries exactly one JSON document (its `summary` is the line),
     // so the line goes to stderr.

@@ -13,7 +13,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent};
+use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent, phase};
 use kcamp_core::isa::DriverStatistics;
 use kcamp_core::types::Check;
 use kcamp_core::{Error, Result};
@@ -134,8 +134,11 @@ pub fn run_cases(
     // The driver's statistics come from the throwaway worker when there is one: its compile
     // is the one no timed process should make.
     let mut statistics = None;
+    let mut precompile_ms = None;
     let precompiled = opts.precompile && {
+        let started = Instant::now();
         statistics = precompile(specs, opts, on_event);
+        precompile_ms = Some(started.elapsed().as_secs_f64() * 1e3);
         true
     };
     for (index, spec) in specs.iter().enumerate() {
@@ -160,6 +163,12 @@ pub fn run_cases(
         let (mut outcome, worker_lost) = run_one(&mut worker, spec, opts, on_event);
         if outcome.driver_statistics.is_none() {
             outcome.driver_statistics = statistics.take();
+        }
+        // The precompile's time is the first timed case's: it is done for that case.
+        if !spec.check_only
+            && let Some(ms) = precompile_ms.take()
+        {
+            outcome.add_time(phase::PRECOMPILE, ms);
         }
         if worker_lost {
             // Dropping the worker kills its process group.
@@ -235,14 +244,39 @@ fn run_one(
     opts: &RunOptions,
     on_event: &mut dyn FnMut(ProgressEvent),
 ) -> (CaseOutcome, bool) {
-    let fail =
-        |check, reason: String| (CaseOutcome::without_measurement(spec, check, reason), true);
+    let mut spawn_ms = None;
     if slot.is_none() {
+        let started = Instant::now();
         match Worker::spawn(opts) {
             Ok(w) => *slot = Some(w),
-            Err(e) => return fail(Check::Error, format!("cannot start the worker: {e}")),
+            Err(e) => {
+                let reason = format!("cannot start the worker: {e}");
+                return (
+                    CaseOutcome::without_measurement(spec, Check::Error, reason),
+                    true,
+                );
+            }
         }
+        spawn_ms = Some(started.elapsed().as_secs_f64() * 1e3);
     }
+    let started = Instant::now();
+    let (mut outcome, lost) = run_in(slot, spec, opts, on_event);
+    if let Some(ms) = spawn_ms {
+        outcome.add_time(phase::WORKER_SPAWN, ms);
+    }
+    outcome.add_time(phase::CASE_WALL, started.elapsed().as_secs_f64() * 1e3);
+    (outcome, lost)
+}
+
+/// One case in the worker of `slot`, which is running.
+fn run_in(
+    slot: &mut Option<Worker>,
+    spec: &CaseSpec,
+    opts: &RunOptions,
+    on_event: &mut dyn FnMut(ProgressEvent),
+) -> (CaseOutcome, bool) {
+    let fail =
+        |check, reason: String| (CaseOutcome::without_measurement(spec, check, reason), true);
     let Some(worker) = slot.as_mut() else {
         return fail(Check::Error, "worker unavailable".into());
     };

@@ -368,6 +368,7 @@ impl CampaignBuilder {
             checked_shapes_ms: None,
             paired: None,
             kernel_settings: None,
+            time_breakdown: None,
         }
     }
 

@@ -43,9 +43,11 @@ impl Tried {
         let failed = outcome.failures.len();
         let delta = if failed > 0 { None } else { outcome.delta };
         let verdict = decision.verdict.or(outcome.verdict);
+        // `REJECT -8.00% vs r1`; `REJECT, FAIL (1 shape)` where a shape failed.
         let mut line = format!(
-            "round {n}: {} {}",
+            "round {n}: {}{}{}",
             verdict.map_or("not validated", Verdict::as_str),
+            if failed > 0 { ", " } else { " " },
             delta_text(failed, delta, outcome.parent)
         );
         if let Some(reason) = &decision.reason {
