@@ -884,8 +884,7 @@ fn check_output(
     dtype: Dtype,
 ) -> Result<Comparison, Stop> {
     let bytes = ctx.read_back(&pass.slots[slot].output, pass.output_bytes)?;
-    let out = decode(&bytes, dtype);
-    Ok(verify::compare(&out, &plan.reference))
+    Ok(verify::compare_encoded(&bytes, dtype, &plan.reference))
 }
 
 fn encode(values: &[f64], dtype: Dtype) -> Vec<u8> {
@@ -901,6 +900,7 @@ fn encode(values: &[f64], dtype: Dtype) -> Vec<u8> {
     }
 }
 
+#[cfg(test)]
 fn decode(bytes: &[u8], dtype: Dtype) -> Vec<f64> {
     match dtype {
         Dtype::F32 => bytes

@@ -57,11 +57,13 @@ pub struct RunOptions {
 /// When `run_cases` starts a fresh worker for the next case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkerReuse {
-    /// One worker for the run on a software adapter; a fresh one after every case that ran
-    /// on a hardware adapter. On a GPU, a large case in a long-lived worker could run far
+    /// One worker for the run on a software adapter; on a hardware adapter, a fresh one
+    /// for every timed case. On a GPU, a large case in a long-lived worker could run far
     /// below the kernel's rate at full clocks, a state that follows the process, not the
-    /// shape (docs/performance.md, "A worker per case"). A CPU adapter shows no such state
-    /// and pays for every start. The default.
+    /// shape (docs/performance.md, "A worker per case"): a state that slows timing, and
+    /// nothing else, so the cases that are only checked (a quick validation's other target
+    /// shapes) share the worker before them. A CPU adapter shows no such state and pays for
+    /// every start. The default.
     Auto,
     /// A fresh worker for every case (`KCAMP_WORKER_PER_CASE=1`).
     PerCase,
@@ -79,12 +81,16 @@ impl WorkerReuse {
         }
     }
 
-    /// Whether the worker that ran `outcome` is retired before the next case.
-    fn retire_after(self, outcome: &CaseOutcome) -> bool {
+    /// Whether the worker that ran `outcome` is retired before the next case (`next`,
+    /// None after the last one).
+    fn retire_after(self, outcome: &CaseOutcome, next: Option<&CaseSpec>) -> bool {
         match self {
             WorkerReuse::PerCase => true,
             WorkerReuse::Shared => false,
-            WorkerReuse::Auto => outcome.adapter.as_ref().is_some_and(|a| !a.software),
+            WorkerReuse::Auto => {
+                outcome.adapter.as_ref().is_some_and(|a| !a.software)
+                    && next.is_none_or(|s| !s.check_only)
+            }
         }
     }
 }
@@ -190,7 +196,9 @@ pub fn run_cases(
                 .as_ref()
                 .and_then(|m| outcome.metrics.get(m).copied()),
         });
-        let retire = opts.worker_reuse.retire_after(&outcome);
+        let retire = opts
+            .worker_reuse
+            .retire_after(&outcome, specs.get(index + 1));
         outcomes.push(outcome);
         if retire && let Some(w) = worker.take() {
             w.finish();
