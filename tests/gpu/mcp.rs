@@ -57,7 +57,7 @@ fn calls<'a>(t: &'a Value, tool: &str) -> Vec<&'a Value> {
         .collect()
 }
 
-fn ok<'a>(call: &'a Value) -> &'a Value {
+fn ok(call: &Value) -> &Value {
     assert_eq!(call["is_error"], false, "{call:#}");
     &call["doc"]
 }
