@@ -9,7 +9,7 @@
 #   scripts/roundtrip.sh KCAMP [KCAMP_BEFORE]
 # Shapes and kernels: 4096-class GEMMs, f32, gemm_sgemm_128x128_bk16 as the BASELINE and
 # gemm_sgemm_128x128_aligned as the faster kernel (an H200: docs/performance.md). SMALL=1:
-# 256-class shapes, gemm_naive then gemm_tiled, for a rehearsal on the software adapter.
+# 128- to 256-class shapes, gemm_naive then gemm_tiled, for a rehearsal on the software adapter.
 # ADAPTER / BACKEND pick the adapter (passed to every measuring command).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -25,14 +25,14 @@ sel=()
 if [ "${SMALL:-0}" = 1 ]; then
   BASE_KERNEL=gemm_naive FAST_KERNEL=gemm_tiled
   cat > "$WORK/shapes.yaml" <<'YAML'
-- {label: s256, M: 256, N: 256, K: 256}
-- {label: r384x256x128, M: 384, N: 256, K: 128}
-- {label: s320, M: 320, N: 320, K: 320}
-- {label: b2s192, B: 2, M: 192, N: 192, K: 192}
-- {label: r128x512x256, M: 128, N: 512, K: 256}
-- {label: s224, M: 224, N: 224, K: 224}
+- {label: s192, M: 192, N: 192, K: 192}
+- {label: r256x192x128, M: 256, N: 192, K: 128}
+- {label: s160, M: 160, N: 160, K: 160}
+- {label: b2s128, B: 2, M: 128, N: 128, K: 128}
+- {label: r96x384x192, M: 96, N: 384, K: 192}
+- {label: s176, M: 176, N: 176, K: 176}
 YAML
-  REPS="['s256', 'r384x256x128', 's320']"
+  REPS="['s192', 'r256x192x128', 's160']"
 else
   BASE_KERNEL=gemm_sgemm_128x128_bk16 FAST_KERNEL=gemm_sgemm_128x128_aligned
   cat > "$WORK/shapes.yaml" <<'YAML'
