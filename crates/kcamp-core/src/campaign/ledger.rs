@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::layout::Campaign;
 use super::outcome::{RoundOutcome, delta_text};
-use super::{CampaignState, Decision};
+use super::{CampaignState, Decision, RoundState};
 use crate::Result;
 use crate::error::IoContext;
 use crate::files::KERNEL_DIR;
@@ -73,14 +73,20 @@ pub fn rolled_back(state: &CampaignState) -> Vec<Tried> {
         .rounds
         .iter()
         .filter_map(|r| {
-            let d = r.decision.as_ref()?;
-            (d.decision == DecisionKind::RolledBack).then(|| {
-                let mut tried = Tried::new(r.number, &r.hypothesis, d, &r.outcome());
-                tried.kernel_key = key_of(&r.dir, d);
-                tried
-            })
+            let mut tried = rolled_back_round(r)?;
+            tried.kernel_key = r.decision.as_ref().and_then(|d| key_of(&r.dir, d));
+            Some(tried)
         })
         .collect()
+}
+
+/// A round as [`rolled_back`] lists it when it was rolled back, with the key its decision
+/// keeps: no file is read (a decision written before keys were kept has none; a reader
+/// that cannot wait on the disk, the dashboard, fills it from [`snapshot_key`] beforehand).
+pub fn rolled_back_round(round: &RoundState) -> Option<Tried> {
+    let d = round.decision.as_ref()?;
+    (d.decision == DecisionKind::RolledBack)
+        .then(|| Tried::new(round.number, &round.hypothesis, d, &round.outcome()))
 }
 
 /// The rolled-back rounds of `state` whose snapshot equals its working `kernel/` (none when
@@ -146,7 +152,7 @@ fn key_of(round_dir: &Path, d: &Decision) -> Option<String> {
 }
 
 /// The key of a round's kernel snapshot, None when the round has none.
-pub(crate) fn snapshot_key(round_dir: &Path) -> Result<Option<String>> {
+pub fn snapshot_key(round_dir: &Path) -> Result<Option<String>> {
     let snapshot = round_dir.join(KERNEL_DIR);
     if !snapshot.is_dir() {
         return Ok(None);
