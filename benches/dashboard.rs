@@ -18,7 +18,10 @@ use ratatui::backend::TestBackend;
 fn dashboard(c: &mut Criterion) {
     let state = fixtures::synthetic(1000, 200);
     let mut model = Model::new(Theme::colored(), || fixtures::at(0));
-    update(&mut model, Msg::StateLoaded(Ok(Box::new(state.clone()))));
+    update(
+        &mut model,
+        Msg::StateLoaded(Ok(Box::new(state.clone().into()))),
+    );
     assert_eq!(model.gate.view.lines.len(), 1000);
     let mut terminal = Terminal::new(TestBackend::new(200, 60)).expect("test backend");
 
@@ -35,7 +38,7 @@ fn dashboard(c: &mut Criterion) {
             let mut m = Model::new(Theme::colored(), || fixtures::at(0));
             update(
                 &mut m,
-                Msg::StateLoaded(Ok(Box::new(black_box(state.clone())))),
+                Msg::StateLoaded(Ok(Box::new(black_box(state.clone()).into()))),
             );
             m
         });

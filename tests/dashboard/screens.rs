@@ -25,7 +25,7 @@ fn clock() -> DateTime<Utc> {
 
 fn model(state: CampaignState, theme: Theme) -> Model {
     let mut m = Model::new(theme, clock);
-    update(&mut m, Msg::StateLoaded(Ok(Box::new(state))));
+    update(&mut m, Msg::StateLoaded(Ok(Box::new(state.into()))));
     m
 }
 

@@ -408,6 +408,21 @@ pub fn interpret(
     }
 }
 
+/// What `round new` and `validate` say of a kernel already tried (`tried_before` in their
+/// JSON): `kernel/ was tried in round 7: REJECT -8.00% vs r1, reason: …`, one a round.
+pub fn tried_before(result: &CommandResult) -> Vec<String> {
+    let Ok(doc) = serde_json::from_str::<Value>(result.stdout.trim()) else {
+        return Vec::new();
+    };
+    doc.get("tried_before")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.get("line").and_then(Value::as_str))
+        .map(|line| format!("kernel/ was tried in {line}"))
+        .collect()
+}
+
 fn failure(summary: String, details: Vec<String>) -> Outcome {
     Outcome {
         success: false,

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use kcamp_core::artifacts::progress::Progress;
 use kcamp_core::artifacts::result::{ShapeFailure, ShapeRecord};
+use kcamp_core::campaign::ledger::{self, Tried};
 use kcamp_core::campaign::{CampaignState, RoundState};
 use kcamp_core::gate::{GateReport, Reason, ReasonKind, ShapeClass, ShapeVerdict, Verdict};
 use kcamp_core::schema::{BenchTable, MetricRef, Row};
@@ -1032,6 +1033,48 @@ pub fn details(state: &CampaignState, index: usize) -> Vec<DetailLine> {
         out.push(line("driver", d.summary(), Tone::Normal));
     }
     out
+}
+
+/// The rolled-back rounds whose kernel snapshot has the working kernel's `key` (comments
+/// and whitespace aside), oldest first: what `kcamp status` says as `working_kernel_tried`.
+/// Reads no file: the keys come with the rounds ([`crate::loading::with_snapshot_key`]).
+pub fn working_tried(state: &CampaignState, key: Option<&str>) -> Vec<Tried> {
+    let Some(key) = key else {
+        return Vec::new();
+    };
+    state
+        .rounds
+        .iter()
+        .filter(|r| {
+            r.decision
+                .as_ref()
+                .is_some_and(|d| d.kernel_key.as_deref() == Some(key))
+        })
+        .filter_map(ledger::rolled_back_round)
+        .collect()
+}
+
+/// `kernel/ was tried in round 7: REJECT -8.00% vs r1, reason: …`.
+pub fn tried_text(t: &Tried) -> String {
+    format!("kernel/ was tried in {}", t.line)
+}
+
+/// The open round's details with the rounds that tried its working kernel, after its
+/// decision line (`tried  in round 7: REJECT -8.00% vs r1, reason: …`): before it is
+/// measured, what it would measure was given up once already.
+pub fn add_tried(details: &mut Vec<DetailLine>, tried: &[Tried]) {
+    let at = details
+        .iter()
+        .position(|d| d.key == "decision")
+        .map_or(details.len(), |i| i + 1);
+    details.splice(
+        at..at,
+        tried.iter().map(|t| DetailLine {
+            key: "tried",
+            value: format!("in {}", t.line),
+            tone: Tone::Warn,
+        }),
+    );
 }
 
 fn compact(detail: &Value) -> String {

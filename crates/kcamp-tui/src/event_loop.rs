@@ -25,7 +25,7 @@ use tokio::sync::mpsc;
 use super::DashboardOptions;
 use super::app::{self, Effect, Model, Msg};
 use super::commands::{CampaignCommand, CommandResult};
-use super::loading::{LoadScope, read_patch};
+use super::loading::{LoadScope, read_all, read_patch};
 use super::style::Theme;
 use super::{view, watcher};
 use kcamp_core::campaign::CampaignState;
@@ -381,7 +381,9 @@ impl Loader {
             stats.full_loads.fetch_add(1, Ordering::SeqCst);
             let load = options.loader;
             tokio::task::spawn_blocking(move || {
-                let result = load(&dir).map(Box::new).map_err(|e| e.to_string());
+                let result = read_all(&dir, load)
+                    .map(Box::new)
+                    .map_err(|e| e.to_string());
                 let _ = tx.send(Msg::StateLoaded(result));
             });
         } else {

@@ -1016,6 +1016,41 @@ pub fn imported() -> CampaignState {
     state
 }
 
+/// The key [`tried_kernel`]'s rolled-back round 3 kept of its kernel snapshot: a working
+/// kernel with this key is the one round 3 tried.
+pub const TRIED_KEY: &str = "5e7f0c1d";
+
+/// [`several_rounds`] whose rolled-back round 3 kept its kernel's key and says why it was
+/// given up: the open round's working kernel, loaded with [`TRIED_KEY`], is round 3's.
+pub fn tried_kernel() -> CampaignState {
+    let mut state = several_rounds();
+    if let Some(d) = state.rounds[2].decision.as_mut() {
+        d.kernel_key = Some(TRIED_KEY.into());
+        d.reason = Some("vec4 loads are unaligned at 64: sq64 regressed -10.0%".into());
+    }
+    state
+}
+
+/// [`tried_kernel`] with its open round 4 not measured yet: the working kernel was edited
+/// back to round 3's before `v`.
+pub fn tried_kernel_unmeasured() -> CampaignState {
+    let mut state = tried_kernel();
+    let Some(open) = state.rounds.last_mut() else {
+        return state;
+    };
+    open.table = None;
+    open.gate = None;
+    open.gate_validation = None;
+    open.result = None;
+    open.memory = None;
+    let n = open.number;
+    // Nor does its journal say it was validated.
+    state
+        .journal
+        .retain(|e| !(e.round == Some(n) && e.event == "validated"));
+    state
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,8 +24,9 @@ pub struct LoadScope {
     pub journal: bool,
     pub lock: bool,
     pub live: bool,
-    /// A file of the working `kernel/` changed (an edit): nothing to read again, but what
-    /// it holds against the incumbent is asked anew.
+    /// A file of the working `kernel/` changed (an edit): its key is read again (is it a
+    /// kernel a rolled-back round tried?), and what it holds against the incumbent is
+    /// asked anew.
     pub working_kernel: bool,
 }
 
@@ -47,7 +48,12 @@ impl LoadScope {
     }
 
     pub fn is_empty(&self) -> bool {
-        !self.everything && self.rounds.is_empty() && !self.journal && !self.lock && !self.live
+        !self.everything
+            && self.rounds.is_empty()
+            && !self.journal
+            && !self.lock
+            && !self.live
+            && !self.working_kernel
     }
 
     pub fn merge(&mut self, other: LoadScope) {
@@ -60,8 +66,8 @@ impl LoadScope {
     }
 
     /// What a change of `path` (under the campaign `dir`) makes stale; empty for files the
-    /// dashboard does not show (temp files, staging directories, the working kernel, runs,
-    /// reports).
+    /// dashboard does not show (temp files, staging directories, an editor's swap files,
+    /// runs, reports).
     pub fn of_path(dir: &Path, path: &Path) -> LoadScope {
         let Ok(rel) = path.strip_prefix(dir) else {
             return LoadScope::default();
@@ -181,6 +187,58 @@ pub fn read_shape_samples(
     })
 }
 
+/// A whole campaign read, with what the dashboard reads beside it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Loaded {
+    /// Its rolled-back rounds carry their snapshot's key ([`with_snapshot_key`]).
+    pub state: CampaignState,
+    /// The working kernel's key ([`working_key`]).
+    pub working_key: Option<String>,
+}
+
+impl From<CampaignState> for Loaded {
+    /// A state with no working kernel read (tests, benchmarks).
+    fn from(state: CampaignState) -> Loaded {
+        Loaded {
+            state,
+            working_key: None,
+        }
+    }
+}
+
+/// Read the whole campaign with `load` (the seam tests replace), and the working kernel's
+/// key.
+pub fn read_all(dir: &Path, load: crate::Loader) -> Result<Loaded> {
+    let mut state = load(dir)?;
+    for round in &mut state.rounds {
+        with_snapshot_key(round);
+    }
+    Ok(Loaded {
+        state,
+        working_key: working_key(dir),
+    })
+}
+
+/// The normalised key of the working `kernel/` (comments and whitespace aside), to name
+/// the rolled-back rounds that tried it; None when it cannot be read (an editor in the
+/// middle of a save: its next write reads it again).
+pub fn working_key(dir: &Path) -> Option<String> {
+    kcamp_core::campaign::ledger::kernel_key(&dir.join(KERNEL_DIR)).ok()
+}
+
+/// A rolled-back round whose decision was written before decisions kept their kernel's key
+/// gets its snapshot's, read here, off the screen's task; what `kcamp status` does for it.
+pub fn with_snapshot_key(round: &mut RoundState) {
+    let Some(d) = round.decision.as_mut() else {
+        return;
+    };
+    if d.kernel_key.is_none() && d.decision == kcamp_core::types::DecisionKind::RolledBack {
+        d.kernel_key = kcamp_core::campaign::ledger::snapshot_key(&round.dir)
+            .ok()
+            .flatten();
+    }
+}
+
 /// The parts of a campaign read again: each field is `Some` when it was read.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StatePatch {
@@ -189,6 +247,8 @@ pub struct StatePatch {
     pub journal: Option<Vec<JournalEntry>>,
     pub lock_holder: Option<Option<String>>,
     pub live: Option<Option<Progress>>,
+    /// The working kernel's key ([`working_key`]).
+    pub working_key: Option<Option<String>>,
 }
 
 /// Read the parts `scope` names (not `everything`: that is a full load). Rounds are held to
@@ -200,9 +260,11 @@ pub fn read_patch(
 ) -> Result<StatePatch> {
     let mut patch = StatePatch::default();
     for &n in &scope.rounds {
-        patch
-            .rounds
-            .push((n, CampaignState::load_round(dir, n, frozen_header)?));
+        let mut round = CampaignState::load_round(dir, n, frozen_header)?;
+        if let Some(r) = round.as_mut() {
+            with_snapshot_key(r);
+        }
+        patch.rounds.push((n, round));
     }
     if scope.journal {
         patch.journal = Some(CampaignState::read_journal(dir)?);
@@ -212,6 +274,9 @@ pub fn read_patch(
     }
     if scope.live {
         patch.live = Some(CampaignState::read_live(dir));
+    }
+    if scope.working_kernel {
+        patch.working_key = Some(working_key(dir));
     }
     Ok(patch)
 }
@@ -301,8 +366,8 @@ mod tests {
             "rounds/round-2/.artifacts.tmp/benchmark.csv",
             "rounds/round-2/.kernel.tmp",
             "rounds/.round-1.tmp/kernel/gemm.wgsl",
-            "kernel/gemm.wgsl",
             "kernel/.gemm.wgsl.swp",
+            "kernel/4913",
             "runs/20260314T090000.000Z/benchmark.csv",
             "report/final/benchmark.csv",
             "report.md",
@@ -315,11 +380,64 @@ mod tests {
             LoadScope::of_path(Path::new("/c"), Path::new("/elsewhere/x")).is_empty(),
             "outside the campaign"
         );
-        // An edit of the working kernel reads nothing again, but is heard; its editor's
-        // swap file is not.
-        assert!(scope("kernel/gemm.wgsl").working_kernel);
-        assert!(!scope("kernel/.gemm.wgsl.swp").working_kernel);
-        assert!(!scope("kernel/4913").working_kernel);
+        // An edit of the working kernel reads only its key again; its editor's swap file
+        // is no edit.
+        assert_eq!(
+            scope("kernel/gemm.wgsl"),
+            LoadScope {
+                working_kernel: true,
+                ..LoadScope::default()
+            }
+        );
+    }
+
+    #[test]
+    fn the_working_kernels_key_is_read_with_the_campaign_and_after_an_edit() {
+        use kcamp_core::campaign::ledger;
+        use kcamp_core::types::DecisionKind;
+        let dir = tempfile::tempdir().unwrap();
+        let mut state = crate::fixtures::several_rounds();
+        // Round 3 (rolled back) kept a snapshot and, as a decision written before keys were
+        // kept, no key of it.
+        let snapshot = dir.path().join("rounds/round-3/kernel");
+        std::fs::create_dir_all(&snapshot).unwrap();
+        std::fs::write(snapshot.join("gemm.wgsl"), "fn f() { let x = 1; }\n").unwrap();
+        for r in &mut state.rounds {
+            if let Some(d) = r.decision.as_mut() {
+                d.kernel_key = None;
+            }
+        }
+        crate::fixtures::write_campaign(&state, dir.path()).unwrap();
+        let kernel = dir.path().join(KERNEL_DIR).join("gemm.wgsl");
+        let key_of = |r: &RoundState| {
+            let d = r.decision.as_ref().unwrap();
+            assert_eq!(d.decision, DecisionKind::RolledBack);
+            d.kernel_key.clone()
+        };
+        let round3 = |loaded: &CampaignState| key_of(loaded.round(3).unwrap());
+
+        let loaded = read_all(dir.path(), CampaignState::load).unwrap();
+        let key3 = ledger::snapshot_key(&dir.path().join("rounds/round-3"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            round3(&loaded.state),
+            Some(key3.clone()),
+            "filled from its snapshot"
+        );
+        assert_ne!(loaded.working_key, Some(key3.clone()));
+        assert!(loaded.working_key.is_some());
+
+        // The same kernel, re-commented and re-indented: read again after the edit.
+        std::fs::write(&kernel, "// back to it\nfn f() {\n    let x = 1;\n}\n").unwrap();
+        let mut edit = scope("kernel/gemm.wgsl");
+        edit.rounds.insert(3);
+        let patch = read_patch(dir.path(), &edit, loaded.state.frozen_header.as_deref()).unwrap();
+        assert_eq!(patch.working_key, Some(Some(key3.clone())));
+        assert_eq!(key_of(patch.rounds[0].1.as_ref().unwrap()), Some(key3));
+        // A journal line reads no kernel.
+        let journal = read_patch(dir.path(), &scope("journal.jsonl"), None).unwrap();
+        assert_eq!(journal.working_key, None);
     }
 
     #[test]

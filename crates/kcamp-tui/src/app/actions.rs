@@ -331,6 +331,13 @@ fn verdict_lines(model: &Model, round: &RoundState) -> Vec<(String, Tone)> {
         ));
     }
     lines.extend(verdict_line(round));
+    // The open round's kernel, given up once already.
+    lines.extend(
+        model
+            .tried
+            .iter()
+            .map(|t| (derive::tried_text(t), Tone::Warn)),
+    );
     if let Some(gate) = &round.gate {
         lines.extend(reason_lines(&gate.reasons, &gate.noted_regressions));
     }
@@ -752,6 +759,14 @@ fn open_reasons(model: &mut Model) {
                     Tone::Bad
                 },
             ));
+            if view.open {
+                lines.extend(
+                    model
+                        .tried
+                        .iter()
+                        .map(|t| (derive::tried_text(t), Tone::Warn)),
+                );
+            }
             lines.extend(reason_lines(&view.reasons, &view.noted_regressions));
             format!("Verdict of round {number}")
         }
@@ -924,6 +939,11 @@ pub(super) fn on_command_finished(
     model.note(outcome.summary.clone(), tone);
     if outcome.success {
         model.toast(outcome.summary.clone(), Tone::Good);
+    }
+    // `round new` and `validate` name the rolled-back rounds that tried this kernel: said
+    // after the outcome, so the toast shows it.
+    for line in commands::tried_before(result) {
+        model.note(format!("{}: {line}", command.label()), Tone::Warn);
     }
     if hard_failure && model.popup.is_none() {
         let mut lines = vec![(outcome.summary.clone(), Tone::Bad)];

@@ -21,12 +21,13 @@ use crate::derive::{
     self, ChartData, DetailLine, LogLine, LogSource, RoundLine, RoundStatus, ShapeSpark, Tone,
 };
 use crate::keys::{Context, Panel};
-use crate::loading::{LoadScope, StatePatch};
+use crate::loading::{LoadScope, Loaded, StatePatch};
 use crate::popups::Popup;
 use crate::style::Theme;
 use crossterm::event::MouseEvent;
 use kcamp_core::artifacts::progress::Progress;
 use kcamp_core::campaign::CampaignState;
+use kcamp_core::campaign::ledger::Tried;
 
 pub use gate_table::{ClassCounts, GateTable, SortOrder};
 
@@ -52,7 +53,7 @@ pub enum Msg {
     Resize(u16, u16),
     Tick,
     /// A whole campaign read.
-    StateLoaded(Result<Box<CampaignState>, String>),
+    StateLoaded(Result<Box<Loaded>, String>),
     /// Parts of the campaign read again.
     PatchLoaded(Result<Box<StatePatch>, String>),
     /// Files under the campaign changed; the scope says which parts to read again.
@@ -158,6 +159,11 @@ pub struct Model {
     /// What the working kernel holds against the incumbent, once an edit was seen
     /// (`1 file changed, +3 −1 (r1 → kernel/)`).
     pub working_kernel: Option<String>,
+    /// The working kernel's normalised key, as last read (None: not read, or unreadable).
+    pub working_key: Option<String>,
+    /// The rolled-back rounds whose kernel snapshot equals the working kernel (comments and
+    /// whitespace aside): `v` would measure a kernel already tried and given up.
+    pub tried: Vec<Tried>,
     failed_loads: u32,
     /// A failed load to try again on the next tick.
     retry: Option<LoadScope>,
@@ -198,6 +204,8 @@ impl Model {
             scratch: false,
             size: (80, 24),
             working_kernel: None,
+            working_key: None,
+            tried: Vec::new(),
             failed_loads: 0,
             retry: None,
             last_liveness_check: None,
@@ -382,14 +390,40 @@ impl Model {
         }
     }
 
-    fn apply_state(&mut self, state: CampaignState) {
-        self.state = Some(state);
+    fn apply_state(&mut self, loaded: Loaded) {
+        self.state = Some(loaded.state);
+        self.working_key = loaded.working_key;
         self.rounds_changed();
         self.journal_changed();
         self.live_changed();
     }
 
+    /// The rolled-back rounds that tried the working kernel, after the rounds or the
+    /// working kernel changed; a round newly among them is said in the log and the toast
+    /// (an edit that went back to a kernel already given up). True when they changed.
+    fn ledger_changed(&mut self) -> bool {
+        let Some(state) = &self.state else {
+            return false;
+        };
+        let tried = derive::working_tried(state, self.working_key.as_deref());
+        if tried == self.tried {
+            return false;
+        }
+        let new: Vec<Tried> = tried
+            .iter()
+            .filter(|t| !self.tried.iter().any(|o| o.round == t.round))
+            .cloned()
+            .collect();
+        self.tried = tried;
+        for line in kcamp_core::campaign::ledger::tried_lines("kernel/", &new) {
+            self.note(line, Tone::Warn);
+        }
+        true
+    }
+
     fn rounds_changed(&mut self) {
+        // A round rolled back (or a decision re-read) may be one the working kernel tried.
+        self.ledger_changed();
         let Some(state) = &self.state else {
             return;
         };
@@ -426,7 +460,10 @@ impl Model {
             return;
         };
         let view = derive::gate_view(state, self.selected);
-        let details = derive::details(state, self.selected);
+        let mut details = derive::details(state, self.selected);
+        if view.open {
+            derive::add_tried(&mut details, &self.tried);
+        }
         if details != self.details {
             self.details_scroll = 0;
         }
@@ -506,14 +543,24 @@ impl Model {
         }
     }
 
-    fn on_patch(&mut self, patch: StatePatch) -> Vec<Effect> {
+    fn on_patch(&mut self, mut patch: StatePatch) -> Vec<Effect> {
         let Some(state) = self.state.as_mut() else {
             // Nothing to patch yet: the first full load is on its way or failed.
             return vec![Effect::Load(LoadScope::everything())];
         };
+        // The working kernel's key is the model's, not the campaign state's.
+        let key = patch.working_key.take();
         let changed = patch.apply(state);
+        let key_changed = key.is_some_and(|k| {
+            let differs = k != self.working_key;
+            self.working_key = k;
+            differs
+        });
         if !changed.rounds.is_empty() {
             self.rounds_changed();
+        } else if key_changed && self.ledger_changed() {
+            self.refresh_selection();
+            self.redraw = true;
         }
         if changed.journal {
             self.journal_changed();

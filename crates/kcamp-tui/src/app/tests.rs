@@ -11,7 +11,7 @@ fn fixed_clock() -> DateTime<Utc> {
 
 fn model_with(state: CampaignState) -> Model {
     let mut m = Model::new(Theme::plain(), fixed_clock);
-    update(&mut m, Msg::StateLoaded(Ok(Box::new(state))));
+    update(&mut m, Msg::StateLoaded(Ok(Box::new(state.into()))));
     m
 }
 
@@ -402,7 +402,7 @@ fn toasts_expire_and_only_then_redraw() {
     let mut m = Model::new(Theme::plain(), clock);
     update(
         &mut m,
-        Msg::StateLoaded(Ok(Box::new(fixtures::baseline_only()))),
+        Msg::StateLoaded(Ok(Box::new(fixtures::baseline_only().into()))),
     );
     m.take_redraw();
     chr(&mut m, 'v');
@@ -438,7 +438,7 @@ fn half_written_files_are_retried_before_the_error_shows() {
     assert_eq!(m.rounds.len(), 4, "the last good state stays");
     update(
         &mut m,
-        Msg::StateLoaded(Ok(Box::new(fixtures::several_rounds()))),
+        Msg::StateLoaded(Ok(Box::new(fixtures::several_rounds().into()))),
     );
     assert!(m.load_error.is_none());
 }
@@ -503,14 +503,14 @@ fn selection_follows_the_newest_round_until_moved() {
     assert_eq!(m.selected, 0);
     update(
         &mut m,
-        Msg::StateLoaded(Ok(Box::new(fixtures::several_rounds()))),
+        Msg::StateLoaded(Ok(Box::new(fixtures::several_rounds().into()))),
     );
     assert_eq!(m.selected, 3);
     chr(&mut m, 'k');
     assert_eq!(m.gate.view.round, Some(3));
     update(
         &mut m,
-        Msg::StateLoaded(Ok(Box::new(fixtures::several_rounds()))),
+        Msg::StateLoaded(Ok(Box::new(fixtures::several_rounds().into()))),
     );
     assert_eq!(m.selected, 2, "a reload keeps a manual selection");
 }
@@ -793,4 +793,164 @@ fn a_key_is_refused_exactly_when_refusal_says_so_and_then_says_that() {
             assert_eq!(m.popup.is_some(), offered);
         }
     }
+}
+
+fn loaded_with_key(state: CampaignState, key: &str) -> Msg {
+    Msg::StateLoaded(Ok(Box::new(Loaded {
+        state,
+        working_key: Some(key.into()),
+    })))
+}
+
+fn key_read(key: &str) -> Msg {
+    Msg::PatchLoaded(Ok(Box::new(StatePatch {
+        working_key: Some(Some(key.into())),
+        ..StatePatch::default()
+    })))
+}
+
+#[test]
+fn a_working_kernel_a_rolled_back_round_tried_is_named_beside_the_open_round() {
+    let mut m = Model::new(Theme::plain(), fixed_clock);
+    update(
+        &mut m,
+        loaded_with_key(fixtures::tried_kernel(), fixtures::TRIED_KEY),
+    );
+    assert_eq!(m.tried.iter().map(|t| t.round).collect::<Vec<_>>(), [3]);
+    // The open round (selected) says it in its details, after its decision.
+    assert_eq!(m.gate.view.round, Some(4));
+    let keys: Vec<&str> = m.details.iter().map(|d| d.key).collect();
+    assert_eq!(keys[..3], ["hypothesis", "decision", "tried"], "{keys:?}");
+    let tried = &m.details[2];
+    assert!(
+        tried.value.starts_with("in round 3: REJECT ")
+            && tried
+                .value
+                .contains("% vs r2, reason: vec4 loads are unaligned at 64"),
+        "{}",
+        tried.value
+    );
+    assert_eq!(tried.tone, Tone::Warn);
+    // Said once in the log and the toast, in the words of `kcamp status`.
+    assert!(
+        last_message(&m).starts_with("kernel/ equals the snapshot of a rolled-back round")
+            && last_message(&m).contains("tried in round 3: REJECT"),
+        "{}",
+        last_message(&m)
+    );
+    assert!(m.toast.as_ref().is_some_and(|t| t.tone == Tone::Warn));
+    // `e` on the open round's verdict names it too, after the verdict; so does the
+    // rollback's popup.
+    chr(&mut m, 'e');
+    let (_, lines) = viewer(&m);
+    assert!(
+        lines[1].starts_with("kernel/ was tried in round 3"),
+        "{lines:?}"
+    );
+    key(&mut m, KeyCode::Esc);
+    chr(&mut m, 'r');
+    let Some(Popup::Input(input)) = &m.popup else {
+        panic!("the rollback reason: {:?}", m.popup)
+    };
+    assert!(
+        input
+            .lines
+            .iter()
+            .any(|(l, _)| l.starts_with("kernel/ was tried in round 3")),
+        "{:?}",
+        input.lines
+    );
+    key(&mut m, KeyCode::Esc);
+    // Round 3 itself is not the open round: its details say nothing of it.
+    chr(&mut m, 'k');
+    assert_eq!(m.gate.view.round, Some(3));
+    assert!(m.details.iter().all(|d| d.key != "tried"));
+    chr(&mut m, 'j');
+
+    // An edit to another kernel: the line goes, and nothing new is said.
+    let said = m.messages.len();
+    m.take_redraw();
+    update(&mut m, key_read("another"));
+    assert!(m.tried.is_empty() && m.details.iter().all(|d| d.key != "tried"));
+    assert!(m.take_redraw());
+    assert_eq!(m.messages.len(), said);
+    // The same key read again changes nothing on screen.
+    update(&mut m, key_read("another"));
+    assert!(!m.take_redraw());
+    // Back to round 3's kernel: said again.
+    update(&mut m, key_read(fixtures::TRIED_KEY));
+    assert_eq!(m.messages.len(), said + 1);
+    assert!(m.details.iter().any(|d| d.key == "tried"));
+}
+
+#[test]
+fn a_rollback_that_leaves_the_working_kernel_equal_to_its_snapshot_names_it() {
+    // The working kernel is round 4's; rolling round 4 back (a re-read round) makes it a
+    // kernel tried and given up.
+    let mut m = Model::new(Theme::plain(), fixed_clock);
+    update(&mut m, loaded_with_key(fixtures::several_rounds(), "k4"));
+    assert!(m.tried.is_empty());
+    let mut round4 = fixtures::several_rounds().rounds.pop().unwrap();
+    let mut decision = fixtures::several_rounds().rounds[2]
+        .decision
+        .clone()
+        .unwrap();
+    decision.round = 4;
+    decision.kernel_key = Some("k4".into());
+    decision.reason = Some("sq1024 FAIL".into());
+    round4.decision = Some(decision);
+    let patch = StatePatch {
+        rounds: vec![(4, Some(round4))],
+        ..StatePatch::default()
+    };
+    update(&mut m, Msg::PatchLoaded(Ok(Box::new(patch))));
+    assert_eq!(m.tried.iter().map(|t| t.round).collect::<Vec<_>>(), [4]);
+    assert!(
+        last_message(&m).contains("tried in round 4"),
+        "{}",
+        last_message(&m)
+    );
+    // No round is open: no details line claims one.
+    assert_eq!(m.open_round_number(), None);
+    assert!(m.details.iter().all(|d| d.key != "tried"));
+}
+
+#[test]
+fn round_new_and_validate_say_when_the_kernel_was_tried_before() {
+    let mut m = model_with(fixtures::several_rounds());
+    let doc = r#"{"round": 5, "hypothesis": "vec4 again", "tried_before": [
+        {"round": 3, "line": "round 3: REJECT -8.00% vs r2, reason: slower"}]}"#;
+    finished(
+        &mut m,
+        CampaignCommand::NewRound {
+            hypothesis: "vec4 again".into(),
+        },
+        Some(0),
+        doc,
+        false,
+    );
+    assert_eq!(
+        last_message(&m),
+        "round new: kernel/ was tried in round 3: REJECT -8.00% vs r2, reason: slower"
+    );
+    let toast = m.toast.as_ref().expect("a toast");
+    assert_eq!(
+        (toast.text.as_str(), toast.tone),
+        (last_message(&m), Tone::Warn)
+    );
+    // Nothing tried before: nothing said beyond the outcome.
+    finished(
+        &mut m,
+        CampaignCommand::NewRound {
+            hypothesis: "x".into(),
+        },
+        Some(0),
+        r#"{"round": 6, "hypothesis": "x", "tried_before": []}"#,
+        false,
+    );
+    assert!(
+        last_message(&m).starts_with("round new round 6"),
+        "{}",
+        last_message(&m)
+    );
 }

@@ -382,9 +382,12 @@ fn head_lines(model: &Model, inner: Rect) -> Vec<Line<'static>> {
                 head.push(fit_line(Line::from(verdict), room));
                 head.push(fit_line(Line::from(tally), room));
             }
-            // Why the first shape failed, then as many reasons as the height allows; the
-            // last line says how many more `e` shows (every failure among them).
-            let (mut items, hidden) = first_failure(&gate.lines, theme.class(ShapeClass::Failed));
+            // The open round's kernel given up once already, then why the first shape
+            // failed, then as many reasons as the height allows; the last line says how many
+            // more `e` shows (every failure among them).
+            let mut items = tried_items(model);
+            let (failure, hidden) = first_failure(&gate.lines, theme.class(ShapeClass::Failed));
+            items.extend(failure);
             // What decided the verdict before the notes on how it was measured.
             items.extend(collapse_reasons(&gate.reasons).into_iter().map(|r| {
                 let style = if r.kind.decides() {
@@ -433,6 +436,23 @@ fn head_lines(model: &Model, inner: Rect) -> Vec<Line<'static>> {
     }
 
     head
+}
+
+/// `• kernel/ was tried in round 7: REJECT …` for the open round, in the warning style.
+fn tried_items(model: &Model) -> Vec<(String, Style)> {
+    if !model.gate.view.open {
+        return Vec::new();
+    }
+    model
+        .tried
+        .iter()
+        .map(|t| {
+            (
+                format!("• {}", crate::derive::tried_text(t)),
+                model.theme.warning(),
+            )
+        })
+        .collect()
 }
 
 /// The row of the table at terminal row `y` (a click), as a position in the table's rows.
@@ -500,7 +520,14 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     }
     if let Some(note) = model.gate_note() {
         frame.render_widget(block, area);
-        let lines = wrap(&Line::styled(note, theme.dim()), inner.width as usize);
+        let mut lines = wrap(&Line::styled(note, theme.dim()), inner.width as usize);
+        for (text, style) in tried_items(model) {
+            lines.extend(wrap_hanging(
+                text.trim_start_matches("• "),
+                style,
+                inner.width as usize,
+            ));
+        }
         let lines = clip_rows(lines, inner.height as usize, inner.width as usize);
         frame.render_widget(Paragraph::new(lines), inner);
         return;
