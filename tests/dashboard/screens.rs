@@ -1120,3 +1120,45 @@ fn an_imported_campaign_asks_for_the_csv() {
     assert!(text.contains("imported CSVs"), "{text}");
     snap("imported_csv", &m);
 }
+
+#[test]
+fn a_working_kernel_already_tried_is_named_where_the_open_round_is_decided() {
+    let loaded = |state| {
+        let mut m = Model::new(Theme::colored(), clock);
+        let loaded = kcamp_tui::loading::Loaded {
+            state,
+            working_key: Some(fixtures::TRIED_KEY.into()),
+        };
+        update(&mut m, Msg::StateLoaded(Ok(Box::new(loaded))));
+        m
+    };
+    // Measured: the gate's head says it under the verdict, the details after the decision,
+    // the toast once.
+    let m = loaded(fixtures::tried_kernel());
+    for size in [SMALL, MID, BIG] {
+        let text = screen(&m, size);
+        assert!(
+            text.contains("kernel/ was tried in round 3"),
+            "{size:?}\n{text}"
+        );
+    }
+    let text = screen(&m, BIG);
+    assert!(text.contains("tried        in round 3: REJECT"), "{text}");
+    assert!(text.contains("vec4 loads are unaligned at 64"), "{text}");
+    snap("tried_kernel", &m);
+    // Not measured yet: under the note that `v` measures it, the gate says that this
+    // kernel was given up once.
+    let m = loaded(fixtures::tried_kernel_unmeasured());
+    for size in [SMALL, MID, BIG] {
+        let text = screen(&m, size);
+        assert!(
+            text.contains("round 4 is not measured yet"),
+            "{size:?}\n{text}"
+        );
+        assert!(
+            text.contains("kernel/ was tried in round 3"),
+            "{size:?}\n{text}"
+        );
+    }
+    snap("tried_kernel_unmeasured", &m);
+}

@@ -448,6 +448,30 @@ fn diff_search_mouse_and_the_editor_in_the_dashboard() {
     let kernel = std::fs::read_to_string(campaign.join("kernel/gemm.wgsl")).unwrap();
     assert!(kernel.ends_with("// edited in the e2e test\n"));
 
+    // Round 3's snapshot in kernel/, re-commented: the open round names it as a kernel
+    // already given up; a real edit takes the line away, and going back brings it back.
+    let tried = "kernel/ was tried in round 3: REJECT";
+    let snapshot =
+        std::fs::read_to_string(campaign.join("rounds/round-3/kernel/gemm.wgsl")).unwrap();
+    let working = campaign.join("kernel/gemm.wgsl");
+    std::fs::write(&working, format!("// back to round 3\n{snapshot}")).unwrap();
+    tmux.send(&["j", "j"]);
+    tmux.wait_for(
+        "the open round's ledger line",
+        Duration::from_secs(10),
+        |s| s.contains("5 Details round 4") && s.contains(tried),
+    );
+    std::fs::write(&working, format!("{snapshot}const E2E_EDIT: u32 = 1u;\n")).unwrap();
+    tmux.wait_for(
+        "the line gone after a real edit",
+        Duration::from_secs(10),
+        |s| !s.contains(tried) && !s.contains("tried        in round 3"),
+    );
+    std::fs::write(&working, &snapshot).unwrap();
+    tmux.wait_for("the line back", Duration::from_secs(10), |s| {
+        s.contains(tried)
+    });
+
     tmux.send(&["q"]);
     let end = tmux.wait_for("the exit", Duration::from_secs(10), |s| {
         s.contains("KCAMP_EXIT=")
