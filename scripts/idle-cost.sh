@@ -13,16 +13,26 @@
 #      ms); target under 200 ms. Twice each: a journal line (the log panel), and a new
 #      verdict of the open round (its 1,000-shape gate.json re-read; the gate panel).
 #
-# Usage: scripts/idle-cost.sh            (SHAPES=1000 ROUNDS=200 IDLE_SECONDS=20)
+# Usage: scripts/idle-cost.sh            (SHAPES=1000 ROUNDS=200 IDLE_SECONDS=20 KEYS=3)
+# KCAMP=path/to/kcamp (and SYNTHETIC=path/to/synthetic_campaign) measure another build, e.g.
+# the one before a change, with nothing built. To compare two builds, run the script for each
+# in turn, alternating (A B A B), on the same campaign generator: the figures move with the
+# machine's load, which every run prints at its start and end.
 # No GPU is involved: the dashboard only reads files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SHAPES=${SHAPES:-1000}
 ROUNDS=${ROUNDS:-200}
 IDLE_SECONDS=${IDLE_SECONDS:-20}
+KEYS=${KEYS:-3}
 SOCKET=kcamp-idle-$$
 
-cargo build --release --quiet --bin kcamp --example synthetic_campaign
+if [ -z "${KCAMP:-}" ] || [ -z "${SYNTHETIC:-}" ]; then
+    cargo build --release --quiet --bin kcamp --example synthetic_campaign
+fi
+KCAMP=$(realpath "${KCAMP:-target/release/kcamp}")
+SYNTHETIC=$(realpath "${SYNTHETIC:-target/release/examples/synthetic_campaign}")
+echo "kcamp: $KCAMP; load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 work=$(mktemp -d)
 cleanup() {
     tmux -L "$SOCKET" kill-server 2>/dev/null || true
@@ -30,19 +40,20 @@ cleanup() {
 }
 trap cleanup EXIT
 camp="$work/campaign"
-target/release/examples/synthetic_campaign "$camp" "$SHAPES" "$ROUNDS"
+"$SYNTHETIC" "$camp" "$SHAPES" "$ROUNDS"
 echo "on disk: $(du -sh "$camp" | cut -f1) in $(find "$camp" -type f | wc -l) files"
 
 screen() { tmux -L "$SOCKET" capture-pane -p -t idle; }
 now_ms() { date +%s%3N; }
 
 tmux -L "$SOCKET" new-session -d -x 160 -y 48 -s idle \
-    "TERM=xterm-256color exec target/release/kcamp tui '$camp'"
+    "TERM=xterm-256color exec '$KCAMP' tui '$camp'"
 start=$(now_ms)
 until screen | grep -q "incumbent r"; do sleep 0.05; done
 echo "first screen after $(( $(now_ms) - start )) ms (full read of the campaign)"
 pid=$(tmux -L "$SOCKET" list-panes -t idle -F '#{pane_pid}')
-[ "$(cat "/proc/$pid/comm")" = kcamp ] || { echo "pane runs $(cat "/proc/$pid/comm"), not kcamp" >&2; exit 3; }
+exe=$(basename "$KCAMP" | cut -c1-15)
+[ "$(cat "/proc/$pid/comm")" = "$exe" ] || { echo "pane runs $(cat "/proc/$pid/comm"), not $exe" >&2; exit 3; }
 
 ticks() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }
 rchar() { awk '/^rchar/ { print $2 }' "/proc/$pid/io"; }
@@ -68,7 +79,7 @@ latency() {
 
 tmux -L "$SOCKET" send-keys -t idle 2
 sleep 0.5
-for i in 1 2 3; do
+for i in $(seq "$KEYS"); do
     t=$(now_ms)
     tmux -L "$SOCKET" send-keys -t idle j
     echo "key j (gate cursor to $((i + 1))/$SHAPES) on screen after $(latency " $((i + 1))/$SHAPES " "$t") ms"
@@ -96,3 +107,4 @@ t0=$(ticks)
 sleep 5
 t1=$(ticks)
 awk -v d="$((t1 - t0))" -v hz="$hz" 'BEGIN { printf "idle again 5 s: %.2f%% of a core\n", 100 * d / hz / 5 }'
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
