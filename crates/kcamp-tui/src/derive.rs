@@ -589,7 +589,15 @@ pub fn verdict_summary(gate: &GateReport, failures: &[ShapeFailure]) -> String {
         match deciding {
             // The aggregate's sentence is long; what it decides fits in a few words.
             Some(r) if r.contains(NOISE) => parts.push(match gate.aggregate.band {
-                Some(b) => format!("{NOISE} (paired band {})", kcamp_core::units::band(b)),
+                Some(b) => format!(
+                    "{NOISE} ({}band {})",
+                    if gate.aggregate.pairs.is_some() {
+                        "paired "
+                    } else {
+                        ""
+                    },
+                    kcamp_core::units::band(b)
+                ),
                 None => NOISE.to_owned(),
             }),
             Some(r) => parts.push(r.trim().trim_end_matches('.').to_owned()),
