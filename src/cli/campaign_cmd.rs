@@ -172,6 +172,12 @@ fn measuring(
             cancel,
             ..Builtin::default()
         },
+        kcamp_runner::AdapterProbe(Arc::new(|| {
+            kcamp_gpu::list_adapters()
+                .iter()
+                .map(kcamp_gpu::AdapterReport::description)
+                .collect()
+        })),
     );
     Ok((measurer, progress))
 }
@@ -600,12 +606,21 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
         human.push_str(&line);
     }
     let mismatch = r.like_for_like.as_ref().map(|l| !l.comparable());
-    let next = next_after_verdict(
-        ctx,
-        r.report.verdict,
-        (!out.failures.is_empty()).then_some("the reasons above"),
-        Some(mismatch.unwrap_or(false)),
-    );
+    let next = if r.unfloored.is_some() && r.report.verdict == Verdict::NeedsRemeasure {
+        // Measuring again changes nothing until something names what the rows ran on.
+        vec![format!(
+            "name the GPU the rows come from: target_gpu in {} (the reason above lists the known ones), or `{} peak` on it; then validate again",
+            c.dir.join("manifest.yaml").display(),
+            prefix(ctx)
+        )]
+    } else {
+        next_after_verdict(
+            ctx,
+            r.report.verdict,
+            (!out.failures.is_empty()).then_some("the reasons above"),
+            Some(mismatch.unwrap_or(false)),
+        )
+    };
     Ok(CmdOutput::with_exit(out, human, exit).with_next(next))
 }
 
@@ -1023,7 +1038,12 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
         .iter()
         .flat_map(|c| [c.svg.as_path(), c.png.as_path()])
         .collect();
-    let next = report_next(ctx, gate.verdict, report.target.as_ref());
+    let next = report_next(
+        ctx,
+        gate.verdict,
+        report.target.as_ref(),
+        acceptance.unfloored.is_some(),
+    );
     let human = match a.format {
         ReportFormat::Markdown => {
             // stdout is the markdown to paste; the run's line goes to stderr.
@@ -1162,6 +1182,7 @@ fn standing_report(
             ctx,
             gate.verdict,
             target.as_ref(),
+            record.unfloored.is_some(),
         )),
     )
 }
@@ -1172,10 +1193,14 @@ fn report_next(
     ctx: &Ctx,
     verdict: kcamp_core::gate::Verdict,
     target: Option<&kcamp_core::campaign::TargetStatus>,
+    unfloored: bool,
 ) -> Vec<String> {
     use kcamp_core::gate::Verdict;
     let k = prefix(ctx);
     match verdict {
+        Verdict::NeedsRemeasure if unfloored => vec![format!(
+            "name the GPU the rows come from: target_gpu in manifest.yaml (the reason above lists the known ones), or `{k} peak` on it; then `{k} report` again"
+        )],
         Verdict::Accept | Verdict::AcceptWithNote => match target {
             Some(t) if !t.met => vec![format!(
                 "{k} round new --hypothesis TEXT   (the performance target is not met yet)"

@@ -39,6 +39,7 @@ use kcamp_core::schema::{
 use kcamp_core::types::{Check, ShapeSpec, Validation};
 use kcamp_core::{Error, Result};
 
+use crate::hardware::AdapterProbe;
 use combine::{Run, combine};
 use invoke::{Call, Ended, Ran, invoke};
 
@@ -51,6 +52,9 @@ pub struct Harness {
     /// Set to stop the run: the command's process group is killed and `measure` answers
     /// `Error::Cancelled`.
     pub cancel: Arc<AtomicBool>,
+    /// The adapters wgpu finds on this machine, for the hardware recorded in the
+    /// fingerprint (the vendors' tools and the device nodes are asked without it).
+    pub adapters: Option<AdapterProbe>,
 }
 
 impl Harness {
@@ -62,6 +66,7 @@ impl Harness {
             quick_command: quick.or_else(|| full.clone())?,
             full_command: full?,
             cancel: Arc::new(AtomicBool::new(false)),
+            adapters: None,
         })
     }
 
@@ -125,7 +130,11 @@ impl Measurer for Harness {
     fn fingerprint(&self, campaign: &Campaign, _out_dir: &Path) -> Result<Fingerprint> {
         let harness = HarnessIdentity::of_commands(&campaign.manifest, &campaign.dir)?
             .ok_or_else(|| Error::Internal("a harness without commands".into()))?;
-        Ok(Fingerprint::external(harness))
+        // The harness ran here: what this machine has is what its rows can come from.
+        Ok(Fingerprint {
+            hardware: Some(crate::hardware::detect(self.adapters.as_ref())),
+            ..Fingerprint::external(harness)
+        })
     }
 }
 
@@ -931,6 +940,7 @@ mod tests {
             quick_command: "sh h.sh {csv}".into(),
             full_command: "sh h.sh {csv}".into(),
             cancel: Arc::new(AtomicBool::new(false)),
+            adapters: None,
         };
         let shape = |label: &str, n: u64| ShapeSpec {
             label: label.into(),
