@@ -787,13 +787,17 @@ fn next_from_state(ctx: &Ctx, st: &CampaignState) -> Vec<String> {
                     .display()
             )],
             Some(g) => {
-                // Neither status nor log prints why a shape failed: say where it is.
-                let reasons = format!(
-                    "why each shape failed: {}, or the dashboard's e",
-                    st.dir
-                        .join(format!("rounds/round-{}/artifacts/result.json", r.number))
-                        .display()
-                );
+                // Neither status nor log prints why a shape failed: say where it is (the
+                // built-in runner's run record, a harness's log; an imported CSV has none).
+                let artifacts = st.dir.join(format!("rounds/round-{}/artifacts", r.number));
+                let reasons = match ["result.json", "harness.log"]
+                    .iter()
+                    .map(|f| artifacts.join(f))
+                    .find(|p| p.is_file())
+                {
+                    Some(p) => format!("why each shape failed: {}, or the dashboard's e", p.display()),
+                    None => "the CSV was imported: why each shape failed is in the output of the harness that wrote it".to_owned(),
+                };
                 next_after_verdict(
                     ctx,
                     g.verdict,

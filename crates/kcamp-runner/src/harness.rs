@@ -163,6 +163,17 @@ fn sequence(paired: bool, pairs: u32, timed: bool, check: bool) -> Vec<(Invocati
     out
 }
 
+/// Why a timed-out invocation's partial CSV was not read: the first line of the error, which
+/// names the kept copy (the rest is the context a fatal read error carries: the log as it
+/// was staged, its last lines).
+fn partial_csv_note(e: &Error) -> String {
+    let text = e.to_string();
+    format!(
+        "the partial CSV it left was not read: {}",
+        kcamp_core::text::quote(text.lines().next().unwrap_or_default(), 400)
+    )
+}
+
 /// How an invocation's role reads in a message.
 fn described(role: InvocationRole) -> &'static str {
     match role {
@@ -656,10 +667,7 @@ impl<'a> Measurement<'a> {
                 }
                 // A run killed mid-write leaves a partial CSV: what it holds is not its word.
                 Err(e) if ran.ended == Ended::TimedOut => {
-                    note = Some(format!(
-                        "the partial CSV it left was not read: {}",
-                        kcamp_core::text::quote(&e.to_string(), 400)
-                    ));
+                    note = Some(partial_csv_note(&e));
                 }
                 Err(e) => return Err(e),
             }
@@ -727,10 +735,7 @@ impl<'a> Measurement<'a> {
             match self.read_or_keep(&csv, &kept, &what, read) {
                 Ok(r) => rows = r,
                 Err(e) if ran.ended == Ended::TimedOut => {
-                    note = Some(format!(
-                        "the partial CSV it left was not read: {}",
-                        kcamp_core::text::quote(&e.to_string(), 400)
-                    ));
+                    note = Some(partial_csv_note(&e));
                 }
                 Err(e) => return Err(e),
             }
