@@ -40,7 +40,7 @@ pub struct GateRecord {
     /// `validations.jsonl` records); absent in records written before it was kept here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_verdict: Option<Verdict>,
-    /// SHA-256 of the measured CSV (as written or imported), so a NEEDS_REMEASURE counts
+    /// SHA-256 of the measured rows as kcamp writes them, so a NEEDS_REMEASURE counts
     /// one file once; absent in older records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub csv_hash: Option<String>,
@@ -61,7 +61,7 @@ pub(super) struct ValidationLog {
     /// a re-measurement of a small gain.
     #[serde(default = "yes")]
     pub(super) comparable: bool,
-    /// SHA-256 of the measured CSV; absent in lines written before it was kept.
+    /// SHA-256 of the measured rows; absent in lines written before it was kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) csv_hash: Option<String>,
     /// A roofline floor held the rows (without one, a gain is not a gain to re-measure).

@@ -137,8 +137,8 @@ pub struct Measured {
     /// Why no roofline floor could hold these rows (see [`target_floor`]): then nothing
     /// says they are possible, and the verdict cannot accept them.
     pub unfloored: Option<String>,
-    /// SHA-256 of the CSV as the measurer wrote it (or as imported): one measurement imported
-    /// twice is one measurement.
+    /// SHA-256 of the measured rows ([`table_sha256`], before the floor): one measurement
+    /// imported twice is one measurement.
     pub csv_hash: String,
 }
 
@@ -227,7 +227,7 @@ pub(crate) fn measure(
                 summary: RunSummary::default(),
                 failures: Vec::new(),
                 unfloored: None,
-                csv_hash: sha256_hex(bytes.as_bytes()),
+                csv_hash: String::new(),
             }
         }
         MeasureSource::Run(measurer) => {
@@ -305,10 +305,12 @@ pub(crate) fn measure(
                 summary: RunSummary::default(),
                 failures: Vec::new(),
                 unfloored: None,
-                csv_hash: file_sha256(&csv_out)?,
+                csv_hash: String::new(),
             }
         }
     };
+    // The numbers as measured, before the floor turns any row into ERROR.
+    measured.csv_hash = table_sha256(&measured.table);
     measured.fingerprint.write(out_dir)?;
     hold_to_target_floor(campaign, &mut measured, out_dir)?;
     // After the floor check, so rows it turned into ERROR are counted as failures. A run
@@ -338,11 +340,10 @@ pub(crate) fn measure(
     Ok(measured)
 }
 
-/// The SHA-256 of a file's bytes.
-pub(crate) fn file_sha256(path: &Path) -> Result<String> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Error::io(format!("reading {}", path.display()), e))?;
-    Ok(sha256_hex(&bytes))
+/// The SHA-256 of a measurement's rows as kcamp writes them: the same numbers are the same
+/// measurement however the file was spelled (line endings, number formats, quoting).
+pub(crate) fn table_sha256(table: &BenchTable) -> String {
+    sha256_hex(table.to_csv().as_bytes())
 }
 
 /// A seed for inputs whose manifest pins none: different for every measurement.
@@ -482,6 +483,15 @@ pub(crate) fn target_floor(campaign: &Campaign, fingerprint: &Fingerprint) -> Re
     }
     floor.peaks = peaks;
     Ok(floor)
+}
+
+/// Why no roofline floor holds the rows of a measurement with `fingerprint` in this campaign
+/// as it stands; None when one does (the built-in runner's rows are held by their adapter).
+pub fn floor_missing(campaign: &Campaign, fingerprint: &Fingerprint) -> Result<Option<String>> {
+    if fingerprint.adapter.is_some() {
+        return Ok(None);
+    }
+    Ok(target_floor(campaign, fingerprint)?.missing)
 }
 
 /// Rows kcamp did not time itself (no adapter in the fingerprint) are held to the roofline

@@ -294,6 +294,7 @@ fn recorded(c: &Campaign, incumbent: u32, frozen: &str) -> Result<Measured> {
     let adir = c.artifacts_dir(incumbent);
     let samples_path = adir.join(SAMPLES_CSV);
     let mut table = BenchTable::read_frozen(&adir.join(BENCHMARK_CSV), frozen)?;
+    let csv_hash = super::measure::table_sha256(&table);
     let fingerprint = Fingerprint::read(&adir)?
         .unwrap_or_else(|| Fingerprint::external(HarnessIdentity::Imported));
     // Rows kcamp did not time are held to the campaign's floor as it stands now (a
@@ -320,7 +321,7 @@ fn recorded(c: &Campaign, incumbent: u32, frozen: &str) -> Result<Measured> {
         },
         table,
         origin: format!("{RECORDED_ORIGIN}round-{incumbent}"),
-        csv_hash: super::measure::file_sha256(&adir.join(BENCHMARK_CSV))?,
+        csv_hash,
         unfloored,
         fingerprint,
         paired: None,

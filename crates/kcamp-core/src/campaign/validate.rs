@@ -368,7 +368,7 @@ struct Remeasured<'a> {
     kernel_hash: &'a str,
     /// The content hash of this validation's CSV.
     csv_hash: &'a str,
-    /// The CSV hashes other rounds recorded, with their round.
+    /// The measurement hashes other rounds recorded, with their round.
     elsewhere: &'a BTreeMap<String, u32>,
 }
 
@@ -418,11 +418,11 @@ fn apply_remeasure(report: &mut GateReport, r: &Remeasured<'_>, cfg: &crate::gat
     if let Some(d) = report.aggregate.delta {
         if let Some(round) = r.elsewhere.get(r.csv_hash) {
             not_counted = Some(format!(
-                "this CSV is byte for byte one that round {round} validated: a measurement of that round's kernel, not of this one"
+                "this CSV holds the same numbers as one that round {round} validated: a measurement of that round's kernel, not of this one"
             ));
         } else if seen.contains(r.csv_hash) {
             not_counted = Some(
-                "this CSV is byte for byte one this round already counted: one measurement counts once".to_owned(),
+                "this CSV holds the same numbers as one this round already counted: one measurement counts once".to_owned(),
             );
         } else {
             deltas.push(d);
