@@ -368,6 +368,7 @@ impl CampaignBuilder {
             checked_shapes_ms: None,
             paired: None,
             kernel_settings: None,
+            time_breakdown: None,
         }
     }
 
@@ -399,6 +400,7 @@ impl CampaignBuilder {
                 time: at(5),
                 git_commit: Some("3f2a9c1".into()),
                 gate: None,
+                kernel_key: None,
             }),
             table: Some(table),
             table_error: None,
@@ -454,6 +456,7 @@ impl CampaignBuilder {
                 time: at(minutes),
                 git_commit: None,
                 gate: Some(gate.clone()),
+                kernel_key: None,
             }),
             table: Some(table(&self.shapes, measured)),
             table_error: None,
