@@ -150,6 +150,7 @@ impl AdapterArgs {
         (self.adapter.is_some() || self.backend.is_some()).then(|| AdapterSelector {
             name: self.adapter.clone(),
             backend: self.backend.clone(),
+            ..AdapterSelector::default()
         })
     }
 }

@@ -71,6 +71,7 @@ fn selector(args: &AdapterArgs) -> Option<AdapterSelector> {
     (args.adapter.is_some() || args.backend.is_some()).then(|| AdapterSelector {
         name: args.adapter.clone(),
         backend: args.backend.clone(),
+        ..AdapterSelector::default()
     })
 }
 

@@ -95,6 +95,7 @@ pub fn manifest(shapes: &[FixtureShape], representative: &[&str]) -> Manifest {
         adapter: AdapterSelector {
             name: Some("llvmpipe".into()),
             backend: Some("vulkan".into()),
+            ..Default::default()
         },
         kernel: KernelSpec {
             file: "gemm.wgsl".into(),
@@ -122,6 +123,7 @@ pub fn manifest(shapes: &[FixtureShape], representative: &[&str]) -> Manifest {
         harness_files: Vec::new(),
         held_out: Default::default(),
         harness: Default::default(),
+        executor: None,
     }
 }
 
@@ -687,6 +689,7 @@ pub fn running() -> CampaignState {
             rate_unit: "TFLOPS".into(),
             started_at: at(121),
             pid: 5151,
+            shards: Vec::new(),
         })
         .locked_by("pid 5151 (kcamp validate)")
         .build()
@@ -771,6 +774,7 @@ pub fn progress(index: usize, total: usize) -> Progress {
         rate_unit: "TFLOPS".into(),
         started_at: at(0),
         pid: std::process::id(),
+        shards: Vec::new(),
     }
 }
 
