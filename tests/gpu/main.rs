@@ -22,5 +22,7 @@ mod cancel;
 mod held_out;
 mod orphans;
 mod runtime;
+mod shards;
 mod shipped_kernels;
+mod slurm;
 mod verdicts;
