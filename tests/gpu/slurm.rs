@@ -1,8 +1,9 @@
 //! Slurm as the executor of measurements (docs/scale.md), on a one-node cluster on
 //! localhost that each test starts (munged, slurmctld, slurmd, in a temporary directory,
 //! on free ports) and stops after: BASELINE, a validation sharded over two jobs, accept
-//! and report, with the verdicts of the same campaign measured here; a cancel while the
-//! job waits for its node and one while a case runs, each leaving no job.
+//! and report, with the verdicts of the same campaign measured here; a harness command
+//! whose invocations run as job steps; a cancel while the job waits for its node and one
+//! while a case runs, each leaving no job.
 //!
 //! They need Slurm's daemons and clients (`slurm-wlm`, `munge`) and root (slurmd starts
 //! the job steps). Without them they print why and pass, unless `KCAMP_REQUIRE_SLURM=1`
@@ -482,4 +483,58 @@ fn cancelled(cluster: &Cluster, mut validate: Child, dir: &Path, pids: &[u32]) {
         "live progress reset"
     );
     assert!(!dir.join("rounds/round-2/artifacts/gate.json").exists());
+}
+
+#[test]
+fn a_harness_command_runs_as_job_steps_and_is_judged_as_here() {
+    let Some(cluster) = Cluster::start() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::harness_campaign(tmp.path(), &common::fixture("campaign"));
+    // Each invocation says where it ran.
+    let path = dir.join("manifest.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replace(
+            "quick_command: \"sh harness.sh",
+            "quick_command: \"echo $SLURM_JOB_ID $SLURM_STEP_ID >> steps.txt; sh harness.sh",
+        ),
+    )
+    .unwrap();
+    let local = tmp.path().join("local");
+    common::copy_dir(&dir, &local);
+    set_executor(&dir, "executor:\n  slurm: {time: '10'}\n");
+    for d in [&dir, &local] {
+        cluster.run(d, &["baseline"], &[0]);
+        std::fs::write(d.join("kernel/numbers"), "better.csv").unwrap();
+        cluster.run(d, &["round", "new", "--hypothesis", "better numbers"], &[0]);
+    }
+    let slurm = cluster.run(&dir, &["validate"], &[0, 1]);
+    let here = cluster.run(&local, &["validate"], &[0, 1]);
+    cluster.assert_no_job("a harness validation");
+    assert_eq!(
+        slurm["report"]["verdict"], here["report"]["verdict"],
+        "{slurm}\n{here}"
+    );
+    assert_eq!(slurm["report"]["paired"], true, "{slurm}");
+    let steps = std::fs::read_to_string(dir.join("steps.txt")).unwrap();
+    let lines: Vec<&str> = steps.lines().collect();
+    // BASELINE's one invocation, then the incumbent and the candidate alternating.
+    assert!(lines.len() >= 3, "{steps}");
+    for l in &lines {
+        let mut parts = l.split_whitespace();
+        let job = parts.next().unwrap_or("");
+        assert!(
+            !job.is_empty() && job.chars().all(|c| c.is_ascii_digit()),
+            "an invocation ran outside a job step: {steps}"
+        );
+        assert!(parts.next().is_some(), "no step id: {steps}");
+    }
+    let local_steps = std::fs::read_to_string(local.join("steps.txt")).unwrap();
+    assert!(
+        local_steps.lines().all(|l| l.trim().is_empty()),
+        "{local_steps}"
+    );
 }

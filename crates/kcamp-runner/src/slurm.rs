@@ -252,7 +252,7 @@ impl SlurmJobs {
 
     /// Cancels every job of the array and waits until Slurm lists none running.
     pub fn cancel(&mut self) -> Result<()> {
-        client("scancel", &[self.array.clone()])?;
+        client("scancel", std::slice::from_ref(&self.array))?;
         let deadline = Instant::now() + GONE_WITHIN;
         loop {
             let out = client("squeue", &["-h".into(), "-j".into(), self.array.clone()]);
