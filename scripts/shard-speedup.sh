@@ -48,7 +48,8 @@ echo "adapters matching {$selector}: $n" >&2
 printf '%s' "$adapters" | python3 -c '
 import json, sys
 for i, a in enumerate(json.load(sys.stdin)):
-    print(f"  {i}: {a[\"name\"]} ({a[\"backend\"]}, {a[\"driver\"]} {a[\"driver_info\"]}) pci {a.get(\"pci_bus_id\") or \"-\"}")' >&2
+    bus = a.get("pci_bus_id") or "-"
+    print("  %d: %s (%s, %s %s) pci %s" % (i, a["name"], a["backend"], a["driver"], a["driver_info"], bus))' >&2
 [ "$n" -ge 1 ] || { echo "no adapter matches" >&2; exit 1; }
 
 camp="$work/one"
@@ -61,7 +62,7 @@ text = text.replace("adapter: {}", "adapter: {" + selector + "}").replace("git_c
 open(path, "w").write(text)
 EOF
 echo "baseline (one adapter)…" >&2
-"$kcamp" -C "$camp" --json baseline --no-peak >/dev/null || true
+"$kcamp" -C "$camp" --json baseline --no-peak >/dev/null 2>&1 || true
 echo "// unchanged" >> "$camp/kernel/gemm.wgsl"
 "$kcamp" -C "$camp" --json round new --hypothesis "unchanged kernel, to time validations" >/dev/null
 cp -a "$camp" "$work/all"
@@ -71,7 +72,7 @@ grep -q "all: true" "$work/all/manifest.yaml"
 validate() { # DIR -> "seconds verdict shards"
   local start end out
   start=$(date +%s.%N)
-  out=$("$kcamp" -C "$1" --json validate --full || true)
+  out=$("$kcamp" -C "$1" --json validate --full 2>/dev/null || true)
   end=$(date +%s.%N)
   printf '%s' "$out" | python3 -c '
 import json, sys
@@ -92,7 +93,8 @@ shards=$(python3 -c '
 import json, sys
 f = json.load(open(sys.argv[1]))
 p = f.get("placement") or {}
-print("; ".join(f"shard {s[\"index\"]} on {s.get(\"adapter\", \"?\")}: {\",\".join(s[\"shapes\"])}" for s in p.get("shards", [])) or "one adapter")
+parts = ["shard %d on %s: %s" % (s["index"], s.get("adapter", "?"), ",".join(s["shapes"])) for s in p.get("shards", [])]
+print("; ".join(parts) or "one adapter")
 ' "$work/all/rounds/round-2/artifacts/fingerprint.json")
 
 python3 - "$n" "$size" "$shards" "${one_times[*]}" "${all_times[*]}" "${verdicts[*]}" <<'EOF'
