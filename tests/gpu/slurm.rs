@@ -449,6 +449,41 @@ fn a_cancel_leaves_no_job_whether_it_waits_for_its_node_or_runs_a_case() {
     cancelled(&cluster, validate, &dir, &[srun]);
     let steps = cluster.client("squeue", &["-h", "-s"]);
     assert!(steps.trim().is_empty(), "job steps left: {steps}");
+
+    // A job that ends under the case (here cancelled by someone else): the shape fails,
+    // its reason naming the job and how it ended.
+    let validate = cluster
+        .kcamp(&dir)
+        .args(["validate", "--full"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for("the worker's job step", Duration::from_secs(60), || {
+        common::in_a_timed_case(&dir).then_some(())
+    });
+    let job = cluster.jobs();
+    let id = job
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .split('_')
+        .next()
+        .unwrap()
+        .to_owned();
+    cluster.client("scancel", &[&id]);
+    let out = validate.wait_with_output().unwrap();
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{doc}");
+    let reason = doc["report"]["failures"][0]["reason"]
+        .as_str()
+        .or_else(|| doc["failures"][0]["reason"].as_str())
+        .unwrap_or_else(|| panic!("no failure reason: {doc}"));
+    assert!(
+        reason.contains(&format!("slurm job {id}_0 on kcamp-node ended CANCELLED")),
+        "{reason}"
+    );
+    cluster.assert_no_job("a job cancelled by someone else");
 }
 
 /// SIGTERM to a running validate: it exits 2 (cancelled), nothing is recorded, and no job

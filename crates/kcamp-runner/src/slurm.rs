@@ -252,7 +252,9 @@ impl SlurmJobs {
 
     /// Cancels every job of the array and waits until Slurm lists none running.
     pub fn cancel(&mut self) -> Result<()> {
-        client("scancel", std::slice::from_ref(&self.array))?;
+        // A job that already ended (its time limit, a cancel by someone else) makes scancel
+        // fail: what counts is that Slurm lists none of them afterwards.
+        let refused = client("scancel", std::slice::from_ref(&self.array)).err();
         let deadline = Instant::now() + GONE_WITHIN;
         loop {
             let out = client("squeue", &["-h".into(), "-j".into(), self.array.clone()]);
@@ -262,9 +264,10 @@ impl SlurmJobs {
                 Err(_) => break,
                 Ok(_) if Instant::now() >= deadline => {
                     return Err(Error::State(format!(
-                        "slurm job {} still listed {} s after scancel",
+                        "slurm job {} still listed {} s after scancel{}",
                         self.array,
-                        GONE_WITHIN.as_secs()
+                        GONE_WITHIN.as_secs(),
+                        refused.map_or_else(String::new, |e| format!(" ({e})"))
                     )));
                 }
                 Ok(_) => std::thread::sleep(Duration::from_millis(100)),
