@@ -351,6 +351,15 @@ fn ensure_peaks(c: &Campaign, a: &BaselineArgs, ctx: &Ctx) -> Result<Option<Stri
     if a.no_peak || a.csv.is_some() || kcamp_runner::Harness::of(&c.manifest).is_some() {
         return Ok(None);
     }
+    // The cases run on a Slurm node: this machine's adapter is not theirs
+    // (docs/scale.md says how to measure the node's peaks).
+    if c.manifest
+        .executor
+        .as_ref()
+        .is_some_and(|e| e.slurm.is_some())
+    {
+        return Ok(None);
+    }
     let selector = a
         .adapter
         .selector()
