@@ -307,8 +307,12 @@ fn a_campaign_measured_through_slurm_reaches_the_verdicts_of_a_local_one() {
     };
     let (tmp, dir) = common::gemm_campaign(SHAPES);
     set_executor(&dir, "executor:\n  slurm:\n    time: '10'\n");
-    cluster.run(&dir, &["baseline", "--no-peak"], &[0]);
+    cluster.run(&dir, &["baseline"], &[0]);
     cluster.assert_no_job("baseline");
+    assert!(
+        !dir.join("peaks.json").exists(),
+        "no peaks of this machine's adapter for a node's cases"
+    );
     let baseline = read_json(&dir.join("rounds/round-1/artifacts/result.json"));
     let placement = &baseline["fingerprint"]["placement"];
     assert_eq!(placement["executor"], "slurm", "{baseline}");
