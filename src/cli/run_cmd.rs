@@ -111,9 +111,16 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     // reach: a signal stops the run and the runner kills the worker.
     opts.cancel = super::cancel::on_signals()?;
     let bar = progress_bar();
+    // The shapes in progress: one, or one per shard of a sharded run (docs/scale.md), whose
+    // list the bar shows instead of one shape's phase.
+    let mut current: Vec<String> = Vec::new();
     let report = run_campaign_cases(&ctx.campaign, &manifest, &opts, &mut |event| match event {
         ProgressEvent::RunStarted { total_shapes } => bar.set_length(total_shapes as u64),
-        ProgressEvent::ShapeStarted { label, .. } => bar.set_message(label),
+        ProgressEvent::ShapeStarted { label, .. } => {
+            current.push(label);
+            bar.set_message(current.join(" | "));
+        }
+        ProgressEvent::Phase { .. } | ProgressEvent::Sample { .. } if current.len() > 1 => {}
         ProgressEvent::Phase { label, phase } => bar.set_message(format!("{label}: {phase}")),
         ProgressEvent::Sample {
             label,
@@ -122,7 +129,10 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
             repeats,
             ms,
         } => bar.set_message(format!("{label} {pass} {repeat}/{repeats} {ms:.3} ms")),
-        ProgressEvent::ShapeFinished { .. } => bar.inc(1),
+        ProgressEvent::ShapeFinished { label, .. } => {
+            current.retain(|l| *l != label);
+            bar.inc(1);
+        }
         ProgressEvent::WorkerRestarted { label, reason } => {
             bar.println(format!("worker restarted after {label}: {reason}"))
         }
