@@ -109,34 +109,40 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     opts.adapter = selector(&a.adapter);
     // The worker runs in its own process group, which the terminal's Ctrl-C does not
     // reach: a signal stops the run and the runner kills the worker.
-    opts.cancel = super::cancel::on_signals()?;
+    opts.cancel = super::cancel::flag(ctx)?;
     let bar = progress_bar();
+    let hooks = ctx.step.clone();
     // The shapes in progress: one, or one per shard of a sharded run (docs/scale.md), whose
     // list the bar shows instead of one shape's phase.
     let mut current: Vec<String> = Vec::new();
-    let report = run_campaign_cases(&ctx.campaign, &manifest, &opts, &mut |event| match event {
-        ProgressEvent::RunStarted { total_shapes } => bar.set_length(total_shapes as u64),
-        ProgressEvent::ShapeStarted { label, .. } => {
-            current.push(label);
-            bar.set_message(current.join(" | "));
+    let report = run_campaign_cases(&ctx.campaign, &manifest, &opts, &mut |event| {
+        if let Some(h) = &hooks {
+            (h.progress)(&event);
         }
-        ProgressEvent::Phase { .. } | ProgressEvent::Sample { .. } if current.len() > 1 => {}
-        ProgressEvent::Phase { label, phase } => bar.set_message(format!("{label}: {phase}")),
-        ProgressEvent::Sample {
-            label,
-            pass,
-            repeat,
-            repeats,
-            ms,
-        } => bar.set_message(format!("{label} {pass} {repeat}/{repeats} {ms:.3} ms")),
-        ProgressEvent::ShapeFinished { label, .. } => {
-            current.retain(|l| *l != label);
-            bar.inc(1);
+        match event {
+            ProgressEvent::RunStarted { total_shapes } => bar.set_length(total_shapes as u64),
+            ProgressEvent::ShapeStarted { label, .. } => {
+                current.push(label);
+                bar.set_message(current.join(" | "));
+            }
+            ProgressEvent::Phase { .. } | ProgressEvent::Sample { .. } if current.len() > 1 => {}
+            ProgressEvent::Phase { label, phase } => bar.set_message(format!("{label}: {phase}")),
+            ProgressEvent::Sample {
+                label,
+                pass,
+                repeat,
+                repeats,
+                ms,
+            } => bar.set_message(format!("{label} {pass} {repeat}/{repeats} {ms:.3} ms")),
+            ProgressEvent::ShapeFinished { label, .. } => {
+                current.retain(|l| *l != label);
+                bar.inc(1);
+            }
+            ProgressEvent::WorkerRestarted { label, reason } => {
+                bar.println(format!("worker restarted after {label}: {reason}"))
+            }
+            ProgressEvent::RunFinished { .. } => bar.finish_and_clear(),
         }
-        ProgressEvent::WorkerRestarted { label, reason } => {
-            bar.println(format!("worker restarted after {label}: {reason}"))
-        }
-        ProgressEvent::RunFinished { .. } => bar.finish_and_clear(),
     })?;
     // A cancelled run ends without its RunFinished: the bar must not stay on screen.
     bar.finish_and_clear();
@@ -171,6 +177,9 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     let driver = super::driver_line(&report.result);
     if !driver.is_empty() {
         let _ = writeln!(human, "{}", driver.trim_start());
+    }
+    if let Some(t) = &report.result.time_breakdown {
+        let _ = writeln!(human, "time: {}", t.summary());
     }
     let _ = writeln!(human, "artifacts: {}", report.artifacts_dir.display());
     // With --json stdout carries exactly one JSON document (its `summary` is the line),

@@ -14,7 +14,7 @@ use chrono::{DateTime, Utc};
 use kcamp_core::artifacts::paired::PairedSide;
 use kcamp_core::artifacts::progress::Progress;
 use kcamp_core::artifacts::result::{
-    PairedRun, RunResult, RunSummary, ShapeRecord, kernel_sha256, result_json_line,
+    PairedRun, RunResult, RunSummary, ShapeRecord, TimeBreakdown, kernel_sha256, result_json_line,
 };
 use kcamp_core::case::{CaseOutcome, CaseSpec, PairedKernel, ProgressEvent};
 use kcamp_core::files::{
@@ -193,6 +193,8 @@ pub fn run_campaign_cases(
         _ => {}
     };
     let spread = Spread::plan(campaign_dir, manifest, &adapter, &run_opts, &mut live)?;
+    // After the jobs' queue wait, which is the cluster's, not the cases'.
+    let cases_started = Instant::now();
     let (mut outcomes, placement) = match spread {
         Spread::One => {
             let outcomes = run_cases(&specs, &run_opts, &mut |event| {
@@ -257,8 +259,10 @@ pub fn run_campaign_cases(
         }
     };
     live.finish();
+    let cases_ms = cases_started.elapsed().as_secs_f64() * 1e3;
 
     let checked = outcomes.split_off(timed.min(outcomes.len()));
+    let time_breakdown = TimeBreakdown::of(cases_ms, &outcomes, &checked);
     let mut paired_outcomes: Vec<CaseOutcome> = outcomes
         .iter_mut()
         .zip(&specs)
@@ -297,6 +301,7 @@ pub fn run_campaign_cases(
     result.checked_shapes = checked.iter().map(ShapeRecord::of).collect();
     result.checked_shapes_ms = checks_ms;
     result.kernel_settings = Some(manifest.kernel.clone());
+    result.time_breakdown = Some(time_breakdown);
     if let (Some(f), Some(p)) = (result.fingerprint.as_mut(), placement) {
         f.placement = Some(p);
     }

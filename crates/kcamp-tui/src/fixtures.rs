@@ -370,6 +370,7 @@ impl CampaignBuilder {
             checked_shapes_ms: None,
             paired: None,
             kernel_settings: None,
+            time_breakdown: None,
         }
     }
 
@@ -401,6 +402,7 @@ impl CampaignBuilder {
                 time: at(5),
                 git_commit: Some("3f2a9c1".into()),
                 gate: None,
+                kernel_key: None,
             }),
             table: Some(table),
             table_error: None,
@@ -456,6 +458,7 @@ impl CampaignBuilder {
                 time: at(minutes),
                 git_commit: None,
                 gate: Some(gate.clone()),
+                kernel_key: None,
             }),
             table: Some(table(&self.shapes, measured)),
             table_error: None,

@@ -164,6 +164,7 @@ pub fn baseline(
         time: Utc::now(),
         git_commit,
         gate: None,
+        kernel_key: super::ledger::snapshot_key(&staging)?,
     };
     write_json_atomic(&staging.join(DECISION_FILE), &decision)?;
     super::fail_point("baseline:before_commit");

@@ -233,6 +233,7 @@ pub(super) fn write_rollback_decision(
         time: Utc::now(),
         git_commit,
         gate: record.map(|r| r.report),
+        kernel_key: super::ledger::snapshot_key(&c.round_dir(round))?,
     };
     write_json_atomic(&c.round_dir(round).join(DECISION_FILE), &decision)?;
     Ok(decision)

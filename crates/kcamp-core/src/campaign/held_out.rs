@@ -558,6 +558,7 @@ mod tests {
             time: Utc::now(),
             git_commit: None,
             gate: None,
+            kernel_key: None,
         };
         write_json_atomic(&c.round_dir(2).join(crate::files::DECISION_FILE), &decision).unwrap();
         let actions = recover(&c).unwrap();

@@ -30,6 +30,7 @@ pub mod git;
 mod held_out;
 mod init;
 mod layout;
+pub mod ledger;
 mod like;
 mod measure;
 mod outcome;
@@ -110,6 +111,10 @@ pub struct Decision {
     pub time: DateTime<Utc>,
     pub git_commit: Option<String>,
     pub gate: Option<GateReport>,
+    /// The normalised hash of the round's kernel snapshot (`ledger::kernel_key`); absent in
+    /// decisions written before it was kept, and for a round that was never validated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel_key: Option<String>,
 }
 
 /// One line of `journal.jsonl`.

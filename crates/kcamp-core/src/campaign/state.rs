@@ -194,6 +194,7 @@ mod tests {
                 time: chrono::Utc::now(),
                 git_commit: None,
                 gate: None,
+                kernel_key: None,
             }),
             table: None,
             table_error: None,
