@@ -48,6 +48,8 @@ pub struct SlurmJobs {
     pub tasks: Vec<Task>,
     time: Option<String>,
     watchdog: Option<Watchdog>,
+    /// Cancelled and gone from Slurm's list.
+    ended: bool,
 }
 
 impl std::fmt::Debug for SlurmJobs {
@@ -154,6 +156,7 @@ impl SlurmJobs {
             array,
             tasks: Vec::new(),
             time: cfg.time.clone(),
+            ended: false,
         };
         let mut last: Vec<String> = Vec::new();
         loop {
@@ -273,6 +276,7 @@ impl SlurmJobs {
                 Ok(_) => std::thread::sleep(Duration::from_millis(100)),
             }
         }
+        self.ended = true;
         if let Some(w) = self.watchdog.take() {
             w.release();
         }
@@ -282,7 +286,7 @@ impl SlurmJobs {
 
 impl Drop for SlurmJobs {
     fn drop(&mut self) {
-        if self.watchdog.is_some() {
+        if !self.ended {
             let _ = self.cancel();
         }
     }
@@ -492,6 +496,8 @@ mod tests {
             tasks: Vec::new(),
             time: Some("10".into()),
             watchdog: None,
+            // Nothing to cancel: the test's jobs were never submitted.
+            ended: true,
         };
         let mut task = Task {
             task: 0,
