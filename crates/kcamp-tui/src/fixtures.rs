@@ -975,6 +975,51 @@ pub fn write_campaign(state: &CampaignState, dir: &std::path::Path) -> kcamp_cor
     write_atomic(&dir.join(JOURNAL_FILE), journal.as_bytes())
 }
 
+/// Labels that look alike when cut in the middle to a few cells (`b1_m…2048`): the label
+/// column must be wide enough to tell them apart.
+pub fn colliding_labels() -> CampaignState {
+    let mut state = several_rounds();
+    if let Some(gate) = state.rounds.last_mut().and_then(|r| r.gate.as_mut()) {
+        for (i, s) in gate.shapes.iter_mut().enumerate() {
+            s.label = format!("b1_m{}_n512_k2048", 128 + 64 * i);
+            s.dims = [1, 128 + 64 * i as u64, 512, 2048].into();
+        }
+    }
+    state
+}
+
+/// A paired verdict with a row whose paired Δ and means disagree: the run drifted.
+pub fn disagreeing_means() -> CampaignState {
+    let mut state = paired_candidate();
+    if let Some(gate) = state.rounds.last_mut().and_then(|r| r.gate.as_mut()) {
+        for s in &mut gate.shapes {
+            s.pairs = Some(10);
+        }
+        let s = gate
+            .shapes
+            .iter_mut()
+            .find(|s| s.check == Check::Pass)
+            .expect("a passing shape");
+        // +6% paired, while the means say -2%.
+        s.delta = Some(0.06);
+        s.candidate = s.incumbent.map(|i| i * 0.98);
+        s.class = ShapeClass::Improved;
+    }
+    state
+}
+
+/// A campaign whose measurements are imported CSVs: no harness command, and a BASELINE
+/// without kcamp's run record.
+pub fn imported() -> CampaignState {
+    let mut state = several_rounds();
+    for r in &mut state.rounds {
+        r.result = None;
+    }
+    state.manifest.quick_command = None;
+    state.manifest.full_command = None;
+    state
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
