@@ -274,10 +274,7 @@ fn a_sharded_run_shows_each_shards_place_state_and_shape() {
     let m = model(state, Theme::colored());
     let text = screen(&m, BIG);
     // The panel is narrow: the first line is cut at its end, where its shape is.
-    assert!(
-        text.contains("slurm job 42_0 on gpu01 · running ·"),
-        "{text}"
-    );
+    assert!(text.contains("slurm job 42_0 on gpu01 · running"), "{text}");
     assert!(text.contains("slurm job 42_1 · pending (0/1)"), "{text}");
     let wide = screen(&m, (300, 48));
     assert!(
