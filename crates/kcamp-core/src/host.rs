@@ -171,6 +171,10 @@ pub struct Hardware {
     pub device_nodes: Vec<String>,
     /// Ids of the registry entries the named GPUs match, each once, in the order found.
     pub identified: Vec<String>,
+    /// The harness ran on another machine (a Slurm node), named here: this one's hardware
+    /// says nothing of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elsewhere: Option<String>,
 }
 
 impl Hardware {
@@ -195,13 +199,23 @@ impl Hardware {
             gpus: kept,
             device_nodes,
             identified,
+            elsewhere: None,
+        }
+    }
+
+    /// A harness that ran on `machine`, not here: nothing of it is known.
+    pub fn elsewhere(machine: impl Into<String>) -> Self {
+        Hardware {
+            elsewhere: Some(machine.into()),
+            ..Hardware::default()
         }
     }
 
     /// Whether a GPU may have produced a measurement on this machine: one is named, or a
     /// device node exists.
     pub fn has_gpu(&self) -> bool {
-        !self.gpus.is_empty() || !self.device_nodes.is_empty()
+        // Another machine may have any GPU.
+        !self.gpus.is_empty() || !self.device_nodes.is_empty() || self.elsewhere.is_some()
     }
 
     /// The named GPUs no registry entry matches.
@@ -214,7 +228,9 @@ impl Hardware {
 
     /// What was found, for a message: the named GPUs, else the device nodes, else "no GPU".
     pub fn describe(&self) -> String {
-        if !self.gpus.is_empty() {
+        if let Some(machine) = &self.elsewhere {
+            format!("ran on {machine}, not this machine")
+        } else if !self.gpus.is_empty() {
             self.gpus
                 .iter()
                 .map(NamedGpu::describe)

@@ -130,9 +130,20 @@ impl Measurer for Harness {
     fn fingerprint(&self, campaign: &Campaign, _out_dir: &Path) -> Result<Fingerprint> {
         let harness = HarnessIdentity::of_commands(&campaign.manifest, &campaign.dir)?
             .ok_or_else(|| Error::Internal("a harness without commands".into()))?;
-        // The harness ran here: what this machine has is what its rows can come from.
+        // Run here, what this machine has is what its rows can come from; run as a Slurm
+        // job, they come from a node this machine knows nothing of.
+        let on_slurm = campaign
+            .manifest
+            .executor
+            .as_ref()
+            .is_some_and(|e| e.slurm.is_some());
+        let hardware = if on_slurm {
+            kcamp_core::host::Hardware::elsewhere("a Slurm node (executor: slurm)")
+        } else {
+            crate::hardware::detect(self.adapters.as_ref())
+        };
         Ok(Fingerprint {
-            hardware: Some(crate::hardware::detect(self.adapters.as_ref())),
+            hardware: Some(hardware),
             ..Fingerprint::external(harness)
         })
     }
@@ -203,6 +214,8 @@ struct Measurement<'a> {
     /// Invocations planned.
     total: usize,
     invocations: Vec<Invocation>,
+    /// The Slurm job the invocations run in as job steps (`executor: slurm`).
+    job: Option<crate::slurm::SlurmJobs>,
 }
 
 /// One invocation of the sequence.
@@ -246,6 +259,7 @@ impl<'a> Measurement<'a> {
             header: frozen,
             total: 0,
             invocations: Vec::new(),
+            job: None,
         })
     }
 
@@ -263,6 +277,29 @@ impl<'a> Measurement<'a> {
             !req.check_shapes.is_empty(),
         );
         self.total = plan.len();
+        if let Some(cfg) = req
+            .campaign
+            .manifest
+            .executor
+            .as_ref()
+            .and_then(|e| e.slurm.as_ref())
+        {
+            // One job for the whole sequence: its invocations are its steps, in order.
+            let one = kcamp_core::executor::SlurmConfig {
+                shards: 1,
+                ..cfg.clone()
+            };
+            self.job = Some(crate::slurm::SlurmJobs::start(
+                &one,
+                1,
+                &format!(
+                    "kcamp-{}",
+                    crate::campaign_run::job_name(&req.campaign.manifest.name)
+                ),
+                self.cancel,
+                &mut |_| {},
+            )?);
+        }
         // Written only for the kinds of invocation the sequence has.
         let timed_file = if req.shapes.is_empty() {
             PathBuf::new()
@@ -359,6 +396,9 @@ impl<'a> Measurement<'a> {
             write_json_atomic(&self.out_dir.join(CHECKED_JSON), &records)?;
         }
         record.invocations = std::mem::take(&mut self.invocations);
+        if let Some(mut job) = self.job.take() {
+            job.cancel()?;
+        }
         record.write(&self.out_dir)
     }
 
@@ -454,8 +494,14 @@ impl<'a> Measurement<'a> {
             labels.join(","),
             secs(limit)
         );
+        let prefix = self
+            .job
+            .as_ref()
+            .and_then(|j| j.tasks.first())
+            .map(|t| crate::slurm::srun_prefix(t, &self.campaign_dir));
         let ran = invoke(
             &Call {
+                prefix: prefix.as_deref(),
                 line: &line,
                 campaign_dir: &self.campaign_dir,
                 env: &env,
@@ -525,8 +571,17 @@ impl<'a> Measurement<'a> {
     ) -> (Check, String) {
         let Slot { position, role, .. } = slot;
         let shapes = slot.shapes.len();
+        let job = self
+            .job
+            .as_ref()
+            .and_then(|j| {
+                j.tasks
+                    .first()
+                    .map(|t| format!(", slurm job {}", j.name(t.task)))
+            })
+            .unwrap_or_default();
         let who = format!(
-            "harness invocation {position} of {} ({})",
+            "harness invocation {position} of {} ({}{job})",
             self.total,
             described(role)
         );

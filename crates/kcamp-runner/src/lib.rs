@@ -10,6 +10,8 @@ mod hardware;
 mod harness;
 mod isolation;
 mod lifeline;
+mod shards;
+mod slurm;
 mod worker;
 
 pub use builtin::Builtin;

@@ -36,6 +36,10 @@ pub struct Fingerprint {
     /// (the built-in runner names its adapter instead; an import, nothing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hardware: Option<Hardware>,
+    /// Where the cases ran when not all on one adapter of this machine: the executor and
+    /// each shard's adapter or Slurm job with its shapes. Recorded, not compared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<crate::executor::Placement>,
 }
 
 /// The adapter part of a fingerprint: what wgpu reports about the device and its driver.
@@ -173,6 +177,7 @@ impl Fingerprint {
             kcamp_version: Some(KCAMP_VERSION.to_owned()),
             harness: HarnessIdentity::Builtin,
             hardware: None,
+            placement: None,
         }
     }
 
@@ -185,6 +190,7 @@ impl Fingerprint {
             kcamp_version: Some(KCAMP_VERSION.to_owned()),
             harness,
             hardware: None,
+            placement: None,
         }
     }
 
@@ -273,6 +279,9 @@ impl Fingerprint {
             parts.push(t.as_str().to_owned());
         }
         parts.push(self.harness.describe());
+        if let Some(p) = &self.placement {
+            parts.push(p.describe());
+        }
         parts.join(" · ")
     }
 

@@ -468,10 +468,15 @@ pub(crate) fn target_floor(campaign: &Campaign, fingerprint: &Fingerprint) -> Re
                 ),
             ));
         } else if !named {
-            floor.missing = Some(format!(
-                "{unnamed}, and the GPU of the machine the harness ran on is not one kcamp can identify ({})",
-                hardware.describe()
-            ));
+            floor.missing = Some(match &hardware.elsewhere {
+                Some(machine) => format!(
+                    "{unnamed}, and the harness ran on {machine}, whose GPU kcamp cannot see from here"
+                ),
+                None => format!(
+                    "{unnamed}, and the GPU of the machine the harness ran on is not one kcamp can identify ({})",
+                    hardware.describe()
+                ),
+            });
         }
     } else if !named {
         floor.missing = Some(if is_harness {
@@ -648,6 +653,10 @@ mod tests {
             why.contains("no target_gpu") && why.contains("(/dev/nvidia0)"),
             "{why}"
         );
+        // A harness run as a Slurm job: this machine's hardware says nothing of its node.
+        let floor = target_floor(&c, &harness_run_on(Hardware::elsewhere("a Slurm node"))).unwrap();
+        let why = floor.missing.unwrap();
+        assert!(why.contains("ran on a Slurm node"), "{why}");
         // target_gpu wins over what the machine has.
         c.manifest.target_gpu = Some("m2".into());
         for hw in [h200, unknown] {
