@@ -250,6 +250,41 @@ fn running_benchmark_shows_live_progress() {
 }
 
 #[test]
+fn a_sharded_run_shows_each_shards_place_state_and_shape() {
+    use kcamp_core::artifacts::progress::ShardProgress;
+    let mut state = fixtures::running();
+    let live = state.live.as_mut().unwrap();
+    live.state = "running".into();
+    live.shards = vec![
+        ShardProgress {
+            place: "slurm job 42_0 on gpu01".into(),
+            state: "running".into(),
+            label: Some("sq256".into()),
+            done: 1,
+            total: 2,
+        },
+        ShardProgress {
+            place: "slurm job 42_1".into(),
+            state: "pending".into(),
+            label: None,
+            done: 0,
+            total: 1,
+        },
+    ];
+    let m = model(state, Theme::colored());
+    let text = screen(&m, BIG);
+    // The panel is narrow: the first line is cut at its end, where its shape is.
+    assert!(text.contains("slurm job 42_0 on gpu01 · running"), "{text}");
+    assert!(text.contains("slurm job 42_1 · pending (0/1)"), "{text}");
+    let wide = screen(&m, (300, 48));
+    assert!(
+        wide.contains("slurm job 42_0 on gpu01 · running · sq256 (1/2)"),
+        "{wide}"
+    );
+    assert!(!text.contains("shape 3 of 3"), "{text}");
+}
+
+#[test]
 fn help_overlay() {
     let mut m = model(fixtures::several_rounds(), Theme::colored());
     press(&mut m, "?");

@@ -39,6 +39,7 @@ use kcamp_core::schema::{
 use kcamp_core::types::{Check, ShapeSpec, Validation};
 use kcamp_core::{Error, Result};
 
+use crate::hardware::AdapterProbe;
 use combine::{Run, combine};
 use invoke::{Call, Ended, Ran, invoke};
 
@@ -51,6 +52,9 @@ pub struct Harness {
     /// Set to stop the run: the command's process group is killed and `measure` answers
     /// `Error::Cancelled`.
     pub cancel: Arc<AtomicBool>,
+    /// The adapters wgpu finds on this machine, for the hardware recorded in the
+    /// fingerprint (the vendors' tools and the device nodes are asked without it).
+    pub adapters: Option<AdapterProbe>,
 }
 
 impl Harness {
@@ -62,6 +66,7 @@ impl Harness {
             quick_command: quick.or_else(|| full.clone())?,
             full_command: full?,
             cancel: Arc::new(AtomicBool::new(false)),
+            adapters: None,
         })
     }
 
@@ -125,7 +130,22 @@ impl Measurer for Harness {
     fn fingerprint(&self, campaign: &Campaign, _out_dir: &Path) -> Result<Fingerprint> {
         let harness = HarnessIdentity::of_commands(&campaign.manifest, &campaign.dir)?
             .ok_or_else(|| Error::Internal("a harness without commands".into()))?;
-        Ok(Fingerprint::external(harness))
+        // Run here, what this machine has is what its rows can come from; run as a Slurm
+        // job, they come from a node this machine knows nothing of.
+        let on_slurm = campaign
+            .manifest
+            .executor
+            .as_ref()
+            .is_some_and(|e| e.slurm.is_some());
+        let hardware = if on_slurm {
+            kcamp_core::host::Hardware::elsewhere("a Slurm node (executor: slurm)")
+        } else {
+            crate::hardware::detect(self.adapters.as_ref())
+        };
+        Ok(Fingerprint {
+            hardware: Some(hardware),
+            ..Fingerprint::external(harness)
+        })
     }
 }
 
@@ -152,6 +172,17 @@ fn sequence(paired: bool, pairs: u32, timed: bool, check: bool) -> Vec<(Invocati
         out.push((Check, 0));
     }
     out
+}
+
+/// Why a timed-out invocation's partial CSV was not read: the first line of the error, which
+/// names the kept copy (the rest is the context a fatal read error carries: the log as it
+/// was staged, its last lines).
+fn partial_csv_note(e: &Error) -> String {
+    let text = e.to_string();
+    format!(
+        "the partial CSV it left was not read: {}",
+        kcamp_core::text::quote(text.lines().next().unwrap_or_default(), 400)
+    )
 }
 
 /// How an invocation's role reads in a message.
@@ -183,6 +214,8 @@ struct Measurement<'a> {
     /// Invocations planned.
     total: usize,
     invocations: Vec<Invocation>,
+    /// The Slurm job the invocations run in as job steps (`executor: slurm`).
+    job: Option<crate::slurm::SlurmJobs>,
 }
 
 /// One invocation of the sequence.
@@ -226,6 +259,7 @@ impl<'a> Measurement<'a> {
             header: frozen,
             total: 0,
             invocations: Vec::new(),
+            job: None,
         })
     }
 
@@ -243,6 +277,29 @@ impl<'a> Measurement<'a> {
             !req.check_shapes.is_empty(),
         );
         self.total = plan.len();
+        if let Some(cfg) = req
+            .campaign
+            .manifest
+            .executor
+            .as_ref()
+            .and_then(|e| e.slurm.as_ref())
+        {
+            // One job for the whole sequence: its invocations are its steps, in order.
+            let one = kcamp_core::executor::SlurmConfig {
+                shards: 1,
+                ..cfg.clone()
+            };
+            self.job = Some(crate::slurm::SlurmJobs::start(
+                &one,
+                1,
+                &format!(
+                    "kcamp-{}",
+                    crate::campaign_run::job_name(&req.campaign.manifest.name)
+                ),
+                self.cancel,
+                &mut |_| {},
+            )?);
+        }
         // Written only for the kinds of invocation the sequence has.
         let timed_file = if req.shapes.is_empty() {
             PathBuf::new()
@@ -339,6 +396,9 @@ impl<'a> Measurement<'a> {
             write_json_atomic(&self.out_dir.join(CHECKED_JSON), &records)?;
         }
         record.invocations = std::mem::take(&mut self.invocations);
+        if let Some(mut job) = self.job.take() {
+            job.cancel()?;
+        }
         record.write(&self.out_dir)
     }
 
@@ -434,8 +494,14 @@ impl<'a> Measurement<'a> {
             labels.join(","),
             secs(limit)
         );
+        let prefix = self
+            .job
+            .as_ref()
+            .and_then(|j| j.tasks.first())
+            .map(|t| crate::slurm::srun_prefix(t, &self.campaign_dir));
         let ran = invoke(
             &Call {
+                prefix: prefix.as_deref(),
                 line: &line,
                 campaign_dir: &self.campaign_dir,
                 env: &env,
@@ -505,8 +571,17 @@ impl<'a> Measurement<'a> {
     ) -> (Check, String) {
         let Slot { position, role, .. } = slot;
         let shapes = slot.shapes.len();
+        let job = self
+            .job
+            .as_ref()
+            .and_then(|j| {
+                j.tasks
+                    .first()
+                    .map(|t| format!(", slurm job {}", j.name(t.task)))
+            })
+            .unwrap_or_default();
         let who = format!(
-            "harness invocation {position} of {} ({})",
+            "harness invocation {position} of {} ({}{job})",
             self.total,
             described(role)
         );
@@ -647,10 +722,7 @@ impl<'a> Measurement<'a> {
                 }
                 // A run killed mid-write leaves a partial CSV: what it holds is not its word.
                 Err(e) if ran.ended == Ended::TimedOut => {
-                    note = Some(format!(
-                        "the partial CSV it left was not read: {}",
-                        kcamp_core::text::quote(&e.to_string(), 400)
-                    ));
+                    note = Some(partial_csv_note(&e));
                 }
                 Err(e) => return Err(e),
             }
@@ -718,10 +790,7 @@ impl<'a> Measurement<'a> {
             match self.read_or_keep(&csv, &kept, &what, read) {
                 Ok(r) => rows = r,
                 Err(e) if ran.ended == Ended::TimedOut => {
-                    note = Some(format!(
-                        "the partial CSV it left was not read: {}",
-                        kcamp_core::text::quote(&e.to_string(), 400)
-                    ));
+                    note = Some(partial_csv_note(&e));
                 }
                 Err(e) => return Err(e),
             }
@@ -931,6 +1000,7 @@ mod tests {
             quick_command: "sh h.sh {csv}".into(),
             full_command: "sh h.sh {csv}".into(),
             cancel: Arc::new(AtomicBool::new(false)),
+            adapters: None,
         };
         let shape = |label: &str, n: u64| ShapeSpec {
             label: label.into(),

@@ -95,6 +95,7 @@ pub fn manifest(shapes: &[FixtureShape], representative: &[&str]) -> Manifest {
         adapter: AdapterSelector {
             name: Some("llvmpipe".into()),
             backend: Some("vulkan".into()),
+            ..Default::default()
         },
         kernel: KernelSpec {
             file: "gemm.wgsl".into(),
@@ -122,6 +123,7 @@ pub fn manifest(shapes: &[FixtureShape], representative: &[&str]) -> Manifest {
         harness_files: Vec::new(),
         held_out: Default::default(),
         harness: Default::default(),
+        executor: None,
     }
 }
 
@@ -690,6 +692,7 @@ pub fn running() -> CampaignState {
             rate_unit: "TFLOPS".into(),
             started_at: at(121),
             pid: 5151,
+            shards: Vec::new(),
         })
         .locked_by("pid 5151 (kcamp validate)")
         .build()
@@ -774,6 +777,7 @@ pub fn progress(index: usize, total: usize) -> Progress {
         rate_unit: "TFLOPS".into(),
         started_at: at(0),
         pid: std::process::id(),
+        shards: Vec::new(),
     }
 }
 
@@ -947,6 +951,8 @@ pub fn write_campaign(state: &CampaignState, dir: &std::path::Path) -> kcamp_cor
                 like_for_like: None,
                 checked_shapes: Vec::new(),
                 raw_verdict: None,
+                csv_hash: None,
+                unfloored: None,
             };
             write_json_atomic(&artifacts.join(GATE_JSON), &record)?;
         }

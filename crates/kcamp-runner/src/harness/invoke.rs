@@ -16,6 +16,8 @@ use crate::lifeline::{GroupGuard, die_with_parent, kill_group};
 
 /// What one invocation is given.
 pub(super) struct Call<'a> {
+    /// What runs `sh -c line` elsewhere: `srun … --` under a Slurm executor.
+    pub prefix: Option<&'a [std::ffi::OsString]>,
     /// The command line, placeholders already replaced.
     pub line: &'a str,
     pub campaign_dir: &'a Path,
@@ -77,7 +79,14 @@ pub(super) fn invoke(call: &Call<'_>, cancel: &AtomicBool) -> Result<Ran> {
     let err = log
         .try_clone()
         .ctx(|| format!("opening {}", call.log.display()))?;
-    let mut command = Command::new("sh");
+    let mut command = match call.prefix {
+        Some([program, args @ ..]) => {
+            let mut c = Command::new(program);
+            c.args(args).arg("sh");
+            c
+        }
+        _ => Command::new("sh"),
+    };
     command
         .arg("-c")
         .arg(call.line)
@@ -174,6 +183,7 @@ mod tests {
 
     fn call<'a>(line: &'a str, dir: &'a Path, log: &'a Path, limit: Duration) -> Call<'a> {
         Call {
+            prefix: None,
             line,
             campaign_dir: dir,
             env: &[],
