@@ -80,7 +80,10 @@ impl Campaign {
 
     /// The last round that was accepted (or BASELINE).
     pub fn incumbent(&self) -> Result<Option<u32>> {
-        Ok(incumbent_of(&self.decisions()?))
+        let decisions = self.decisions()?;
+        Ok(incumbent_of(
+            decisions.iter().map(|(n, d)| (*n, d.as_ref())),
+        ))
     }
 
     /// The undecided round, if any. More than one is a corrupt campaign.
@@ -359,16 +362,20 @@ pub fn read_decision(round_dir: &Path) -> Result<Option<Decision>> {
     }
 }
 
-pub fn incumbent_of(decisions: &[(u32, Option<Decision>)]) -> Option<u32> {
+/// The newest round decided BASELINE or ACCEPTED, among `(round, its decision)`. Borrowed:
+/// a decision holds its whole gate report, too large to copy on every re-read of a round.
+pub fn incumbent_of<'a>(
+    decisions: impl IntoIterator<Item = (u32, Option<&'a Decision>)>,
+) -> Option<u32> {
     decisions
-        .iter()
+        .into_iter()
         .filter(|(_, d)| {
             matches!(
-                d.as_ref().map(|d| d.decision),
+                d.map(|d| d.decision),
                 Some(DecisionKind::Baseline | DecisionKind::Accepted)
             )
         })
-        .map(|(n, _)| *n)
+        .map(|(n, _)| n)
         .max()
 }
 

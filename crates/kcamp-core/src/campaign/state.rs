@@ -6,7 +6,7 @@ use super::gate_record::GateRecord;
 use super::layout::{
     incumbent_of, read_decision, read_frozen_header, read_journal, round_dir, round_numbers,
 };
-use super::{CampaignState, Decision, JournalEntry, RoundState};
+use super::{CampaignState, JournalEntry, RoundState};
 use crate::Result;
 use crate::artifacts::progress::Progress;
 use crate::artifacts::read_json_opt;
@@ -136,16 +136,13 @@ impl CampaignState {
     /// Incumbent, open round and the decisions' git commits, from the rounds and the
     /// journal in memory.
     pub fn settle(&mut self) {
-        let decisions: Vec<(u32, Option<Decision>)> = self
-            .rounds
-            .iter()
-            .map(|r| (r.number, r.decision.clone()))
-            .collect();
-        self.incumbent = incumbent_of(&decisions);
-        self.open_round = decisions
-            .iter()
+        // Borrowed, not cloned: every round's gate report would be copied on every re-read
+        // of one round (the dashboard's patch after a validation).
+        let decisions = || self.rounds.iter().map(|r| (r.number, r.decision.as_ref()));
+        self.incumbent = incumbent_of(decisions());
+        self.open_round = decisions()
             .filter(|(_, d)| d.is_none())
-            .map(|(n, _)| *n)
+            .map(|(n, _)| n)
             .max();
         // The commit is made after the decision file is written, so the file itself
         // cannot hold its own hash: it comes from the journal.
@@ -173,6 +170,7 @@ impl CampaignState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::campaign::Decision;
     use crate::campaign::init::temp_campaign;
     use crate::types::DecisionKind;
 
