@@ -109,6 +109,7 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     // The worker runs in its own process group, which the terminal's Ctrl-C does not
     // reach: a signal stops the run and the runner kills the worker.
     opts.cancel = super::cancel::on_signals()?;
+    kcamp_runner::adopt_descendants();
     let bar = progress_bar();
     let report = run_campaign_cases(&ctx.campaign, &manifest, &opts, &mut |event| match event {
         ProgressEvent::RunStarted { total_shapes } => bar.set_length(total_shapes as u64),

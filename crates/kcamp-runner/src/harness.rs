@@ -493,6 +493,7 @@ impl<'a> Measurement<'a> {
                     .display()
                     .to_string()
             }),
+            output_cut: ran.output_cut,
         });
     }
 

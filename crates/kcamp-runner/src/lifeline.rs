@@ -10,6 +10,16 @@
 //!   Unix.
 //! - [`exit_when_orphaned`]: the worker itself watches its parent id and exits once it is
 //!   reparented, for systems without `PR_SET_PDEATHSIG`.
+//!
+//! A descendant can leave the process group (`setsid`, `set -m`) and outlive its parent
+//! (`nohup cmd &`, a double fork). Two more layers end those when the step ends:
+//!
+//! - [`adopt_descendants`]: kcamp is the subreaper of what it starts (Linux,
+//!   `PR_SET_CHILD_SUBREAPER`), so an orphaned descendant becomes kcamp's child, never
+//!   init's, and [`end_strays`] kills every child kcamp did not start itself.
+//! - a token in the environment (`KCAMP_RUN_TOKEN`) that every descendant inherits:
+//!   [`end_strays`], and the watchdog when kcamp dies, kill every process that carries it,
+//!   wherever it went.
 
 use std::io::Write;
 use std::os::unix::process::CommandExt;
@@ -20,6 +30,135 @@ use kcamp_core::{Error, Result};
 
 /// How often an orphaned worker notices that its parent is gone.
 const ORPHAN_POLL: Duration = Duration::from_millis(100);
+
+/// The environment variable that marks every process of one measurement.
+pub(crate) const RUN_TOKEN_VAR: &str = "KCAMP_RUN_TOKEN";
+
+/// Children this process started itself and waits for (workers, harness shells,
+/// watchdogs): everything else that is its child is a stray.
+static SPAWNED: std::sync::Mutex<std::collections::BTreeSet<u32>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+/// `pid` is a child this process waits for itself.
+pub(crate) fn spawned(pid: u32) {
+    if let Ok(mut s) = SPAWNED.lock() {
+        s.insert(pid);
+    }
+}
+
+/// `pid` has been waited for.
+pub(crate) fn reaped(pid: u32) {
+    if let Ok(mut s) = SPAWNED.lock() {
+        s.remove(&pid);
+    }
+}
+
+/// A token unique to one measurement of this process, for [`RUN_TOKEN_VAR`].
+pub(crate) fn run_token() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!(
+        "{}-{}-{nanos}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::SeqCst)
+    )
+}
+
+/// Whether every child of this process that it did not start itself came from one of its
+/// measurements ([`adopt_descendants`]).
+static OWNS_ALL_CHILDREN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// For a process whose only children are its measurements' (a `kcamp` command that
+/// measures): make it the subreaper of its descendants (Linux; elsewhere nothing happens and
+/// the environment token alone finds them), so that an orphan is re-parented to it, and let
+/// [`end_strays`] kill every child it did not start itself. A library user (a test that
+/// starts other processes beside a measurement) does not call it, and only the token is
+/// followed there.
+pub fn adopt_descendants() {
+    #[cfg(target_os = "linux")]
+    {
+        if rustix::process::set_child_subreaper(Some(rustix::process::getpid())).is_ok() {
+            OWNS_ALL_CHILDREN.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+}
+
+/// Kill (SIGKILL) and reap what a measurement left: every process that carries `token` in
+/// its environment, and every child of this process it did not start itself (an orphan it
+/// adopted). Repeated until none is left, since killing a stray re-parents its own
+/// children here. Returns how many it ended.
+pub(crate) fn end_strays(token: &str) -> usize {
+    let me = std::process::id();
+    let needle = format!("{RUN_TOKEN_VAR}={token}");
+    let mut ended = 0;
+    for _ in 0..100 {
+        let own: std::collections::BTreeSet<u32> =
+            SPAWNED.lock().map(|s| s.clone()).unwrap_or_default();
+        let mut strays: Vec<(u32, bool)> = Vec::new();
+        let all_ours = OWNS_ALL_CHILDREN.load(std::sync::atomic::Ordering::SeqCst);
+        for pid in proc_pids() {
+            if pid == me || own.contains(&pid) {
+                continue;
+            }
+            let child = parent_of(pid) == Some(me);
+            if (child && all_ours) || carries(pid, &needle) {
+                strays.push((pid, child));
+            }
+        }
+        if strays.is_empty() {
+            break;
+        }
+        for (pid, child) in strays {
+            if let Some(p) = i32::try_from(pid)
+                .ok()
+                .and_then(rustix::process::Pid::from_raw)
+            {
+                let _ = rustix::process::kill_process(p, rustix::process::Signal::KILL);
+                if child {
+                    // Dead or dying: this returns once it is, and no zombie stays.
+                    let _ =
+                        rustix::process::waitpid(Some(p), rustix::process::WaitOptions::empty());
+                }
+            }
+            ended += 1;
+        }
+        // A killed stray that was no child is reaped by its parent; give it a moment.
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    ended
+}
+
+/// The pids of `/proc` (none where there is no `/proc`).
+fn proc_pids() -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter_map(|e| e.file_name().to_str()?.parse().ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The parent of `pid`, from `/proc/PID/stat`, unless it is a zombie already reaped or gone.
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command name, which may hold anything but ends at the last ')'.
+    let mut rest = stat.rsplit_once(')')?.1.split_whitespace();
+    let _state = rest.next()?;
+    rest.next()?.parse().ok()
+}
+
+/// Whether `pid`'s environment holds `needle` (`NAME=value`).
+fn carries(pid: u32, needle: &str) -> bool {
+    std::fs::read(format!("/proc/{pid}/environ")).is_ok_and(|env| {
+        env.split(|b| *b == 0)
+            .any(|entry| entry == needle.as_bytes())
+    })
+}
 
 /// Make the child spawned by `command` die with this process (Linux: `PR_SET_PDEATHSIG`;
 /// everywhere: refuse to start when the parent already died while forking). The signal
@@ -69,14 +208,20 @@ pub(crate) struct GroupGuard {
 }
 
 impl GroupGuard {
-    /// Watch process group `pgid` (the group leader's pid).
-    pub(crate) fn watch(pgid: u32) -> Result<GroupGuard> {
+    /// Watch process group `pgid` (the group leader's pid), and every process that carries
+    /// `token` in its environment ([`RUN_TOKEN_VAR`]).
+    pub(crate) fn watch(pgid: u32, token: &str) -> Result<GroupGuard> {
         // `read` returns only when the owner writes (stand down) or when the pipe closes
-        // because the owner died (kill the group). The watchdog ignores the signals a
-        // terminal or a cancel sends to the owner's group, and lives in its own group so a
-        // kill of the owner's group does not take it down first.
+        // because the owner died (kill the group, then whatever left it with the token).
+        // The watchdog ignores the signals a terminal or a cancel sends to the owner's
+        // group, and lives in its own group so a kill of the owner's group does not take it
+        // down first.
+        let needle = format!("{RUN_TOKEN_VAR}={token}");
         let script = format!(
-            "trap '' INT TERM HUP QUIT; if read -r line; then exit 0; fi; kill -s KILL -- -{pgid} 2>/dev/null; exit 0"
+            "trap '' INT TERM HUP QUIT; if read -r line; then exit 0; fi; kill -s KILL -- -{pgid} 2>/dev/null; \
+             for d in /proc/[0-9]*; do \
+               if tr '\\000' '\\n' < \"$d/environ\" 2>/dev/null | grep -qxF '{needle}'; then kill -s KILL \"${{d#/proc/}}\" 2>/dev/null; fi; \
+             done; exit 0"
         );
         let mut child = Command::new("sh")
             .arg("-c")
@@ -87,6 +232,7 @@ impl GroupGuard {
             .process_group(0)
             .spawn()
             .map_err(|e| Error::io("starting the watchdog of a measurement (sh)", e))?;
+        spawned(child.id());
         let stdin = child.stdin.take();
         Ok(GroupGuard { child, stdin })
     }
@@ -97,6 +243,7 @@ impl GroupGuard {
             let _ = stdin.write_all(b"done\n");
         }
         let _ = self.child.wait();
+        reaped(self.child.id());
     }
 }
 
@@ -105,6 +252,7 @@ impl Drop for GroupGuard {
         // Closing the pipe without a word is the kill order.
         self.stdin = None;
         let _ = self.child.wait();
+        reaped(self.child.id());
     }
 }
 
