@@ -123,6 +123,9 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
                     "memory update: give at least one --set or --append",
                 ));
             }
+            // A change the schema refuses changes nothing, not even the lock file: checked
+            // first, and again under the lock.
+            store.check_update(a.version.get()?, &ops)?;
             let _lock = lock(ctx, "kcamp memory update")?;
             committed(
                 &Campaign::open(&ctx.campaign)?,

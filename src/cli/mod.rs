@@ -331,6 +331,9 @@ pub enum Command {
     /// Iteration records (`memory/v<N>.json`).
     #[command(subcommand)]
     Memory(memory_cmd::MemoryCommand),
+    /// Rebuild what cannot be read (a malformed journal line, decision or record, a decided
+    /// round's changed snapshot) from the git history and the other records, or say why not.
+    Repair(campaign_cmd::RepairArgs),
     /// Internal: benchmark worker process (reads cases on stdin).
     #[command(name = "__worker", hide = true)]
     Worker(run_cmd::WorkerArgs),
@@ -501,6 +504,7 @@ fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
         Command::Util(a) => run_cmd::util(ctx, &a),
         Command::Gate(a) => gate_cmd::gate(ctx, &a),
         Command::Memory(c) => memory_cmd::memory(ctx, &c),
+        Command::Repair(a) => campaign_cmd::repair(ctx, &a),
         Command::Worker(a) => run_cmd::worker(&a),
     }
 }
