@@ -210,6 +210,21 @@ pub fn recover(c: &Campaign) -> Result<Recovery> {
     remove_stray_temp_files(c)?;
     if !out.actions.is_empty() {
         c.journal("recovered", None, json!({"actions": out.actions}))?;
+        // The steps recovery completed were committed under their own messages; what is
+        // left (this entry, an undone step) is committed as the recovery it is, so the
+        // tree is clean even when the command stops here.
+        super::git::commit_step(
+            c,
+            None,
+            &format!(
+                "recovered: {}{}",
+                out.actions[0],
+                match out.actions.len() {
+                    1 => String::new(),
+                    n => format!(" (and {} more)", n - 1),
+                }
+            ),
+        )?;
     }
     Ok(out)
 }
@@ -225,12 +240,14 @@ fn confirm_recovered(
     out: &mut Recovery,
 ) -> Result<()> {
     if c.decision(round)?.is_some() {
-        // The accept, or the rollback it began, got that far: recovered above.
+        // The rollback the accept began got that far: completed above, and the accept's
+        // own outcome (a retried accept reports it).
         c.journal(
             "accept_confirm_done",
             Some(round),
             json!({"recovered": true}),
         )?;
+        out.completed.push(("accept", round));
         return Ok(());
     }
     let began = journal

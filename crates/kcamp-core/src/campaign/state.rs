@@ -97,7 +97,14 @@ impl CampaignState {
         let hypothesis = std::fs::read_to_string(rdir.join(HYPOTHESIS_FILE))
             .map(|s| s.trim().to_owned())
             .unwrap_or_default();
-        let csv = rdir.join(ARTIFACTS_DIR).join(BENCHMARK_CSV);
+        // A re-validation swaps its artifacts in by renames; between them the previous
+        // validation, which still stands, is in `.artifacts.old`.
+        let artifacts = match rdir.join(ARTIFACTS_DIR) {
+            a if a.is_dir() => a,
+            a if rdir.join(".artifacts.old").is_dir() => rdir.join(".artifacts.old"),
+            a => a,
+        };
+        let csv = artifacts.join(BENCHMARK_CSV);
         let (table, table_error) = if csv.is_file() {
             match BenchTable::read_held_to(&csv, frozen_header) {
                 Ok(t) => (Some(t), None),
@@ -106,7 +113,7 @@ impl CampaignState {
         } else {
             (None, None)
         };
-        let gate_path = rdir.join(ARTIFACTS_DIR).join(GATE_JSON);
+        let gate_path = artifacts.join(GATE_JSON);
         let gate: Option<GateRecord> = match read_json_opt(&gate_path, "gate record") {
             Ok(g) => g,
             Err(e) => {
@@ -114,7 +121,7 @@ impl CampaignState {
                 None
             }
         };
-        let result_path = rdir.join(ARTIFACTS_DIR).join(RESULT_JSON);
+        let result_path = artifacts.join(RESULT_JSON);
         let result = match RunResult::read(&result_path) {
             Ok(r) => r,
             Err(e) => {
@@ -257,6 +264,23 @@ mod tests {
             checked: None,
             memory: None,
         }
+    }
+
+    /// Between the renames of a re-validation a reader sees the previous validation, which
+    /// still stands, never a round that looks unmeasured.
+    #[test]
+    fn a_reader_between_the_renames_of_a_revalidation_sees_the_previous_one() {
+        let (_tmp, c) = temp_campaign();
+        let rdir = c.round_dir(2);
+        std::fs::create_dir_all(rdir.join(".artifacts.old")).unwrap();
+        std::fs::write(rdir.join("hypothesis.md"), "h\n").unwrap();
+        std::fs::write(
+            rdir.join(".artifacts.old/benchmark.csv"),
+            "label,B,M,N,K,Check,Forward TFLOPS,Forward TFLOPS_stddev,Forward Time (ms),out_snr\ns1,1,8,8,8,PASS,0.001,0.00001,0.1,120\n",
+        )
+        .unwrap();
+        let round = CampaignState::load_round(&c.dir, 2, None).unwrap().unwrap();
+        assert!(round.table.is_some(), "{:?}", round.table_error);
     }
 
     #[test]
