@@ -263,7 +263,12 @@ fn paths_in(v: &Value, dir: &str, out: &mut Vec<String>) {
 
 /// After a faulted or killed run in `dir`: readers read, the retry succeeds, and the campaign
 /// is the reference one. `Err` says what failed.
-fn recovers(step: &Step, dir: &Path, reference: &Reference) -> Result<(), String> {
+fn recovers(
+    step: &Step,
+    dir: &Path,
+    reference: &Reference,
+    optional_skipped: bool,
+) -> Result<(), String> {
     for reader in [&["status"][..], &["log"][..]] {
         let r = kcamp_git(dir).args(reader).output().unwrap();
         if r.status.code() != Some(0) {
@@ -287,13 +292,15 @@ fn recovers(step: &Step, dir: &Path, reference: &Reference) -> Result<(), String
     }
     assert_journal_whole_or(dir)?;
     let got = digest_of(dir, true);
-    if got != reference.digest {
-        let differ: Vec<&String> = reference
-            .digest
-            .keys()
-            .chain(got.keys())
-            .filter(|k| reference.digest.get(*k) != got.get(*k))
-            .collect();
+    let differ: Vec<&String> = reference
+        .digest
+        .keys()
+        .chain(got.keys())
+        .filter(|k| reference.digest.get(*k) != got.get(*k))
+        // What a warning said was not written (report charts) is written by `kcamp report`.
+        .filter(|k| !(optional_skipped && k.starts_with("report/")))
+        .collect();
+    if !differ.is_empty() {
         return Err(format!("differs from an uninterrupted run in {differ:?}"));
     }
     let status = git(dir, &["status", "--porcelain", "--untracked-files=all"]);
@@ -344,9 +351,14 @@ fn fault(
     let verdict = (|| {
         // `live/` is no campaign data: a progress file a dashboard misses is no failure.
         let live = rel.starts_with("live/");
+        // An optional output it could not write (a chart), which its warning names: the
+        // retry leaves it to `kcamp report`, so it may be missing afterwards.
+        let mut optional = false;
         match out.status.code() {
             Some(3) if said.contains(path.as_str()) => {}
-            Some(3) => return Err(format!("exit 3 without naming {path}: {said}")),
+            // Refused as a place it cannot write (a read-only campaign), nothing changed.
+            Some(2) if errno == "EACCES" && said.contains(path.as_str()) => {}
+            Some(c @ (2 | 3)) => return Err(format!("exit {c} without naming {path}: {said}")),
             Some(c) if c == step.code => {
                 if !live && !said.contains(path.as_str()) {
                     return Err(format!(
@@ -361,10 +373,11 @@ fn fault(
                 if let Some(missing) = printed.iter().find(|p| !Path::new(p).exists()) {
                     return Err(format!("prints {missing}, which does not exist"));
                 }
+                optional = !live;
             }
             other => return Err(format!("exit {other:?}: {said}")),
         }
-        recovers(step, &dir, reference)
+        recovers(step, &dir, reference, optional)
     })();
     let _ = std::fs::remove_dir_all(&dir);
     Some(verdict.map_err(|e| format!("{} {errno} at op {n} ({op} {path}): {e}", step.name)))
@@ -384,7 +397,7 @@ fn kill(step: &Step, work: &Path, reference: &Reference, n: u32) -> Option<Resul
         let _ = std::fs::remove_dir_all(&dir);
         return None;
     }
-    let verdict = recovers(step, &dir, reference);
+    let verdict = recovers(step, &dir, reference, false);
     let _ = std::fs::remove_dir_all(&dir);
     Some(verdict.map_err(|e| format!("{} killed at step {n}: {e}", step.name)))
 }
@@ -407,8 +420,8 @@ impl Tally {
 
 const ERRNOS: [&str; 3] = ["EIO", "ENOSPC", "EACCES"];
 
-/// A few fault points of each step, each errno once, and a kill at a few points: the part
-/// of the sweep CI runs.
+/// Of each step, the middle fsync, rename and directory sync (each errno once) and a kill
+/// before its third change: the part of the sweep CI runs.
 #[test]
 fn representative_faults_are_survived() {
     let c = campaigns();
@@ -418,26 +431,20 @@ fn representative_faults_are_survived() {
         let reference = reference(step, work.path());
         let points = fault_points(step, work.path());
         assert!(points.len() > 3, "{}: {points:?}", step.name);
-        // The first fsync, rename and directory sync of the step and its last fault point.
-        let mut chosen: Vec<&(u32, String, String)> = ["fsync", "rename", "dirsync"]
-            .iter()
-            .filter_map(|op| {
-                points
-                    .iter()
-                    .find(|p| p.1 == *op && !p.2.contains("/live/"))
-            })
-            .collect();
-        chosen.extend(points.last());
-        chosen.dedup();
-        for (i, p) in chosen.iter().enumerate() {
+        let chosen = ["fsync", "rename", "dirsync"].iter().filter_map(|op| {
+            let of: Vec<&(u32, String, String)> = points
+                .iter()
+                .filter(|p| p.1 == *op && !p.2.starts_with("live/"))
+                .collect();
+            of.get(of.len() / 2).copied()
+        });
+        for (i, p) in chosen.enumerate() {
             if let Some(Err(e)) = fault(step, work.path(), &reference, p, ERRNOS[i % 3]) {
                 failed.push(e);
             }
         }
-        for n in [2, 5] {
-            if let Some(Err(e)) = kill(step, work.path(), &reference, n) {
-                failed.push(e);
-            }
+        if let Some(Err(e)) = kill(step, work.path(), &reference, 3) {
+            failed.push(e);
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));

@@ -157,6 +157,10 @@ fn builtin_worker_dies_with_kcamp_mid_kernel() {
         !alive(worker)
     });
     eprintln!("worker gone {took:?} after the owner's SIGKILL");
+    // A refused import changes nothing, the dead run's staging included; the next command
+    // that takes the lock clears it, even one it then refuses.
     run(&dir, &["baseline", "--csv", &csv("baseline.csv")], 2);
+    assert!(dir.join("rounds/.round-1.tmp").exists());
+    run(&dir, &["round", "new", "--hypothesis", "next"], 2);
     assert!(!dir.join("rounds/.round-1.tmp").exists());
 }

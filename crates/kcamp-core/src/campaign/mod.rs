@@ -73,7 +73,7 @@ pub use measure::{
     refuse_builtin_if_imported, shapes_of,
 };
 pub use outcome::{RoundOutcome, RoundRecords, delta_text, failure_label};
-pub use recover::{Recovery, recover};
+pub use recover::{Recovery, recover, remove_stray_temp_files};
 pub use repair::{RepairOutcome, repair};
 pub use report::{FINAL_VALIDATION_DIR, FinalMeasurement, final_report, standing_final_acceptance};
 pub use round::new_round;

@@ -308,7 +308,7 @@ fn unjournaled_open_round(c: &Campaign, journal: &[JournalEntry]) -> Result<Opti
 
 /// Temp files of atomic writes that a killed process never renamed into place. With the
 /// lock held no other writer can be mid-write.
-fn remove_stray_temp_files(c: &Campaign) -> Result<()> {
+pub fn remove_stray_temp_files(c: &Campaign) -> Result<()> {
     let mut dirs = vec![
         c.dir.clone(),
         c.dir.join(MEMORY_DIR),

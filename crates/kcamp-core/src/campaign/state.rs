@@ -100,8 +100,7 @@ impl CampaignState {
         // A re-validation swaps its artifacts in by renames; between them the previous
         // validation, which still stands, is in `.artifacts.old`.
         let artifacts = match rdir.join(ARTIFACTS_DIR) {
-            a if a.is_dir() => a,
-            a if rdir.join(".artifacts.old").is_dir() => rdir.join(".artifacts.old"),
+            a if !a.is_dir() && rdir.join(".artifacts.old").is_dir() => rdir.join(".artifacts.old"),
             a => a,
         };
         let csv = artifacts.join(BENCHMARK_CSV);

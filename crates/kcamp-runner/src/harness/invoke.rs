@@ -151,6 +151,9 @@ pub(super) fn invoke(call: &Call<'_>, cancel: &AtomicBool) -> Result<Ran> {
         .stdout(out)
         .stderr(err)
         .env(crate::lifeline::RUN_TOKEN_VAR, &token)
+        // A harness may write only beside its CSV: Python's bytecode cache would land in
+        // the kernel and harness folders it imports from.
+        .env("PYTHONDONTWRITEBYTECODE", "1")
         // Its own process group: a cancel or a timeout ends everything the command
         // started, not only the shell.
         .process_group(0);
