@@ -12,7 +12,7 @@ use super::export::{Format, LogRow, exporter};
 use super::{AdapterArgs, CmdOutput, Ctx};
 use kcamp_core::artifacts::result::{RunResult, RunSummary, ShapeFailure};
 use kcamp_core::campaign::{
-    self, AcceptOptions, Campaign, CampaignState, InitOptions, MeasureSource, Measurer,
+    self, AcceptOptions, Campaign, CampaignState, InitOptions, MeasureSource, Measurer, ledger,
 };
 use kcamp_core::case::ProgressEvent;
 use kcamp_core::error::exit;
@@ -163,7 +163,7 @@ fn measuring(
     c: &Campaign,
     adapter: &AdapterArgs,
 ) -> Result<(Box<dyn Measurer>, impl FnMut(ProgressEvent) + use<>)> {
-    let cancel = super::cancel::on_signals()?;
+    let cancel = super::cancel::flag(ctx)?;
     // Whatever a harness or a worker leaves running, in its process group or not, is this
     // command's to end.
     kcamp_runner::adopt_descendants();
@@ -221,7 +221,11 @@ fn progress_printer(
 ) -> impl FnMut(ProgressEvent) + use<> {
     let quiet = ctx.json;
     let metric = metric.to_owned();
+    let hooks = ctx.step.clone();
     move |e| {
+        if let Some(h) = &hooks {
+            (h.progress)(&e);
+        }
         if quiet {
             return;
         }
@@ -510,18 +514,23 @@ pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
     let RoundCommand::New { hypothesis } = c;
     let camp = Campaign::open(&ctx.campaign)?;
     // Short: a signal (the dashboard quitting) lets it finish rather than cut it in half.
-    super::cancel::on_signals()?;
+    super::cancel::flag(ctx)?;
+    // Read first: a ledger that cannot be read changes nothing.
+    let tried = ledger::tried_before(&camp, &camp.kernel_dir())?;
     let n = campaign::new_round(&camp, hypothesis)?;
-    let human = format!("opened round {n}: {}", hypothesis.trim());
-    Ok(
-        CmdOutput::ok(json!({"round": n, "hypothesis": hypothesis.trim()}), human).with_next(vec![
-            format!(
-                "edit {}, then {} validate   (dashboard: v quick, V full)",
-                camp.kernel_dir().join(&camp.manifest.kernel.file).display(),
-                prefix(ctx)
-            ),
-        ]),
+    let mut human = format!("opened round {n}: {}", hypothesis.trim());
+    for line in ledger::tried_lines("kernel/", &tried) {
+        human.push_str(&format!("\nnote: {line}"));
+    }
+    Ok(CmdOutput::ok(
+        json!({"round": n, "hypothesis": hypothesis.trim(), "tried_before": tried}),
+        human,
     )
+    .with_next(vec![format!(
+        "edit {}, then {} validate   (dashboard: v quick, V full)",
+        camp.kernel_dir().join(&camp.manifest.kernel.file).display(),
+        prefix(ctx)
+    )]))
 }
 
 /// What to do after a verdict. `mismatch`: the sides were measured differently (the
@@ -596,6 +605,12 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
     if !measured_on.is_empty() {
         human.push_str(measured_on.trim_start());
         human.push('\n');
+    }
+    if let Some(t) = &out.time_breakdown {
+        human.push_str(&format!("time: {}\n", t.summary()));
+    }
+    for line in ledger::tried_lines("the kernel measured", &out.tried_before) {
+        human.push_str(&format!("note: {line}\n"));
     }
     if let Some(line) = result_line(ctx, &out.summary) {
         human.push_str(&line);
@@ -729,7 +744,7 @@ fn render_held_out(held: &campaign::HeldOutCheck, round: u32) -> String {
 pub fn rollback(ctx: &Ctx, a: &RollbackArgs) -> Result<CmdOutput> {
     let c = Campaign::open_base(&ctx.campaign)?;
     // Short: a signal (the dashboard quitting) lets it finish rather than cut it in half.
-    super::cancel::on_signals()?;
+    super::cancel::flag(ctx)?;
     let out = campaign::rollback(&c, &a.reason)?;
     let k = prefix(ctx);
     let mut human = format!(
@@ -900,6 +915,8 @@ pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
     let target = Campaign::open_base(&ctx.campaign)
         .ok()
         .and_then(|c| campaign::target_status(&c).ok().flatten());
+    let rolled_back = ledger::rolled_back(&st);
+    let working_tried = ledger::working_tried(&st, &rolled_back);
     let json = json!({
         "campaign": st.dir,
         "name": st.manifest.name,
@@ -926,6 +943,8 @@ pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
         "lock_holder": st.lock_holder,
         "representative_shapes": st.manifest.representative_shapes,
         "frozen_header": st.frozen_header,
+        "rolled_back": rolled_back,
+        "working_kernel_tried": working_tried,
     });
     let json = with_damage(json, &st, &repair_plan);
     let mut human = format!(
@@ -976,6 +995,15 @@ pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
             }
         )),
         None => human.push_str("no open round\n"),
+    }
+    if !rolled_back.is_empty() {
+        human.push_str(&format!(
+            "rolled back: {} (`kcamp log` lists each direction and why)\n",
+            kcamp_core::text::count(rolled_back.len(), "round")
+        ));
+    }
+    for line in ledger::tried_lines("kernel/", &working_tried) {
+        human.push_str(&format!("note: {line}\n"));
     }
     if let Some(t) = &target {
         human.push_str(&format!(
@@ -1043,6 +1071,7 @@ pub fn log(ctx: &Ctx, a: &LogArgs) -> Result<CmdOutput> {
     let metric = st.manifest.primary_metric.clone();
     let rows = log_rows(&st);
     let (damage, repair_plan) = damage_text(&st);
+    let rolled_back = ledger::rolled_back(&st);
     if let Some(export) = exporter(a.format) {
         let text = export.log(&metric, &rows);
         if !damage.is_empty() {
@@ -1050,7 +1079,7 @@ pub fn log(ctx: &Ctx, a: &LogArgs) -> Result<CmdOutput> {
         }
         return Ok(CmdOutput::ok(
             with_damage(
-                json!({"rounds": rows, "incumbent": st.incumbent}),
+                json!({"rounds": rows, "incumbent": st.incumbent, "rolled_back": rolled_back}),
                 &st,
                 &repair_plan,
             ),
@@ -1087,6 +1116,12 @@ pub fn log(ctx: &Ctx, a: &LogArgs) -> Result<CmdOutput> {
     if !held.is_empty() {
         human.push_str(&format!("held-out checks: {}\n", held.join("; ")));
     }
+    if !rolled_back.is_empty() {
+        human.push_str("rolled-back directions (tried, not to be tried again as they were):\n");
+        for t in &rolled_back {
+            human.push_str(&format!("  {} — {}\n", t.line, t.hypothesis));
+        }
+    }
     if human.is_empty() {
         human.push_str("no rounds yet\n");
     } else {
@@ -1096,7 +1131,7 @@ pub fn log(ctx: &Ctx, a: &LogArgs) -> Result<CmdOutput> {
     let next = next_from_state(ctx, &st);
     Ok(CmdOutput::ok(
         with_damage(
-            json!({"rounds": rows, "incumbent": st.incumbent}),
+            json!({"rounds": rows, "incumbent": st.incumbent, "rolled_back": rolled_back}),
             &st,
             &repair_plan,
         ),

@@ -14,8 +14,37 @@ use std::sync::atomic::AtomicBool;
 
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
+use kcamp_core::case::ProgressEvent;
 use kcamp_core::error::exit;
 use kcamp_core::{Error, Result};
+
+use super::Ctx;
+
+/// How a step run for someone other than a terminal (the MCP server) is stopped and
+/// followed: its own cancel flag in place of the signal handlers (set, it stops the step as
+/// a Ctrl-C does), and every progress event of its runs.
+#[derive(Clone)]
+pub struct StepHooks {
+    pub cancel: Arc<AtomicBool>,
+    pub progress: Arc<dyn Fn(&ProgressEvent) + Send + Sync>,
+}
+
+impl std::fmt::Debug for StepHooks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StepHooks")
+            .field("cancel", &self.cancel)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The flag that stops a measuring step: its hooks' flag, else one SIGINT, SIGTERM and
+/// SIGHUP set.
+pub fn flag(ctx: &Ctx) -> Result<Arc<AtomicBool>> {
+    match &ctx.step {
+        Some(hooks) => Ok(Arc::clone(&hooks.cancel)),
+        None => on_signals(),
+    }
+}
 
 /// Install the handlers and return the flag they set.
 pub fn on_signals() -> Result<Arc<AtomicBool>> {

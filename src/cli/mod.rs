@@ -20,6 +20,7 @@ mod cancel;
 pub mod export;
 pub mod gate_cmd;
 pub mod gpu_cmd;
+mod mcp;
 pub mod memory_cmd;
 pub mod run_cmd;
 mod table;
@@ -334,6 +335,9 @@ pub enum Command {
     /// Rebuild what cannot be read (a malformed journal line, decision or record, a decided
     /// round's changed snapshot) from the git history and the other records, or say why not.
     Repair(campaign_cmd::RepairArgs),
+    /// Serve the campaign to an agent: a Model Context Protocol server on stdin/stdout
+    /// whose tools are these commands (docs/agents.md).
+    Mcp,
     /// Internal: benchmark worker process (reads cases on stdin).
     #[command(name = "__worker", hide = true)]
     Worker(run_cmd::WorkerArgs),
@@ -363,6 +367,9 @@ pub struct TuiArgs {
 pub struct Ctx {
     pub json: bool,
     pub campaign: PathBuf,
+    /// A step run by the MCP server: stopped by its flag, followed through its progress
+    /// events (None: the signals and the terminal).
+    pub step: Option<cancel::StepHooks>,
 }
 
 /// Parse arguments, run the command, print, and return the process exit code.
@@ -371,6 +378,10 @@ pub fn run() -> i32 {
         Ok(c) => c,
         Err(e) => return usage_error(&e, std::env::args_os().skip(1)),
     };
+    if matches!(cli.command, Some(Command::Mcp)) {
+        // stdout is the protocol's: nothing else is printed there.
+        return mcp::serve(cli.campaign.as_deref().unwrap_or(Path::new(".")));
+    }
     let json = cli.json
         || matches!(
             cli.command.as_ref().and_then(Command::format),
@@ -379,6 +390,7 @@ pub fn run() -> i32 {
     let ctx = Ctx {
         json,
         campaign: cli.campaign.clone().unwrap_or_else(|| PathBuf::from(".")),
+        step: None,
     };
     // `--json --format markdown` asks for two outputs: neither is silently dropped.
     let conflict = cli
@@ -439,12 +451,18 @@ fn usage_error(e: &clap::Error, args: impl Iterator<Item = std::ffi::OsString>) 
         let _ = e.print();
         return exit::BAD_INPUT;
     }
+    let (doc, code) = usage_error_document(e);
+    print_lines(&[&doc], code)
+}
+
+/// The JSON error document of arguments clap refused, and its exit code.
+fn usage_error_document(e: &clap::Error) -> (String, i32) {
     let rendered = e.render().to_string();
     // clap's text starts with `error: ` and ends with its usage and help lines: the message
     // keeps them (they say how to call the command), without the prefix the JSON kind says.
     let message = rendered.trim().trim_start_matches("error: ");
     let err = Error::input(message);
-    print_lines(&[&error_document_of(&err, message)], err.exit_code())
+    (error_document_of(&err, message), err.exit_code())
 }
 
 /// Print each text on its own line(s), through one buffer; returns `code`, or what
@@ -506,6 +524,9 @@ fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
         Command::Memory(c) => memory_cmd::memory(ctx, &c),
         Command::Repair(a) => campaign_cmd::repair(ctx, &a),
         Command::Worker(a) => run_cmd::worker(&a),
+        Command::Mcp => Err(Error::input(
+            "`kcamp mcp` serves an MCP client on stdio; it is not a step of its own",
+        )),
     }
 }
 
@@ -682,6 +703,7 @@ mod tests {
         let ctx = Ctx {
             json: false,
             campaign: PathBuf::from("my camp"),
+            step: None,
         };
         let message =
             "no open round.\nnext: `kcamp round new --hypothesis TEXT`, or `kcamp -C other status`";
@@ -703,6 +725,7 @@ mod tests {
         let here = Ctx {
             json: false,
             campaign: PathBuf::from("."),
+            step: None,
         };
         assert_eq!(with_campaign(message, &here), message);
     }

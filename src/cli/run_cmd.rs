@@ -108,25 +108,31 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     opts.adapter = selector(&a.adapter);
     // The worker runs in its own process group, which the terminal's Ctrl-C does not
     // reach: a signal stops the run and the runner kills the worker.
-    opts.cancel = super::cancel::on_signals()?;
+    opts.cancel = super::cancel::flag(ctx)?;
     kcamp_runner::adopt_descendants();
     let bar = progress_bar();
-    let report = run_campaign_cases(&ctx.campaign, &manifest, &opts, &mut |event| match event {
-        ProgressEvent::RunStarted { total_shapes } => bar.set_length(total_shapes as u64),
-        ProgressEvent::ShapeStarted { label, .. } => bar.set_message(label),
-        ProgressEvent::Phase { label, phase } => bar.set_message(format!("{label}: {phase}")),
-        ProgressEvent::Sample {
-            label,
-            pass,
-            repeat,
-            repeats,
-            ms,
-        } => bar.set_message(format!("{label} {pass} {repeat}/{repeats} {ms:.3} ms")),
-        ProgressEvent::ShapeFinished { .. } => bar.inc(1),
-        ProgressEvent::WorkerRestarted { label, reason } => {
-            bar.println(format!("worker restarted after {label}: {reason}"))
+    let hooks = ctx.step.clone();
+    let report = run_campaign_cases(&ctx.campaign, &manifest, &opts, &mut |event| {
+        if let Some(h) = &hooks {
+            (h.progress)(&event);
         }
-        ProgressEvent::RunFinished { .. } => bar.finish_and_clear(),
+        match event {
+            ProgressEvent::RunStarted { total_shapes } => bar.set_length(total_shapes as u64),
+            ProgressEvent::ShapeStarted { label, .. } => bar.set_message(label),
+            ProgressEvent::Phase { label, phase } => bar.set_message(format!("{label}: {phase}")),
+            ProgressEvent::Sample {
+                label,
+                pass,
+                repeat,
+                repeats,
+                ms,
+            } => bar.set_message(format!("{label} {pass} {repeat}/{repeats} {ms:.3} ms")),
+            ProgressEvent::ShapeFinished { .. } => bar.inc(1),
+            ProgressEvent::WorkerRestarted { label, reason } => {
+                bar.println(format!("worker restarted after {label}: {reason}"))
+            }
+            ProgressEvent::RunFinished { .. } => bar.finish_and_clear(),
+        }
     })?;
     // A cancelled run ends without its RunFinished: the bar must not stay on screen.
     bar.finish_and_clear();
@@ -161,6 +167,9 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     let driver = super::driver_line(&report.result);
     if !driver.is_empty() {
         let _ = writeln!(human, "{}", driver.trim_start());
+    }
+    if let Some(t) = &report.result.time_breakdown {
+        let _ = writeln!(human, "time: {}", t.summary());
     }
     let _ = writeln!(human, "artifacts: {}", report.artifacts_dir.display());
     // With --json stdout carries exactly one JSON document (its `summary` is the line),

@@ -277,7 +277,8 @@ fn a_worker_that_never_reads_a_large_case_still_times_out() {
 #[test]
 fn a_hardware_adapter_or_per_case_mode_gets_a_fresh_worker_for_every_case() {
     // Each start of the worker appends a line to a file: one worker for the run on a
-    // software adapter, one per case on a hardware adapter or with KCAMP_WORKER_PER_CASE=1.
+    // software adapter, one per timed case on a hardware adapter, one per case with
+    // KCAMP_WORKER_PER_CASE=1.
     let tmp = tempfile::tempdir().unwrap();
     let starts = tmp.path().join("starts");
     let script =
@@ -306,6 +307,20 @@ fn a_hardware_adapter_or_per_case_mode_gets_a_fresh_worker_for_every_case() {
         assert_eq!(checks(&outcomes), vec![Check::Pass; 3]);
         let lines = std::fs::read_to_string(&starts).unwrap().lines().count();
         assert_eq!(lines, expected, "{reuse:?} on {labels:?}");
+    }
+    // Cases that are only checked are not timed: on a hardware adapter they share the
+    // worker before them, which a timed case after them does not.
+    for (untimed, expected) in [([false, true, true], 1), ([false, false, true], 2)] {
+        std::fs::write(&starts, "").unwrap();
+        let mut cases = specs(&["gpu-a", "gpu-b", "gpu-c"]);
+        for (case, untimed) in cases.iter_mut().zip(untimed) {
+            case.check_only = untimed;
+        }
+        let opts = RunOptions::with_worker(command.clone(), 5.0);
+        let outcomes = run_cases(&cases, &opts, &mut |_| {});
+        assert_eq!(checks(&outcomes), vec![Check::Pass; 3]);
+        let lines = std::fs::read_to_string(&starts).unwrap().lines().count();
+        assert_eq!(lines, expected, "check only: {untimed:?}");
     }
     // Precompiling takes a worker of its own before the first timed case; its outcome is
     // not one of the run's.

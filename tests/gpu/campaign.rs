@@ -497,8 +497,16 @@ fn workers_started_after_the_binary_is_replaced_are_still_this_build() {
     // A rebuild while a campaign runs removes or replaces the kcamp file. The cases after
     // that still run, in workers of the build that started the run: they used to fail to
     // start ("No such file"), every later case an ERROR that read as the kernel's.
+    // `big` only has to outlast the poll below; the timeout leaves a loaded machine room, so
+    // that a slow case is never mistaken for the build going missing.
     let (tmp, dir) =
-        campaign("- {label: big, M: 512, N: 512, K: 512}\n- {label: s16, M: 16, N: 16, K: 16}\n");
+        campaign("- {label: big, M: 256, N: 256, K: 256}\n- {label: s16, M: 16, N: 16, K: 16}\n");
+    let manifest = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
+    std::fs::write(
+        dir.join("manifest.yaml"),
+        manifest.replace("timeout_sec: 30.0", "timeout_sec: 300.0"),
+    )
+    .unwrap();
     let copy = tmp.path().join("kcamp-copy");
     std::fs::copy(assert_cmd::cargo::cargo_bin("kcamp"), &copy).unwrap();
     let run = std::process::Command::new(&copy)
@@ -519,15 +527,16 @@ fn workers_started_after_the_binary_is_replaced_are_still_this_build() {
     std::fs::remove_file(&copy).unwrap();
     let out = run.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
     let v: Value = serde_json::from_str(&stdout).unwrap();
-    let checks: Vec<&str> = v["result"]["shapes"]
+    let shapes = &v["result"]["shapes"];
+    assert_eq!(out.status.code(), Some(0), "{shapes:#}");
+    let checks: Vec<&str> = shapes
         .as_array()
         .unwrap()
         .iter()
         .map(|s| s["check"].as_str().unwrap())
         .collect();
-    assert_eq!(checks, ["PASS", "PASS"], "{stdout}");
+    assert_eq!(checks, ["PASS", "PASS"], "{shapes:#}");
 }
 
 #[test]

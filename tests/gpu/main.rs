@@ -11,7 +11,8 @@
 //! Every module here computes on the software adapter, which runs on the CPU. Slowest:
 //! `campaign` (whole BASELINEs and validations, peaks measured, a case run past its timeout)
 //! and `verdicts` (validations on two backends, Vulkan and GL); `orphans` and `cancel` wait
-//! for a worker busy in a large GEMM.
+//! for a worker busy in a large GEMM; `mcp` drives a whole campaign through `kcamp mcp` from
+//! the Python `mcp` SDK.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -20,6 +21,7 @@ mod adapters;
 mod campaign;
 mod cancel;
 mod held_out;
+mod mcp;
 mod orphans;
 mod runtime;
 mod shipped_kernels;

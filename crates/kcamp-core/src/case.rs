@@ -104,6 +104,42 @@ pub struct CaseOutcome {
     /// The paired kernel's outcome, when the case was paired.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paired: Option<Box<CaseOutcome>>,
+    /// Where the case's time went, in ms by phase ([`phase`] names them): the worker's own
+    /// (inputs, compiling, checks, warm-up, timing), then the runner's (starting the worker,
+    /// the whole case as the runner saw it).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub time_ms: BTreeMap<String, f64>,
+}
+
+/// The phases of a case's time ([`CaseOutcome::time_ms`], `result.json`'s `time_breakdown`).
+pub mod phase {
+    /// Generating the seeded inputs and the f64 references, and uploading the inputs.
+    pub const INPUTS: &str = "inputs";
+    /// Compiling the scored kernel (its pipelines, bind groups, rotating outputs).
+    pub const COMPILE: &str = "compile";
+    /// Compiling the paired kernel (the incumbent's snapshot).
+    pub const COMPILE_PAIRED: &str = "compile_paired";
+    /// Asking the driver what it made of the kernel.
+    pub const DRIVER_STATISTICS: &str = "driver_statistics";
+    /// The first dispatch of every pass checked against the reference, scored kernel.
+    pub const CHECK: &str = "check";
+    pub const CHECK_PAIRED: &str = "check_paired";
+    /// The warm-up of each timed step (both kernels of a pair alternating).
+    pub const WARMUP: &str = "warmup";
+    /// Sizing the batches and the timed samples (both kernels of a pair interleaved).
+    pub const TIMING: &str = "timing";
+    /// The outputs of the last timed dispatches checked against the reference.
+    pub const VERIFY: &str = "verify";
+    pub const VERIFY_PAIRED: &str = "verify_paired";
+    /// Everything else inside the worker (buffers, timers, the metrics).
+    pub const WORKER_OTHER: &str = "worker_other";
+    /// Starting a worker process for the case (the runner's clock).
+    pub const WORKER_SPAWN: &str = "worker_spawn";
+    /// The case as the runner saw it, from sending it to the worker to its outcome: the
+    /// worker's phases plus opening the adapter in a new worker and the messages.
+    pub const CASE_WALL: &str = "case_wall";
+    /// The run's throwaway worker that compiles the first timed case's kernels first.
+    pub const PRECOMPILE: &str = "precompile";
 }
 
 /// Progress of a run, streamed to the dashboard or a terminal progress bar.
@@ -176,6 +212,12 @@ impl CaseOutcome {
             warmup: Vec::new(),
             aligned_entries: Vec::new(),
             paired: None,
+            time_ms: BTreeMap::new(),
         }
+    }
+
+    /// Adds `ms` to the case's time in `phase`.
+    pub fn add_time(&mut self, phase: &str, ms: f64) {
+        *self.time_ms.entry(phase.to_owned()).or_default() += ms;
     }
 }

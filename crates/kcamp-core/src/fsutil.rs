@@ -474,7 +474,6 @@ impl Drop for LockGuard {
     }
 }
 
-/// Rename `from` to `to` (a step of a multi-rename change) and sync the directory.
 /// The running executable, to start more of it (workers, the dashboard's commands): on
 /// Linux `/proc/self/exe`, which goes on naming this very binary after its file is replaced
 /// or removed (a rebuild while a campaign runs: its path then names another program, or
@@ -488,6 +487,7 @@ pub fn this_executable() -> std::io::Result<PathBuf> {
     std::env::current_exe()
 }
 
+/// Rename `from` to `to` (a step of a multi-rename change) and sync the directory.
 pub fn rename(from: &Path, to: &Path) -> Result<()> {
     step("rename", to);
     fault("rename", to)

@@ -7,7 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::time::Instant;
 
-use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent, WarmupRecord};
+use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent, WarmupRecord, phase};
 use kcamp_core::isa::DriverStatistics;
 use kcamp_core::manifest::KernelSpec;
 use kcamp_core::ops::verify::{self, Comparison};
@@ -108,6 +108,7 @@ fn empty_outcome(ctx: &GpuContext, spec: &CaseSpec, trusted: bool) -> CaseOutcom
         warmup: Vec::new(),
         aligned_entries: Vec::new(),
         paired: None,
+        time_ms: BTreeMap::new(),
     }
 }
 
@@ -312,6 +313,7 @@ fn run(
         &spec.kernel_path,
         &spec.kernel_source,
     )?;
+    let mut laps = Laps::start();
     say(progress, spec, "generating the inputs");
     let problem = ops::op(spec.op).problem(spec.dtype, &dims, spec.seed);
     let inputs: Vec<wgpu::Buffer> = problem
@@ -322,6 +324,7 @@ fn run(
             ctx.buffer_with(name, &bytes, wgpu::BufferUsages::STORAGE)
         })
         .collect();
+    laps.lap(outcome, phase::INPUTS);
     say(progress, spec, "compiling the kernel");
     let side = prepare_side(
         ctx,
@@ -333,6 +336,7 @@ fn run(
         &inputs,
         outcome,
     )?;
+    laps.lap(outcome, phase::COMPILE);
     if spec.driver_statistics
         && let Some(entry) = spec.kernel.entry_points.get("forward")
     {
@@ -364,6 +368,7 @@ fn run(
             general.aligned = capture(aligned).map(Box::new);
         }
     }
+    laps.lap(outcome, phase::DRIVER_STATISTICS);
     // The paired kernel's own failures are its outcome's; the scored kernel goes on alone.
     let mut paired_side = None;
     if let (Some(p), Some(out)) = (&spec.paired, paired.as_deref_mut()) {
@@ -381,6 +386,7 @@ fn run(
             Ok(s) => paired_side = Some(s),
             Err(stop) => finish(out, Some(stop)),
         }
+        laps.lap(outcome, phase::COMPILE_PAIRED);
     }
     let elem = ops::dtype_size(spec.dtype);
     let max_output_bytes = problem
@@ -413,7 +419,9 @@ fn run(
         spec,
         "checking the first dispatch against the f64 reference",
     );
+    laps.lap(outcome, phase::WORKER_OTHER);
     let failures = check_first_dispatches(ctx, &timer, &problem, &passes, spec.dtype, outcome)?;
+    laps.lap(outcome, phase::CHECK);
     if !failures.is_empty() {
         return Err(Stop::Fail(failures.join("; ")));
     }
@@ -426,6 +434,7 @@ fn run(
                     .insert("l2_flush_bytes".to_owned(), f.bytes as f64);
             }
             let failures = check_first_dispatches(ctx, &timer, &problem, &pp, spec.dtype, out)?;
+            laps.lap(outcome, phase::CHECK_PAIRED);
             if failures.is_empty() {
                 (Some(out), Some(pp))
             } else {
@@ -459,8 +468,10 @@ fn run(
         if let Some(t) = &theirs {
             kernels.insert(0, t);
         }
+        laps.lap(outcome, phase::WORKER_OTHER);
         say(progress, spec, format!("warming up {}", step.prefix));
         let mut records = warm_up(ctx, &timer, &kernels, &plan, step.prefix)?;
+        laps.lap(outcome, phase::WARMUP);
         // Records come in `kernels` order: ours is the last.
         if let Some(r) = records.pop() {
             outcome.warmup.push(r);
@@ -503,6 +514,7 @@ fn run(
                 ms,
             });
         }
+        laps.lap(outcome, phase::TIMING);
         // The outputs of the last timed command buffer are checked like the first one.
         verify_written(
             ctx,
@@ -517,6 +529,7 @@ fn run(
             format!("{} dispatches per sample", step.prefix),
             batch as f64,
         );
+        laps.lap(outcome, phase::VERIFY);
         step_ms.push(per_repeat);
         let mut paired_failed = false;
         if let (Some(t), Some(b), Some(out)) = (&theirs, paired_batch, paired_out.as_deref_mut()) {
@@ -532,6 +545,9 @@ fn run(
                 }
             }
         }
+        if theirs.is_some() {
+            laps.lap(outcome, phase::VERIFY_PAIRED);
+        }
         if paired_failed {
             paired_out = None;
         }
@@ -542,7 +558,25 @@ fn run(
         finish(out, None);
     }
     ctx.check_errors()?;
+    laps.lap(outcome, phase::WORKER_OTHER);
     Ok(())
+}
+
+/// Where a case's time goes: each lap, from the last one, added to a phase of the outcome.
+struct Laps {
+    at: Instant,
+}
+
+impl Laps {
+    fn start() -> Laps {
+        Laps { at: Instant::now() }
+    }
+
+    fn lap(&mut self, outcome: &mut CaseOutcome, phase: &str) {
+        let now = Instant::now();
+        outcome.add_time(phase, (now - self.at).as_secs_f64() * 1e3);
+        self.at = now;
+    }
 }
 
 /// Tells the runner what the worker is doing for `spec` (a timeout's reason names it).
@@ -889,8 +923,7 @@ fn check_output(
     dtype: Dtype,
 ) -> Result<Comparison, Stop> {
     let bytes = ctx.read_back(&pass.slots[slot].output, pass.output_bytes)?;
-    let out = decode(&bytes, dtype);
-    Ok(verify::compare(&out, &plan.reference))
+    Ok(verify::compare_encoded(&bytes, dtype, &plan.reference))
 }
 
 fn encode(values: &[f64], dtype: Dtype) -> Vec<u8> {
@@ -906,6 +939,7 @@ fn encode(values: &[f64], dtype: Dtype) -> Vec<u8> {
     }
 }
 
+#[cfg(test)]
 fn decode(bytes: &[u8], dtype: Dtype) -> Vec<f64> {
     match dtype {
         Dtype::F32 => bytes

@@ -160,6 +160,7 @@ mod tests {
             warmup: Vec::new(),
             aligned_entries: Vec::new(),
             paired: None,
+            time_ms: Default::default(),
         }
     }
 

@@ -14,7 +14,7 @@ use chrono::{DateTime, Utc};
 use kcamp_core::artifacts::paired::PairedSide;
 use kcamp_core::artifacts::progress::Progress;
 use kcamp_core::artifacts::result::{
-    PairedRun, RunResult, RunSummary, ShapeRecord, kernel_sha256, result_json_line,
+    PairedRun, RunResult, RunSummary, ShapeRecord, TimeBreakdown, kernel_sha256, result_json_line,
 };
 use kcamp_core::case::{CaseOutcome, CaseSpec, PairedKernel, ProgressEvent};
 use kcamp_core::files::{
@@ -179,6 +179,7 @@ pub fn run_campaign_cases(
     );
     let mut checks_started: Option<Instant> = None;
     let mut checks_ms = None;
+    let cases_started = Instant::now();
     let mut outcomes = run_cases(&specs, &run_opts, &mut |event| {
         match &event {
             ProgressEvent::ShapeStarted { index, .. } if *index == timed => {
@@ -193,8 +194,10 @@ pub fn run_campaign_cases(
         on_event(event);
     });
     live.finish();
+    let cases_ms = cases_started.elapsed().as_secs_f64() * 1e3;
 
     let checked = outcomes.split_off(timed.min(outcomes.len()));
+    let time_breakdown = TimeBreakdown::of(cases_ms, &outcomes, &checked);
     let mut paired_outcomes: Vec<CaseOutcome> = outcomes
         .iter_mut()
         .zip(&specs)
@@ -233,6 +236,7 @@ pub fn run_campaign_cases(
     result.checked_shapes = checked.iter().map(ShapeRecord::of).collect();
     result.checked_shapes_ms = checks_ms;
     result.kernel_settings = Some(manifest.kernel.clone());
+    result.time_breakdown = Some(time_breakdown);
     let artifacts_dir = opts.artifacts_dir.clone().unwrap_or_else(|| {
         campaign_dir
             .join(RUNS_DIR)

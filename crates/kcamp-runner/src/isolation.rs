@@ -13,7 +13,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent};
+use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent, phase};
 use kcamp_core::isa::DriverStatistics;
 use kcamp_core::types::Check;
 use kcamp_core::{Error, Result};
@@ -57,11 +57,13 @@ pub struct RunOptions {
 /// When `run_cases` starts a fresh worker for the next case.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WorkerReuse {
-    /// One worker for the run on a software adapter; a fresh one after every case that ran
-    /// on a hardware adapter. On a GPU, a large case in a long-lived worker could run far
+    /// One worker for the run on a software adapter; on a hardware adapter, a fresh one
+    /// for every timed case. On a GPU, a large case in a long-lived worker could run far
     /// below the kernel's rate at full clocks, a state that follows the process, not the
-    /// shape (docs/performance.md, "A worker per case"). A CPU adapter shows no such state
-    /// and pays for every start. The default.
+    /// shape (docs/performance.md, "A worker per case"): a state that slows timing, and
+    /// nothing else, so the cases that are only checked (a quick validation's other target
+    /// shapes) share the worker before them. A CPU adapter shows no such state and pays for
+    /// every start. The default.
     Auto,
     /// A fresh worker for every case (`KCAMP_WORKER_PER_CASE=1`).
     PerCase,
@@ -79,12 +81,16 @@ impl WorkerReuse {
         }
     }
 
-    /// Whether the worker that ran `outcome` is retired before the next case.
-    fn retire_after(self, outcome: &CaseOutcome) -> bool {
+    /// Whether the worker that ran `outcome` is retired before the next case (`next`,
+    /// None after the last one).
+    fn retire_after(self, outcome: &CaseOutcome, next: Option<&CaseSpec>) -> bool {
         match self {
             WorkerReuse::PerCase => true,
             WorkerReuse::Shared => false,
-            WorkerReuse::Auto => outcome.adapter.as_ref().is_some_and(|a| !a.software),
+            WorkerReuse::Auto => {
+                outcome.adapter.as_ref().is_some_and(|a| !a.software)
+                    && next.is_none_or(|s| !s.check_only)
+            }
         }
     }
 }
@@ -134,8 +140,11 @@ pub fn run_cases(
     // The driver's statistics come from the throwaway worker when there is one: its compile
     // is the one no timed process should make.
     let mut statistics = None;
+    let mut precompile_ms = None;
     let precompiled = opts.precompile && {
+        let started = Instant::now();
         statistics = precompile(specs, opts, on_event);
+        precompile_ms = Some(started.elapsed().as_secs_f64() * 1e3);
         true
     };
     for (index, spec) in specs.iter().enumerate() {
@@ -161,6 +170,12 @@ pub fn run_cases(
         if outcome.driver_statistics.is_none() {
             outcome.driver_statistics = statistics.take();
         }
+        // The precompile's time is the first timed case's: it is done for that case.
+        if !spec.check_only
+            && let Some(ms) = precompile_ms.take()
+        {
+            outcome.add_time(phase::PRECOMPILE, ms);
+        }
         if worker_lost {
             // Dropping the worker kills its process group.
             worker = None;
@@ -181,7 +196,9 @@ pub fn run_cases(
                 .as_ref()
                 .and_then(|m| outcome.metrics.get(m).copied()),
         });
-        let retire = opts.worker_reuse.retire_after(&outcome);
+        let retire = opts
+            .worker_reuse
+            .retire_after(&outcome, specs.get(index + 1));
         outcomes.push(outcome);
         if retire && let Some(w) = worker.take() {
             w.finish();
@@ -235,14 +252,39 @@ fn run_one(
     opts: &RunOptions,
     on_event: &mut dyn FnMut(ProgressEvent),
 ) -> (CaseOutcome, bool) {
-    let fail =
-        |check, reason: String| (CaseOutcome::without_measurement(spec, check, reason), true);
+    let mut spawn_ms = None;
     if slot.is_none() {
+        let started = Instant::now();
         match Worker::spawn(opts) {
             Ok(w) => *slot = Some(w),
-            Err(e) => return fail(Check::Error, format!("cannot start the worker: {e}")),
+            Err(e) => {
+                let reason = format!("cannot start the worker: {e}");
+                return (
+                    CaseOutcome::without_measurement(spec, Check::Error, reason),
+                    true,
+                );
+            }
         }
+        spawn_ms = Some(started.elapsed().as_secs_f64() * 1e3);
     }
+    let started = Instant::now();
+    let (mut outcome, lost) = run_in(slot, spec, opts, on_event);
+    if let Some(ms) = spawn_ms {
+        outcome.add_time(phase::WORKER_SPAWN, ms);
+    }
+    outcome.add_time(phase::CASE_WALL, started.elapsed().as_secs_f64() * 1e3);
+    (outcome, lost)
+}
+
+/// One case in the worker of `slot`, which is running.
+fn run_in(
+    slot: &mut Option<Worker>,
+    spec: &CaseSpec,
+    opts: &RunOptions,
+    on_event: &mut dyn FnMut(ProgressEvent),
+) -> (CaseOutcome, bool) {
+    let fail =
+        |check, reason: String| (CaseOutcome::without_measurement(spec, check, reason), true);
     let Some(worker) = slot.as_mut() else {
         return fail(Check::Error, "worker unavailable".into());
     };

@@ -369,6 +369,7 @@ impl CampaignBuilder {
             checked_shapes_ms: None,
             paired: None,
             kernel_settings: None,
+            time_breakdown: None,
         }
     }
 
@@ -402,6 +403,7 @@ impl CampaignBuilder {
                 gate: None,
                 kernel_hash: None,
                 kernel_files: None,
+                kernel_key: None,
             }),
             table: Some(table),
             table_error: None,
@@ -459,6 +461,7 @@ impl CampaignBuilder {
                 gate: Some(gate.clone()),
                 kernel_hash: None,
                 kernel_files: None,
+                kernel_key: None,
             }),
             table: Some(table(&self.shapes, measured)),
             table_error: None,

@@ -169,6 +169,7 @@ pub fn baseline(
         gate: None,
         kernel_hash: Some(tree_hash(&staging.join(KERNEL_DIR))?),
         kernel_files: Some(file_hashes(&staging.join(KERNEL_DIR))?),
+        kernel_key: super::ledger::snapshot_key(&staging)?,
     };
     write_json_atomic(&staging.join(DECISION_FILE), &decision)?;
     super::fail_point("baseline:before_commit");

@@ -217,6 +217,7 @@ pub fn accept(
         forced: opts.force && !record.report.verdict.allows_accept(),
         time: Utc::now(),
         git_commit,
+        kernel_key: super::ledger::snapshot_key(&c.round_dir(round))?,
         gate: Some({
             let mut gate = record.report.clone();
             gate.reasons.push(held_out.reason(&whose));

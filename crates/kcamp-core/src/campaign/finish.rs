@@ -264,6 +264,7 @@ pub(super) fn write_rollback_decision(
         gate: record.map(|r| r.report),
         kernel_hash,
         kernel_files,
+        kernel_key: super::ledger::snapshot_key(&c.round_dir(round))?,
     };
     write_json_atomic(&c.round_dir(round).join(DECISION_FILE), &decision)?;
     Ok(decision)

@@ -562,6 +562,7 @@ mod tests {
             gate: None,
             kernel_hash: None,
             kernel_files: None,
+            kernel_key: None,
         };
         write_json_atomic(&c.round_dir(2).join(crate::files::DECISION_FILE), &decision).unwrap();
         let actions = recover(&c).unwrap();

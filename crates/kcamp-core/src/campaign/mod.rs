@@ -31,6 +31,7 @@ mod guard;
 mod held_out;
 mod init;
 mod layout;
+pub mod ledger;
 mod like;
 mod measure;
 mod outcome;
@@ -124,6 +125,10 @@ pub struct Decision {
     /// file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kernel_files: Option<std::collections::BTreeMap<String, String>>,
+    /// The normalised hash of the round's kernel snapshot (`ledger::kernel_key`); absent in
+    /// decisions written before it was kept, and for a round that was never validated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel_key: Option<String>,
 }
 
 /// One line of `journal.jsonl`.

@@ -243,6 +243,10 @@ fn rebuild_decision(
         gate: gate.as_ref().map(|g| g.report.clone()),
         kernel_hash: None,
         kernel_files: None,
+        // Normalised (comments and whitespace aside): what the ledger compares kernels by.
+        kernel_key: super::ledger::snapshot_key(&c.round_dir(round))
+            .ok()
+            .flatten(),
     };
     if round == 1
         && let Some(done) = last("baseline_done")

@@ -253,6 +253,7 @@ mod tests {
                 gate: None,
                 kernel_hash: None,
                 kernel_files: None,
+                kernel_key: None,
             }),
             table: None,
             table_error: None,

@@ -11,13 +11,14 @@ use super::baseline::check_shape_set;
 use super::finish::{Staging, finish_validation};
 use super::gate_record::{GateRecord, ValidationLog, read_validation_log};
 use super::layout::{Campaign, copy_tree, tree_hash};
+use super::ledger::Tried;
 use super::like::{Against, failed_checks, judge_like_for_like, remeasure_command};
 use super::measure::{MeasureSource, Measured, Plan, abandon, measure, untimed_shapes};
 use super::recover::recover;
 use crate::artifacts::fingerprint::Fingerprint;
-use crate::artifacts::result::{RunSummary, ShapeFailure};
+use crate::artifacts::result::{RunResult, RunSummary, ShapeFailure, TimeBreakdown};
 use crate::case::ProgressEvent;
-use crate::files::{FROZEN_HEADER_FILE, GATE_JSON, KERNEL_DIR, SAMPLES_CSV};
+use crate::files::{FROZEN_HEADER_FILE, GATE_JSON, KERNEL_DIR, RESULT_JSON, SAMPLES_CSV};
 use crate::fsutil::write_json_atomic;
 use crate::gate::{GateReport, Reason, ReasonKind, Verdict, remeasure_holds};
 use crate::schema::{BenchTable, Samples, ShapeKey};
@@ -32,6 +33,13 @@ pub struct ValidateOutcome {
     pub summary: RunSummary,
     /// Shapes that did not PASS, with the reasons the run recorded.
     pub failures: Vec<ShapeFailure>,
+    /// The rolled-back rounds whose kernel snapshot equals the one measured (comments and
+    /// whitespace aside): this kernel was tried before.
+    pub tried_before: Vec<Tried>,
+    /// Where the measurement's time went (the built-in runner's `result.json`; none for a
+    /// harness or an imported CSV).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_breakdown: Option<TimeBreakdown>,
 }
 
 pub fn validate(
@@ -89,6 +97,7 @@ pub(super) fn validate_locked(
     copy_tree(&c.kernel_dir(), &stage.kernel_tmp)?;
     let stage_artifacts = stage.artifacts_tmp.clone();
     let kernel_hash = tree_hash(&stage.kernel_tmp)?;
+    let tried_before = super::ledger::tried_before(c, &stage.kernel_tmp)?;
     let plan = Plan {
         validation,
         round,
@@ -197,6 +206,12 @@ pub(super) fn validate_locked(
         raw_verdict: Some(raw_verdict),
     };
     write_json_atomic(&stage_artifacts.join(GATE_JSON), &record)?;
+    // What the run says of its own time: informational, so a record that does not read
+    // leaves it out rather than failing a validation that is otherwise whole.
+    let time_breakdown = RunResult::read(&stage_artifacts.join(RESULT_JSON))
+        .ok()
+        .flatten()
+        .and_then(|r| r.time_breakdown);
     // Swap the staged snapshot and artifacts in (an undecided round may be re-validated);
     // the validation log and the journal follow from the committed gate record.
     stage.commit()?;
@@ -207,6 +222,8 @@ pub(super) fn validate_locked(
         record,
         summary: measured.summary,
         failures: measured.failures,
+        tried_before,
+        time_breakdown,
     })
 }
 

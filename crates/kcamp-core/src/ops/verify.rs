@@ -58,9 +58,34 @@ impl Comparison {
 
 /// Compares `out` with `reference`. Non-finite and all-zero checks always scan all of `out`.
 pub fn compare(out: &[f64], reference: &Reference) -> Comparison {
-    let first_non_finite = out.iter().position(|v| !v.is_finite());
-    let non_finite = out.iter().filter(|v| !v.is_finite()).count();
-    let all_zero = out.iter().all(|v| *v == 0.0);
+    compare_with(out.len(), |i| out[i], reference)
+}
+
+/// [`compare`] on an output as the GPU wrote it (`bytes` of little-endian `dtype`), decoded
+/// one element at a time: the same comparison, number for number, without a copy of the
+/// output in f64 (128 MiB for a 4096×4096 output).
+pub fn compare_encoded(bytes: &[u8], dtype: Dtype, reference: &Reference) -> Comparison {
+    match dtype {
+        Dtype::F32 => compare_with(
+            bytes.len() / 4,
+            |i| {
+                let b = &bytes[4 * i..4 * i + 4];
+                f64::from(f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            },
+            reference,
+        ),
+        Dtype::F16 => compare_with(
+            bytes.len() / 2,
+            |i| half::f16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]).to_f64(),
+            reference,
+        ),
+    }
+}
+
+/// The comparison over `len` elements read through `value`: one pass over all of them (the
+/// non-finite and all-zero scans, and a full reference), then the sampled entries.
+fn compare_with(len: usize, value: impl Fn(usize) -> f64, reference: &Reference) -> Comparison {
+    let (mut first_non_finite, mut non_finite, mut all_zero) = (None, 0usize, true);
     let (mut ref_sq, mut err_sq, mut compared) = (0.0f64, 0.0f64, 0usize);
     let mut add = |got: f64, want: f64| {
         ref_sq += want * want;
@@ -68,16 +93,31 @@ pub fn compare(out: &[f64], reference: &Reference) -> Comparison {
         err_sq += diff * diff;
         compared += 1;
     };
-    match reference {
-        Reference::Full(want) => {
-            for (got, want) in out.iter().zip(want) {
-                add(*got, *want);
-            }
+    let full = match reference {
+        Reference::Full(want) => want.as_slice(),
+        Reference::Sampled(_) => &[],
+    };
+    for i in 0..len {
+        let got = value(i);
+        if !got.is_finite() {
+            non_finite += 1;
+            first_non_finite.get_or_insert(i);
         }
-        Reference::Sampled(entries) => {
-            for (index, want) in entries {
-                add(out.get(*index).copied().unwrap_or(f64::NAN), *want);
-            }
+        if got != 0.0 {
+            all_zero = false;
+        }
+        if let Some(want) = full.get(i) {
+            add(got, *want);
+        }
+    }
+    if let Reference::Sampled(entries) = reference {
+        for (index, want) in entries {
+            let got = if *index < len {
+                value(*index)
+            } else {
+                f64::NAN
+            };
+            add(got, *want);
         }
     }
     let rel_err = if ref_sq > 0.0 {
@@ -127,6 +167,40 @@ mod tests {
         assert!((c.rel_err - rel).abs() < 1e-12);
         assert!((c.snr_db - 10.0 * (5.0f64 / 0.01).log10()).abs() < 1e-9);
         assert!(c.failure(Dtype::F16).is_some());
+    }
+
+    #[test]
+    fn the_encoded_output_compares_as_its_decoded_values() {
+        let values = [1.5f32, -0.0, 0.0, 3.25, f32::NAN, 7.0, f32::INFINITY, -2.5];
+        let f32_bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let f16_bytes: Vec<u8> = values
+            .iter()
+            .flat_map(|v| half::f16::from_f32(*v).to_le_bytes())
+            .collect();
+        let decoded: Vec<f64> = values.iter().map(|v| f64::from(*v)).collect();
+        let full = Reference::Full(vec![1.5, 0.0, 0.1, 3.0, 1.0, 7.0, 1.0, -2.5]);
+        let sampled = Reference::Sampled(vec![(0, 1.4), (3, 3.25), (7, -2.5), (99, 1.0)]);
+        let finite = Reference::Sampled(vec![(0, 1.4), (3, 3.25), (7, -2.5)]);
+        for reference in [&full, &sampled, &finite] {
+            let want = compare(&decoded, reference);
+            // NaN fields compare by their bits: the same computation, the same numbers.
+            let same = |a: &Comparison, b: &Comparison| {
+                a.snr_db.to_bits() == b.snr_db.to_bits()
+                    && a.rel_err.to_bits() == b.rel_err.to_bits()
+                    && (a.non_finite, a.first_non_finite, a.all_zero, a.compared)
+                        == (b.non_finite, b.first_non_finite, b.all_zero, b.compared)
+            };
+            assert!(same(
+                &compare_encoded(&f32_bytes, Dtype::F32, reference),
+                &want
+            ));
+            assert!(same(
+                &compare_encoded(&f16_bytes, Dtype::F16, reference),
+                &want
+            ));
+        }
+        let zeros = compare_encoded(&[0u8; 16], Dtype::F32, &finite);
+        assert!(zeros.all_zero && zeros.non_finite == 0);
     }
 
     #[test]
