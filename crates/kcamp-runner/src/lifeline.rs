@@ -99,12 +99,20 @@ pub(crate) fn end_strays(token: &str) -> usize {
             SPAWNED.lock().map(|s| s.clone()).unwrap_or_default();
         let mut strays: Vec<(u32, bool)> = Vec::new();
         let all_ours = OWNS_ALL_CHILDREN.load(std::sync::atomic::Ordering::SeqCst);
+        let my_group = rustix::process::getpgrp().as_raw_nonzero().get() as u32;
         for pid in proc_pids() {
             if pid == me || own.contains(&pid) {
                 continue;
             }
-            let child = parent_of(pid) == Some(me);
-            if (child && all_ours) || carries(pid, &needle) {
+            let Some((parent, group)) = parent_and_group(pid) else {
+                continue;
+            };
+            let child = parent == me;
+            // A child in this process's own group is one it started without a group of its
+            // own (git, from another thread): measurements always get one, so an adopted
+            // stray never is in it.
+            let adopted = child && all_ours && group != my_group;
+            if adopted || carries(pid, &needle) {
                 strays.push((pid, child));
             }
         }
@@ -143,13 +151,15 @@ fn proc_pids() -> Vec<u32> {
         .unwrap_or_default()
 }
 
-/// The parent of `pid`, from `/proc/PID/stat`, unless it is a zombie already reaped or gone.
-fn parent_of(pid: u32) -> Option<u32> {
+/// The parent and the process group of `pid`, from `/proc/PID/stat` (None once it is gone).
+fn parent_and_group(pid: u32) -> Option<(u32, u32)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // After the command name, which may hold anything but ends at the last ')'.
     let mut rest = stat.rsplit_once(')')?.1.split_whitespace();
     let _state = rest.next()?;
-    rest.next()?.parse().ok()
+    let parent = rest.next()?.parse().ok()?;
+    let group = rest.next()?.parse().ok()?;
+    Some((parent, group))
 }
 
 /// Whether `pid`'s environment holds `needle` (`NAME=value`).
@@ -219,8 +229,8 @@ impl GroupGuard {
         let needle = format!("{RUN_TOKEN_VAR}={token}");
         let script = format!(
             "trap '' INT TERM HUP QUIT; if read -r line; then exit 0; fi; kill -s KILL -- -{pgid} 2>/dev/null; \
-             for d in /proc/[0-9]*; do \
-               if tr '\\000' '\\n' < \"$d/environ\" 2>/dev/null | grep -qxF '{needle}'; then kill -s KILL \"${{d#/proc/}}\" 2>/dev/null; fi; \
+             for f in $(grep -lzxF '{needle}' /proc/[0-9]*/environ 2>/dev/null); do \
+               p=\"${{f#/proc/}}\"; kill -s KILL \"${{p%/environ}}\" 2>/dev/null; \
              done; exit 0"
         );
         let mut child = Command::new("sh")
