@@ -5,7 +5,10 @@
 #
 #   1. idle: the process's CPU time (utime + stime from /proc/PID/stat) and the bytes it
 #      read (rchar from /proc/PID/io) over IDLE_SECONDS; target under 1% of a core;
-#   2. a change on screen: the time from a write to the text appearing in the terminal,
+#   2. resident memory (VmRSS from /proc/PID/status) once the campaign is read;
+#   3. a key answered: the time from `tmux send-keys j` in the gate panel to the cursor's
+#      new position on screen, three times;
+#   4. a change on screen: the time from a write to the text appearing in the terminal,
 #      polled with `tmux capture-pane` every few milliseconds (the poll adds its own few
 #      ms); target under 200 ms. Twice each: a journal line (the log panel), and a new
 #      verdict of the open round (its 1,000-shape gate.json re-read; the gate panel).
@@ -51,6 +54,8 @@ t1=$(ticks); r1=$(rchar)
 awk -v d="$((t1 - t0))" -v hz="$hz" -v s="$IDLE_SECONDS" -v r="$((r1 - r0))" 'BEGIN {
     printf "idle %d s: %.2f%% of a core (%d ticks of 1/%d s), read %d bytes\n", s, 100 * d / hz / s, d, hz, r }'
 
+echo "resident memory after the first read: $(awk '/^VmRSS/ { printf "%.0f MiB", $2 / 1024 }' "/proc/$pid/status")"
+
 # Wait until `pattern` is on screen; print the ms since `since`.
 latency() {
     local pattern=$1 since=$2
@@ -60,6 +65,15 @@ latency() {
     done
     echo $(( $(now_ms) - since ))
 }
+
+tmux -L "$SOCKET" send-keys -t idle 2
+sleep 0.5
+for i in 1 2 3; do
+    t=$(now_ms)
+    tmux -L "$SOCKET" send-keys -t idle j
+    echo "key j (gate cursor to $((i + 1))/$SHAPES) on screen after $(latency " $((i + 1))/$SHAPES " "$t") ms"
+    sleep 0.3
+done
 
 journal="$camp/journal.jsonl"
 open=$(ls "$camp/rounds" | sed 's/round-//' | sort -n | tail -1)

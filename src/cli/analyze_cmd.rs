@@ -22,6 +22,10 @@ pub struct AnalyzeArgs {
     /// validation when it has one, else the incumbent's numbers.
     #[arg(long)]
     pub working: bool,
+    /// Print the evidence without storing it (no lock, nothing written): what the
+    /// dashboard asks while a validation may hold the campaign.
+    #[arg(long)]
+    pub no_record: bool,
 }
 
 pub fn analyze(ctx: &Ctx, a: &AnalyzeArgs) -> Result<CmdOutput> {
@@ -35,9 +39,18 @@ pub fn analyze(ctx: &Ctx, a: &AnalyzeArgs) -> Result<CmdOutput> {
         kcamp_gpu::shader_metrics::entry_metrics(path, source, entry)
     };
     let evidence = campaign::gather_evidence(&c, target, &metrics)?;
-    let record = campaign::record_evidence(&c, &evidence)?;
+    let record = if a.no_record {
+        None
+    } else {
+        Some(campaign::record_evidence(&c, &evidence)?)
+    };
     let mut human = render(&evidence);
-    let _ = writeln!(human, "profile_evidence written to {}", record.display());
+    match &record {
+        Some(path) => {
+            let _ = writeln!(human, "profile_evidence written to {}", path.display());
+        }
+        None => human.push_str("not recorded (--no-record)\n"),
+    }
     let k = if ctx.campaign == std::path::Path::new(".") {
         "kcamp".to_owned()
     } else {

@@ -150,6 +150,7 @@ impl AdapterArgs {
         (self.adapter.is_some() || self.backend.is_some()).then(|| AdapterSelector {
             name: self.adapter.clone(),
             backend: self.backend.clone(),
+            ..AdapterSelector::default()
         })
     }
 }
@@ -355,6 +356,15 @@ pub fn init(_ctx: &Ctx, a: &InitArgs) -> Result<CmdOutput> {
 /// measure them first, so utilization and the roofline are known from round 1 on.
 fn ensure_peaks(c: &Campaign, a: &BaselineArgs, ctx: &Ctx) -> Result<Option<String>> {
     if a.no_peak || a.csv.is_some() || kcamp_runner::Harness::of(&c.manifest).is_some() {
+        return Ok(None);
+    }
+    // The cases run on a Slurm node: this machine's adapter is not theirs
+    // (docs/scale.md says how to measure the node's peaks).
+    if c.manifest
+        .executor
+        .as_ref()
+        .is_some_and(|e| e.slurm.is_some())
+    {
         return Ok(None);
     }
     let selector = a

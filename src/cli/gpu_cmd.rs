@@ -10,6 +10,7 @@ pub fn adapters(_ctx: &Ctx, a: &AdapterArgs) -> Result<CmdOutput> {
     let selector = AdapterSelector {
         name: a.adapter.clone(),
         backend: a.backend.clone(),
+        ..AdapterSelector::default()
     };
     let mut shown = Vec::new();
     for report in list_adapters() {
@@ -41,13 +42,18 @@ fn render(r: &AdapterReport) -> String {
     let l = &r.limits;
     let yes = |b: bool| if b { "yes" } else { "no" };
     let mut out = format!(
-        "{}\n  backend {}, {}{}, vendor 0x{:04x} device 0x{:04x}\n  driver {}\n",
+        "{}\n  backend {}, {}{}, vendor 0x{:04x} device 0x{:04x}{}\n  driver {}\n",
         r.name,
         r.backend,
         r.device_type,
         if r.software { " (software)" } else { "" },
         r.vendor,
         r.device,
+        if r.pci_bus_id.is_empty() {
+            String::new()
+        } else {
+            format!(", pci {}", r.pci_bus_id)
+        },
         [r.driver.as_str(), r.driver_info.as_str()]
             .iter()
             .filter(|s| !s.is_empty())

@@ -17,6 +17,7 @@ use kcamp_core::{Error, Result};
 pub mod analyze_cmd;
 pub mod campaign_cmd;
 mod cancel;
+pub mod diff_cmd;
 pub mod export;
 pub mod gate_cmd;
 pub mod gpu_cmd;
@@ -312,6 +313,9 @@ pub enum Command {
     Status,
     /// The lineage of rounds.
     Log(campaign_cmd::LogArgs),
+    /// The unified diff of two kernels: rounds' snapshots (`r3`) or the working `kernel`
+    /// (default: the incumbent against the working kernel).
+    Diff(diff_cmd::DiffArgs),
     /// Final full validation of the incumbent, report.md and charts.
     Report(campaign_cmd::ReportArgs),
     /// Open the dashboard (default: a scratch copy of the bundled demo campaign).
@@ -507,6 +511,7 @@ fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
         Command::Rollback(a) => campaign_cmd::rollback(ctx, &a),
         Command::Status => campaign_cmd::status(ctx),
         Command::Log(a) => campaign_cmd::log(ctx, &a),
+        Command::Diff(a) => diff_cmd::diff(ctx, &a),
         Command::Analyze(a) => analyze_cmd::analyze(ctx, &a),
         Command::Report(a) => campaign_cmd::report(ctx, &a),
         Command::Tui(a) => {

@@ -71,6 +71,7 @@ fn selector(args: &AdapterArgs) -> Option<AdapterSelector> {
     (args.adapter.is_some() || args.backend.is_some()).then(|| AdapterSelector {
         name: args.adapter.clone(),
         backend: args.backend.clone(),
+        ..AdapterSelector::default()
     })
 }
 
@@ -112,13 +113,20 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     kcamp_runner::adopt_descendants();
     let bar = progress_bar();
     let hooks = ctx.step.clone();
+    // The shapes in progress: one, or one per shard of a sharded run (docs/scale.md), whose
+    // list the bar shows instead of one shape's phase.
+    let mut current: Vec<String> = Vec::new();
     let report = run_campaign_cases(&ctx.campaign, &manifest, &opts, &mut |event| {
         if let Some(h) = &hooks {
             (h.progress)(&event);
         }
         match event {
             ProgressEvent::RunStarted { total_shapes } => bar.set_length(total_shapes as u64),
-            ProgressEvent::ShapeStarted { label, .. } => bar.set_message(label),
+            ProgressEvent::ShapeStarted { label, .. } => {
+                current.push(label);
+                bar.set_message(current.join(" | "));
+            }
+            ProgressEvent::Phase { .. } | ProgressEvent::Sample { .. } if current.len() > 1 => {}
             ProgressEvent::Phase { label, phase } => bar.set_message(format!("{label}: {phase}")),
             ProgressEvent::Sample {
                 label,
@@ -127,7 +135,10 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
                 repeats,
                 ms,
             } => bar.set_message(format!("{label} {pass} {repeat}/{repeats} {ms:.3} ms")),
-            ProgressEvent::ShapeFinished { .. } => bar.inc(1),
+            ProgressEvent::ShapeFinished { label, .. } => {
+                current.retain(|l| *l != label);
+                bar.inc(1);
+            }
             ProgressEvent::WorkerRestarted { label, reason } => {
                 bar.println(format!("worker restarted after {label}: {reason}"))
             }

@@ -1,5 +1,5 @@
 //! Snapshots of every dashboard screen over fixture campaigns, drawn through ratatui's
-//! TestBackend at 80×24 and 160×48. Review changes with `cargo insta review` (or
+//! TestBackend at 80×24, 120×40 and 200×60. Review changes with `cargo insta review` (or
 //! `INSTA_UPDATE=always`), reading the rendered text.
 
 use chrono::{DateTime, Utc};
@@ -16,7 +16,8 @@ use ratatui::style::{Color, Modifier};
 use crate::common;
 
 const SMALL: (u16, u16) = (80, 24);
-const BIG: (u16, u16) = (160, 48);
+const MID: (u16, u16) = (120, 40);
+const BIG: (u16, u16) = (200, 60);
 
 fn clock() -> DateTime<Utc> {
     fixtures::at(240)
@@ -38,19 +39,31 @@ fn press(m: &mut Model, keys: &str) {
 }
 
 fn terminal(m: &Model, (w, h): (u16, u16)) -> Terminal<TestBackend> {
+    let m = sized(m, (w, h));
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    t.draw(|f| view(m, f)).unwrap();
+    t.draw(|f| view(&m, f)).unwrap();
     t
 }
 
 fn screen(m: &Model, size: (u16, u16)) -> String {
-    terminal(m, size).backend().to_string()
+    terminal(&sized(m, size), size).backend().to_string()
 }
 
-/// Every screen at both sizes.
+/// Every screen at the three sizes.
 fn snap(name: &str, m: &Model) {
-    insta::assert_snapshot!(format!("{name}_80x24"), screen(m, SMALL));
-    insta::assert_snapshot!(format!("{name}_160x48"), screen(m, BIG));
+    let mut m = sized(m, SMALL);
+    insta::assert_snapshot!(format!("{name}_80x24"), screen(&m, SMALL));
+    m.size = MID;
+    insta::assert_snapshot!(format!("{name}_120x40"), screen(&m, MID));
+    m.size = BIG;
+    insta::assert_snapshot!(format!("{name}_200x60"), screen(&m, BIG));
+}
+
+/// The model as if the terminal were of `size` (layouts, paging and clicks follow it).
+fn sized(m: &Model, size: (u16, u16)) -> Model {
+    let mut m = m.clone();
+    m.size = size;
+    m
 }
 
 #[test]
@@ -133,11 +146,17 @@ fn a_round_where_nothing_passed_is_drawn_on_the_chart_floor() {
     let t = terminal(&m, BIG);
     let buffer = t.backend().buffer();
     let area = buffer.area;
+    // The legend joins a mark and its word with a no-break space.
     let rows: Vec<String> = (0..area.height)
-        .map(|y| (0..area.width).map(|x| buffer[(x, y)].symbol()).collect())
+        .map(|y| {
+            (0..area.width)
+                .map(|x| buffer[(x, y)].symbol())
+                .collect::<String>()
+                .replace('\u{a0}', " ")
+        })
         .collect();
     // The legend (two lines in this panel's width) names the mark.
-    let top = rows.iter().position(|r| r.contains("━ accepted")).unwrap();
+    let top = rows.iter().position(|r| r.contains("━ lineage")).unwrap();
     let legend = format!("{}{}", rows[top], rows[top + 1]);
     assert!(legend.contains("✗ none passed"), "{}", rows.join("\n"));
     // The mark itself: on the plot, below every other point of the chart.
@@ -151,7 +170,7 @@ fn a_round_where_nothing_passed_is_drawn_on_the_chart_floor() {
     let points = rows
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.contains('●') && !r.contains("━ accepted"))
+        .filter(|(_, r)| r.contains('●') && !r.contains("━ lineage"))
         .map(|(y, _)| y)
         .max()
         .unwrap();
@@ -228,6 +247,41 @@ fn running_benchmark_shows_live_progress() {
     assert!(text.contains("started 11:01:00 UTC"), "{text}");
     assert!(text.contains("locked by pid 5151"));
     snap("running", &m);
+}
+
+#[test]
+fn a_sharded_run_shows_each_shards_place_state_and_shape() {
+    use kcamp_core::artifacts::progress::ShardProgress;
+    let mut state = fixtures::running();
+    let live = state.live.as_mut().unwrap();
+    live.state = "running".into();
+    live.shards = vec![
+        ShardProgress {
+            place: "slurm job 42_0 on gpu01".into(),
+            state: "running".into(),
+            label: Some("sq256".into()),
+            done: 1,
+            total: 2,
+        },
+        ShardProgress {
+            place: "slurm job 42_1".into(),
+            state: "pending".into(),
+            label: None,
+            done: 0,
+            total: 1,
+        },
+    ];
+    let m = model(state, Theme::colored());
+    let text = screen(&m, BIG);
+    // The panel is narrow: the first line is cut at its end, where its shape is.
+    assert!(text.contains("slurm job 42_0 on gpu01 · running"), "{text}");
+    assert!(text.contains("slurm job 42_1 · pending (0/1)"), "{text}");
+    let wide = screen(&m, (300, 48));
+    assert!(
+        wide.contains("slurm job 42_0 on gpu01 · running · sq256 (1/2)"),
+        "{wide}"
+    );
+    assert!(!text.contains("shape 3 of 3"), "{text}");
 }
 
 #[test]
@@ -515,7 +569,7 @@ fn the_gate_order_stays_in_sight_at_every_width() {
             ("s", "file order", "file"),
         ] {
             press(&mut m, keys);
-            for width in (50..=160).step_by(5) {
+            for width in (60..=160).step_by(5) {
                 for height in [15, 24, 48] {
                     let border = gate_bottom_border(&screen(&m, (width, height)));
                     assert!(
@@ -569,9 +623,9 @@ fn chart_labels_never_cut_their_unit() {
     }
     // At 60 columns the axis keeps the numbers and names the unit once.
     let m = model(fixtures::several_rounds(), Theme::colored());
-    let text = screen(&m, (60, 15));
+    let text = screen(&m, (60, 20));
     assert!(text.contains("GFLOP/s│"), "{text}");
-    insta::assert_snapshot!("several_rounds_60x15", text);
+    insta::assert_snapshot!("several_rounds_60x20", text);
 }
 
 #[test]
@@ -614,7 +668,7 @@ fn the_live_panel_marks_the_lines_it_leaves_out() {
     assert!(text.contains("+2 lines (taller terminal)"), "{text}");
     let text = screen(&m, BIG);
     assert!(!text.contains("taller terminal"), "all of it fits: {text}");
-    let text = screen(&m, (60, 15));
+    let text = screen(&m, (60, 20));
     assert!(text.contains("more "), "{text}");
 }
 
@@ -625,19 +679,16 @@ fn an_unmeasured_round_says_what_it_waits_for() {
     press(&mut m, "V");
     let text = screen(&m, BIG);
     assert!(!text.contains("press v"), "V is running: {text}");
-    assert!(
-        text.contains("shows its progress; Esc cancels it"),
-        "{text}"
-    );
+    assert!(text.contains("Esc cancels it"), "{text}");
     snap("unmeasured_running", &m);
     let m = model(fixtures::rolled_back_unmeasured(), Theme::colored());
     let text = screen(&m, BIG);
     assert!(!text.contains("press v"), "{text}");
     assert!(text.contains("nothing to validate; n"), "{text}");
     assert!(text.contains("opens round 3"), "{text}");
-    // Too short for the whole note: it says so.
+    // The rounds and the gate keep the room on a small terminal: the whole note is read.
     let small = screen(&m, (60, 15));
-    assert!(small.contains("rolled back before it was…"), "{small}");
+    assert!(small.contains("n opens round 3"), "{small}");
     snap("rolled_back_unmeasured", &m);
 }
 
@@ -692,7 +743,7 @@ fn a_round_that_fails_an_untimed_shape_shows_fail_as_the_log_does() {
         .find(|l| l.contains("ROLLED_BACK"))
         .unwrap_or_else(|| panic!("no round line:\n{text}"));
     assert!(
-        row.contains("REJECT FAIL 1") && !row.contains("+12"),
+        row.contains("REJECT") && row.contains("FAIL 1") && !row.contains("+12"),
         "{row}\n{text}"
     );
     // The selected round's gate lists the untimed shape; its record says FAIL.
@@ -706,4 +757,401 @@ fn a_round_that_fails_an_untimed_shape_shows_fail_as_the_log_does() {
             .any(|l| l.contains("correctness") && l.contains("FAIL")),
         "{text}"
     );
+}
+
+fn key(m: &mut Model, code: KeyCode) {
+    update(m, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+/// The reasons in the gate's head: what decided the verdict before the note on how the run
+/// was paired, which the fixture's report lists first.
+#[test]
+fn the_why_comes_before_the_method_notes() {
+    let mut m = model(fixtures::paired_candidate(), Theme::colored());
+    press(&mut m, "2");
+    for size in [MID, BIG] {
+        let text = screen(&m, size);
+        let at = |needle: &str| {
+            text.find(needle)
+                .unwrap_or_else(|| panic!("{needle} at {size:?}:\n{text}"))
+        };
+        assert!(
+            at("• sq1024 FAIL") < at("do not PASS in the candidate"),
+            "{text}"
+        );
+        assert!(
+            at("do not PASS in the candidate") < at("• aggregate"),
+            "{text}"
+        );
+        assert!(at("• aggregate") < at("• paired:"), "{text}");
+    }
+    snap("why_first", &m);
+}
+
+#[test]
+fn cut_labels_never_look_alike_and_columns_follow_the_content() {
+    let mut m = model(fixtures::colliding_labels(), Theme::colored());
+    press(&mut m, "2");
+    for size in [SMALL, MID, BIG] {
+        let text = screen(&m, size);
+        let labels: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("PASS") || l.contains("FAIL"))
+            .filter_map(|l| l.split('│').nth(3))
+            .filter_map(|cell| cell.split_whitespace().next())
+            .filter(|label| label.starts_with("b1_m"))
+            .collect();
+        assert!(labels.len() >= 3, "{size:?}\n{text}");
+        let mut unique = labels.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(
+            unique.len(),
+            labels.len(),
+            "alike at {size:?}: {labels:?}\n{text}"
+        );
+    }
+    snap("colliding_labels", &m);
+}
+
+#[test]
+fn the_rounds_say_quick_or_full_and_what_a_delta_is_against() {
+    let m = model(fixtures::several_rounds(), Theme::colored());
+    let text = screen(&m, MID);
+    let row = text
+        .lines()
+        .find(|l| l.contains("ACC") && l.contains("r1"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(row.contains("full") || row.contains("quick"), "{row}");
+    // 2,002 rounds: the round numbers are whole.
+    let mut many = model(fixtures::synthetic(3, 2002), Theme::colored());
+    let text = screen(&many, SMALL);
+    assert!(text.contains("2001"), "{text}");
+    press(&mut many, "g");
+    for _ in 0..1980 {
+        press(&mut many, "j");
+    }
+    let text = screen(&many, SMALL);
+    assert!(text.contains(" 1980 ") || text.contains("1981"), "{text}");
+    snap("several_rounds_columns", &m);
+}
+
+#[test]
+fn a_terminal_too_small_says_so_and_panels_give_way_in_order() {
+    let m = model(fixtures::several_rounds(), Theme::colored());
+    let text = screen(&m, (50, 10));
+    assert!(
+        text.contains("terminal too small (need 60×12, have 50×10)"),
+        "{text}"
+    );
+    insta::assert_snapshot!("too_small_50x10", text);
+    // 100×20: the rounds and the gate keep the room; the log and details go first.
+    let text = screen(&m, (100, 20));
+    assert!(
+        text.contains("1 Rounds") && text.contains("2 Gate"),
+        "{text}"
+    );
+    assert!(text.contains("3 Metric"), "{text}");
+    assert!(!text.contains("6 Log"), "{text}");
+    for label in ["sq1024", "sq128", "sq64", "sq256"] {
+        assert!(
+            text.contains(label),
+            "the gate shows its rows: {label}\n{text}"
+        );
+    }
+    insta::assert_snapshot!("small_100x20", text);
+    // Below the chart's height, the rounds and gate alone.
+    let text = screen(&m, (80, 14));
+    assert!(
+        text.contains("1 Rounds") && text.contains("2 Gate"),
+        "{text}"
+    );
+    assert!(!text.contains("3 Metric"), "{text}");
+}
+
+fn diff_answer(m: &mut Model) {
+    use kcamp_core::campaign::diff::KernelSide;
+    use kcamp_tui::commands::{Answer, DiffWhy, Query};
+    let doc = serde_json::json!({
+        "from": {"kind": "round", "round": 2},
+        "to": {"kind": "round", "round": 3},
+        "files": [{
+            "path": "gemm.wgsl", "status": "modified", "added": 2, "removed": 1, "binary": false,
+            "diff": "--- r2/gemm.wgsl\n+++ r3/gemm.wgsl\n@@ -1,3 +1,4 @@\n const TILE: u32 = 64u;\n-var<workgroup> a: array<f32, 4096>;\n+var<workgroup> a: array<f32, 8192>;\n+var<workgroup> b: array<f32, 8192>;\n fn main() {}\n"
+        }]
+    });
+    update(
+        m,
+        Msg::Answered {
+            query: Query::Diff {
+                from: KernelSide::Round(2),
+                to: KernelSide::Round(3),
+                why: DiffWhy::Show,
+            },
+            answer: Answer::Json(doc),
+        },
+    );
+}
+
+#[test]
+fn d_asks_for_the_diff_and_shows_it_coloured_and_searchable() {
+    use kcamp_tui::app::Effect;
+    use kcamp_tui::commands::Query;
+    let mut m = model(fixtures::several_rounds(), Theme::colored());
+    press(&mut m, "k");
+    let effects = update(
+        &mut m,
+        Msg::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::NONE)),
+    );
+    assert!(
+        matches!(&effects[..], [Effect::Ask(Query::Diff { .. })]),
+        "{effects:?}"
+    );
+    diff_answer(&mut m);
+    let t = terminal(&m, MID);
+    let text = t.backend().to_string();
+    assert!(
+        text.contains("Diff 1 file changed, +2 −1 (r2 → r3)"),
+        "{text}"
+    );
+    // Added lines green, removed red.
+    let buffer = t.backend().buffer();
+    let colour_of = |needle: &str| {
+        let y = text.lines().position(|l| l.contains(needle)).unwrap();
+        let x = text
+            .lines()
+            .nth(y)
+            .unwrap()
+            .chars()
+            .position(|c| c == '+' || c == '-')
+            .unwrap();
+        buffer[(x as u16, y as u16)].fg
+    };
+    assert_eq!(colour_of("+var<workgroup> b"), Color::Green);
+    assert_eq!(colour_of("-var<workgroup> a"), Color::Red);
+    press(&mut m, "/8192");
+    key(&mut m, KeyCode::Enter);
+    let text = screen(&m, MID);
+    assert!(
+        text.contains("search: 8192") && text.contains("1/2"),
+        "{text}"
+    );
+    snap("diff", &m);
+    // The BASELINE has nothing to be compared with: d is refused, with why.
+    press(&mut m, "q");
+    for _ in 0..3 {
+        press(&mut m, "k");
+    }
+    assert!(
+        update(
+            &mut m,
+            Msg::Key(KeyEvent::new(KeyCode::Char('d'), KeyModifiers::NONE))
+        )
+        .is_empty()
+    );
+    assert!(screen(&m, MID).contains("is the BASELINE"));
+}
+
+#[test]
+fn enter_on_a_gate_row_opens_the_shape() {
+    use kcamp_tui::app::Effect;
+    use kcamp_tui::commands::{Answer, Query};
+    use kcamp_tui::popups::shape::ShapeSamples;
+    let mut m = model(fixtures::several_rounds(), Theme::colored());
+    press(&mut m, "2j");
+    let effects = update(
+        &mut m,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    let samples = effects.iter().find_map(|e| match e {
+        Effect::Ask(q @ Query::Samples { .. }) => Some(q.clone()),
+        _ => None,
+    });
+    let analyze = effects.iter().find_map(|e| match e {
+        Effect::Ask(q @ Query::Analyze { .. }) => Some(q.clone()),
+        _ => None,
+    });
+    let (Some(samples), Some(analyze)) = (samples, analyze) else {
+        panic!("{effects:?}")
+    };
+    let label = match &samples {
+        Query::Samples { label, .. } => label.clone(),
+        _ => unreachable!(),
+    };
+    let text = screen(&m, MID);
+    assert!(
+        text.contains(&format!("Shape {label} of round 4")),
+        "{text}"
+    );
+    assert!(text.contains("reading…"), "{text}");
+    update(
+        &mut m,
+        Msg::Answered {
+            query: samples,
+            answer: Answer::Samples(ShapeSamples {
+                incumbent: vec![0.050, 0.051, 0.052, 0.050, 0.049],
+                candidate: vec![0.040, 0.041, 0.043, 0.040, 0.039],
+                incumbent_source: "measured in the same run, interleaved".into(),
+            }),
+        },
+    );
+    let roofline = serde_json::json!({"profile_evidence": {"shapes": [{
+        "label": label, "dims": [1, 128, 128, 128], "check": "PASS", "time_ms": 0.5,
+        "flops": 4.2e6, "bytes": 196608.0, "intensity": 21.3, "flop_rate": 8.4e9,
+        "byte_rate": 3.9e8, "compute_pct": 0.37, "bandwidth_pct": 0.1, "bound": "compute",
+        "roof_flop_rate": 2.2e12, "headroom": 267.0
+    }]}});
+    update(
+        &mut m,
+        Msg::Answered {
+            query: analyze,
+            answer: Answer::Json(roofline),
+        },
+    );
+    let text = screen(&m, MID);
+    assert!(text.contains("5 samples, median"), "{text}");
+    assert!(text.contains("compute-bound at 21.3 FLOP/B"), "{text}");
+    assert!(text.contains("headroom ×267"), "{text}");
+    assert!(text.contains("history"), "{text}");
+    snap("shape", &m);
+}
+
+#[test]
+fn search_in_every_list_and_esc_clears_it() {
+    let mut m = model(fixtures::several_rounds(), Theme::colored());
+    // Rounds by hypothesis.
+    press(&mut m, "1/");
+    let hypothesis = m.rounds[1].hypothesis.clone();
+    let word = hypothesis.split_whitespace().next().unwrap().to_owned();
+    press(&mut m, &word);
+    key(&mut m, KeyCode::Enter);
+    let text = screen(&m, MID);
+    assert!(text.contains(&format!("'{word}'")), "{text}");
+    snap("rounds_search", &m);
+    key(&mut m, KeyCode::Esc);
+    assert!(m.rounds_filter.is_empty());
+    // A search of the gate that matches nothing says so, and Esc clears it.
+    press(&mut m, "2/zzz");
+    key(&mut m, KeyCode::Enter);
+    let text = screen(&m, MID);
+    assert!(
+        text.contains("no shape's label contains 'zzz' (Esc clears the search)"),
+        "{text}"
+    );
+    key(&mut m, KeyCode::Esc);
+    assert!(m.gate.filter.is_empty());
+    // The log, wrapped, searched.
+    press(&mut m, "L/round");
+    let text = screen(&m, MID);
+    assert!(
+        text.contains("Log: ") && text.contains("search: round"),
+        "{text}"
+    );
+    snap("log_viewer", &m);
+    // Text fields: the cursor moves and C-w deletes a word.
+    key(&mut m, KeyCode::Esc);
+    key(&mut m, KeyCode::Esc);
+    press(&mut m, "2/ab cd");
+    key(&mut m, KeyCode::Left);
+    key(&mut m, KeyCode::Left);
+    press(&mut m, "x");
+    update(
+        &mut m,
+        Msg::Key(KeyEvent::new(KeyCode::Char('w'), KeyModifiers::CONTROL)),
+    );
+    assert_eq!(
+        m.gate.filter, "ab cd",
+        "C-w deleted `x` before the cursor: {}",
+        m.gate.filter
+    );
+}
+
+#[test]
+fn a_click_selects_and_the_wheel_scrolls() {
+    use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut m = model(fixtures::several_rounds(), Theme::colored());
+    m.size = MID;
+    let text = screen(&m, MID);
+    let y = text.lines().position(|l| l.contains("│ 3 ")).unwrap() as u16;
+    let click = |kind, column, row| {
+        Msg::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    update(&mut m, click(MouseEventKind::Down(MouseButton::Left), 3, y));
+    assert_eq!(m.rounds[m.selected].number, 3);
+    assert_eq!(m.gate.view.round, Some(3));
+    // The gate: a click on its third row puts the cursor there and focuses it.
+    let text = screen(&m, MID);
+    let header = text
+        .lines()
+        .position(|l| l.contains("label") && l.contains("Check"))
+        .unwrap();
+    let x = text.lines().nth(header).unwrap().find("label").unwrap() as u16;
+    update(
+        &mut m,
+        click(
+            MouseEventKind::Down(MouseButton::Left),
+            x,
+            header as u16 + 3,
+        ),
+    );
+    assert_eq!(m.focus, kcamp_tui::keys::Panel::Gate);
+    assert_eq!(m.gate.cursor, 2);
+    update(
+        &mut m,
+        click(MouseEventKind::ScrollUp, x, header as u16 + 3),
+    );
+    assert_eq!(m.gate.cursor, 0, "the wheel moves the gate's cursor");
+}
+
+#[test]
+fn y_copies_the_selected_item() {
+    use kcamp_tui::app::Effect;
+    let mut m = model(fixtures::several_rounds(), Theme::colored());
+    let effects = update(
+        &mut m,
+        Msg::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::NONE)),
+    );
+    let hypothesis = m.state.as_ref().unwrap().rounds[3]
+        .hypothesis
+        .trim()
+        .to_owned();
+    assert_eq!(effects, [Effect::Copy(hypothesis)]);
+    assert!(screen(&m, MID).contains("copied: "));
+}
+
+#[test]
+fn chart_marks_differ_without_colour_and_disagreeing_means_are_marked() {
+    let m = model(fixtures::several_rounds(), Theme::plain());
+    let text = screen(&m, BIG);
+    for mark in ["● accepted", "■ rolled back", "○□◇ quick"] {
+        assert!(text.replace('\u{a0}', " ").contains(mark), "{mark}\n{text}");
+    }
+    let mut m = model(fixtures::disagreeing_means(), Theme::colored());
+    press(&mut m, "2");
+    let text = screen(&m, MID);
+    assert!(text.contains("+6.00%≠"), "{text}");
+    assert!(
+        text.contains("the paired Δ and the ratio of the means disagree"),
+        "{text}"
+    );
+    snap("disagreeing_means", &m);
+}
+
+#[test]
+fn an_imported_campaign_asks_for_the_csv() {
+    let mut m = model(fixtures::imported(), Theme::colored());
+    press(&mut m, "v");
+    let text = screen(&m, MID);
+    assert!(
+        text.contains("Quick validation of round 4: its CSV"),
+        "{text}"
+    );
+    assert!(text.contains("CSV path: "), "{text}");
+    assert!(text.contains("imported CSVs"), "{text}");
+    snap("imported_csv", &m);
 }

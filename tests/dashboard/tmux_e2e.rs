@@ -8,6 +8,10 @@
 //!    directories and `live/progress.json` are gone and the journal says `cancelled`.
 //!    Then starts one again and closes the terminal: the same, for every process.
 //!
+//! 3. Without measuring: `d` shows a round's diff, `/` searches the rounds and Esc clears,
+//!    a mouse click selects a round, `E` runs a stand-in `$EDITOR` on the working kernel and
+//!    the dashboard comes back and says what the edit changed.
+//!
 //! Skipped (with a message) when tmux is missing outside CI; fails in CI.
 
 use std::path::{Path, PathBuf};
@@ -170,10 +174,15 @@ fn tmux_missing() -> bool {
 
 /// `kcamp tui` on `campaign` in a fresh tmux server, once the dashboard shows it.
 fn open_dashboard(name: &str, campaign: &Path) -> (Tmux, String) {
+    open_dashboard_with(name, campaign, "")
+}
+
+/// The same, with more `NAME=value` words for `env`.
+fn open_dashboard_with(name: &str, campaign: &Path, env: &str) -> (Tmux, String) {
     let exe = env!("CARGO_BIN_EXE_kcamp");
     let command = format!(
         "env XDG_RUNTIME_DIR=/tmp VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \
-         TERM=xterm-256color {} tui {}; echo KCAMP_EXIT=$?; sleep 600",
+         TERM=xterm-256color {env} {} tui {}; echo KCAMP_EXIT=$?; sleep 600",
         kcamp_core::text::shell_word(exe),
         kcamp_core::text::shell_word(&campaign.display().to_string())
     );
@@ -372,6 +381,78 @@ fn esc_and_a_closed_terminal_end_the_whole_run() {
         Duration::from_secs(3),
         2,
     );
+}
+
+#[test]
+fn diff_search_mouse_and_the_editor_in_the_dashboard() {
+    if tmux_missing() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let campaign = demo_copy(tmp.path(), |m| m);
+    // The stand-in editor appends a line to the file it is given, and says it ran.
+    let editor = tmp.path().join("editor.sh");
+    std::fs::write(
+        &editor,
+        "#!/bin/sh\necho '// edited in the e2e test' >> \"$1\"\necho \"$1\" > \"$(dirname \"$0\")/edited\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&editor, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let env = format!(
+        "VISUAL= EDITOR={}",
+        kcamp_core::text::shell_word(&editor.display().to_string())
+    );
+    let (tmux, _) = open_dashboard_with("tools", &campaign, &env);
+
+    // d on round 2: its kernel against the incumbent it was judged against.
+    tmux.send(&["k", "k"]);
+    tmux.wait_for("round 2 selected", Duration::from_secs(10), |s| {
+        s.contains("5 Details round 2")
+    });
+    tmux.send(&["d"]);
+    tmux.wait_for("the diff", Duration::from_secs(30), |s| {
+        s.contains("+++ r2/gemm.wgsl") && s.contains("┌ Diff ")
+    });
+    tmux.send(&["Escape"]);
+
+    // / searches the rounds by hypothesis; Esc clears it.
+    tmux.send(&["/"]);
+    tmux.type_text("back to one");
+    tmux.send(&["Enter"]);
+    tmux.wait_for("the search", Duration::from_secs(10), |s| {
+        s.contains("'back to one' 1/4")
+    });
+    tmux.send(&["Escape"]);
+    let screen = tmux.wait_for("the search cleared", Duration::from_secs(10), |s| {
+        s.contains("1 Rounds 4 rounds")
+    });
+
+    // A click on round 2's row selects it (SGR mouse report, 1-based cells).
+    let y = screen
+        .lines()
+        .position(|l| l.starts_with("│ 2 "))
+        .unwrap_or_else(|| panic!("no row of round 2:\n{screen}"));
+    tmux.type_text(&format!("\x1b[<0;3;{}M\x1b[<0;3;{}m", y + 1, y + 1));
+    tmux.wait_for("the click", Duration::from_secs(10), |s| {
+        s.contains("5 Details round 2")
+    });
+
+    // E: the stand-in editor runs on the working kernel; the dashboard comes back and
+    // says what changed against the incumbent.
+    tmux.send(&["E"]);
+    tmux.wait_for("the edit heard", Duration::from_secs(30), |s| {
+        s.contains("working kernel: 1 file changed, +1")
+    });
+    let edited = std::fs::read_to_string(tmp.path().join("edited")).unwrap();
+    assert!(edited.trim().ends_with("kernel/gemm.wgsl"), "{edited}");
+    let kernel = std::fs::read_to_string(campaign.join("kernel/gemm.wgsl")).unwrap();
+    assert!(kernel.ends_with("// edited in the e2e test\n"));
+
+    tmux.send(&["q"]);
+    let end = tmux.wait_for("the exit", Duration::from_secs(10), |s| {
+        s.contains("KCAMP_EXIT=")
+    });
+    assert!(end.contains("KCAMP_EXIT=0"), "{end}");
 }
 
 #[test]

@@ -24,5 +24,7 @@ mod held_out;
 mod mcp;
 mod orphans;
 mod runtime;
+mod shards;
 mod shipped_kernels;
+mod slurm;
 mod verdicts;

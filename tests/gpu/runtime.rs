@@ -16,6 +16,7 @@ fn lavapipe() -> AdapterSelector {
     AdapterSelector {
         name: Some("llvmpipe".into()),
         backend: Some("vulkan".into()),
+        ..AdapterSelector::default()
     }
 }
 
@@ -115,6 +116,7 @@ fn open_with_unknown_adapter_lists_the_adapters_found() {
     let err = GpuContext::open(&AdapterSelector {
         name: Some("no-such-gpu".into()),
         backend: None,
+        ..AdapterSelector::default()
     })
     .unwrap_err()
     .to_string();

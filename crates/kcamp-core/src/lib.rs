@@ -10,6 +10,7 @@ pub mod artifacts;
 pub mod campaign;
 pub mod case;
 pub mod error;
+pub mod executor;
 pub mod files;
 pub mod fsutil;
 pub mod gate;

@@ -23,6 +23,14 @@ pub struct AdapterSelector {
     /// vulkan | metal | dx12 | gl
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backend: Option<String>,
+    /// Measure on every matching adapter at once, a shard of the shapes on each; they must
+    /// be identical (docs/scale.md).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub all: bool,
+    /// The `index`-th of the matching adapters, in the order `kcamp adapters` lists them
+    /// (a shard's worker is given its own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -165,6 +173,9 @@ pub struct Manifest {
     pub held_out: HeldOut,
     #[serde(default, skip_serializing_if = "HarnessConfig::is_default")]
     pub harness: HarnessConfig,
+    /// Where the cases run: here (absent), or as Slurm job steps (docs/scale.md).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub executor: Option<crate::executor::Executor>,
 }
 
 fn default_timeout() -> f64 {
@@ -544,6 +555,7 @@ impl Manifest {
             harness_files: Vec::new(),
             held_out: HeldOut::Auto,
             harness: HarnessConfig::default(),
+            executor: None,
         }
     }
 
@@ -976,6 +988,22 @@ impl Manifest {
             {
                 return Err(field(key, "must contain the placeholder {csv}".into()));
             }
+        }
+        if let Some(s) = self.executor.as_ref().and_then(|e| e.slurm.as_ref()) {
+            s.check()
+                .map_err(|(name, msg)| field(&format!("executor.slurm.{name}"), msg))?;
+            if self.adapter.all {
+                return Err(field(
+                    "adapter.all",
+                    "shards over the adapters of this machine, and the cases run on Slurm's nodes: set executor.slurm.shards instead (each shard is a job with its own gres)".into(),
+                ));
+            }
+        }
+        if self.adapter.index.is_some() && self.adapter.all {
+            return Err(field(
+                "adapter.index",
+                "names one adapter, and `all: true` every matching one: keep one of the two".into(),
+            ));
         }
         if self.representative_shapes.len() > 5 {
             return Err(field(

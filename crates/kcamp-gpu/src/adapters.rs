@@ -70,6 +70,10 @@ pub struct AdapterReport {
     pub vendor: u32,
     pub device: u32,
     pub software: bool,
+    /// Where the driver reports it (`0000:41:00.0`), else empty: what tells identical GPUs
+    /// of one host apart.
+    #[serde(default)]
+    pub pci_bus_id: String,
     pub features: AdapterFeatures,
     pub limits: ComputeLimits,
 }
@@ -105,6 +109,7 @@ impl AdapterReport {
             vendor: info.vendor,
             device: info.device,
             software: is_software(&info),
+            pci_bus_id: info.device_pci_bus_id.clone(),
             features: AdapterFeatures {
                 timestamp_query: f.contains(wgpu::Features::TIMESTAMP_QUERY),
                 timestamp_query_inside_passes: f

@@ -25,7 +25,14 @@ fn instance() -> wgpu::Instance {
 }
 
 pub(crate) fn enumerate() -> Vec<wgpu::Adapter> {
-    pollster::block_on(instance().enumerate_adapters(wgpu::Backends::all()))
+    let found = pollster::block_on(instance().enumerate_adapters(wgpu::Backends::all()));
+    // One adapter as several identical ones, for the tests of sharding (a test-support
+    // seam; always 1 in a release binary).
+    let copies = kcamp_core::executor::adapter_copies();
+    found
+        .into_iter()
+        .flat_map(|a| std::iter::repeat_n(a, copies))
+        .collect()
 }
 
 /// An open device on the chosen adapter. Errors wgpu would raise asynchronously (validation,
@@ -63,8 +70,22 @@ impl GpuContext {
                 candidates.push(i);
             }
         }
+        // Stable: identical adapters keep the order `kcamp adapters` lists them in, which
+        // `index` counts.
         candidates.sort_by_key(|i| preference(&reports[*i]));
-        let Some(&chosen) = candidates.first() else {
+        let position = sel.index.unwrap_or(0) as usize;
+        if let Some(index) = sel.index
+            && !candidates.is_empty()
+            && position >= candidates.len()
+        {
+            return Err(Error::input(format!(
+                "adapter index {index} asked for, and {} adapter(s) match name {:?} and backend {:?}",
+                candidates.len(),
+                sel.name.as_deref().unwrap_or("*"),
+                sel.backend.as_deref().unwrap_or("*"),
+            )));
+        }
+        let Some(&chosen) = candidates.get(position) else {
             let wanted = format!(
                 "no adapter matches name {:?} and backend {:?}",
                 sel.name.as_deref().unwrap_or("*"),

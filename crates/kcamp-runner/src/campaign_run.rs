@@ -27,11 +27,15 @@ use kcamp_core::ops::{op as op_spec, pass_work, shape_dims};
 use kcamp_core::schema::{BenchTable, Samples};
 use kcamp_core::specs::{FloorPeaks, PeakStore, Registry, peak_store_path};
 use kcamp_core::types::Check;
-use kcamp_core::types::{Dtype, OpName, ShapeSpec, Validation};
+use kcamp_core::types::{AdapterDescription, Dtype, OpName, ShapeSpec, Validation};
 use kcamp_core::{Error, Result};
 
 use crate::artifacts::{apply_roofline_floor, outcomes_to_table, summarize, write_run_artifacts};
 use crate::isolation::{RunOptions, run_cases};
+use crate::shards::{ShardEvent, ShardPlan, run_sharded};
+use crate::slurm::SlurmJobs;
+use kcamp_core::artifacts::progress::ShardProgress;
+use kcamp_core::executor::{Placement, Shard};
 
 /// Directory of ad-hoc runs (`kcamp run`) inside a campaign.
 pub use kcamp_core::files::RUNS_DIR;
@@ -179,20 +183,81 @@ pub fn run_campaign_cases(
     );
     let mut checks_started: Option<Instant> = None;
     let mut checks_ms = None;
-    let cases_started = Instant::now();
-    let mut outcomes = run_cases(&specs, &run_opts, &mut |event| {
-        match &event {
-            ProgressEvent::ShapeStarted { index, .. } if *index == timed => {
-                checks_started = Some(Instant::now());
-            }
-            ProgressEvent::RunFinished { .. } => {
-                checks_ms = checks_started.map(|t| t.elapsed().as_secs_f64() * 1e3);
-            }
-            _ => {}
+    let mut timing_checks = |event: &ProgressEvent| match event {
+        ProgressEvent::ShapeStarted { index, .. } if *index >= timed => {
+            checks_started.get_or_insert_with(Instant::now);
         }
-        live.observe(&event);
-        on_event(event);
-    });
+        ProgressEvent::RunFinished { .. } => {
+            checks_ms = checks_started.map(|t| t.elapsed().as_secs_f64() * 1e3);
+        }
+        _ => {}
+    };
+    let spread = Spread::plan(campaign_dir, manifest, &adapter, &run_opts, &mut live)?;
+    // After the jobs' queue wait, which is the cluster's, not the cases'.
+    let cases_started = Instant::now();
+    let (mut outcomes, placement) = match spread {
+        Spread::One => {
+            let outcomes = run_cases(&specs, &run_opts, &mut |event| {
+                timing_checks(&event);
+                live.observe(&event);
+                on_event(event);
+            });
+            (outcomes, None)
+        }
+        Spread::Shards {
+            plans,
+            places,
+            mut jobs,
+        } => {
+            let totals: Vec<usize> = (0..plans.len())
+                .map(|s| crate::shards::cases_of(s, plans.len(), specs.len()).len())
+                .collect();
+            live.start_shards(&places, &totals);
+            on_event(ProgressEvent::RunStarted {
+                total_shapes: specs.len(),
+            });
+            let (mut outcomes, shard_of) = run_sharded(&specs, &plans, &mut |e| {
+                if matches!(
+                    e.event,
+                    ProgressEvent::RunStarted { .. } | ProgressEvent::RunFinished { .. }
+                ) {
+                    live.observe_shard(&e);
+                    return;
+                }
+                timing_checks(&e.event);
+                live.observe_shard(&e);
+                on_event(e.event);
+            });
+            let passed = outcomes.iter().filter(|o| o.check == Check::Pass).count();
+            let finished = ProgressEvent::RunFinished {
+                passed,
+                total: specs.len(),
+            };
+            timing_checks(&finished);
+            on_event(finished);
+            let placement = placement_of(&specs, &outcomes, &shard_of, &plans, &places, &mut jobs);
+            if let Some(jobs) = jobs.as_mut() {
+                // How each job stood when the cases ended (a job that ended early says
+                // why its shapes failed), then every job ends with the step.
+                let _ = jobs.refresh();
+                let tasks = jobs.tasks.clone();
+                jobs.cancel()?;
+                for (s, task) in tasks.iter().enumerate() {
+                    let mut mine: Vec<CaseOutcome> = Vec::new();
+                    let idx: Vec<usize> =
+                        (0..outcomes.len()).filter(|i| shard_of[*i] == s).collect();
+                    for &i in &idx {
+                        mine.push(outcomes[i].clone());
+                    }
+                    jobs.account(task, &mut mine);
+                    for (&i, o) in idx.iter().zip(mine) {
+                        outcomes[i] = o;
+                    }
+                }
+            }
+            (outcomes, Some(placement))
+        }
+    };
     live.finish();
     let cases_ms = cases_started.elapsed().as_secs_f64() * 1e3;
 
@@ -237,6 +302,9 @@ pub fn run_campaign_cases(
     result.checked_shapes_ms = checks_ms;
     result.kernel_settings = Some(manifest.kernel.clone());
     result.time_breakdown = Some(time_breakdown);
+    if let (Some(f), Some(p)) = (result.fingerprint.as_mut(), placement) {
+        f.placement = Some(p);
+    }
     let artifacts_dir = opts.artifacts_dir.clone().unwrap_or_else(|| {
         campaign_dir
             .join(RUNS_DIR)
@@ -328,6 +396,235 @@ fn time_seed() -> u64 {
     ((now.timestamp() as u64) << 20) ^ u64::from(now.timestamp_subsec_micros())
 }
 
+/// How a run's cases are spread: all in one stream of workers here, or over shards (the
+/// identical adapters of this machine, or Slurm jobs) with where each runs.
+enum Spread {
+    One,
+    Shards {
+        plans: Vec<ShardPlan>,
+        /// How the live panel and the fingerprint name each shard.
+        places: Vec<String>,
+        jobs: Option<SlurmJobs>,
+    },
+}
+
+impl Spread {
+    fn plan(
+        campaign_dir: &Path,
+        manifest: &Manifest,
+        adapter: &AdapterSelector,
+        run_opts: &RunOptions,
+        live: &mut LiveProgress,
+    ) -> Result<Spread> {
+        if let Some(cfg) = manifest.executor.as_ref().and_then(|e| e.slurm.as_ref()) {
+            let dir = std::path::absolute(campaign_dir)
+                .map_err(|e| Error::io(format!("resolving {}", campaign_dir.display()), e))?;
+            let name = format!("kcamp-{}", job_name(&manifest.name));
+            let worker = remote_command(&run_opts.worker_command)?;
+            live.pending(cfg.shards as usize);
+            let jobs = SlurmJobs::start(cfg, cfg.shards, &name, &run_opts.cancel, &mut |tasks| {
+                live.job_states(tasks)
+            })?;
+            let plans = jobs
+                .tasks
+                .iter()
+                .map(|t| ShardPlan {
+                    opts: RunOptions {
+                        worker_command: crate::shards::wrapped(
+                            crate::slurm::srun_prefix(t, &dir),
+                            &worker,
+                        ),
+                        ..run_opts.clone()
+                    },
+                    adapter_index: None,
+                })
+                .collect();
+            let places = jobs
+                .tasks
+                .iter()
+                .map(|t| {
+                    let on = t
+                        .node
+                        .as_ref()
+                        .map_or_else(String::new, |n| format!(" on {n}"));
+                    format!("slurm job {}{on}", jobs.name(t.task))
+                })
+                .collect();
+            return Ok(Spread::Shards {
+                plans,
+                places,
+                jobs: Some(jobs),
+            });
+        }
+        if !adapter.all {
+            return Ok(Spread::One);
+        }
+        let found = matching_adapters(adapter)?;
+        let wanted = format!(
+            "name {:?} and backend {:?}",
+            adapter.name.as_deref().unwrap_or("*"),
+            adapter.backend.as_deref().unwrap_or("*")
+        );
+        let descriptions: Vec<AdapterDescription> = found.iter().map(|(d, _)| d.clone()).collect();
+        let n = crate::shards::identical_adapters(&descriptions, &wanted)?;
+        let plans = (0..n)
+            .map(|i| ShardPlan {
+                opts: run_opts.clone(),
+                adapter_index: Some(i as u32),
+            })
+            .collect();
+        let places = found
+            .iter()
+            .enumerate()
+            .map(|(i, (_, bus))| {
+                if bus.is_empty() {
+                    format!("adapter {i}")
+                } else {
+                    format!("adapter {i} (pci {bus})")
+                }
+            })
+            .collect();
+        Ok(Spread::Shards {
+            plans,
+            places,
+            jobs: None,
+        })
+    }
+}
+
+/// The worker command as another machine runs it: `/proc/self/exe` names this binary only
+/// here (under srun it would name srun), so it becomes the binary's path, which a node
+/// reaches on the shared filesystem.
+fn remote_command(command: &[OsString]) -> Result<Vec<OsString>> {
+    let mut out = command.to_vec();
+    if let Some(first) = out.first_mut()
+        && Path::new(first) == Path::new("/proc/self/exe")
+    {
+        *first = std::env::current_exe()
+            .map_err(|e| Error::io("finding the path of the kcamp executable for srun", e))?
+            .into_os_string();
+    }
+    Ok(out)
+}
+
+/// A job name Slurm shows as typed: the campaign's name in letters, digits, `-` and `_`.
+pub(crate) fn job_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    if cleaned.is_empty() {
+        "campaign".into()
+    } else {
+        cleaned
+    }
+}
+
+/// The adapters `kcamp adapters` lists for `sel` on this machine, each with its PCI bus.
+fn matching_adapters(sel: &AdapterSelector) -> Result<Vec<(AdapterDescription, String)>> {
+    /// What `kcamp adapters --json` says of each adapter that tells two apart.
+    #[derive(serde::Deserialize)]
+    struct Listed {
+        name: String,
+        backend: String,
+        driver: String,
+        driver_info: String,
+        vendor: u32,
+        device: u32,
+        software: bool,
+        #[serde(default)]
+        pci_bus_id: String,
+    }
+    let exe = kcamp_core::fsutil::this_executable()
+        .map_err(|e| Error::io("finding the kcamp executable to list the adapters", e))?;
+    let mut cmd = std::process::Command::new(&exe);
+    cmd.args(["--json", "adapters"]);
+    if let Some(n) = &sel.name {
+        cmd.args(["--adapter", n]);
+    }
+    if let Some(b) = &sel.backend {
+        cmd.args(["--backend", b]);
+    }
+    let out = cmd
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|e| Error::io(format!("running {} adapters", exe.display()), e))?;
+    if !out.status.success() {
+        return Err(Error::Gpu(format!(
+            "`kcamp adapters` failed ({}): {}",
+            out.status,
+            kcamp_core::text::quote(String::from_utf8_lossy(&out.stderr).trim(), 400)
+        )));
+    }
+    let listed: Vec<Listed> = serde_json::from_slice(&out.stdout)
+        .map_err(|e| Error::Internal(format!("reading `kcamp adapters --json`: {e}")))?;
+    Ok(listed
+        .into_iter()
+        .map(|a| {
+            (
+                AdapterDescription {
+                    name: a.name,
+                    backend: a.backend,
+                    driver: a.driver,
+                    driver_info: a.driver_info,
+                    vendor: a.vendor,
+                    device: a.device,
+                    software: a.software,
+                    ..AdapterDescription::default()
+                },
+                a.pci_bus_id,
+            )
+        })
+        .collect())
+}
+
+/// Where each shard ran and what it measured, for the fingerprint.
+fn placement_of(
+    specs: &[CaseSpec],
+    outcomes: &[CaseOutcome],
+    shard_of: &[usize],
+    plans: &[ShardPlan],
+    places: &[String],
+    jobs: &mut Option<SlurmJobs>,
+) -> Placement {
+    let shards = (0..plans.len())
+        .map(|s| {
+            let mine = (0..specs.len()).filter(|i| shard_of[*i] == s);
+            let adapter = mine
+                .clone()
+                .find_map(|i| outcomes[i].adapter.as_ref())
+                .map(|a| a.name.clone());
+            let task = jobs.as_ref().and_then(|j| j.tasks.get(s));
+            Shard {
+                index: s as u32,
+                adapter_index: plans[s].adapter_index,
+                adapter: match (adapter, plans[s].adapter_index) {
+                    (Some(a), Some(_)) => Some(
+                        places[s]
+                            .find(" (pci ")
+                            .map_or_else(|| a.clone(), |at| format!("{a}{}", &places[s][at..])),
+                    ),
+                    (a, _) => a,
+                },
+                job: task.and_then(|t| jobs.as_ref().map(|j| j.name(t.task))),
+                node: task.and_then(|t| t.node.clone()),
+                shapes: mine.map(|i| specs[i].shape.label.clone()).collect(),
+            }
+        })
+        .collect();
+    Placement {
+        executor: if jobs.is_some() { "slurm" } else { "local" }.to_owned(),
+        shards,
+    }
+}
+
 /// Keeps `live/progress.json` current (rate-limited) and removes it when the run ends.
 struct LiveProgress {
     path: PathBuf,
@@ -372,6 +669,7 @@ impl LiveProgress {
                 rate_unit: op_spec(op).rate_unit().to_owned(),
                 started_at,
                 pid: std::process::id(),
+                shards: Vec::new(),
             },
             last_write: None,
         }
@@ -432,6 +730,101 @@ impl LiveProgress {
             if write_json_atomic(&self.path, &self.doc).is_ok() {
                 self.last_write = Some(Instant::now());
             }
+        }
+    }
+
+    fn write(&mut self) {
+        // Best effort, as in `observe`.
+        if write_json_atomic(&self.path, &self.doc).is_ok() {
+            self.last_write = Some(Instant::now());
+        }
+    }
+
+    /// Slurm jobs submitted for `shards` shards, none running yet.
+    fn pending(&mut self, shards: usize) {
+        self.doc.state = "pending".into();
+        self.doc.shards = (0..shards)
+            .map(|i| ShardProgress {
+                place: format!("slurm job, shard {i}"),
+                state: "submitting".into(),
+                label: None,
+                done: 0,
+                total: 0,
+            })
+            .collect();
+        self.write();
+    }
+
+    /// The jobs' states changed while they wait for their nodes.
+    fn job_states(&mut self, tasks: &[crate::slurm::Task]) {
+        for (shard, t) in self.doc.shards.iter_mut().zip(tasks) {
+            shard.state = crate::slurm::shown_state(&t.state);
+            shard.place = match &t.node {
+                Some(n) => format!("slurm job {} on {n}", t.job_id),
+                None => format!("slurm job {}", t.job_id),
+            };
+        }
+        self.write();
+    }
+
+    /// The shards start: where each runs and how many cases it has.
+    fn start_shards(&mut self, places: &[String], totals: &[usize]) {
+        self.doc.state = "running".into();
+        self.doc.total = totals.iter().sum();
+        self.doc.index = 0;
+        self.doc.shards = places
+            .iter()
+            .zip(totals)
+            .map(|(p, &t)| ShardProgress {
+                place: p.clone(),
+                state: "running".into(),
+                label: None,
+                done: 0,
+                total: t,
+            })
+            .collect();
+        self.write();
+    }
+
+    /// An event of one shard: its shape and count, the run's count of shapes done.
+    fn observe_shard(&mut self, e: &ShardEvent) {
+        let Some(shard) = self.doc.shards.get_mut(e.shard) else {
+            return;
+        };
+        let changed = match &e.event {
+            // The run's own count and total stand; a shard's lost worker is in its outcome.
+            ProgressEvent::RunStarted { .. } | ProgressEvent::WorkerRestarted { .. } => return,
+            ProgressEvent::ShapeStarted { label, .. } => {
+                shard.label = Some(label.clone());
+                true
+            }
+            ProgressEvent::ShapeFinished { .. } => {
+                shard.done += 1;
+                shard.label = None;
+                self.doc.index += 1;
+                true
+            }
+            ProgressEvent::RunFinished { .. } => {
+                shard.state = "done".into();
+                shard.label = None;
+                true
+            }
+            _ => false,
+        };
+        if changed {
+            let current: Vec<&str> = self
+                .doc
+                .shards
+                .iter()
+                .filter_map(|s| s.label.as_deref())
+                .collect();
+            self.doc.label = current.join(", ");
+        }
+        // Samples and phases update the rate and the phase as for one stream.
+        if !changed {
+            self.observe(&e.event);
+        } else {
+            self.write();
         }
     }
 

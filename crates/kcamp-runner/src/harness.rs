@@ -183,6 +183,8 @@ struct Measurement<'a> {
     /// Invocations planned.
     total: usize,
     invocations: Vec<Invocation>,
+    /// The Slurm job the invocations run in as job steps (`executor: slurm`).
+    job: Option<crate::slurm::SlurmJobs>,
 }
 
 /// One invocation of the sequence.
@@ -226,6 +228,7 @@ impl<'a> Measurement<'a> {
             header: frozen,
             total: 0,
             invocations: Vec::new(),
+            job: None,
         })
     }
 
@@ -243,6 +246,29 @@ impl<'a> Measurement<'a> {
             !req.check_shapes.is_empty(),
         );
         self.total = plan.len();
+        if let Some(cfg) = req
+            .campaign
+            .manifest
+            .executor
+            .as_ref()
+            .and_then(|e| e.slurm.as_ref())
+        {
+            // One job for the whole sequence: its invocations are its steps, in order.
+            let one = kcamp_core::executor::SlurmConfig {
+                shards: 1,
+                ..cfg.clone()
+            };
+            self.job = Some(crate::slurm::SlurmJobs::start(
+                &one,
+                1,
+                &format!(
+                    "kcamp-{}",
+                    crate::campaign_run::job_name(&req.campaign.manifest.name)
+                ),
+                self.cancel,
+                &mut |_| {},
+            )?);
+        }
         // Written only for the kinds of invocation the sequence has.
         let timed_file = if req.shapes.is_empty() {
             PathBuf::new()
@@ -339,6 +365,9 @@ impl<'a> Measurement<'a> {
             write_json_atomic(&self.out_dir.join(CHECKED_JSON), &records)?;
         }
         record.invocations = std::mem::take(&mut self.invocations);
+        if let Some(mut job) = self.job.take() {
+            job.cancel()?;
+        }
         record.write(&self.out_dir)
     }
 
@@ -434,8 +463,14 @@ impl<'a> Measurement<'a> {
             labels.join(","),
             secs(limit)
         );
+        let prefix = self
+            .job
+            .as_ref()
+            .and_then(|j| j.tasks.first())
+            .map(|t| crate::slurm::srun_prefix(t, &self.campaign_dir));
         let ran = invoke(
             &Call {
+                prefix: prefix.as_deref(),
                 line: &line,
                 campaign_dir: &self.campaign_dir,
                 env: &env,
@@ -506,8 +541,17 @@ impl<'a> Measurement<'a> {
     ) -> (Check, String) {
         let Slot { position, role, .. } = slot;
         let shapes = slot.shapes.len();
+        let job = self
+            .job
+            .as_ref()
+            .and_then(|j| {
+                j.tasks
+                    .first()
+                    .map(|t| format!(", slurm job {}", j.name(t.task)))
+            })
+            .unwrap_or_default();
         let who = format!(
-            "harness invocation {position} of {} ({})",
+            "harness invocation {position} of {} ({}{job})",
             self.total,
             described(role)
         );

@@ -405,10 +405,8 @@ impl Worker {
             // (a shell-based harness, a driver helper) and no orphan keeps the pipes open.
             .process_group(0);
         die_with_parent(&mut command);
-        let mut child = command
-            .spawn()
+        let mut child = crate::lifeline::spawn(&mut command)
             .map_err(|e| Error::io(format!("starting worker {}", program.to_string_lossy()), e))?;
-        crate::lifeline::spawned(child.id());
         let guard = match GroupGuard::watch(child.id(), &token) {
             Ok(g) => g,
             Err(e) => {

@@ -9,6 +9,8 @@ mod campaign_run;
 mod harness;
 mod isolation;
 mod lifeline;
+mod shards;
+mod slurm;
 mod worker;
 
 pub use builtin::Builtin;

@@ -39,11 +39,14 @@ pub(crate) const RUN_TOKEN_VAR: &str = "KCAMP_RUN_TOKEN";
 static SPAWNED: std::sync::Mutex<std::collections::BTreeSet<u32>> =
     std::sync::Mutex::new(std::collections::BTreeSet::new());
 
-/// `pid` is a child this process waits for itself.
-pub(crate) fn spawned(pid: u32) {
-    if let Ok(mut s) = SPAWNED.lock() {
-        s.insert(pid);
-    }
+/// Spawn `command` as a child this process waits for itself. The list is held while it
+/// spawns, so that [`end_strays`] in another thread (a sharded run's) never takes a child
+/// for a stray in the instant between its start and its registration.
+pub(crate) fn spawn(command: &mut Command) -> std::io::Result<Child> {
+    let mut own = SPAWNED.lock().unwrap_or_else(|e| e.into_inner());
+    let child = command.spawn()?;
+    own.insert(child.id());
+    Ok(child)
 }
 
 /// `pid` has been waited for.
@@ -95,8 +98,8 @@ pub(crate) fn end_strays(token: &str) -> usize {
     let needle = format!("{RUN_TOKEN_VAR}={token}");
     let mut ended = 0;
     for _ in 0..100 {
-        let own: std::collections::BTreeSet<u32> =
-            SPAWNED.lock().map(|s| s.clone()).unwrap_or_default();
+        // Held while it looks and kills: no child starts unregistered meanwhile.
+        let own = SPAWNED.lock().unwrap_or_else(|e| e.into_inner());
         let mut strays: Vec<(u32, bool)> = Vec::new();
         let all_ours = OWNS_ALL_CHILDREN.load(std::sync::atomic::Ordering::SeqCst);
         let my_group = rustix::process::getpgrp().as_raw_nonzero().get() as u32;
@@ -119,6 +122,7 @@ pub(crate) fn end_strays(token: &str) -> usize {
         if strays.is_empty() {
             break;
         }
+        drop(own);
         for (pid, child) in strays {
             if let Some(p) = i32::try_from(pid)
                 .ok()
@@ -233,16 +237,16 @@ impl GroupGuard {
                p=\"${{f#/proc/}}\"; kill -s KILL \"${{p%/environ}}\" 2>/dev/null; \
              done; exit 0"
         );
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(script)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .map_err(|e| Error::io("starting the watchdog of a measurement (sh)", e))?;
-        spawned(child.id());
+        let mut child = spawn(
+            Command::new("sh")
+                .arg("-c")
+                .arg(script)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .process_group(0),
+        )
+        .map_err(|e| Error::io("starting the watchdog of a measurement (sh)", e))?;
         let stdin = child.stdin.take();
         Ok(GroupGuard { child, stdin })
     }

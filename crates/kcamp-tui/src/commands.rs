@@ -1,23 +1,42 @@
 //! The commands the dashboard sends: the kcamp binary itself, run as a child with
 //! `--json -C <dir>`, so the dashboard and a script drive the campaign the same way.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use kcamp_core::artifacts::result::ShapeFailure;
+use kcamp_core::campaign::diff::KernelSide;
 use kcamp_core::error::exit;
 use kcamp_core::gate::GateReport;
 
-use crate::derive::verdict_summary;
+use crate::derive::{short_paths, verdict_summary};
 use crate::keys::Action;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CampaignCommand {
-    Validate { full: bool },
-    NewRound { hypothesis: String },
-    Accept { force: bool, reason: Option<String> },
-    Rollback { reason: String },
+    Validate {
+        full: bool,
+    },
+    /// A campaign of imported CSVs: the validation reads this one.
+    ValidateCsv {
+        full: bool,
+        csv: PathBuf,
+    },
+    NewRound {
+        hypothesis: String,
+    },
+    Accept {
+        force: bool,
+        reason: Option<String>,
+    },
+    /// A campaign of imported CSVs: the confirming full validation reads this one.
+    AcceptCsv {
+        csv: PathBuf,
+    },
+    Rollback {
+        reason: String,
+    },
 }
 
 impl CampaignCommand {
@@ -34,6 +53,16 @@ impl CampaignCommand {
                 if *full {
                     args.push("--full".into());
                 }
+            }
+            CampaignCommand::ValidateCsv { full, csv } => {
+                args.push("validate".into());
+                if *full {
+                    args.push("--full".into());
+                }
+                args.extend(["--csv".into(), csv.display().to_string()]);
+            }
+            CampaignCommand::AcceptCsv { csv } => {
+                args.extend(["accept".into(), "--csv".into(), csv.display().to_string()]);
             }
             CampaignCommand::NewRound { hypothesis } => {
                 args.extend(["round".into(), "new".into(), "--hypothesis".into()]);
@@ -60,6 +89,9 @@ impl CampaignCommand {
         match self {
             CampaignCommand::Validate { full: false } => "validate",
             CampaignCommand::Validate { full: true } => "validate --full",
+            CampaignCommand::ValidateCsv { full: false, .. } => "validate --csv",
+            CampaignCommand::ValidateCsv { full: true, .. } => "validate --full --csv",
+            CampaignCommand::AcceptCsv { .. } => "accept --csv",
             CampaignCommand::NewRound { .. } => "round new",
             CampaignCommand::Accept { force: false, .. } => "accept",
             CampaignCommand::Accept { force: true, .. } => "accept --force",
@@ -72,7 +104,11 @@ impl CampaignCommand {
         match self {
             CampaignCommand::Validate { full: false } => Some(Action::ValidateQuick),
             CampaignCommand::Validate { full: true } => Some(Action::ValidateFull),
-            CampaignCommand::Accept { .. } => Some(Action::Accept),
+            CampaignCommand::ValidateCsv { full: false, .. } => Some(Action::ValidateQuick),
+            CampaignCommand::ValidateCsv { full: true, .. } => Some(Action::ValidateFull),
+            CampaignCommand::Accept { .. } | CampaignCommand::AcceptCsv { .. } => {
+                Some(Action::Accept)
+            }
             CampaignCommand::NewRound { .. } | CampaignCommand::Rollback { .. } => None,
         }
     }
@@ -83,8 +119,121 @@ impl CampaignCommand {
     pub fn is_cancellable(&self) -> bool {
         matches!(
             self,
-            CampaignCommand::Validate { .. } | CampaignCommand::Accept { force: false, .. }
+            CampaignCommand::Validate { .. }
+                | CampaignCommand::ValidateCsv { .. }
+                | CampaignCommand::Accept { force: false, .. }
+                | CampaignCommand::AcceptCsv { .. }
         )
+    }
+}
+
+/// A read-only question the dashboard asks while it runs: a command with `--json` (a diff,
+/// the roofline of `kcamp analyze`), or a file read (a round's samples). Several may run at
+/// once, beside a command that writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Query {
+    /// `kcamp diff A B`.
+    Diff {
+        from: KernelSide,
+        to: KernelSide,
+        why: DiffWhy,
+    },
+    /// `kcamp analyze --round N --no-record`: each shape on the roofline.
+    Analyze { round: u32 },
+    /// The samples of one shape: the round's, and the incumbent's it was judged against.
+    Samples {
+        round: u32,
+        parent: Option<u32>,
+        label: String,
+        metric: String,
+    },
+}
+
+/// Why a diff is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiffWhy {
+    /// `d`: shown in a viewer.
+    Show,
+    /// The working kernel changed (an edit): summed up in the log and the details.
+    KernelChanged,
+}
+
+impl Query {
+    /// The kcamp arguments of a query that is a command (None for a file read).
+    pub fn args(&self, campaign: &Path) -> Option<Vec<String>> {
+        let mut args = vec![
+            "--json".to_owned(),
+            "-C".to_owned(),
+            campaign.display().to_string(),
+        ];
+        let side = |s: &KernelSide| match s {
+            KernelSide::Round(n) => format!("r{n}"),
+            KernelSide::Working => "kernel".to_owned(),
+        };
+        match self {
+            Query::Diff { from, to, .. } => {
+                args.extend(["diff".to_owned(), side(from), side(to)]);
+            }
+            Query::Analyze { round } => {
+                args.extend([
+                    "analyze".to_owned(),
+                    "--round".to_owned(),
+                    round.to_string(),
+                    "--no-record".to_owned(),
+                ]);
+            }
+            Query::Samples { .. } => return None,
+        }
+        Some(args)
+    }
+
+    /// The command line a person would type for it (what `y` copies), from the campaign.
+    pub fn command_line(&self, campaign: &Path) -> Option<String> {
+        let args = self.args(campaign)?;
+        let words: Vec<String> = args
+            .iter()
+            .skip(1)
+            .map(|a| kcamp_core::text::shell_word(a).into_owned())
+            .collect();
+        Some(format!("kcamp {}", words.join(" ")))
+    }
+}
+
+/// What a query found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Answer {
+    /// The command's JSON document.
+    Json(Value),
+    Samples(crate::popups::shape::ShapeSamples),
+    /// Why there is no answer, in full (the command's error message, the file's).
+    Failed(String),
+}
+
+/// Read a query command's output: its JSON document, or the error it states.
+pub fn answer_of(result: &CommandResult) -> Answer {
+    if let Some(e) = &result.spawn_error {
+        return Answer::Failed(e.clone());
+    }
+    match serde_json::from_str::<Value>(result.stdout.trim()) {
+        Ok(doc) => match doc.pointer("/error/message").and_then(Value::as_str) {
+            Some(message) => Answer::Failed(message.lines().next().unwrap_or(message).to_owned()),
+            None if result.exit_code == Some(exit::OK) => Answer::Json(doc),
+            None => Answer::Failed(format!(
+                "exit {}",
+                result
+                    .exit_code
+                    .map_or("by a signal".to_owned(), |c| c.to_string())
+            )),
+        },
+        Err(_) => Answer::Failed(
+            result
+                .stderr
+                .lines()
+                .last()
+                .unwrap_or("no JSON on stdout")
+                .trim()
+                .to_owned(),
+        ),
     }
 }
 
@@ -113,7 +262,13 @@ pub struct Outcome {
 
 /// Read a child's JSON stdout into a log line. Exit 1 is the gate saying REJECT or
 /// NEEDS_REMEASURE (normal JSON); 2 and 3 carry `{"error": {kind, message}}`.
-pub fn interpret(command: &CampaignCommand, result: &CommandResult) -> Outcome {
+/// Paths under `campaign` are stated from it, other absolute ones by their file name
+/// ([`crate::derive::short_paths`]).
+pub fn interpret(
+    command: &CampaignCommand,
+    result: &CommandResult,
+    campaign: Option<&Path>,
+) -> Outcome {
     let name = command.label();
     if let Some(err) = &result.spawn_error {
         return failure(format!("{name}: could not start: {err}"), vec![err.clone()]);
@@ -221,7 +376,10 @@ pub fn interpret(command: &CampaignCommand, result: &CommandResult) -> Outcome {
                     .get("failures")
                     .and_then(|f| serde_json::from_value(f.clone()).ok())
                     .unwrap_or_default();
-                summary.push_str(&format!(": {}", verdict_summary(report, &failures)));
+                summary.push_str(&format!(
+                    ": {}",
+                    short_paths(&verdict_summary(report, &failures), campaign)
+                ));
             }
             (None, Some(v), Some(first)) => summary.push_str(&format!(": {v} ({first})")),
             (None, Some(v), None) => summary.push_str(&format!(": {v}")),
@@ -261,6 +419,11 @@ fn failure(summary: String, details: Vec<String>) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Without a campaign directory: what the tests' documents say is kept as it is.
+    fn interpret(command: &CampaignCommand, result: &CommandResult) -> Outcome {
+        super::interpret(command, result, None)
+    }
 
     fn result(code: i32, stdout: &str) -> CommandResult {
         CommandResult {

@@ -2,6 +2,7 @@
 //! selection changes), so drawing a frame is only layout and text.
 
 use std::collections::HashMap;
+use std::path::Path;
 
 use chrono::{DateTime, Utc};
 use serde_json::Value;
@@ -9,7 +10,7 @@ use serde_json::Value;
 use kcamp_core::artifacts::progress::Progress;
 use kcamp_core::artifacts::result::{ShapeFailure, ShapeRecord};
 use kcamp_core::campaign::{CampaignState, RoundState};
-use kcamp_core::gate::{GateReport, ShapeClass, ShapeVerdict, Verdict};
+use kcamp_core::gate::{GateReport, Reason, ReasonKind, ShapeClass, ShapeVerdict, Verdict};
 use kcamp_core::schema::{BenchTable, MetricRef, Row};
 use kcamp_core::text::{count, does};
 use kcamp_core::types::Check;
@@ -47,6 +48,10 @@ pub struct RoundLine {
     pub forced: bool,
     /// Shapes that do not PASS, untimed checked ones included ([`RoundState::failures`]).
     pub failed: usize,
+    /// The validation its verdict comes from (quick: the representative shapes).
+    pub validation: Option<Validation>,
+    /// The incumbent its Δ is against (`vs r12`); None for the BASELINE.
+    pub parent: Option<u32>,
 }
 
 /// One shape in the gate panel.
@@ -69,9 +74,37 @@ pub struct GateLine {
     /// Checked but not timed (a quick validation checks every target shape): not in the
     /// gate's table, yet a shape that does not PASS here rejects the round as well.
     pub untimed: bool,
+    /// Judged on paired ratios (both sides measured in one run, interleaved): its Δ is the
+    /// median of the per-repeat ratios, not the ratio of the means.
+    pub paired: bool,
 }
 
+/// Below this, a change has no sign worth comparing.
+const NEGLIGIBLE: f64 = 0.005;
+/// A paired Δ and the means' ratio further apart than this (or than the band) disagree.
+const MEANS_APART: f64 = 0.02;
+
 impl GateLine {
+    /// The change the two means state, cand/inc − 1.
+    pub fn means_delta(&self) -> Option<f64> {
+        match (self.incumbent, self.candidate) {
+            (Some(i), Some(c)) if i > 0.0 && i.is_finite() && c.is_finite() => Some(c / i - 1.0),
+            _ => None,
+        }
+    }
+
+    /// A paired row whose Δ and means say different things: opposite signs, or further
+    /// apart than its band. The means come from one run each side and can drift; the
+    /// paired Δ is what the gate judged, and the row is marked so the two are not confused.
+    pub fn disagrees(&self) -> bool {
+        let (Some(d), Some(m)) = (self.delta, self.means_delta()) else {
+            return false;
+        };
+        let opposite = d * m < 0.0 && d.abs().min(m.abs()) > NEGLIGIBLE;
+        let apart = (d - m).abs() > self.band.unwrap_or(0.0).max(MEANS_APART);
+        self.paired && (opposite || apart)
+    }
+
     /// `sq1024 FAIL: rel_err 3.2e-2 over 1e-4`: the first line of the reason (a compile
     /// error runs over many), for a shape that did not PASS.
     pub fn failure(&self) -> Option<String> {
@@ -96,6 +129,8 @@ impl GateLine {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GateView {
     pub round: Option<u32>,
+    /// The campaign's primary metric, which the values are in.
+    pub metric: String,
     pub open: bool,
     pub validation: Option<Validation>,
     pub verdict: Option<Verdict>,
@@ -124,9 +159,14 @@ pub struct PointGroup {
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ChartData {
-    /// (round, aggregate) of the accepted lineage: BASELINE and ACCEPTED rounds, joined by
-    /// a line.
+    /// (round, value) of the accepted lineage, chained from the gate: BASELINE at its
+    /// aggregate, each ACCEPTED round at the previous value times the speedup its gate
+    /// measured (1 + Δ, paired where the run was). Rounds measured in different runs are
+    /// not compared by their absolute aggregates, which drift from run to run; where an
+    /// accepted round has no Δ the line starts again at its own aggregate.
     pub lineage: Vec<(f64, f64)>,
+    /// The lineage's chained speedup over BASELINE (1.23 is ×1.23).
+    pub speedup: Option<f64>,
     /// Every measured round, grouped by status and validation.
     pub groups: Vec<PointGroup>,
     /// BASELINE's aggregate, drawn as a horizontal line.
@@ -161,17 +201,21 @@ pub struct ReasonLine {
     pub text: String,
     /// How many reasons this line stands for.
     pub count: usize,
+    pub kind: ReasonKind,
 }
 
 /// Collapse reasons by their template (the first `'…'` replaced by a placeholder), in the
-/// order of first appearance.
-pub fn collapse_reasons(reasons: &[kcamp_core::gate::Reason]) -> Vec<ReasonLine> {
+/// order the reader needs them ([`ordered_reasons`]), each at its first appearance.
+pub fn collapse_reasons(reasons: &[Reason]) -> Vec<ReasonLine> {
     let mut out: Vec<(Option<String>, Vec<&str>, ReasonLine)> = Vec::new();
-    for reason in reasons {
+    for reason in ordered_reasons(reasons) {
         let template = quoted_template(reason);
         let label = template.as_ref().map(|(_, l)| *l);
         let key = template.as_ref().map(|(t, _)| t.clone());
-        match out.iter_mut().find(|(k, _, _)| k.is_some() && *k == key) {
+        match out
+            .iter_mut()
+            .find(|(k, _, l)| k.is_some() && *k == key && l.kind == reason.kind)
+        {
             Some((_, labels, line)) => {
                 line.count += 1;
                 labels.extend(label);
@@ -182,6 +226,7 @@ pub fn collapse_reasons(reasons: &[kcamp_core::gate::Reason]) -> Vec<ReasonLine>
                 ReasonLine {
                     text: reason.text.clone(),
                     count: 1,
+                    kind: reason.kind,
                 },
             )),
         }
@@ -335,6 +380,8 @@ pub fn round_lines(state: &CampaignState) -> Vec<RoundLine> {
                 incumbent: state.incumbent == Some(r.number),
                 forced: r.decision.as_ref().is_some_and(|d| d.forced),
                 failed: outcome.failures.len(),
+                validation: outcome.validation.or_else(|| round_validation(r)),
+                parent: outcome.parent,
             }
         })
         .collect()
@@ -371,6 +418,7 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
     };
     let mut view = GateView {
         round: Some(round.number),
+        metric: state.manifest.primary_metric.clone(),
         open: round.decision.is_none(),
         validation: round_validation(round),
         error: round.table_error.clone(),
@@ -401,6 +449,7 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
                 class: Some(s.class),
                 reason: None,
                 untimed: false,
+                paired: s.pairs.is_some(),
             })
             .collect();
     } else if let Some(table) = &round.table {
@@ -420,6 +469,7 @@ pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
                 class: None,
                 reason: None,
                 untimed: false,
+                paired: false,
             })
             .collect();
     } else if view.error.is_none() {
@@ -436,13 +486,7 @@ fn add_failures(view: &mut GateView, round: &RoundState, campaign: &std::path::P
     let failing = |r: &&ShapeRecord| r.check != Check::Pass;
     // Paths inside the campaign read from it (`kernel/gemm.wgsl:24:18: …`): the panel is
     // narrow, and the path before the message is the same for every compile error.
-    let prefix = format!("{}/", campaign.display());
-    let reason = |r: &ShapeRecord| {
-        r.reason.as_ref().map(|text| match prefix.as_str() {
-            "/" | "./" => text.clone(),
-            p => text.replace(p, ""),
-        })
-    };
+    let reason = |r: &ShapeRecord| r.reason.as_ref().map(|t| short_paths(t, Some(campaign)));
     let reasons: HashMap<&str, &ShapeRecord> = round
         .result
         .iter()
@@ -475,20 +519,10 @@ fn add_failures(view: &mut GateView, round: &RoundState, campaign: &std::path::P
                 class: judged.then_some(ShapeClass::Failed),
                 reason: reason(r),
                 untimed: true,
+                paired: false,
             }),
     );
 }
-
-/// Reasons that say why a verdict went against the candidate where the shapes cannot:
-/// untimed shapes that fail, rows faster than the hardware, a re-measurement that does not
-/// hold, a gain the paired band cannot tell from noise. Pairing and method notes match none.
-const DECIDING_REASONS: [&str; 5] = [
-    "do not PASS",
-    "does not PASS",
-    "is ERROR",
-    "does not hold",
-    NOISE,
-];
 
 /// A paired gain the band cannot tell from noise.
 const NOISE: &str = "no gain distinguishable from noise";
@@ -514,9 +548,50 @@ fn listed(items: &[String]) -> String {
 const REASON_CHARS: usize = 120;
 
 /// Why a round is rolled back, from its verdict and the shapes of its run that did not PASS
-/// ([`RoundState::failures`]): `gate ` and the [`verdict_summary`].
-pub fn rollback_reason(gate: &GateReport, failures: &[ShapeFailure]) -> String {
-    format!("gate {}", verdict_summary(gate, failures))
+/// ([`RoundState::failures`]): `gate ` and the [`verdict_summary`]. It goes into the
+/// journal and `decision.json`, so no path in it names this machine's directories:
+/// `campaign`'s own are written from the campaign, any other by its file name.
+pub fn rollback_reason(gate: &GateReport, failures: &[ShapeFailure], campaign: &Path) -> String {
+    short_paths(
+        &format!("gate {}", verdict_summary(gate, failures)),
+        Some(campaign),
+    )
+}
+
+/// `text` with the paths of this machine taken out: those under `campaign` relative to it
+/// (`kernel/gemm.wgsl:50:12`), any other absolute path by its last component
+/// (`gemm.wgsl:50:12`). A compile error names the file it read in full.
+pub fn short_paths(text: &str, campaign: Option<&Path>) -> String {
+    let mut text = text.to_owned();
+    if let Some(dir) = campaign {
+        let prefix = format!("{}/", dir.display().to_string().trim_end_matches('/'));
+        if prefix.len() > 2 {
+            text = text.replace(&prefix, "");
+        }
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    // An absolute path starts a word: after a space, a quote, a bracket, or the text's start.
+    while let Some(at) = rest.find('/') {
+        let starts_word = rest[..at]
+            .chars()
+            .last()
+            .is_none_or(|c| c.is_whitespace() || "\"'`([{<=".contains(c));
+        let end = rest[at..]
+            .find(|c: char| c.is_whitespace() || "\"'`)]}>,;".contains(c))
+            .map_or(rest.len(), |e| at + e);
+        let word = &rest[at..end];
+        out.push_str(&rest[..at]);
+        // A lone `/` or `//` (a division, a comment) is no path.
+        if starts_word && word.len() > 1 && word[1..].contains('/') && !word.starts_with("//") {
+            out.push_str(word.rsplit('/').next().unwrap_or(word));
+        } else {
+            out.push_str(word);
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A verdict in one line: the verdict, the aggregate change and what decided it (`REJECT ·
@@ -582,26 +657,47 @@ pub fn verdict_summary(gate: &GateReport, failures: &[ShapeFailure]) -> String {
         ));
     }
     if failed.is_empty() && hard.is_empty() {
-        let deciding = gate
-            .reasons
-            .iter()
-            .find(|r| DECIDING_REASONS.iter().any(|k| r.contains(k)));
-        match deciding {
-            // The aggregate's sentence is long; what it decides fits in a few words.
-            Some(r) if r.contains(NOISE) => parts.push(match gate.aggregate.band {
-                Some(b) => format!("{NOISE} (paired band {})", kcamp_core::units::band(b)),
-                None => NOISE.to_owned(),
-            }),
-            Some(r) => parts.push(r.trim().trim_end_matches('.').to_owned()),
-            None if gate.verdict == Verdict::Reject
-                && gate.aggregate.delta.is_some_and(|d| d <= 0.0) =>
-            {
-                parts.push("not a gain".into());
-            }
-            None => {}
-        }
+        parts.extend(deciding_words(gate));
     }
     parts.join(" · ")
+}
+
+/// What decided a verdict when no timed shape did, in a few words: an untimed shape that
+/// failed, sides that could not be compared, the re-measurements; else the aggregate's
+/// judgement, stated from its numbers; else a quick ACCEPT that still needs its full run.
+/// Found by the reasons' kinds: a note on how the run was measured never decides.
+fn deciding_words(gate: &GateReport) -> Option<String> {
+    let first = |kind: ReasonKind| gate.reasons.iter().find(|r| r.kind == kind);
+    let sentence = |r: &kcamp_core::gate::Reason| r.text.trim().trim_end_matches('.').to_owned();
+    if let Some(r) = [
+        ReasonKind::Failure,
+        ReasonKind::Comparison,
+        ReasonKind::Remeasure,
+    ]
+    .into_iter()
+    .find_map(first)
+    {
+        return Some(sentence(r));
+    }
+    let aggregate = &gate.aggregate;
+    match (gate.verdict, aggregate.delta) {
+        (Verdict::Reject, Some(d)) if d > 0.0 => Some(match aggregate.band {
+            Some(b) => format!("{NOISE} (paired band {})", kcamp_core::units::band(b)),
+            None => NOISE.to_owned(),
+        }),
+        (Verdict::Reject, Some(_)) => Some("not a gain".into()),
+        (Verdict::Reject, None) => Some("no shape passes on both sides".into()),
+        _ => first(ReasonKind::Confirmation).map(sentence),
+    }
+}
+
+/// The reasons in the order a reader needs them: what decided the verdict first (failures,
+/// regressions, the comparison, the aggregate, re-measurements), the notes after, how the
+/// run was measured last; the order among reasons of one kind is kept.
+pub fn ordered_reasons(reasons: &[Reason]) -> Vec<&Reason> {
+    let mut ordered: Vec<&Reason> = reasons.iter().collect();
+    ordered.sort_by_key(|r| r.kind);
+    ordered
 }
 
 /// The first line of a recorded reason that says something (a compile error may start with
@@ -641,7 +737,20 @@ pub fn chart(state: &CampaignState) -> ChartData {
             }),
         }
         if matches!(status, RoundStatus::Baseline | RoundStatus::Accepted) {
-            data.lineage.push(point);
+            let chained = match (data.lineage.last(), r.outcome().delta) {
+                (Some(&(_, previous)), Some(d)) if status == RoundStatus::Accepted => {
+                    data.speedup = data.speedup.map(|s| s * (1.0 + d));
+                    previous * (1.0 + d)
+                }
+                _ => {
+                    if status == RoundStatus::Baseline {
+                        data.speedup = Some(1.0);
+                    }
+                    agg
+                }
+            };
+            data.lineage.push((point.0, chained));
+            ys.push(chained);
             if data.best.is_none_or(|(_, b)| agg > b) {
                 data.best = Some((r.number, agg));
             }
@@ -702,6 +811,33 @@ pub fn round_validation(round: &RoundState) -> Option<Validation> {
         .and_then(|d| d.validation)
         .or(round.gate_validation)
         .or_else(|| round.result.as_ref().map(|r| r.validation))
+}
+
+/// One shape's value of the primary metric in every measured round that has it (None
+/// where it did not PASS), oldest first.
+pub fn shape_history(state: &CampaignState, label: &str) -> Vec<(u32, Option<f64>)> {
+    state
+        .rounds
+        .iter()
+        .filter_map(|r| {
+            let table = r.table.as_ref()?;
+            let row = table.rows.iter().find(|row| row.label == label)?;
+            let source = metric_index(table, &state.manifest.primary_metric);
+            Some((r.number, source.value(row)))
+        })
+        .collect()
+}
+
+/// Whether the campaign's measurements are imported CSVs: its manifest names no harness
+/// command and its BASELINE has no run record of kcamp's. `kcamp validate` then needs a
+/// CSV (`--csv`), which the dashboard asks for.
+pub fn imported(state: &CampaignState) -> bool {
+    state.manifest.quick_command.is_none()
+        && state.manifest.full_command.is_none()
+        && state
+            .rounds
+            .first()
+            .is_some_and(|r| r.table.is_some() && r.result.is_none())
 }
 
 /// Sparklines for the representative shapes (else the first target shapes), at most `max`.
@@ -1110,6 +1246,7 @@ mod tests {
             class: Some(ShapeClass::Failed),
             reason: Some("\nshader compile error: gemm.wgsl:41:9\n  let b = tile_b[ty][k];".into()),
             untimed: false,
+            paired: false,
         };
         assert_eq!(
             line.failure().as_deref(),
@@ -1170,7 +1307,7 @@ mod tests {
         // The Rounds panel counts both too (it shows `FAIL 2` instead of a Δ).
         assert_eq!(round_lines(&state)[index].failed, 2);
         let round = &state.rounds[index];
-        let reason = rollback_reason(round.gate.as_ref().unwrap(), &round.failures());
+        let reason = rollback_reason(round.gate.as_ref().unwrap(), &round.failures(), &state.dir);
         assert!(
             reason.contains(
                 "2 shapes do not PASS: sq1024 (FAIL), sq2048 (TIMEOUT_FAIL, untimed) · sq1024: output mismatch: rel_err 3.2e-2"
@@ -1345,5 +1482,53 @@ mod tests {
         assert!(!rolled.quick);
         assert_eq!(rolled.points, [(3.0, 10.0)]);
         assert!(data.baseline.is_some());
+    }
+}
+
+#[cfg(test)]
+mod path_tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    #[test]
+    fn no_path_of_this_machine_reaches_a_reason() {
+        let campaign = Path::new("/home/me/camps/gemm");
+        assert_eq!(
+            short_paths(
+                "sq64: /home/me/camps/gemm/kernel/gemm.wgsl:50:12: expected `;`",
+                Some(campaign)
+            ),
+            "sq64: kernel/gemm.wgsl:50:12: expected `;`"
+        );
+        // Elsewhere (a staging copy, a temporary directory): the file's name alone.
+        assert_eq!(
+            short_paths("at /tmp/x/.kernel.tmp/gemm.wgsl:3:1: error", Some(campaign)),
+            "at gemm.wgsl:3:1: error"
+        );
+        assert_eq!(
+            short_paths("(/var/k/a.wgsl) and 'x/y' a / b // c", None),
+            "(a.wgsl) and 'x/y' a / b // c"
+        );
+    }
+
+    #[test]
+    fn the_rollback_reason_offered_carries_no_absolute_path() {
+        let mut state = crate::fixtures::several_rounds();
+        state.dir = PathBuf::from("/home/me/camps/gemm");
+        let dir = state.dir.clone();
+        let open = state.rounds.last_mut().unwrap();
+        let result = open.result.as_mut().unwrap();
+        for shape in &mut result.shapes {
+            if shape.check != Check::Pass {
+                shape.reason = Some(format!(
+                    "{}/kernel/gemm.wgsl:50:12: expected `;`",
+                    dir.display()
+                ));
+            }
+        }
+        let round = state.rounds.last().unwrap();
+        let reason = rollback_reason(round.gate.as_ref().unwrap(), &round.failures(), &dir);
+        assert!(reason.contains("kernel/gemm.wgsl:50:12"), "{reason}");
+        assert!(!reason.contains(&dir.display().to_string()), "{reason}");
     }
 }

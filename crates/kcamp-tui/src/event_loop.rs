@@ -46,7 +46,83 @@ struct TerminalGuard;
 
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
+        let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
         ratatui::restore();
+    }
+}
+
+/// Where keys and mouse events come from, and what else the loop does to the terminal:
+/// hand it to an editor and take it back, put text on its clipboard. The real terminal,
+/// or a channel in tests.
+pub trait Console: Stream<Item = std::io::Result<Event>> + Unpin {
+    /// Stop reading the terminal and give it back as the shell had it (an editor runs).
+    fn pause(&mut self) -> std::io::Result<()>;
+    /// Take the terminal again: raw mode, the alternate screen, the mouse.
+    fn resume(&mut self) -> std::io::Result<()>;
+    /// Put `text` on the clipboard of the terminal (OSC 52: through SSH and tmux too).
+    fn copy(&mut self, text: &str) -> std::io::Result<()>;
+}
+
+/// The terminal the dashboard runs in. Its event reader is dropped while an editor runs,
+/// so that no key meant for the editor is read here.
+struct TerminalConsole {
+    events: Option<EventStream>,
+}
+
+impl Stream for TerminalConsole {
+    type Item = std::io::Result<Event>;
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        match self.events.as_mut() {
+            Some(events) => std::pin::Pin::new(events).poll_next(cx),
+            None => std::task::Poll::Pending,
+        }
+    }
+}
+
+impl Console for TerminalConsole {
+    fn pause(&mut self) -> std::io::Result<()> {
+        self.events = None;
+        crossterm::execute!(
+            std::io::stdout(),
+            crossterm::event::DisableMouseCapture,
+            crossterm::terminal::LeaveAlternateScreen,
+            crossterm::cursor::Show
+        )?;
+        crossterm::terminal::disable_raw_mode()
+    }
+
+    fn resume(&mut self) -> std::io::Result<()> {
+        crossterm::terminal::enable_raw_mode()?;
+        crossterm::execute!(
+            std::io::stdout(),
+            crossterm::terminal::EnterAlternateScreen,
+            crossterm::event::EnableMouseCapture
+        )?;
+        self.events = Some(EventStream::new());
+        Ok(())
+    }
+
+    fn copy(&mut self, text: &str) -> std::io::Result<()> {
+        crossterm::execute!(
+            std::io::stdout(),
+            crossterm::clipboard::CopyToClipboard::to_clipboard_from(text)
+        )
+    }
+}
+
+/// A channel of events stands in for the terminal in tests: nothing to hand over.
+impl Console for futures::channel::mpsc::UnboundedReceiver<std::io::Result<Event>> {
+    fn pause(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn resume(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+    fn copy(&mut self, _text: &str) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -87,6 +163,10 @@ pub fn run(dir: &Path, options: &DashboardOptions) -> Result<Option<CampaignStat
         let mut terminal =
             ratatui::try_init().map_err(|e| Error::io("switching the terminal to raw mode", e))?;
         let _guard = TerminalGuard;
+        // Clicks and the wheel; text is still selected with Shift held, as in other
+        // terminal programs that take the mouse.
+        crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture)
+            .map_err(|e| Error::io("asking the terminal for mouse events", e))?;
         let mut model = Model::new(Theme::from_env(), Utc::now);
         model.scratch = options.scratch;
         let stats = LoopStats::default();
@@ -94,7 +174,9 @@ pub fn run(dir: &Path, options: &DashboardOptions) -> Result<Option<CampaignStat
             dir,
             options,
             &mut terminal,
-            EventStream::new(),
+            TerminalConsole {
+                events: Some(EventStream::new()),
+            },
             signals,
             model,
             &stats,
@@ -144,7 +226,7 @@ pub async fn run_loop<B, E>(
 where
     B: Backend,
     B::Error: std::fmt::Display,
-    E: Stream<Item = std::io::Result<Event>> + Unpin,
+    E: Console,
 {
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let (watch_tx, mut watch_rx) = mpsc::unbounded_channel::<LoadScope>();
@@ -154,6 +236,8 @@ where
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut loader = Loader::default();
     let mut child: Option<RunningChild> = None;
+    // Read-only questions in flight; aborted (their processes killed) when the loop ends.
+    let mut questions: Vec<tokio::task::JoinHandle<()>> = Vec::new();
     if let Ok(size) = terminal.size() {
         app::update(&mut model, Msg::Resize(size.width, size.height));
     }
@@ -170,6 +254,12 @@ where
             event = events.next() => match event {
                 Some(Ok(Event::Key(key))) => Msg::Key(key),
                 Some(Ok(Event::Resize(w, h))) => Msg::Resize(w, h),
+                Some(Ok(Event::Mouse(m))) if matches!(
+                    m.kind,
+                    crossterm::event::MouseEventKind::Down(_)
+                        | crossterm::event::MouseEventKind::ScrollUp
+                        | crossterm::event::MouseEventKind::ScrollDown
+                ) => Msg::Mouse(m),
                 Some(Ok(_)) => continue,
                 Some(Err(e)) => break Err(Error::io("reading terminal events", e)),
                 // The terminal is gone.
@@ -200,12 +290,31 @@ where
                     }
                 }
                 Effect::Quit => quit = true,
+                Effect::Ask(query) => {
+                    questions.retain(|q| !q.is_finished());
+                    questions.push(ask(dir, options, query, &tx));
+                }
+                Effect::Copy(text) => {
+                    if let Err(e) = events.copy(&text) {
+                        let _ = tx.send(Msg::EffectFailed(format!(
+                            "copying to the clipboard (writing to the terminal): {e}"
+                        )));
+                    }
+                }
+                Effect::Edit(path) => {
+                    let result = edit(&mut events, terminal, options, &path).await;
+                    // Heard on the next turn, as any other message.
+                    let _ = tx.send(Msg::EditorDone(result));
+                }
             }
         }
         if quit {
             break Ok(());
         }
     };
+    for q in questions {
+        q.abort();
+    }
     if let Some(c) = child.take() {
         // Show that the command is being stopped, if the terminal is still there.
         if model.take_redraw() {
@@ -298,6 +407,127 @@ impl Loader {
         if let Some(scope) = self.queued.take() {
             self.request(scope, frozen, dir, options, tx, stats);
         }
+    }
+}
+
+/// Ask a read-only question off the loop: a `kcamp --json` command (killed if the loop
+/// ends first), or a file read.
+fn ask(
+    dir: &Path,
+    options: &DashboardOptions,
+    query: super::commands::Query,
+    tx: &mpsc::UnboundedSender<Msg>,
+) -> tokio::task::JoinHandle<()> {
+    use super::commands::{Answer, Query, answer_of};
+    let tx = tx.clone();
+    let dir = dir.to_path_buf();
+    if let Query::Samples {
+        round,
+        parent,
+        label,
+        metric,
+    } = &query
+    {
+        let (round, parent, label, metric) = (*round, *parent, label.clone(), metric.clone());
+        return tokio::task::spawn_blocking(move || {
+            let answer =
+                match super::loading::read_shape_samples(&dir, round, parent, &label, &metric) {
+                    Ok(s) => Answer::Samples(s),
+                    Err(e) => Answer::Failed(e),
+                };
+            let _ = tx.send(Msg::Answered { query, answer });
+        });
+    }
+    let args = query.args(&dir).unwrap_or_default();
+    let mut cmd = tokio::process::Command::new(&options.program);
+    cmd.args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        // The terminal's signals reach the dashboard only.
+        .process_group(0);
+    tokio::spawn(async move {
+        let result = match cmd.output().await {
+            Ok(out) => CommandResult {
+                exit_code: out.status.code(),
+                stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+                stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+                spawn_error: None,
+                cancelled: false,
+            },
+            Err(e) => CommandResult {
+                exit_code: None,
+                stdout: String::new(),
+                stderr: String::new(),
+                spawn_error: Some(e.to_string()),
+                cancelled: false,
+            },
+        };
+        let answer = answer_of(&result);
+        let _ = tx.send(Msg::Answered { query, answer });
+    })
+}
+
+/// The editor the user named: `$VISUAL`, else `$EDITOR`, else `vi` (as git chooses), split
+/// as a shell would (`code --wait`).
+fn editor_command(options: &DashboardOptions) -> Result<Vec<String>> {
+    let named = options
+        .editor
+        .clone()
+        .or_else(|| {
+            std::env::var("VISUAL")
+                .ok()
+                .filter(|v| !v.trim().is_empty())
+        })
+        .or_else(|| {
+            std::env::var("EDITOR")
+                .ok()
+                .filter(|v| !v.trim().is_empty())
+        })
+        .unwrap_or_else(|| "vi".to_owned());
+    match shlex::split(&named) {
+        Some(words) if !words.is_empty() => Ok(words),
+        _ => Err(Error::input(format!(
+            "the editor `{named}` (from $VISUAL or $EDITOR) does not read as a command"
+        ))),
+    }
+}
+
+/// Hand the terminal to the editor on `path`, wait for it, take the terminal back.
+async fn edit<B, E>(
+    events: &mut E,
+    terminal: &mut Terminal<B>,
+    options: &DashboardOptions,
+    path: &Path,
+) -> std::result::Result<(), String>
+where
+    B: Backend,
+    E: Console,
+{
+    let words = editor_command(options).map_err(|e| e.to_string())?;
+    events
+        .pause()
+        .map_err(|e| format!("giving the terminal to the editor: {e}"))?;
+    let status = tokio::process::Command::new(&words[0])
+        .args(&words[1..])
+        .arg(path)
+        .status()
+        .await;
+    let resumed = events.resume();
+    // The editor drew over the screen: clear it and draw every cell again. (`clear` would
+    // first ask the terminal where its cursor is, through the input just handed back.)
+    if let Ok(size) = terminal.size() {
+        let _ = terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height));
+    }
+    resumed.map_err(|e| format!("taking the terminal back from the editor: {e}"))?;
+    match status {
+        Ok(s) if s.success() => Ok(()),
+        Ok(s) => Err(format!(
+            "`{}` ended with {s}; the kernel is as it left it",
+            words.join(" ")
+        )),
+        Err(e) => Err(format!("`{}`: {e}", words[0])),
     }
 }
 

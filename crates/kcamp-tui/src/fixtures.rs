@@ -95,6 +95,7 @@ pub fn manifest(shapes: &[FixtureShape], representative: &[&str]) -> Manifest {
         adapter: AdapterSelector {
             name: Some("llvmpipe".into()),
             backend: Some("vulkan".into()),
+            ..Default::default()
         },
         kernel: KernelSpec {
             file: "gemm.wgsl".into(),
@@ -122,6 +123,7 @@ pub fn manifest(shapes: &[FixtureShape], representative: &[&str]) -> Manifest {
         harness_files: Vec::new(),
         held_out: Default::default(),
         harness: Default::default(),
+        executor: None,
     }
 }
 
@@ -695,6 +697,7 @@ pub fn running() -> CampaignState {
             rate_unit: "TFLOPS".into(),
             started_at: at(121),
             pid: 5151,
+            shards: Vec::new(),
         })
         .locked_by("pid 5151 (kcamp validate)")
         .build()
@@ -779,6 +782,7 @@ pub fn progress(index: usize, total: usize) -> Progress {
         rate_unit: "TFLOPS".into(),
         started_at: at(0),
         pid: std::process::id(),
+        shards: Vec::new(),
     }
 }
 
@@ -974,6 +978,51 @@ pub fn write_campaign(state: &CampaignState, dir: &std::path::Path) -> kcamp_cor
         journal.push('\n');
     }
     write_atomic(&dir.join(JOURNAL_FILE), journal.as_bytes())
+}
+
+/// Labels that look alike when cut in the middle to a few cells (`b1_m…2048`): the label
+/// column must be wide enough to tell them apart.
+pub fn colliding_labels() -> CampaignState {
+    let mut state = several_rounds();
+    if let Some(gate) = state.rounds.last_mut().and_then(|r| r.gate.as_mut()) {
+        for (i, s) in gate.shapes.iter_mut().enumerate() {
+            s.label = format!("b1_m{}_n512_k2048", 128 + 64 * i);
+            s.dims = [1, 128 + 64 * i as u64, 512, 2048].into();
+        }
+    }
+    state
+}
+
+/// A paired verdict with a row whose paired Δ and means disagree: the run drifted.
+pub fn disagreeing_means() -> CampaignState {
+    let mut state = paired_candidate();
+    if let Some(gate) = state.rounds.last_mut().and_then(|r| r.gate.as_mut()) {
+        for s in &mut gate.shapes {
+            s.pairs = Some(10);
+        }
+        let s = gate
+            .shapes
+            .iter_mut()
+            .find(|s| s.check == Check::Pass)
+            .expect("a passing shape");
+        // +6% paired, while the means say -2%.
+        s.delta = Some(0.06);
+        s.candidate = s.incumbent.map(|i| i * 0.98);
+        s.class = ShapeClass::Improved;
+    }
+    state
+}
+
+/// A campaign whose measurements are imported CSVs: no harness command, and a BASELINE
+/// without kcamp's run record.
+pub fn imported() -> CampaignState {
+    let mut state = several_rounds();
+    for r in &mut state.rounds {
+        r.result = None;
+    }
+    state.manifest.quick_command = None;
+    state.manifest.full_command = None;
+    state
 }
 
 #[cfg(test)]

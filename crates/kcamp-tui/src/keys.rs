@@ -84,7 +84,22 @@ pub enum Action {
     Confirm,
     Dismiss,
     Submit,
-    DeleteChar,
+    /// Move the cursor or delete in a text field (the key itself says how).
+    Edit,
+    /// Clear the focused list's search.
+    ClearSearch,
+    /// The selected round's kernel against its incumbent's (`kcamp diff`).
+    Diff,
+    /// `$VISUAL`/`$EDITOR` on the working kernel.
+    EditKernel,
+    /// Enter: a gate row's shape, the whole log.
+    Open,
+    /// The whole log, wrapped, in a viewer.
+    LogViewer,
+    /// Copy the selected item to the clipboard (OSC 52).
+    Copy,
+    NextMatch,
+    PrevMatch,
 }
 
 /// Which contexts a binding applies to.
@@ -155,6 +170,9 @@ impl KeySpec {
             KeyCode::Esc => "Esc".into(),
             KeyCode::Up => "↑".into(),
             KeyCode::Down => "↓".into(),
+            KeyCode::Left => "←".into(),
+            KeyCode::Right => "→".into(),
+            KeyCode::Delete => "Del".into(),
             KeyCode::Backspace => "Bksp".into(),
             KeyCode::PageUp => "PgUp".into(),
             KeyCode::PageDown => "PgDn".into(),
@@ -202,6 +220,9 @@ impl Binding {
 
 const MOVABLE: &[Panel] = &[Panel::Rounds, Panel::Gate, Panel::Details, Panel::Log];
 const GATE: &[Panel] = &[Panel::Gate];
+const LISTS: &[Panel] = &[Panel::Rounds, Panel::Gate, Panel::Log];
+const ROUND_PANELS: &[Panel] = &[Panel::Rounds, Panel::Gate, Panel::Details];
+const OPENABLE: &[Panel] = &[Panel::Gate, Panel::Log];
 
 /// The key table. Order matters twice: the first match wins, and the bar lists bindings in
 /// this order (panel-specific ones first, so they survive a narrow terminal).
@@ -243,12 +264,26 @@ pub const BINDINGS: &[Binding] = &[
         bar: true,
     },
     Binding {
-        keys: &[code(KeyCode::Backspace)],
-        action: Action::DeleteChar,
+        keys: &[
+            code(KeyCode::Left),
+            code(KeyCode::Right),
+            code(KeyCode::Home),
+            code(KeyCode::End),
+            ctrl('a'),
+            ctrl('e'),
+            ctrl('b'),
+            ctrl('f'),
+            ctrl('u'),
+            ctrl('w'),
+            ctrl('k'),
+            code(KeyCode::Backspace),
+            code(KeyCode::Delete),
+        ],
+        action: Action::Edit,
         scope: Scope::Input,
         target: Target::None,
-        short: "delete",
-        description: "delete the last character",
+        short: "edit",
+        description: "edit the text: ←/→, Home/End (C-a/C-e) move the cursor; Bksp/Del, C-w (a word), C-u (to the start), C-k (to the end) delete",
         bar: false,
     },
     Binding {
@@ -259,6 +294,42 @@ pub const BINDINGS: &[Binding] = &[
         short: "close",
         description: "close",
         bar: true,
+    },
+    Binding {
+        keys: &[key('/')],
+        action: Action::Filter,
+        scope: Scope::Viewer,
+        target: Target::None,
+        short: "search",
+        description: "search the text (n/N: the next/previous match)",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('n')],
+        action: Action::NextMatch,
+        scope: Scope::Viewer,
+        target: Target::None,
+        short: "next match",
+        description: "the next match of the search",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('N')],
+        action: Action::PrevMatch,
+        scope: Scope::Viewer,
+        target: Target::None,
+        short: "prev",
+        description: "the previous match of the search",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('y')],
+        action: Action::Copy,
+        scope: Scope::Viewer,
+        target: Target::None,
+        short: "copy",
+        description: "copy what the viewer is about (a diff: the command that prints it; a shape: its line and reason) through the terminal (OSC 52)",
+        bar: false,
     },
     Binding {
         keys: &[key('j'), code(KeyCode::Down)],
@@ -414,12 +485,39 @@ pub const BINDINGS: &[Binding] = &[
         bar: true,
     },
     Binding {
+        keys: &[code(KeyCode::Enter)],
+        action: Action::Open,
+        scope: Scope::Panels(OPENABLE),
+        target: Target::None,
+        short: "open",
+        description: "open the selected item: a shape (gate: its verdict, reason, samples, history, roofline), the log (wrapped, searchable)",
+        bar: true,
+    },
+    Binding {
         keys: &[key('/')],
         action: Action::Filter,
-        scope: Scope::Panels(GATE),
+        scope: Scope::Panels(LISTS),
         target: Target::None,
-        short: "filter",
-        description: "filter shapes by label substring",
+        short: "search",
+        description: "search the list as you type: shapes by label, rounds by hypothesis, log lines by text (Esc clears)",
+        bar: true,
+    },
+    Binding {
+        keys: &[code(KeyCode::Esc)],
+        action: Action::ClearSearch,
+        scope: Scope::Panels(LISTS),
+        target: Target::None,
+        short: "clear search",
+        description: "clear the list's search",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('d')],
+        action: Action::Diff,
+        scope: Scope::Panels(ROUND_PANELS),
+        target: Target::Selected,
+        short: "diff",
+        description: "the selected round's kernel against its incumbent's (the open round: the working kernel/), as `kcamp diff` prints it",
         bar: true,
     },
     Binding {
@@ -493,6 +591,33 @@ pub const BINDINGS: &[Binding] = &[
         short: "reasons",
         description: "every reason of the selected round's verdict, and why each shape that does not PASS failed",
         bar: true,
+    },
+    Binding {
+        keys: &[key('E')],
+        action: Action::EditKernel,
+        scope: Scope::Main,
+        target: Target::None,
+        short: "edit kernel",
+        description: "open $VISUAL (else $EDITOR, else vi) on the working kernel; the dashboard comes back when the editor ends and shows what changed",
+        bar: true,
+    },
+    Binding {
+        keys: &[key('L')],
+        action: Action::LogViewer,
+        scope: Scope::Main,
+        target: Target::None,
+        short: "log",
+        description: "the whole log, wrapped, searchable",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('y')],
+        action: Action::Copy,
+        scope: Scope::Main,
+        target: Target::Selected,
+        short: "copy",
+        description: "copy the selected item through the terminal (OSC 52, works over SSH): a round's hypothesis, a shape's line and reason, a log line, the running command",
+        bar: false,
     },
     Binding {
         keys: &[code(KeyCode::Esc)],

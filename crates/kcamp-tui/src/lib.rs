@@ -46,6 +46,8 @@ pub struct DashboardOptions {
     pub loader: Loader,
     /// The campaign is a scratch copy made for this dashboard (`kcamp` outside a campaign).
     pub scratch: bool,
+    /// The editor `E` runs (None: `$VISUAL`, else `$EDITOR`, else `vi`).
+    pub editor: Option<String>,
 }
 
 impl DashboardOptions {
@@ -58,6 +60,7 @@ impl DashboardOptions {
             // The campaign module's reader: never writes, takes no lock.
             loader: CampaignState::load,
             scratch: false,
+            editor: None,
         })
     }
 }
@@ -211,6 +214,7 @@ mod tests {
                 program: PathBuf::from("kcamp"),
                 loader: CampaignState::load,
                 scratch: false,
+                editor: None,
             },
         )
         .unwrap_err();

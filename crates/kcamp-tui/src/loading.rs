@@ -24,6 +24,9 @@ pub struct LoadScope {
     pub journal: bool,
     pub lock: bool,
     pub live: bool,
+    /// A file of the working `kernel/` changed (an edit): nothing to read again, but what
+    /// it holds against the incumbent is asked anew.
+    pub working_kernel: bool,
 }
 
 impl LoadScope {
@@ -53,6 +56,7 @@ impl LoadScope {
         self.journal |= other.journal;
         self.lock |= other.lock;
         self.live |= other.live;
+        self.working_kernel |= other.working_kernel;
     }
 
     /// What a change of `path` (under the campaign `dir`) makes stale; empty for files the
@@ -84,8 +88,23 @@ impl LoadScope {
             }
             // The kernel settings live in the manifest's `kernel:` section once read; the
             // kernel directory itself is replaced as a whole by a rollback.
-            [kernel] if *kernel == KERNEL_DIR => scope.everything = true,
-            [_, _] if rel == Path::new(KERNEL_OVERRIDE_FILE) => scope.everything = true,
+            [kernel] if *kernel == KERNEL_DIR => {
+                scope.everything = true;
+                scope.working_kernel = true;
+            }
+            [_, _] if rel == Path::new(KERNEL_OVERRIDE_FILE) => {
+                scope.everything = true;
+                scope.working_kernel = true;
+            }
+            // An editor's swap and backup files are no edit of the kernel.
+            [kernel, .., file] if *kernel == KERNEL_DIR => {
+                scope.working_kernel = !(file.starts_with('.')
+                    || file.ends_with('~')
+                    || file.ends_with(".swp")
+                    || file.ends_with(".swx")
+                    || file.starts_with('#')
+                    || file.chars().all(|c| c.is_ascii_digit()));
+            }
             [rounds] if *rounds == ROUNDS_DIR => scope.everything = true,
             [rounds, round, rest @ ..] if *rounds == ROUNDS_DIR => {
                 let staging = rest.first().is_some_and(|p| {
@@ -113,6 +132,53 @@ impl LoadScope {
         }
         scope
     }
+}
+
+/// One shape's samples in the primary metric: round `round`'s, and the incumbent's it was
+/// judged against — measured in the same run (`paired_samples.csv`) where the run was
+/// paired, else the incumbent round's own.
+pub fn read_shape_samples(
+    dir: &Path,
+    round: u32,
+    parent: Option<u32>,
+    label: &str,
+    metric: &str,
+) -> std::result::Result<crate::popups::shape::ShapeSamples, String> {
+    use kcamp_core::files::{ARTIFACTS_DIR, PAIRED_SAMPLES_CSV, SAMPLES_CSV};
+    use kcamp_core::schema::Samples;
+    let artifacts = |n: u32| {
+        dir.join(ROUNDS_DIR)
+            .join(format!("round-{n}"))
+            .join(ARTIFACTS_DIR)
+    };
+    let read = |path: &Path| -> std::result::Result<Vec<f64>, String> {
+        if !path.is_file() {
+            return Ok(Vec::new());
+        }
+        Samples::read(path)
+            .map(|s| s.values(label, metric))
+            .map_err(|e| e.to_string())
+    };
+    let candidate = read(&artifacts(round).join(SAMPLES_CSV))?;
+    let paired = artifacts(round).join(PAIRED_SAMPLES_CSV);
+    let (incumbent, incumbent_source) = if paired.is_file() {
+        (
+            read(&paired)?,
+            "measured in the same run, interleaved".to_owned(),
+        )
+    } else if let Some(p) = parent {
+        (
+            read(&artifacts(p).join(SAMPLES_CSV))?,
+            format!("from round {p}'s own run"),
+        )
+    } else {
+        (Vec::new(), "no incumbent".to_owned())
+    };
+    Ok(crate::popups::shape::ShapeSamples {
+        incumbent,
+        candidate,
+        incumbent_source,
+    })
 }
 
 /// The parts of a campaign read again: each field is `Some` when it was read.
@@ -236,6 +302,7 @@ mod tests {
             "rounds/round-2/.kernel.tmp",
             "rounds/.round-1.tmp/kernel/gemm.wgsl",
             "kernel/gemm.wgsl",
+            "kernel/.gemm.wgsl.swp",
             "runs/20260314T090000.000Z/benchmark.csv",
             "report/final/benchmark.csv",
             "report.md",
@@ -248,6 +315,11 @@ mod tests {
             LoadScope::of_path(Path::new("/c"), Path::new("/elsewhere/x")).is_empty(),
             "outside the campaign"
         );
+        // An edit of the working kernel reads nothing again, but is heard; its editor's
+        // swap file is not.
+        assert!(scope("kernel/gemm.wgsl").working_kernel);
+        assert!(!scope("kernel/.gemm.wgsl.swp").working_kernel);
+        assert!(!scope("kernel/4913").working_kernel);
     }
 
     #[test]

@@ -31,6 +31,10 @@ pub struct Fingerprint {
     #[serde(default)]
     pub kcamp_version: Option<String>,
     pub harness: HarnessIdentity,
+    /// Where the cases ran when not all on one adapter of this machine: the executor and
+    /// each shard's adapter or Slurm job with its shapes. Recorded, not compared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<crate::executor::Placement>,
 }
 
 /// The adapter part of a fingerprint: what wgpu reports about the device and its driver.
@@ -167,6 +171,7 @@ impl Fingerprint {
             timing_method,
             kcamp_version: Some(KCAMP_VERSION.to_owned()),
             harness: HarnessIdentity::Builtin,
+            placement: None,
         }
     }
 
@@ -178,6 +183,7 @@ impl Fingerprint {
             timing_method: None,
             kcamp_version: Some(KCAMP_VERSION.to_owned()),
             harness,
+            placement: None,
         }
     }
 
@@ -251,6 +257,9 @@ impl Fingerprint {
             parts.push(t.as_str().to_owned());
         }
         parts.push(self.harness.describe());
+        if let Some(p) = &self.placement {
+            parts.push(p.describe());
+        }
         parts.join(" · ")
     }
 

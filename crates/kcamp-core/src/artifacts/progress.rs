@@ -32,6 +32,36 @@ pub struct Progress {
     pub started_at: DateTime<Utc>,
     /// The process that writes the file; a file whose writer is gone is stale.
     pub pid: u32,
+    /// Each shard of a run spread over several adapters or Slurm jobs (docs/scale.md);
+    /// `index` then counts the shapes done over all of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shards: Vec<ShardProgress>,
+}
+
+/// One shard of a run in progress: where it runs, its job's state, its current shape.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShardProgress {
+    /// `adapter 1`, `slurm job 42_1`, `slurm job 42_1 on gpu01`.
+    pub place: String,
+    /// `pending` (a job waiting for its node), `running`, `done`, or how its job ended.
+    pub state: String,
+    /// The shape it measures now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    pub done: usize,
+    pub total: usize,
+}
+
+impl ShardProgress {
+    /// One line: `slurm job 42_1 on gpu01 · running · s16 (2/4)`.
+    pub fn describe(&self) -> String {
+        let mut line = format!("{} · {}", self.place, self.state);
+        if let Some(l) = &self.label {
+            line.push_str(&format!(" · {l}"));
+        }
+        line.push_str(&format!(" ({}/{})", self.done, self.total));
+        line
+    }
 }
 
 impl Progress {

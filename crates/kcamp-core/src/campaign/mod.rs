@@ -24,6 +24,7 @@
 mod analyze;
 mod baseline;
 mod decide;
+pub mod diff;
 mod finish;
 mod gate_record;
 pub mod git;

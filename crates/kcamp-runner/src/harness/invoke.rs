@@ -19,6 +19,8 @@ use crate::lifeline::{GroupGuard, die_with_parent, kill_group};
 
 /// What one invocation is given.
 pub(super) struct Call<'a> {
+    /// What runs `sh -c line` elsewhere: `srun … --` under a Slurm executor.
+    pub prefix: Option<&'a [std::ffi::OsString]>,
     /// The command line, placeholders already replaced.
     pub line: &'a str,
     pub campaign_dir: &'a Path,
@@ -142,7 +144,14 @@ pub(super) fn invoke(call: &Call<'_>, cancel: &AtomicBool) -> Result<Ran> {
         .try_clone()
         .ctx(|| "creating the harness's output pipe".to_owned())?;
     let token = crate::lifeline::run_token();
-    let mut command = Command::new("sh");
+    let mut command = match call.prefix {
+        Some([program, args @ ..]) => {
+            let mut c = Command::new(program);
+            c.args(args).arg("sh");
+            c
+        }
+        _ => Command::new("sh"),
+    };
     command
         .arg("-c")
         .arg(call.line)
@@ -161,11 +170,10 @@ pub(super) fn invoke(call: &Call<'_>, cancel: &AtomicBool) -> Result<Ran> {
         command.env(name, value);
     }
     die_with_parent(&mut command);
-    let spawned = command.spawn();
+    let spawned = crate::lifeline::spawn(&mut command);
     // The command holds the pipe's write ends: dropped, the pipe ends with the invocation.
     drop(command);
     let mut child = spawned.ctx(|| format!("starting harness command `{}`", call.line))?;
-    crate::lifeline::spawned(child.id());
     let path = call.log.to_path_buf();
     let (done_tx, done_rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
@@ -295,6 +303,7 @@ mod tests {
 
     fn call<'a>(line: &'a str, dir: &'a Path, log: &'a Path, limit: Duration) -> Call<'a> {
         Call {
+            prefix: None,
             line,
             campaign_dir: dir,
             env: &[],

@@ -7,29 +7,57 @@ use kcamp_core::error::exit;
 use kcamp_core::units;
 
 use super::{Effect, Model, Running};
-use crate::commands::{self, CampaignCommand, CommandResult};
+use crate::commands::{self, CampaignCommand, CommandResult, DiffWhy, Query};
 use crate::derive::{self, Tone};
 use crate::keys::{self, Action, Panel};
 use crate::loading::LoadScope;
 use crate::popups::confirm::ConfirmOutcome;
 use crate::popups::input::InputOutcome;
 use crate::popups::viewer::ViewerOutcome;
-use crate::popups::{ConfirmPopup, InputPopup, InputPurpose, Pending, Popup, ViewerPopup};
+use crate::popups::{
+    ConfirmPopup, InputPopup, InputPurpose, Pending, Popup, ShapePopup, ViewerPopup, shape,
+};
+use kcamp_core::campaign::diff::KernelSide;
 
 pub(super) fn on_key(model: &mut Model, key: &KeyEvent) -> Vec<Effect> {
     let action = keys::resolve(model.context(), key);
     if action == Some(Action::ForceQuit) {
         return quit_effects(model);
     }
-    let area = crate::view::body_area(model.size);
+    if model.too_small() {
+        // Only quitting means something on a screen too small to show the panels.
+        return match action {
+            Some(Action::Quit) => on_main_action(model, action, key),
+            _ => Vec::new(),
+        };
+    }
+    let area = crate::view::body_area(model);
     match model.popup.take() {
-        None => on_main_action(model, action),
-        Some(Popup::Viewer(mut viewer)) => {
-            if viewer.on_action(action, area) == ViewerOutcome::Stay {
+        None => on_main_action(model, action, key),
+        Some(Popup::Viewer(mut viewer)) => match viewer.on_key(action, key, area) {
+            ViewerOutcome::Close => Vec::new(),
+            ViewerOutcome::Stay => {
                 model.popup = Some(Popup::Viewer(viewer));
+                Vec::new()
             }
-            Vec::new()
-        }
+            ViewerOutcome::Copy => {
+                let text = viewer.copy_text();
+                model.popup = Some(Popup::Viewer(viewer));
+                copy(model, text)
+            }
+        },
+        Some(Popup::Shape(mut shape)) => match shape.on_key(action, key, area) {
+            ViewerOutcome::Close => Vec::new(),
+            ViewerOutcome::Stay => {
+                model.popup = Some(Popup::Shape(shape));
+                Vec::new()
+            }
+            ViewerOutcome::Copy => {
+                let text = shape.copy_text();
+                model.popup = Some(Popup::Shape(shape));
+                copy(model, text)
+            }
+        },
         Some(Popup::Confirm(mut confirm)) => match confirm.on_action(action, area) {
             ConfirmOutcome::Confirmed(Some(pending)) => run_pending(model, pending),
             ConfirmOutcome::Confirmed(None) | ConfirmOutcome::Dismissed => Vec::new(),
@@ -43,16 +71,16 @@ pub(super) fn on_key(model: &mut Model, key: &KeyEvent) -> Vec<Effect> {
             let purpose = input.purpose;
             match outcome {
                 InputOutcome::Editing => {
-                    if purpose == InputPurpose::Filter {
-                        // The table narrows while the user types.
-                        model.gate.set_filter(&input.text);
+                    if let InputPurpose::Filter(panel) = purpose {
+                        // The list narrows while the user types.
+                        set_filter(model, panel, input.text());
                     }
                     model.popup = Some(Popup::Input(input));
                     Vec::new()
                 }
                 InputOutcome::Dismissed => {
-                    if purpose == InputPurpose::Filter {
-                        model.gate.set_filter("");
+                    if let InputPurpose::Filter(panel) = purpose {
+                        set_filter(model, panel, "");
                     }
                     Vec::new()
                 }
@@ -60,6 +88,47 @@ pub(super) fn on_key(model: &mut Model, key: &KeyEvent) -> Vec<Effect> {
             }
         }
     }
+}
+
+/// Search a panel's list.
+fn set_filter(model: &mut Model, panel: Panel, text: &str) {
+    match panel {
+        Panel::Gate => model.gate.set_filter(text),
+        Panel::Rounds => model.set_rounds_filter(text),
+        Panel::Log => model.set_log_filter(text),
+        _ => {}
+    }
+}
+
+/// The search of a panel's list, empty when none.
+fn filter_of(model: &Model, panel: Panel) -> &str {
+    match panel {
+        Panel::Gate => &model.gate.filter,
+        Panel::Rounds => &model.rounds_filter,
+        Panel::Log => &model.log_filter,
+        _ => "",
+    }
+}
+
+/// `y`: the text on the terminal's clipboard, and a line that says what was copied.
+fn copy(model: &mut Model, text: String) -> Vec<Effect> {
+    if text.trim().is_empty() {
+        model.note("nothing to copy here", Tone::Warn);
+        return Vec::new();
+    }
+    let shown = kcamp_core::text::bounded(text.lines().next().unwrap_or(""), 60);
+    let lines = text.lines().count();
+    let more = if lines > 1 {
+        format!(" (+{} lines)", lines - 1)
+    } else {
+        String::new()
+    };
+    model.note(
+        format!("copied to the clipboard (OSC 52): {shown}{more}"),
+        Tone::Normal,
+    );
+    model.toast(format!("copied: {shown}{more}"), Tone::Good);
+    vec![Effect::Copy(text)]
 }
 
 /// Quit; a running command is cancelled first (the event loop waits for it to end).
@@ -107,8 +176,8 @@ fn spawn(model: &mut Model, command: CampaignCommand) -> Vec<Effect> {
 
 fn submit_input(model: &mut Model, purpose: InputPurpose, text: String) -> Vec<Effect> {
     match purpose {
-        InputPurpose::Filter => {
-            model.gate.set_filter(&text);
+        InputPurpose::Filter(panel) => {
+            set_filter(model, panel, &text);
             Vec::new()
         }
         InputPurpose::Hypothesis => spawn(model, CampaignCommand::NewRound { hypothesis: text }),
@@ -120,12 +189,46 @@ fn submit_input(model: &mut Model, purpose: InputPurpose, text: String) -> Vec<E
             },
         ),
         InputPurpose::RollbackReason => spawn(model, CampaignCommand::Rollback { reason: text }),
+        InputPurpose::CsvPath { full } => match csv_path(model, &text) {
+            Some(csv) => spawn(model, CampaignCommand::ValidateCsv { full, csv }),
+            None => Vec::new(),
+        },
+        InputPurpose::AcceptCsv => match csv_path(model, &text) {
+            Some(csv) => spawn(model, CampaignCommand::AcceptCsv { csv }),
+            None => Vec::new(),
+        },
+    }
+}
+
+/// A CSV path as typed: `~/` is the home directory, a relative path is from where the
+/// dashboard was started. One that is no file is refused here, before a command runs.
+fn csv_path(model: &mut Model, text: &str) -> Option<std::path::PathBuf> {
+    let typed = match (text.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => std::path::PathBuf::from(home).join(rest),
+        _ => std::path::PathBuf::from(text),
+    };
+    let path = if typed.is_absolute() {
+        typed
+    } else {
+        std::env::current_dir().map_or(typed.clone(), |cwd| cwd.join(&typed))
+    };
+    if path.is_file() {
+        Some(path)
+    } else {
+        model.note(
+            format!(
+                "{}: no such file (a CSV written by your harness)",
+                path.display()
+            ),
+            Tone::Warn,
+        );
+        None
     }
 }
 
 /// j/k, pages, g/G in the focused panel.
-fn move_in_panel(model: &mut Model, action: Action) {
-    let page = crate::view::page_rows(model.size, model.focus) as isize;
+pub(super) fn move_in_panel(model: &mut Model, action: Action) {
+    let page = crate::view::page_rows(model, model.focus) as isize;
     let step: isize = match action {
         Action::Down => 1,
         Action::Up => -1,
@@ -135,13 +238,17 @@ fn move_in_panel(model: &mut Model, action: Action) {
         _ => isize::MAX / 2,
     };
     match model.focus {
+        // Among the rounds the search keeps.
         Panel::Rounds => {
-            if model.rounds.is_empty() {
+            let rows = &model.round_rows;
+            let Some(&last) = rows.last() else {
                 return;
-            }
-            let last = model.rounds.len() - 1;
-            model.selected = model.selected.saturating_add_signed(step).min(last);
-            model.follow_latest = model.selected == last;
+            };
+            let at = rows.iter().position(|&i| i == model.selected).unwrap_or(0);
+            let to = at.saturating_add_signed(step).min(rows.len() - 1);
+            model.selected = rows[to];
+            model.follow_latest =
+                model.selected == last && model.selected + 1 == model.rounds.len();
             model.refresh_selection();
         }
         Panel::Gate => model.gate.move_by(step),
@@ -151,7 +258,7 @@ fn move_in_panel(model: &mut Model, action: Action) {
         }
         // Counted from the newest line: down goes towards it, g to the oldest.
         Panel::Log => {
-            let last = model.log.len().saturating_sub(1);
+            let last = model.log_rows.len().saturating_sub(1);
             model.log_scroll = model.log_scroll.saturating_add_signed(-step).min(last);
         }
         Panel::Chart | Panel::Live => {}
@@ -181,10 +288,12 @@ fn verdict_line(round: &RoundState) -> Option<(String, Tone)> {
     ))
 }
 
-/// The verdict and every reason (repeated ones collapsed), for the accept and rollback
-/// popups and the reasons viewer.
+/// Every reason (repeated ones collapsed), what decided the verdict first and the notes on
+/// how it was reached after them, for the accept and rollback popups and the reasons viewer.
 fn reason_lines(reasons: &[kcamp_core::gate::Reason], noted: &[String]) -> Vec<(String, Tone)> {
-    let mut lines: Vec<(String, Tone)> = derive::collapse_reasons(reasons)
+    let collapsed = derive::collapse_reasons(reasons);
+    let (deciding, notes): (Vec<_>, Vec<_>) = collapsed.into_iter().partition(|r| r.kind.decides());
+    let mut lines: Vec<(String, Tone)> = deciding
         .into_iter()
         .map(|r| (format!("• {}", r.text), Tone::Normal))
         .collect();
@@ -193,6 +302,14 @@ fn reason_lines(reasons: &[kcamp_core::gate::Reason], noted: &[String]) -> Vec<(
             format!("noted regressions: {}", noted.join(", ")),
             Tone::Warn,
         ));
+    }
+    if !notes.is_empty() {
+        lines.push(("Notes, and how the run was measured:".to_owned(), Tone::Dim));
+        lines.extend(
+            notes
+                .into_iter()
+                .map(|r| (format!("  {}", r.text), Tone::Dim)),
+        );
     }
     lines
 }
@@ -310,7 +427,29 @@ pub(crate) fn refusal(model: &Model, action: Action) -> Option<String> {
                 (Some(_), Some(_)) => None,
             }
         }
+        Action::CancelRun if !filter_of(model, model.focus).is_empty() => {
+            Some("Esc clears the search first".into())
+        }
         Action::CancelRun => cancel_blocked(model),
+        Action::ClearSearch => filter_of(model, model.focus)
+            .is_empty()
+            .then(|| "no search to clear".to_owned()),
+        Action::Diff => diff_sides(model).err(),
+        Action::EditKernel => model
+            .state
+            .is_none()
+            .then(|| "the campaign is still loading".to_owned()),
+        Action::Open if model.focus == Panel::Gate => match model.gate.current() {
+            Some(_) => None,
+            None if model.gate.view.lines.is_empty() => {
+                Some("no shape to open: the round has no table".into())
+            }
+            None => Some("no shape matches the search (Esc clears it)".into()),
+        },
+        Action::Open | Action::LogViewer => model
+            .log
+            .is_empty()
+            .then(|| "the log is empty".to_owned()),
         _ => None,
     }
 }
@@ -345,8 +484,9 @@ fn refused(model: &mut Model, action: Action) -> bool {
     }
 }
 
-fn on_main_action(model: &mut Model, action: Option<Action>) -> Vec<Effect> {
+fn on_main_action(model: &mut Model, action: Option<Action>, key: &KeyEvent) -> Vec<Effect> {
     let Some(action) = action else {
+        unknown_key(model, key);
         return Vec::new();
     };
     match action {
@@ -373,16 +513,39 @@ fn on_main_action(model: &mut Model, action: Option<Action>) -> Vec<Effect> {
             }
         }
         Action::ForceQuit => quit_effects(model),
-        Action::FocusNext => {
-            model.focus = model.focus.next();
-            Vec::new()
-        }
-        Action::FocusPrev => {
-            model.focus = model.focus.prev();
+        Action::FocusNext | Action::FocusPrev => {
+            // Panels left out for want of room are passed over.
+            let shown = crate::view::shown_panels(model);
+            let mut next = model.focus;
+            for _ in 0..Panel::ALL.len() {
+                next = if action == Action::FocusNext {
+                    next.next()
+                } else {
+                    next.prev()
+                };
+                if shown.contains(&next) {
+                    break;
+                }
+            }
+            model.focus = next;
             Vec::new()
         }
         Action::Focus(panel) => {
-            model.focus = panel;
+            if crate::view::shown_panels(model).contains(&panel) {
+                model.focus = panel;
+            } else {
+                let (w, h) = crate::view::needed_for(panel);
+                model.note(
+                    format!(
+                        "panel {} {} is left out at this size ({}×{}): it needs a terminal of {w}×{h}",
+                        panel.number(),
+                        panel.title(),
+                        model.size.0,
+                        model.size.1
+                    ),
+                    Tone::Warn,
+                );
+            }
             Vec::new()
         }
         Action::Down
@@ -399,12 +562,45 @@ fn on_main_action(model: &mut Model, action: Option<Action>) -> Vec<Effect> {
             Vec::new()
         }
         Action::Filter => {
+            let panel = model.focus;
+            let title = match panel {
+                Panel::Gate => "Search shapes",
+                Panel::Rounds => "Search rounds",
+                _ => "Search the log",
+            };
+            let text = filter_of(model, panel).to_owned();
             model.popup = Some(Popup::Input(InputPopup::new(
-                InputPurpose::Filter,
-                "Filter shapes",
-                model.gate.filter.clone(),
+                InputPurpose::Filter(panel),
+                title,
+                text,
             )));
             Vec::new()
+        }
+        Action::ClearSearch => {
+            if filter_of(model, model.focus).is_empty() {
+                // Esc with no search: whatever Esc does besides (cancel a run).
+                cancel_run(model);
+            } else {
+                set_filter(model, model.focus, "");
+            }
+            Vec::new()
+        }
+        Action::Diff => open_diff(model),
+        Action::EditKernel => edit_kernel(model),
+        Action::Open => match model.focus {
+            Panel::Gate => open_shape(model),
+            _ => {
+                open_log(model);
+                Vec::new()
+            }
+        },
+        Action::LogViewer => {
+            open_log(model);
+            Vec::new()
+        }
+        Action::Copy => {
+            let text = selected_text(model);
+            copy(model, text)
         }
         Action::Reasons => {
             open_reasons(model);
@@ -412,6 +608,23 @@ fn on_main_action(model: &mut Model, action: Option<Action>) -> Vec<Effect> {
         }
         Action::ValidateQuick | Action::ValidateFull => {
             if refused(model, action) {
+                return Vec::new();
+            }
+            if model.imported() {
+                // No harness kcamp can run: the validation reads the CSV the user names.
+                let full = action == Action::ValidateFull;
+                let round = model.open_round_number().unwrap_or_default();
+                model.popup = Some(Popup::Input(
+                    InputPopup::new(
+                        InputPurpose::CsvPath { full },
+                        format!(
+                            "{} validation of round {round}: its CSV",
+                            if full { "Full" } else { "Quick" }
+                        ),
+                        "",
+                    )
+                    .with_lines(vec![(IMPORTED.to_owned(), Tone::Normal)]),
+                ));
                 return Vec::new();
             }
             spawn(
@@ -444,8 +657,40 @@ fn on_main_action(model: &mut Model, action: Option<Action>) -> Vec<Effect> {
             cancel_run(model);
             Vec::new()
         }
-        Action::Confirm | Action::Dismiss | Action::Submit | Action::DeleteChar => Vec::new(),
+        Action::Confirm
+        | Action::Dismiss
+        | Action::Submit
+        | Action::Edit
+        | Action::NextMatch
+        | Action::PrevMatch => Vec::new(),
     }
+}
+
+/// What the dashboard says of a campaign of imported CSVs when it asks for one.
+const IMPORTED: &str = "This campaign's measurements are imported CSVs: kcamp has no harness to run. Give the CSV your harness wrote for this kernel (a path from where the dashboard was started, or ~/…); `kcamp validate --csv PATH` is what runs.";
+
+/// A key that does nothing here is said so, once, with where the keys are listed.
+fn unknown_key(model: &mut Model, key: &KeyEvent) {
+    use crossterm::event::{KeyCode, KeyEventKind};
+    if key.kind == KeyEventKind::Release {
+        return;
+    }
+    let name = match key.code {
+        KeyCode::Char(c) if !c.is_control() => c.to_string(),
+        KeyCode::Enter => "Enter".into(),
+        KeyCode::Esc | KeyCode::Modifier(_) => return,
+        KeyCode::F(n) => format!("F{n}"),
+        _ => return,
+    };
+    let panel = model.focus;
+    model.toast(
+        format!(
+            "{name} does nothing in panel {} {}: ? lists the keys",
+            panel.number(),
+            panel.title()
+        ),
+        Tone::Dim,
+    );
 }
 
 fn cancel_run(model: &mut Model) {
@@ -581,7 +826,22 @@ fn open_accept(model: &mut Model) {
         return;
     };
     let mut lines = verdict_lines(model, round);
-    let popup = if gate.verdict.allows_accept() {
+    let confirming = gate
+        .reasons
+        .iter()
+        .any(|r| r.kind == kcamp_core::gate::ReasonKind::Confirmation);
+    let popup = if gate.verdict.allows_accept() && confirming && model.imported() {
+        // The confirming full validation reads a CSV too.
+        lines.push((IMPORTED.to_owned(), Tone::Normal));
+        Popup::Input(
+            InputPopup::new(
+                InputPurpose::AcceptCsv,
+                format!("Accept round {}: the full validation's CSV", round.number),
+                "",
+            )
+            .with_lines(lines),
+        )
+    } else if gate.verdict.allows_accept() {
         Popup::Confirm(ConfirmPopup::new(
             format!("Accept round {}?", round.number),
             lines,
@@ -617,12 +877,18 @@ fn open_rollback(model: &mut Model) {
     let Some(round) = open_round(model) else {
         return;
     };
+    let campaign = model
+        .state
+        .as_ref()
+        .map_or_else(Default::default, |s| s.dir.clone());
     // What decision.json will say: why the round goes, never a note on how it was measured.
     let suggestion = match &round.gate {
-        Some(g) if !g.verdict.allows_accept() => derive::rollback_reason(g, &round.failures()),
+        Some(g) if !g.verdict.allows_accept() => {
+            derive::rollback_reason(g, &round.failures(), &campaign)
+        }
         Some(g) => format!(
             "abandoned although the gate allowed it ({})",
-            derive::rollback_reason(g, &round.failures())
+            derive::rollback_reason(g, &round.failures(), &campaign)
         ),
         None => "abandoned before validation".to_owned(),
     };
@@ -644,7 +910,8 @@ pub(super) fn on_command_finished(
     result: &CommandResult,
 ) -> Vec<Effect> {
     model.running = None;
-    let outcome = commands::interpret(&command, result);
+    let campaign = model.state.as_ref().map(|s| s.dir.clone());
+    let outcome = commands::interpret(&command, result, campaign.as_deref());
     let gate_said_no = result.exit_code == Some(exit::GATE_REJECTED);
     let hard_failure = !outcome.success && !result.cancelled && !gate_said_no;
     let tone = if outcome.success {
@@ -681,4 +948,226 @@ pub(super) fn on_command_finished(
     scope.rounds.extend(model.open_round_number());
     scope.rounds.insert(model.next_round_number());
     vec![Effect::Load(scope)]
+}
+
+/// The round `d` compares, and with what: a decided round's snapshot against the
+/// incumbent it was judged against; the open round's working kernel against the incumbent
+/// (what `v` would measure). None, with why, where there is nothing to compare.
+pub(crate) fn diff_sides(model: &Model) -> Result<(KernelSide, KernelSide), String> {
+    let Some(state) = &model.state else {
+        return Err("the campaign is still loading".into());
+    };
+    let Some(line) = model.rounds.get(model.selected) else {
+        return Err("no round selected".into());
+    };
+    let n = line.number;
+    if line.status == derive::RoundStatus::Open {
+        return match state.incumbent {
+            Some(inc) => Ok((KernelSide::Round(inc), KernelSide::Working)),
+            None => Err(NO_BASELINE.into()),
+        };
+    }
+    match line.parent {
+        None if line.status == derive::RoundStatus::Baseline => Err(format!(
+            "round {n} is the BASELINE: it has no incumbent to be compared with; select a later round"
+        )),
+        None => Err(format!(
+            "round {n} was never judged against an incumbent (rolled back before it was measured): no kernel of it was kept"
+        )),
+        Some(parent) => Ok((KernelSide::Round(parent), KernelSide::Round(n))),
+    }
+}
+
+fn open_diff(model: &mut Model) -> Vec<Effect> {
+    if refused(model, Action::Diff) {
+        return Vec::new();
+    }
+    let Ok((from, to)) = diff_sides(model) else {
+        return Vec::new();
+    };
+    model.note(
+        format!("asking `kcamp diff {} {}`", from.name(), to.name()),
+        Tone::Dim,
+    );
+    vec![Effect::Ask(Query::Diff {
+        from,
+        to,
+        why: DiffWhy::Show,
+    })]
+}
+
+/// The working kernel's main file, which `E` opens.
+pub(crate) fn kernel_file(model: &Model) -> Option<std::path::PathBuf> {
+    let state = model.state.as_ref()?;
+    Some(
+        state
+            .dir
+            .join(kcamp_core::files::KERNEL_DIR)
+            .join(&state.manifest.kernel.file),
+    )
+}
+
+fn edit_kernel(model: &mut Model) -> Vec<Effect> {
+    if refused(model, Action::EditKernel) {
+        return Vec::new();
+    }
+    match kernel_file(model) {
+        Some(path) => vec![Effect::Edit(path)],
+        None => Vec::new(),
+    }
+}
+
+/// The editor ended: say how, and ask what changed against the incumbent.
+pub(super) fn on_editor_done(model: &mut Model, result: Result<(), String>) -> Vec<Effect> {
+    match result {
+        Err(e) => {
+            model.note(format!("the editor did not run: {e}"), Tone::Bad);
+            Vec::new()
+        }
+        Ok(()) => kernel_changed(model),
+    }
+}
+
+/// The working kernel changed (an edit here or elsewhere): ask `kcamp diff` what differs
+/// from the incumbent.
+pub(super) fn kernel_changed(model: &mut Model) -> Vec<Effect> {
+    match model.state.as_ref().and_then(|s| s.incumbent) {
+        Some(inc) => vec![Effect::Ask(Query::Diff {
+            from: KernelSide::Round(inc),
+            to: KernelSide::Working,
+            why: DiffWhy::KernelChanged,
+        })],
+        None => Vec::new(),
+    }
+}
+
+fn open_shape(model: &mut Model) -> Vec<Effect> {
+    if refused(model, Action::Open) {
+        return Vec::new();
+    }
+    let Some(state) = &model.state else {
+        return Vec::new();
+    };
+    let Some(line) = model.gate.current().cloned() else {
+        return Vec::new();
+    };
+    let Some(round) = model.gate.view.round else {
+        return Vec::new();
+    };
+    let metric = state.manifest.primary_metric.clone();
+    let parent = model
+        .rounds
+        .iter()
+        .find(|r| r.number == round)
+        .and_then(|r| r.parent);
+    let reasons = model
+        .gate
+        .view
+        .reasons
+        .iter()
+        .filter(|r| r.shapes.contains(&line.label))
+        .map(|r| r.text.clone())
+        .collect();
+    let history = derive::shape_history(state, &line.label);
+    let measured = state.round(round).is_some_and(|r| r.table.is_some());
+    let mut effects = Vec::new();
+    let samples = if measured {
+        effects.push(Effect::Ask(Query::Samples {
+            round,
+            parent,
+            label: line.label.clone(),
+            metric: metric.clone(),
+        }));
+        shape::Pending::Loading
+    } else {
+        shape::Pending::Failed("the round has no measurement".into())
+    };
+    let roof = if measured && state.incumbent.is_some() {
+        effects.push(Effect::Ask(Query::Analyze { round }));
+        shape::Pending::Loading
+    } else {
+        shape::Pending::Failed("no measurement to place on the roofline".into())
+    };
+    model.popup = Some(Popup::Shape(Box::new(ShapePopup {
+        round,
+        parent,
+        metric,
+        line,
+        reasons,
+        history,
+        samples,
+        roof,
+        scroll: 0,
+    })));
+    effects
+}
+
+/// The whole log, wrapped, at its newest line.
+fn open_log(model: &mut Model) {
+    if refused(model, Action::LogViewer) {
+        return;
+    }
+    let lines = model
+        .log
+        .iter()
+        .map(|l| {
+            let source = match l.source {
+                derive::LogSource::Journal => "  ",
+                derive::LogSource::Dashboard => "» ",
+            };
+            (
+                format!("{} {source}{}", l.time.format("%Y-%m-%d %H:%M:%S"), l.text),
+                l.tone,
+            )
+        })
+        .collect();
+    let mut viewer = ViewerPopup::lines(
+        format!("Log: {} lines, newest last (times UTC)", model.log.len()),
+        lines,
+    );
+    viewer.at_end = true;
+    model.popup = Some(Popup::Viewer(viewer));
+}
+
+/// What `y` copies in the focused panel.
+fn selected_text(model: &Model) -> String {
+    match model.focus {
+        Panel::Rounds | Panel::Details => model
+            .state
+            .as_ref()
+            .and_then(|s| s.rounds.get(model.selected))
+            .map(|r| r.hypothesis.trim().to_owned())
+            .unwrap_or_default(),
+        Panel::Gate => model
+            .gate
+            .current()
+            .map(|l| match l.failure() {
+                Some(failure) => match &l.reason {
+                    Some(reason) => format!("{} {}: {reason}", l.label, l.check.as_str()),
+                    None => failure,
+                },
+                None => format!(
+                    "{} {} Δ {}",
+                    l.label,
+                    l.class.map_or("", |c| c.as_str()),
+                    crate::view::fmt_pct(l.delta)
+                ),
+            })
+            .unwrap_or_default(),
+        Panel::Log => {
+            let end = model.log_rows.len().saturating_sub(model.log_scroll);
+            end.checked_sub(1)
+                .and_then(|i| model.log_rows.get(i))
+                .map(|&i| model.log[i].text.clone())
+                .unwrap_or_default()
+        }
+        Panel::Live | Panel::Chart => match (&model.running, &model.state) {
+            (Some(run), Some(state)) => format!(
+                "kcamp -C {} {}",
+                kcamp_core::text::shell_word(&state.dir.display().to_string()),
+                run.command.label()
+            ),
+            _ => String::new(),
+        },
+    }
 }

@@ -62,6 +62,12 @@ pub struct GateTable {
     /// Position in `rows`.
     pub cursor: usize,
     pub counts: ClassCounts,
+    /// The narrowest label column with no two labels cut alike.
+    pub label_width: u16,
+    /// Each column's widest cell ([`crate::view::content_widths`]).
+    pub widths: [u16; crate::view::GATE_COLS],
+    /// Some shape has a p-value (else the column is left out).
+    pub any_p: bool,
 }
 
 impl Default for GateTable {
@@ -73,6 +79,9 @@ impl Default for GateTable {
             rows: Vec::new(),
             cursor: 0,
             counts: ClassCounts::default(),
+            label_width: 0,
+            widths: [0; crate::view::GATE_COLS],
+            any_p: false,
         }
     }
 }
@@ -96,6 +105,10 @@ impl GateTable {
         let current = self.current().map(|l| l.label.clone());
         self.view = view;
         self.counts = count(&self.view.lines);
+        let labels: Vec<&str> = self.view.lines.iter().map(|l| l.label.as_str()).collect();
+        self.label_width = crate::view::unambiguous_label_width(&labels);
+        self.widths = crate::view::content_widths(&self.view.lines, &self.view.metric);
+        self.any_p = self.view.lines.iter().any(|l| l.p_value.is_some());
         self.arrange();
         self.cursor = match current {
             Some(label) if same_round => self

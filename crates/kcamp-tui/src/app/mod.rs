@@ -9,13 +9,14 @@
 
 mod actions;
 pub mod gate_table;
+mod mouse;
 #[cfg(test)]
 mod tests;
 
 use chrono::{DateTime, Utc};
 use crossterm::event::KeyEvent;
 
-use crate::commands::{CampaignCommand, CommandResult};
+use crate::commands::{Answer, CampaignCommand, CommandResult, DiffWhy, Query};
 use crate::derive::{
     self, ChartData, DetailLine, LogLine, LogSource, RoundLine, RoundStatus, ShapeSpark, Tone,
 };
@@ -23,6 +24,7 @@ use crate::keys::{Context, Panel};
 use crate::loading::{LoadScope, StatePatch};
 use crate::popups::Popup;
 use crate::style::Theme;
+use crossterm::event::MouseEvent;
 use kcamp_core::artifacts::progress::Progress;
 use kcamp_core::campaign::CampaignState;
 
@@ -59,6 +61,17 @@ pub enum Msg {
         command: CampaignCommand,
         result: CommandResult,
     },
+    /// A read-only question answered.
+    Answered {
+        query: Query,
+        answer: Answer,
+    },
+    /// The editor `E` started has ended (Err: it could not run).
+    EditorDone(Result<(), String>),
+    /// A click or a turn of the wheel.
+    Mouse(MouseEvent),
+    /// Something asked of the terminal failed (said in full in the log).
+    EffectFailed(String),
     /// A signal asked the dashboard to end (SIGTERM, SIGINT, SIGHUP: the terminal closed).
     Terminate,
 }
@@ -73,6 +86,13 @@ pub enum Effect {
     /// removes its staging and journals `cancelled`).
     Cancel,
     Quit,
+    /// Ask a read-only question (answers with `Answered`).
+    Ask(Query),
+    /// Hand the terminal to `$VISUAL`/`$EDITOR` on this file and take it back when the
+    /// editor ends (answers with `EditorDone`).
+    Edit(std::path::PathBuf),
+    /// Put the text on the terminal's clipboard (OSC 52).
+    Copy(String),
 }
 
 /// The command this dashboard started and is waiting for.
@@ -91,6 +111,7 @@ pub struct Toast {
     pub until: DateTime<Utc>,
 }
 
+#[derive(Clone)]
 pub struct Model {
     pub theme: Theme,
     /// Time source (fixed in tests).
@@ -98,12 +119,20 @@ pub struct Model {
     /// The last campaign state that loaded; kept on screen while reloads fail.
     pub state: Option<CampaignState>,
     pub rounds: Vec<RoundLine>,
+    /// The rounds search (`/` in the rounds panel): hypotheses that contain it, any case.
+    pub rounds_filter: String,
+    /// Indices into `rounds` the panel lists (all of them without a search).
+    pub round_rows: Vec<usize>,
     pub chart: ChartData,
     pub sparks: Vec<ShapeSpark>,
     journal: Vec<LogLine>,
     messages: Vec<LogLine>,
     /// Journal and dashboard messages merged by time, newest last.
     pub log: Vec<LogLine>,
+    /// The log search (`/` in the log panel).
+    pub log_filter: String,
+    /// Indices into `log` the panel lists (all of them without a search).
+    pub log_rows: Vec<usize>,
     /// The run in progress (`live/progress.json` of a live process).
     pub live: Option<Progress>,
     pub focus: Panel,
@@ -126,6 +155,9 @@ pub struct Model {
     pub scratch: bool,
     /// The terminal's size, for paging.
     pub size: (u16, u16),
+    /// What the working kernel holds against the incumbent, once an edit was seen
+    /// (`1 file changed, +3 −1 (r1 → kernel/)`).
+    pub working_kernel: Option<String>,
     failed_loads: u32,
     /// A failed load to try again on the next tick.
     retry: Option<LoadScope>,
@@ -142,11 +174,15 @@ impl Model {
             clock,
             state: None,
             rounds: Vec::new(),
+            rounds_filter: String::new(),
+            round_rows: Vec::new(),
             chart: ChartData::default(),
             sparks: Vec::new(),
             journal: Vec::new(),
             messages: Vec::new(),
             log: Vec::new(),
+            log_filter: String::new(),
+            log_rows: Vec::new(),
             live: None,
             focus: Panel::Rounds,
             selected: 0,
@@ -161,6 +197,7 @@ impl Model {
             load_error: None,
             scratch: false,
             size: (80, 24),
+            working_kernel: None,
             failed_loads: 0,
             retry: None,
             last_liveness_check: None,
@@ -188,6 +225,16 @@ impl Model {
     /// The open round's number, if one is open.
     pub fn open_round_number(&self) -> Option<u32> {
         self.state.as_ref()?.open_round
+    }
+
+    /// The terminal is below the smallest size the panels can be drawn in.
+    pub fn too_small(&self) -> bool {
+        crate::view::too_small(self.size)
+    }
+
+    /// The campaign's measurements are imported CSVs (validations need one).
+    pub fn imported(&self) -> bool {
+        self.state.as_ref().is_some_and(derive::imported)
     }
 
     /// The number `n` would give the next round.
@@ -292,6 +339,47 @@ impl Model {
 
     fn merge_log(&mut self) {
         self.log = derive::merge_log(&self.journal, &self.messages);
+        self.refresh_log_rows();
+    }
+
+    /// The log lines the search keeps (every line without one).
+    fn refresh_log_rows(&mut self) {
+        let needle = self.log_filter.to_lowercase();
+        self.log_rows = (0..self.log.len())
+            .filter(|&i| needle.is_empty() || self.log[i].text.to_lowercase().contains(&needle))
+            .collect();
+        self.log_scroll = self.log_scroll.min(self.log_rows.len().saturating_sub(1));
+    }
+
+    /// Search the log; an empty text lists every line again.
+    pub fn set_log_filter(&mut self, text: &str) {
+        self.log_filter = text.trim().to_owned();
+        self.log_scroll = 0;
+        self.refresh_log_rows();
+    }
+
+    /// The rounds the search keeps; the selection moves to the newest of them when the
+    /// selected round is not one.
+    fn refresh_round_rows(&mut self) {
+        let needle = self.rounds_filter.to_lowercase();
+        self.round_rows = (0..self.rounds.len())
+            .filter(|&i| {
+                needle.is_empty() || self.rounds[i].hypothesis.to_lowercase().contains(&needle)
+            })
+            .collect();
+    }
+
+    /// Search the rounds by hypothesis; an empty text lists every round again.
+    pub fn set_rounds_filter(&mut self, text: &str) {
+        self.rounds_filter = text.trim().to_owned();
+        self.refresh_round_rows();
+        if !self.round_rows.contains(&self.selected)
+            && let Some(&last) = self.round_rows.last()
+        {
+            self.selected = last;
+            self.follow_latest = self.selected + 1 == self.rounds.len();
+            self.refresh_selection();
+        }
     }
 
     fn apply_state(&mut self, state: CampaignState) {
@@ -309,6 +397,7 @@ impl Model {
         self.rounds = derive::round_lines(state);
         self.chart = derive::chart(state);
         self.sparks = derive::sparklines(state, MAX_SPARKLINES);
+        self.refresh_round_rows();
         let last = self.rounds.len().saturating_sub(1);
         self.selected = if self.follow_latest {
             last
@@ -437,6 +526,123 @@ impl Model {
     }
 }
 
+impl Model {
+    /// A question's answer: a diff into its viewer or the log, a shape's samples and
+    /// roofline into its popup (when it is still open on that shape).
+    fn on_answer(&mut self, query: Query, answer: Answer) {
+        match query {
+            Query::Diff { from, to, why } => {
+                let doc = match answer {
+                    Answer::Json(doc) => doc,
+                    Answer::Failed(e) => {
+                        let tone = if why == DiffWhy::Show {
+                            Tone::Warn
+                        } else {
+                            Tone::Dim
+                        };
+                        self.note(
+                            format!("kcamp diff {} {}: {e}", from.name(), to.name()),
+                            tone,
+                        );
+                        return;
+                    }
+                    Answer::Samples(_) => return,
+                };
+                let diff: Option<kcamp_core::campaign::diff::KernelDiff> =
+                    serde_json::from_value(doc).ok();
+                let Some(diff) = diff else {
+                    self.note("kcamp diff: its document did not read as a diff", Tone::Bad);
+                    return;
+                };
+                match why {
+                    DiffWhy::Show => {
+                        let command = self
+                            .state
+                            .as_ref()
+                            .and_then(|s| query_line(&s.dir, from, to))
+                            .unwrap_or_default();
+                        let mut text = diff.unified();
+                        if text.is_empty() {
+                            text = format!("{}\n", diff.summary());
+                        }
+                        self.popup = Some(Popup::Viewer(crate::popups::ViewerPopup::diff(
+                            format!("Diff {}", diff.summary()),
+                            text,
+                            command,
+                        )));
+                    }
+                    DiffWhy::KernelChanged => {
+                        let summary = diff.summary();
+                        if self.working_kernel.as_deref() != Some(summary.as_str()) {
+                            let next = match self.open_round_number() {
+                                Some(n) if diff.changed().count() > 0 => {
+                                    format!(": v validates it as round {n}")
+                                }
+                                Some(_) => String::new(),
+                                None => format!(
+                                    ": n opens round {} to measure it",
+                                    self.next_round_number()
+                                ),
+                            };
+                            self.note(format!("working kernel: {summary}{next}"), Tone::Normal);
+                            self.working_kernel = Some(summary);
+                            self.refresh_selection();
+                        }
+                    }
+                }
+            }
+            Query::Samples { round, label, .. } => {
+                if let Some(Popup::Shape(p)) = &mut self.popup
+                    && p.round == round
+                    && p.line.label == label
+                {
+                    p.samples = match answer {
+                        Answer::Samples(s) => crate::popups::shape::Pending::Ready(s),
+                        Answer::Failed(e) => crate::popups::shape::Pending::Failed(e),
+                        Answer::Json(_) => return,
+                    };
+                }
+            }
+            Query::Analyze { round } => {
+                if let Some(Popup::Shape(p)) = &mut self.popup
+                    && p.round == round
+                {
+                    p.roof = match answer {
+                        Answer::Json(doc) => {
+                            let shapes: Vec<kcamp_core::analysis::ShapeRoof> = doc
+                                .pointer("/profile_evidence/shapes")
+                                .and_then(|v| serde_json::from_value(v.clone()).ok())
+                                .unwrap_or_default();
+                            crate::popups::shape::Pending::Ready(
+                                shapes.into_iter().find(|s| s.label == p.line.label),
+                            )
+                        }
+                        Answer::Failed(e) => {
+                            crate::popups::shape::Pending::Failed(format!("`kcamp analyze`: {e}"))
+                        }
+                        Answer::Samples(_) => return,
+                    };
+                }
+            }
+        }
+    }
+}
+
+/// `kcamp -C DIR diff A B`, for `y` in a diff.
+fn query_line(
+    dir: &std::path::Path,
+    from: kcamp_core::campaign::diff::KernelSide,
+    to: kcamp_core::campaign::diff::KernelSide,
+) -> Option<String> {
+    let line = Query::Diff {
+        from,
+        to,
+        why: DiffWhy::Show,
+    }
+    .command_line(dir)?;
+    Some(line)
+}
+
 pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(key) => {
@@ -468,11 +674,35 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             model.on_load_failed(LoadScope::everything(), error);
             Vec::new()
         }
-        Msg::FilesChanged(scope) if scope.is_empty() => Vec::new(),
-        Msg::FilesChanged(scope) => vec![Effect::Load(scope)],
+        Msg::FilesChanged(scope) => {
+            let mut effects = Vec::new();
+            if scope.working_kernel {
+                effects.extend(actions::kernel_changed(model));
+            }
+            if !scope.is_empty() {
+                effects.push(Effect::Load(scope));
+            }
+            effects
+        }
         Msg::CommandFinished { command, result } => {
             model.redraw = true;
             actions::on_command_finished(model, command, &result)
+        }
+        Msg::Answered { query, answer } => {
+            model.redraw = true;
+            model.on_answer(query, answer);
+            Vec::new()
+        }
+        Msg::EditorDone(result) => {
+            // The editor drew over the screen: all of it is drawn again.
+            model.redraw = true;
+            actions::on_editor_done(model, result)
+        }
+        Msg::Mouse(event) => mouse::on_mouse(model, &event),
+        Msg::EffectFailed(text) => {
+            model.redraw = true;
+            model.note(text, Tone::Bad);
+            Vec::new()
         }
         Msg::Terminate => {
             model.redraw = true;

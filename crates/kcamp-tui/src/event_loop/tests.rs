@@ -13,6 +13,7 @@ fn options(program: PathBuf) -> DashboardOptions {
         program,
         loader: CampaignState::load,
         scratch: false,
+        editor: None,
     }
 }
 
@@ -143,6 +144,7 @@ async fn loads_requested_during_a_load_are_merged_into_one() {
             Err(Error::Internal("half-written".into()))
         },
         scratch: false,
+        editor: None,
     };
     let stats = LoopStats::default();
     let (tx, mut rx) = mpsc::unbounded_channel();

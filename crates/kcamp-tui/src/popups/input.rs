@@ -1,10 +1,11 @@
-//! One line of text: a hypothesis, a reason (forced accept, rollback) or the shape filter.
+//! One line of text: a hypothesis, a reason (forced accept, rollback), a search, a path.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyEvent;
 use ratatui::Frame;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
+use ratatui::text::Line;
 
+use super::field::TextField;
 use super::{Placed, place, render, scrolled};
 use crate::derive::Tone;
 use crate::keys::{Action, Context};
@@ -16,20 +17,31 @@ pub enum InputPurpose {
     Hypothesis,
     ForceReason,
     RollbackReason,
-    Filter,
+    /// A search of a panel's list: the gate's shapes by label, the rounds by hypothesis,
+    /// the log by text.
+    Filter(crate::keys::Panel),
+    /// The CSV an imported campaign's validation reads (`kcamp validate --csv PATH`).
+    CsvPath {
+        full: bool,
+    },
+    /// The CSV of the confirming full validation an imported campaign's accept needs.
+    AcceptCsv,
 }
 
 impl InputPurpose {
-    /// The filter may be empty (it clears); everything else is recorded and needs text.
+    /// A search may be empty (it clears); everything else is needed.
     fn allows_empty(self) -> bool {
-        self == InputPurpose::Filter
+        matches!(self, InputPurpose::Filter(_))
     }
 
     fn prompt(self) -> &'static str {
         match self {
             InputPurpose::Hypothesis => "hypothesis",
             InputPurpose::ForceReason | InputPurpose::RollbackReason => "reason",
-            InputPurpose::Filter => "label contains",
+            InputPurpose::Filter(crate::keys::Panel::Gate) => "label contains",
+            InputPurpose::Filter(crate::keys::Panel::Rounds) => "hypothesis contains",
+            InputPurpose::Filter(_) => "contains",
+            InputPurpose::CsvPath { .. } | InputPurpose::AcceptCsv => "CSV path",
         }
     }
 }
@@ -41,7 +53,7 @@ pub struct InputPopup {
     /// Context shown above the field (the verdict and its reasons); it scrolls, the field
     /// does not.
     pub lines: Vec<(String, Tone)>,
-    pub text: String,
+    pub field: TextField,
     pub error: Option<String>,
     pub scroll: usize,
 }
@@ -67,7 +79,7 @@ impl InputPopup {
             purpose,
             title: title.into(),
             lines: Vec::new(),
-            text: text.into(),
+            field: TextField::new(text),
             error: None,
             scroll: 0,
         }
@@ -78,11 +90,16 @@ impl InputPopup {
         self
     }
 
+    /// The text as typed so far.
+    pub fn text(&self) -> &str {
+        self.field.text()
+    }
+
     /// `area` is where the popup is drawn (for scrolling by pages).
     pub fn on_key(&mut self, action: Option<Action>, key: &KeyEvent, area: Rect) -> InputOutcome {
         match action {
             Some(Action::Submit) => {
-                let text = self.text.trim().to_owned();
+                let text = self.field.text().trim().to_owned();
                 if text.is_empty() && !self.purpose.allows_empty() {
                     self.error = Some(format!("a {} is required", self.purpose.prompt()));
                     InputOutcome::Editing
@@ -91,20 +108,15 @@ impl InputPopup {
                 }
             }
             Some(Action::Dismiss) => InputOutcome::Dismissed,
-            Some(Action::DeleteChar) => {
-                self.text.pop();
+            Some(Action::Edit) | None => {
+                if self.field.edit(key) {
+                    self.error = None;
+                }
                 InputOutcome::Editing
             }
             other => {
                 if let Some(s) = scrolled(self.scroll, other, &self.placed(area, Theme::plain())) {
                     self.scroll = s;
-                } else if let KeyCode::Char(c) = key.code
-                    && !key
-                        .modifiers
-                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-                {
-                    self.text.push(c);
-                    self.error = None;
                 }
                 InputOutcome::Editing
             }
@@ -117,7 +129,7 @@ impl InputPopup {
             .iter()
             .map(|(text, tone)| Line::styled(text.clone(), tone_style(theme, *tone)))
             .collect();
-        let field = self.field(area).len() as u16;
+        let field = self.field(area, theme).len() as u16;
         place(area, MAX_WIDTH, &body, FOOTER_ROWS + field)
     }
 
@@ -125,48 +137,25 @@ impl InputPopup {
         format!("{}: ", self.purpose.prompt())
     }
 
-    /// The text as the field shows it in a popup placed in `area`: wrapped after the prompt
-    /// (the cursor keeps a cell at the end), its last [`FIELD_ROWS`] lines, the first of
-    /// them marked `…` when earlier ones are left out.
-    fn field(&self, area: Rect) -> Vec<String> {
+    /// The field's rows in a popup placed in `area`: wrapped, at most [`FIELD_ROWS`], the
+    /// cursor in sight.
+    fn field(&self, area: Rect, theme: Theme) -> Vec<Line<'static>> {
         let width = area.width.min(MAX_WIDTH).saturating_sub(2).max(1) as usize;
-        let first = width.saturating_sub(text::width(&self.prompt()) + 1);
-        let mut lines = text::chunks(&self.text, first, width.saturating_sub(1));
-        if lines.is_empty() {
-            lines.push(String::new());
-        }
-        if lines.len() > FIELD_ROWS {
-            let cut = lines.len() - FIELD_ROWS;
-            lines.drain(..cut);
-            let room = if FIELD_ROWS == 1 { first } else { width - 1 };
-            lines[0] = text::fit_start(&lines[0], room.saturating_sub(1));
-            lines[0].insert(0, '…');
-        }
-        lines
+        self.field.lines(
+            &self.prompt(),
+            width,
+            FIELD_ROWS,
+            theme.key(),
+            theme.selected(),
+        )
     }
 
     pub fn draw(&self, frame: &mut Frame, area: Rect, theme: Theme) {
         let placed = self.placed(area, theme);
         let width = placed.footer.width as usize;
-        // Wrapped, the whole of a long reason is in sight; past the rows the field has, its
-        // end (where typing goes) stays in sight.
-        let field = self.field(area);
-        let last = field.len() - 1;
-        let mut footer: Vec<Line> = field
-            .into_iter()
-            .enumerate()
-            .map(|(i, piece)| {
-                let mut spans = Vec::new();
-                if i == 0 {
-                    spans.push(Span::styled(self.prompt(), theme.key()));
-                }
-                spans.push(Span::raw(piece));
-                if i == last {
-                    spans.push(Span::styled("▏", theme.key()));
-                }
-                Line::from(spans)
-            })
-            .collect();
+        // Wrapped, the whole of a long reason is in sight; past the rows the field has, the
+        // rows around the cursor.
+        let mut footer = self.field(area, theme);
         footer.push(match &self.error {
             Some(e) => Line::styled(text::fit_end(e, width), theme.error()),
             None => Line::default(),
@@ -179,6 +168,7 @@ impl InputPopup {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crossterm::event::{KeyCode, KeyModifiers};
 
     const AREA: Rect = Rect::new(0, 0, 80, 24);
 
@@ -191,6 +181,10 @@ mod tests {
 
     fn enter() -> KeyEvent {
         KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)
+    }
+
+    fn plain(lines: &[Line]) -> Vec<String> {
+        lines.iter().map(|l| l.to_string()).collect()
     }
 
     #[test]
@@ -213,31 +207,33 @@ mod tests {
     #[test]
     fn a_long_reason_wraps_and_is_read_whole() {
         let reason = "gate REJECT · 3 shapes do not PASS: s16 (FAIL), s32 (FAIL, untimed), \
-            s48 (FAIL, untimed) · s16: ./kernel/gemm.wgsl:33:5: expected `;`, found \"for\"";
+            s48 (FAIL, untimed) · s16: kernel/gemm.wgsl:33:5: expected `;`, found \"for\"";
         let p = InputPopup::new(InputPurpose::RollbackReason, "t", reason);
-        let field = p.field(AREA);
+        let field = plain(&p.field(AREA, Theme::plain()));
         assert!(field.len() > 1 && field.len() <= FIELD_ROWS, "{field:?}");
+        let whole = field.concat();
         assert_eq!(
-            field.concat(),
+            whole.trim_end().trim_start_matches("reason: "),
             reason,
             "every character, in order, from the start"
         );
-        // Longer than the rows: the end stays, the start is marked as left out.
+        // Longer than the rows: the end (where the cursor is) stays, the start is marked.
         let long = reason.repeat(4);
         let p = InputPopup::new(InputPurpose::RollbackReason, "t", long.as_str());
-        let field = p.field(AREA);
+        let field = plain(&p.field(AREA, Theme::plain()));
         assert_eq!(field.len(), FIELD_ROWS);
         assert!(field[0].starts_with('…'), "{field:?}");
-        assert!(long.ends_with(&field[1..].concat()));
+        assert!(long.ends_with(field[1..].concat().trim_end()));
     }
 
     #[test]
-    fn the_filter_may_be_cleared_and_backspace_deletes() {
-        let mut p = InputPopup::new(InputPurpose::Filter, "t", "ab");
-        p.on_key(Some(Action::DeleteChar), &enter(), AREA);
-        p.on_key(Some(Action::DeleteChar), &enter(), AREA);
-        p.on_key(Some(Action::DeleteChar), &enter(), AREA);
-        assert_eq!(p.text, "");
+    fn a_search_may_be_cleared_and_backspace_deletes() {
+        let mut p = InputPopup::new(InputPurpose::Filter(crate::keys::Panel::Gate), "t", "ab");
+        let bksp = KeyEvent::new(KeyCode::Backspace, KeyModifiers::NONE);
+        for _ in 0..3 {
+            p.on_key(Some(Action::Edit), &bksp, AREA);
+        }
+        assert_eq!(p.text(), "");
         assert_eq!(
             p.on_key(Some(Action::Submit), &enter(), AREA),
             InputOutcome::Submitted(String::new())

@@ -3,8 +3,10 @@
 //! keys that answer stay in sight at every terminal size, however long the body is.
 
 pub mod confirm;
+pub mod field;
 pub mod help;
 pub mod input;
+pub mod shape;
 pub mod viewer;
 
 use ratatui::Frame;
@@ -14,6 +16,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 pub use confirm::{ConfirmPopup, Pending};
 pub use input::{InputPopup, InputPurpose};
+pub use shape::ShapePopup;
 pub use viewer::ViewerPopup;
 
 use crate::keys::{Action, Context};
@@ -22,18 +25,21 @@ use crate::view::text::wrap;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Popup {
-    /// Read-only text: the help, a verdict's reasons.
+    /// Read-only text: the help, a verdict's reasons, a diff, the log.
     Viewer(ViewerPopup),
     Confirm(ConfirmPopup),
     Input(InputPopup),
+    /// One shape of the gate: its verdict, reason, samples, history and roofline.
+    Shape(Box<ShapePopup>),
 }
 
 impl Popup {
     pub fn context(&self) -> Context {
         match self {
-            Popup::Viewer(_) => Context::Viewer,
+            Popup::Viewer(v) => v.context(),
             Popup::Confirm(_) => Context::Confirm,
             Popup::Input(_) => Context::Input,
+            Popup::Shape(_) => Context::Viewer,
         }
     }
 
@@ -42,6 +48,7 @@ impl Popup {
             Popup::Viewer(p) => p.draw(frame, area, theme),
             Popup::Confirm(p) => p.draw(frame, area, theme),
             Popup::Input(p) => p.draw(frame, area, theme),
+            Popup::Shape(p) => p.draw(frame, area, theme),
         }
     }
 }

@@ -1,7 +1,10 @@
-//! Panel 3: the primary metric's aggregate over rounds, and per-shape sparklines. The
-//! accepted lineage is a line; every measured round is a point, `●` for a full validation
-//! and `○` for a quick one, coloured by what became of it (`✗` on the floor where no shape
-//! passed); BASELINE and the manifest's target are horizontal lines. A legend line says so.
+//! Panel 3: the primary metric's aggregate over rounds, and per-shape sparklines. Every
+//! measured round is a point at its own run's aggregate, its mark saying what became of it
+//! (`●` accepted, `■` rolled back, `◆` open; hollow for a quick validation; `✗` on the
+//! floor where no shape passed), so that no cue rests on colour alone. The accepted lineage
+//! is a line chained from the speedups the gate measured, not from absolute aggregates of
+//! different runs; BASELINE and the manifest's target are horizontal lines. A legend says
+//! so.
 
 use ratatui::Frame;
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
@@ -20,12 +23,22 @@ use crate::style::Theme;
 /// Below this inner height the sparklines are left out and the chart gets all the room.
 const SPARKLINES_MIN_HEIGHT: u16 = 14;
 const LABEL_WIDTH: u16 = 10;
-const FULL: char = '●';
-const QUICK: char = '○';
+/// Marks of a round's point: (full validation, quick validation).
+const ACCEPTED_MARKS: (char, char) = ('●', '○');
+const ROLLED_BACK_MARKS: (char, char) = ('■', '□');
+const OPEN_MARKS: (char, char) = ('◆', '◇');
 /// A measured round without an aggregate (nothing passed), on the chart's floor.
 const FAILED: char = '✗';
 const BASELINE_LINE: char = '┈';
 const TARGET_LINE: char = '┄';
+
+fn marks(status: RoundStatus) -> (char, char) {
+    match status {
+        RoundStatus::Baseline | RoundStatus::Accepted => ACCEPTED_MARKS,
+        RoundStatus::RolledBack => ROLLED_BACK_MARKS,
+        RoundStatus::Open => OPEN_MARKS,
+    }
+}
 
 fn status_style(theme: Theme, status: RoundStatus) -> Style {
     match status {
@@ -45,11 +58,23 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     // The metric's name is in the header line. The best value is shown whole or not at
     // all: a value cut in its unit reads as another value.
     let room = (area.width as usize).saturating_sub(2 + super::text::width(" 3 Metric "));
+    let speedup = data
+        .speedup
+        .filter(|_| data.lineage.len() > 1)
+        .map(|s| format!("×{}", kcamp_core::units::sig(s)));
     let extra = data
         .best
         .map(|(n, v)| {
             let value = fmt_metric(Some(v), metric);
-            [format!("best r{n} {value}"), format!("best {value}")]
+            match &speedup {
+                Some(x) => vec![
+                    format!("{x} since BASELINE (gate Δ chained) · best r{n} {value}"),
+                    format!("{x} chained · best r{n} {value}"),
+                    format!("{x} · best {value}"),
+                    format!("best {value}"),
+                ],
+                None => vec![format!("best r{n} {value}"), format!("best {value}")],
+            }
         })
         .into_iter()
         .flatten()
@@ -136,7 +161,10 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     for g in &data.groups {
         datasets.push(
             Dataset::default()
-                .marker(Marker::Custom(if g.quick { QUICK } else { FULL }))
+                .marker(Marker::Custom({
+                    let (full, quick) = marks(g.status);
+                    if g.quick { quick } else { full }
+                }))
                 .graph_type(GraphType::Scatter)
                 .style(status_style(theme, g.status))
                 .data(&g.points),
@@ -343,29 +371,52 @@ fn legend(model: &Model, width: usize, max_lines: usize, unit: Option<&str>) -> 
     if let Some(unit) = unit {
         spans.push(Span::styled(format!("{unit}: "), theme.dim()));
     }
-    spans.push(Span::styled("━ accepted", theme.chart_lineage()));
-    spans.push(Span::styled(
-        format!(" {FULL} full {QUICK} quick"),
-        theme.text(),
-    ));
+    // A mark and its word never part on a wrap: a no-break space joins them.
+    let nb = '\u{a0}';
+    spans.push(Span::styled(format!("━{nb}lineage"), theme.chart_lineage()));
+    let quick_any = data.groups.iter().any(|g| g.quick);
+    if has(RoundStatus::Baseline) || has(RoundStatus::Accepted) {
+        spans.push(Span::styled(
+            format!(" {}{nb}accepted", ACCEPTED_MARKS.0),
+            theme.chart_lineage(),
+        ));
+    }
     if has(RoundStatus::RolledBack) {
-        spans.push(Span::styled(format!(" {FULL} rolled back"), theme.error()));
+        spans.push(Span::styled(
+            format!(" {}{nb}rolled{nb}back", ROLLED_BACK_MARKS.0),
+            theme.error(),
+        ));
     }
     if has(RoundStatus::Open) {
-        spans.push(Span::styled(format!(" {FULL} open"), theme.warning()));
+        spans.push(Span::styled(
+            format!(" {}{nb}open", OPEN_MARKS.0),
+            theme.warning(),
+        ));
+    }
+    if quick_any {
+        spans.push(Span::styled(
+            format!(
+                " {}{}{}{nb}quick",
+                ACCEPTED_MARKS.1, ROLLED_BACK_MARKS.1, OPEN_MARKS.1
+            ),
+            theme.text(),
+        ));
     }
     if !data.failed.is_empty() {
-        spans.push(Span::styled(format!(" {FAILED} none passed"), theme.text()));
+        spans.push(Span::styled(
+            format!(" {FAILED}{nb}none{nb}passed"),
+            theme.text(),
+        ));
     }
     if data.baseline.is_some() {
         spans.push(Span::styled(
-            format!(" {BASELINE_LINE} baseline"),
+            format!(" {BASELINE_LINE}{nb}baseline"),
             theme.dim(),
         ));
     }
     if data.target.is_some() {
         spans.push(Span::styled(
-            format!(" {TARGET_LINE} target"),
+            format!(" {TARGET_LINE}{nb}target"),
             theme.title(),
         ));
     }

@@ -18,9 +18,21 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         .map_or(String::new(), |r| format!("round {}", r.number));
     let mut block = panel_block(model, Panel::Details, dim_extra(theme, extra), area);
     let inner = block.inner(area);
+    // The open round's working kernel, once an edit was heard: what `v` would measure.
+    let working = model
+        .rounds
+        .get(model.selected)
+        .filter(|r| r.status == crate::derive::RoundStatus::Open)
+        .and(model.working_kernel.as_ref())
+        .map(|summary| crate::derive::DetailLine {
+            key: "kernel/",
+            value: summary.clone(),
+            tone: crate::derive::Tone::Warn,
+        });
     let lines: Vec<Line<'static>> = model
         .details
         .iter()
+        .chain(working.iter())
         .skip(model.details_scroll)
         .flat_map(|d| {
             let line = Line::from(vec![

@@ -87,6 +87,83 @@ fn push_items(
     }
 }
 
+/// `items` wrapped in at most `rows` rows of `room` cells (a hanging indent under the
+/// bullet); an item that does not fit whole is cut with `…`. The last row shown says how
+/// many more `e` shows: the items left out and `hidden` more behind them.
+fn push_wrapped(
+    head: &mut Vec<Line<'static>>,
+    items: &[(String, Style)],
+    rows: usize,
+    hidden: usize,
+    room: usize,
+    key: Style,
+) {
+    let mut used = 0;
+    let mut shown = 0;
+    let mut clipped = false;
+    for (text, style) in items {
+        if used >= rows {
+            break;
+        }
+        let wrapped = wrap_hanging(text.trim_start_matches("• "), *style, room);
+        let left = rows - used;
+        shown += 1;
+        if wrapped.len() <= left {
+            used += wrapped.len();
+            head.extend(wrapped);
+        } else {
+            head.extend(clip_rows(wrapped, left, room));
+            used = rows;
+            clipped = true;
+        }
+    }
+    let more = items.len() - shown + hidden;
+    if (more > 0 || clipped)
+        && let Some(last) = head.pop()
+    {
+        let suffix = if more > 0 {
+            format!(" +{more} more: e")
+        } else {
+            " in full: e".to_owned()
+        };
+        let mut cut = fit_line(last, room.saturating_sub(width(&suffix)));
+        cut.spans.push(Span::styled(suffix, key));
+        head.push(cut);
+    }
+}
+
+/// A bullet's text wrapped under itself, not under the bullet.
+fn wrap_hanging(text: &str, style: Style, room: usize) -> Vec<Line<'static>> {
+    let mut rows = wrap(
+        &Line::styled(text.to_owned(), style),
+        room.saturating_sub(2).max(1),
+    );
+    for (i, row) in rows.iter_mut().enumerate() {
+        let lead = if i == 0 { "• " } else { "  " };
+        row.spans.insert(0, Span::styled(lead, style));
+    }
+    rows
+}
+
+/// Columns of the table.
+pub const COLS: usize = 9;
+
+/// Each column's width: its widest cell or header, in [`Col`] order. Computed once per
+/// round shown (formatting every cell of 10,000 shapes on every frame would not fit a
+/// frame's budget).
+pub fn content_widths(lines: &[GateLine], metric: &str) -> [u16; COLS] {
+    let mut out = [0u16; COLS];
+    for col in Col::ALL {
+        out[col as usize] = lines
+            .iter()
+            .map(|l| width(&col.cell(l, metric)))
+            .chain([width(col.header())])
+            .max()
+            .unwrap_or(0) as u16;
+    }
+    out
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Col {
     Label,
@@ -101,6 +178,18 @@ enum Col {
 }
 
 impl Col {
+    const ALL: [Col; COLS] = [
+        Col::Label,
+        Col::Dims,
+        Col::Check,
+        Col::Inc,
+        Col::Cand,
+        Col::Delta,
+        Col::Band,
+        Col::P,
+        Col::Class,
+    ];
+
     fn header(self) -> &'static str {
         match self {
             Col::Label => "label",
@@ -122,6 +211,8 @@ impl Col {
             Col::Check => check_name(l.check).into(),
             Col::Inc => fmt_metric(l.incumbent, metric),
             Col::Cand => fmt_metric(l.candidate, metric),
+            // ≠: the paired Δ and the ratio of the means disagree (Enter says more).
+            Col::Delta if l.disagrees() => format!("{}≠", fmt_pct(l.delta)),
             Col::Delta => fmt_pct(l.delta),
             Col::Band => l.band.map_or("—".into(), units::band),
             Col::P => p_text(l.p_value),
@@ -132,23 +223,18 @@ impl Col {
 }
 
 /// The columns that fit in `room` cells, in display order, with their widths; and the
-/// names of those left out.
+/// names of those left out. The label first gets `label_min` cells (the width at which no
+/// two cut labels look alike), then the other columns in the reverse of
+/// [`GATE_DROP_ORDER`], then the label the rest, up to its widest.
 fn columns(
-    lines: &[&GateLine],
-    metric: &str,
+    widths_of: &[u16; COLS],
+    any_p: bool,
     room: u16,
     judged: bool,
+    label_min: u16,
 ) -> (Vec<(Col, u16)>, Vec<&'static str>) {
-    let content = |col: Col| -> u16 {
-        lines
-            .iter()
-            .map(|l| width(&col.cell(l, metric)))
-            .chain([width(col.header())])
-            .max()
-            .unwrap_or(0) as u16
-    };
-    let any_p = lines.iter().any(|l| l.p_value.is_some());
-    let mut cols: Vec<Col> = if judged {
+    let content = |col: Col| widths_of[col as usize];
+    let order: Vec<Col> = if judged {
         vec![
             Col::Label,
             Col::Dims,
@@ -164,29 +250,207 @@ fn columns(
         // A BASELINE's values: no comparison to show.
         vec![Col::Label, Col::Dims, Col::Check, Col::Cand]
     };
-    if !any_p {
-        cols.retain(|c| *c != Col::P);
-    }
-    let mut sized: Vec<(Col, u16)> = cols.iter().map(|&c| (c, content(c))).collect();
-    let label_want = sized[0].1;
-    let mut hidden = Vec::new();
-    let need = |sized: &[(Col, u16)], label: u16| -> u16 {
-        sized.iter().skip(1).map(|(_, w)| w + 1).sum::<u16>() + label
-    };
-    // A BASELINE's only value column stays.
     let droppable: &[&str] = if judged { &GATE_DROP_ORDER } else { &["dims"] };
-    for &name in droppable {
-        if need(&sized, label_want.min(LABEL_MIN)) <= room {
-            break;
+    let label_want = content(Col::Label);
+    let label_min = label_min.clamp(LABEL_MIN.min(label_want), label_want.max(1));
+    let mut kept: Vec<Col> = order
+        .iter()
+        .copied()
+        .filter(|c| !droppable.contains(&c.header()))
+        .collect();
+    let widths = |cols: &[Col]| -> u16 {
+        cols.iter()
+            .filter(|c| **c != Col::Label)
+            .map(|&c| content(c) + 1)
+            .sum()
+    };
+    let mut hidden: Vec<&'static str> = Vec::new();
+    let mut refused = false;
+    for &name in droppable.iter().rev() {
+        let Some(&col) = order.iter().find(|c| c.header() == name) else {
+            continue;
+        };
+        if col == Col::P && !any_p {
+            continue;
         }
-        if let Some(i) = sized.iter().position(|(c, _)| c.header() == name) {
-            sized.remove(i);
+        let mut with = kept.clone();
+        with.push(col);
+        // Once one column is left out, every one before it in the drop order is too, so
+        // that what is hidden is always the start of the stated order.
+        if !refused && widths(&with) + label_min <= room {
+            kept = with;
+        } else {
+            refused = true;
             hidden.push(name);
         }
     }
-    let others: u16 = sized.iter().skip(1).map(|(_, w)| w + 1).sum();
+    hidden.reverse();
+    let mut sized: Vec<(Col, u16)> = order
+        .iter()
+        .filter(|c| kept.contains(c))
+        .map(|&c| (c, content(c)))
+        .collect();
+    let others = widths(&kept);
     sized[0].1 = room.saturating_sub(others).min(label_want.max(5)).max(1);
     (sized, hidden)
+}
+
+/// The narrowest a label column can be with no two labels cut alike (cut in the middle),
+/// at least [`LABEL_MIN`]; the widest label when even that does not tell them apart.
+pub fn unambiguous_label_width(labels: &[&str]) -> u16 {
+    let widest = labels.iter().map(|l| width(l)).max().unwrap_or(0);
+    let distinct = |w: usize| {
+        let mut seen = std::collections::HashSet::with_capacity(labels.len());
+        labels.iter().all(|l| seen.insert(fit_middle(l, w)))
+    };
+    let (mut lo, mut hi) = ((LABEL_MIN as usize).min(widest), widest);
+    if distinct(lo) {
+        return lo as u16;
+    }
+    // The narrowest width that tells them apart (cutting keeps more of both ends as the
+    // width grows).
+    while lo + 1 < hi {
+        let mid = (lo + hi) / 2;
+        if distinct(mid) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi as u16
+}
+
+/// The width the table would take with every column whole, borders included.
+pub fn natural_width(model: &Model) -> u16 {
+    let t = &model.gate;
+    let (cols, _) = columns(
+        &t.widths,
+        t.any_p,
+        u16::MAX / 2,
+        t.view.verdict.is_some(),
+        0,
+    );
+    let label = t.widths[Col::Label as usize];
+    cols.iter().skip(1).map(|(_, w)| w + 1).sum::<u16>() + label + 2
+}
+
+/// The lines above the table: the verdict with its counts, then why the first shape failed
+/// and the reasons, what decided the verdict first, as many as the height allows.
+fn head_lines(model: &Model, inner: Rect) -> Vec<Line<'static>> {
+    let theme = model.theme;
+    let table = &model.gate;
+    let gate = &table.view;
+    let room = inner.width as usize;
+    let mut head: Vec<Line<'static>> = Vec::new();
+    let counts = table.counts;
+    match gate.verdict {
+        Some(v) => {
+            let verdict = vec![
+                Span::styled(v.as_str(), theme.verdict(v)),
+                Span::raw(format!(" aggregate {}", fmt_pct(gate.aggregate_delta))),
+            ];
+            let mut tally = Vec::new();
+            let parts = [
+                (counts.failed, "failed", theme.class(ShapeClass::Failed)),
+                (
+                    counts.regressed,
+                    "regressed",
+                    theme.class(ShapeClass::Regressed),
+                ),
+                (
+                    counts.improved,
+                    "improved",
+                    theme.class(ShapeClass::Improved),
+                ),
+                (counts.neutral, "neutral", theme.text()),
+            ];
+            for (n, name, style) in parts {
+                if !tally.is_empty() {
+                    tally.push(Span::raw(" · "));
+                }
+                tally.push(Span::styled(
+                    format!("{n} {name}"),
+                    if n > 0 { style } else { theme.dim() },
+                ));
+            }
+            // One line when it fits, else the counts on their own line: never cut.
+            let together =
+                Line::from([verdict.clone(), vec![Span::raw(" · ")], tally.clone()].concat());
+            if together.width() <= room {
+                head.push(together);
+            } else {
+                head.push(fit_line(Line::from(verdict), room));
+                head.push(fit_line(Line::from(tally), room));
+            }
+            // Why the first shape failed, then as many reasons as the height allows; the
+            // last line says how many more `e` shows (every failure among them).
+            let (mut items, hidden) = first_failure(&gate.lines, theme.class(ShapeClass::Failed));
+            // What decided the verdict before the notes on how it was measured.
+            items.extend(collapse_reasons(&gate.reasons).into_iter().map(|r| {
+                let style = if r.kind.decides() {
+                    theme.text()
+                } else {
+                    theme.dim()
+                };
+                (format!("• {}", r.text), style)
+            }));
+            // As many rows as the table leaves (the shapes it has, its header), and at least
+            // a few: reasons are wrapped whole while they fit.
+            let least = match inner.height {
+                h if h >= 24 => 4,
+                h if h >= 14 => 2,
+                _ => 1,
+            };
+            let table_rows = table.rows.len().max(1) + 1;
+            let free = (inner.height as usize)
+                .saturating_sub(head.len() + table_rows)
+                .max(least);
+            push_wrapped(&mut head, &items, free, hidden, room, theme.key());
+            let apart = gate.lines.iter().filter(|l| l.disagrees()).count();
+            if apart > 0 && inner.height >= 12 {
+                let text = format!(
+                    "≠ {}: the paired Δ and the ratio of the means disagree (Enter on a row)",
+                    kcamp_core::text::count(apart, "row")
+                );
+                head.push(Line::styled(fit_end(&text, room), theme.warning()));
+            }
+        }
+        None => {
+            head.push(Line::styled(
+                fit_end(
+                    &format!(
+                        "no gate (baseline values) · {} shapes, {} not PASS",
+                        gate.lines.len(),
+                        counts.failed
+                    ),
+                    room,
+                ),
+                theme.dim(),
+            ));
+            let (items, hidden) = first_failure(&gate.lines, theme.class(ShapeClass::Failed));
+            push_items(&mut head, &items, 1, hidden, room, theme.key());
+        }
+    }
+
+    head
+}
+
+/// The row of the table at terminal row `y` (a click), as a position in the table's rows.
+pub fn row_at(model: &Model, area: Rect, y: u16) -> Option<usize> {
+    let gate = &model.gate.view;
+    if gate.error.is_some() || model.gate_note().is_some() {
+        return None;
+    }
+    let inner = ratatui::widgets::Block::bordered().inner(area);
+    let head = head_lines(model, inner).len() as u16;
+    let first = inner.y + head + 1;
+    if y < first || y >= inner.y + inner.height {
+        return None;
+    }
+    let visible_rows = inner.height.saturating_sub(head + 1) as usize;
+    let visible = window(model.gate.rows.len(), visible_rows, model.gate.cursor);
+    let row = visible.start + (y - first) as usize;
+    (row < visible.end).then_some(row)
 }
 
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
@@ -242,80 +506,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         return;
     }
 
-    let room = inner.width as usize;
-    let mut head: Vec<Line<'static>> = Vec::new();
-    let counts = table.counts;
-    match gate.verdict {
-        Some(v) => {
-            let verdict = vec![
-                Span::styled(v.as_str(), theme.verdict(v)),
-                Span::raw(format!(" aggregate {}", fmt_pct(gate.aggregate_delta))),
-            ];
-            let mut tally = Vec::new();
-            let parts = [
-                (counts.failed, "failed", theme.class(ShapeClass::Failed)),
-                (
-                    counts.regressed,
-                    "regressed",
-                    theme.class(ShapeClass::Regressed),
-                ),
-                (
-                    counts.improved,
-                    "improved",
-                    theme.class(ShapeClass::Improved),
-                ),
-                (counts.neutral, "neutral", theme.text()),
-            ];
-            for (n, name, style) in parts {
-                if !tally.is_empty() {
-                    tally.push(Span::raw(" · "));
-                }
-                tally.push(Span::styled(
-                    format!("{n} {name}"),
-                    if n > 0 { style } else { theme.dim() },
-                ));
-            }
-            // One line when it fits, else the counts on their own line: never cut.
-            let together =
-                Line::from([verdict.clone(), vec![Span::raw(" · ")], tally.clone()].concat());
-            if together.width() <= room {
-                head.push(together);
-            } else {
-                head.push(fit_line(Line::from(verdict), room));
-                head.push(fit_line(Line::from(tally), room));
-            }
-            // Why the first shape failed, then as many reasons as the height allows; the
-            // last line says how many more `e` shows (every failure among them).
-            let (mut items, hidden) = first_failure(&gate.lines, theme.class(ShapeClass::Failed));
-            items.extend(
-                collapse_reasons(&gate.reasons)
-                    .into_iter()
-                    .map(|r| (format!("• {}", r.text), theme.dim())),
-            );
-            let max = match inner.height {
-                h if h >= 24 => 4,
-                h if h >= 14 => 2,
-                _ => 1,
-            };
-            push_items(&mut head, &items, max, hidden, room, theme.key());
-        }
-        None => {
-            head.push(Line::styled(
-                fit_end(
-                    &format!(
-                        "no gate (baseline values) · {} shapes, {} not PASS",
-                        gate.lines.len(),
-                        counts.failed
-                    ),
-                    room,
-                ),
-                theme.dim(),
-            ));
-            let (items, hidden) = first_failure(&gate.lines, theme.class(ShapeClass::Failed));
-            push_items(&mut head, &items, 1, hidden, room, theme.key());
-        }
-    }
-
+    let head = head_lines(model, inner);
     let [head_area, table_area] =
         Layout::vertical([Constraint::Length(head.len() as u16), Constraint::Min(0)]).areas(inner);
     frame.render_widget(Paragraph::new(head), head_area);
@@ -328,8 +519,13 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         .map(|&i| &gate.lines[i])
         .collect();
     // Widths from every row, so they do not jump while scrolling.
-    let all: Vec<&GateLine> = gate.lines.iter().collect();
-    let (cols, hidden) = columns(&all, metric, table_area.width, gate.verdict.is_some());
+    let (cols, hidden) = columns(
+        &table.widths,
+        table.any_p,
+        table_area.width,
+        gate.verdict.is_some(),
+        table.label_width,
+    );
 
     // The border says what is not plain: the order, the filter, the columns left out. The
     // order is always there (after `s` it is the only sign of what changed), in its short
@@ -399,6 +595,18 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         block = block.title_bottom(pos);
     }
     frame.render_widget(block, area);
+    if table.rows.is_empty() && !gate.lines.is_empty() {
+        let note = format!(
+            "no shape's label contains '{}' (Esc clears the search)",
+            table.filter
+        );
+        let lines = wrap(
+            &Line::styled(note, theme.warning()),
+            table_area.width as usize,
+        );
+        frame.render_widget(Paragraph::new(lines), table_area);
+        return;
+    }
 
     let rows: Vec<Row> = shown
         .iter()
@@ -448,12 +656,14 @@ mod tests {
         let view = gate_view(&fixtures::long_labels(), 3);
         let lines: Vec<&GateLine> = view.lines.iter().collect();
         let metric = "Forward TFLOPS";
-        let (wide, hidden) = columns(&lines, metric, 200, true);
+        let widths = content_widths(&view.lines, metric);
+        let any_p = view.lines.iter().any(|l| l.p_value.is_some());
+        let (wide, hidden) = columns(&widths, any_p, 200, true, 8);
         assert!(hidden.is_empty());
         assert_eq!(wide.len(), 9);
         let mut previous = 0;
         for room in (20..200).rev() {
-            let (cols, hidden) = columns(&lines, metric, room, true);
+            let (cols, hidden) = columns(&widths, any_p, room, true, 8);
             assert!(hidden.len() >= previous, "a wider table never hides more");
             previous = hidden.len();
             assert_eq!(hidden[..], GATE_DROP_ORDER[..hidden.len()], "at {room}");

@@ -84,7 +84,15 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let eta = derive::eta(live, now).map(|s| format!("≈{} left", units::wall_clock(s)));
     // Under the head and the gauge, most useful first: the current shape, the time it
     // takes, the samples, the start.
-    let mut lines = vec![Line::raw(fit_end(&shape, width))];
+    // A sharded run: a line per shard (where, its job's state, its shape) instead.
+    let mut lines: Vec<Line> = if live.shards.is_empty() {
+        vec![Line::raw(fit_end(&shape, width))]
+    } else {
+        live.shards
+            .iter()
+            .map(|s| Line::raw(fit_end(&s.describe(), width)))
+            .collect()
+    };
     let long = format!(
         "{elapsed} elapsed · {}",
         eta.as_deref()

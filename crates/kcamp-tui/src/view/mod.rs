@@ -11,105 +11,209 @@ mod rounds;
 pub mod text;
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::{Alignment, Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::app::Model;
 use crate::derive::Tone;
 use crate::keys::{self, Action, Binding, Context, Panel, Target};
 use crate::style::Theme;
 
-pub use gate::GATE_DROP_ORDER;
+pub use gate::{
+    COLS as GATE_COLS, GATE_DROP_ORDER, content_widths, row_at as gate_row_at,
+    unambiguous_label_width,
+};
+pub use rounds::{ROUNDS_DROP_ORDER, row_at as rounds_row_at};
 
-/// From this size on, panels sit side by side in three columns.
+/// From this size on, the rounds and details sit left of the gate, the chart and live run
+/// under the gate, the log across the bottom.
 const WIDE_MIN_WIDTH: u16 = 140;
 const WIDE_MIN_HEIGHT: u16 = 36;
 /// The toast never takes more than this many rows.
 const TOAST_MAX_ROWS: usize = 3;
+/// Below this the panels cannot be drawn: the screen says so and what it needs.
+pub const MIN_WIDTH: u16 = 60;
+pub const MIN_HEIGHT: u16 = 12;
+/// Rows of the body the rounds and the gate keep before any other panel gets one: the
+/// gate's verdict, a reason, its header and a few shapes.
+const TOP_MIN: u16 = 10;
+/// The chart and live row, and the details and log row, at their smallest.
+const MID_MIN: u16 = 6;
+const BOTTOM_MIN: u16 = 4;
+
+pub fn too_small((width, height): (u16, u16)) -> bool {
+    width < MIN_WIDTH || height < MIN_HEIGHT
+}
+
+/// The terminal size from which `panel` is drawn: panels are left out in this order as the
+/// height shrinks (the log and details first, then the chart and live run), so that the
+/// rounds and the gate stay.
+pub fn needed_for(panel: Panel) -> (u16, u16) {
+    match panel {
+        Panel::Rounds | Panel::Gate => (MIN_WIDTH, MIN_HEIGHT),
+        Panel::Chart | Panel::Live => (MIN_WIDTH, TOP_MIN + MID_MIN + 2),
+        Panel::Details | Panel::Log => (MIN_WIDTH, TOP_MIN + MID_MIN + BOTTOM_MIN + 2),
+    }
+}
 
 pub fn view(model: &Model, frame: &mut Frame) {
     let area = frame.area();
-    let [header, body, bar] = outer(area);
+    if too_small((area.width, area.height)) {
+        draw_too_small(model, frame, area);
+        return;
+    }
+    let status = status_lines(model, area.width as usize);
+    let [header, body, status_area, bar] = outer(area, status.len() as u16);
     draw_header(model, frame, header);
-    let areas = panel_areas(body);
-    rounds::draw(model, frame, areas[0]);
-    gate::draw(model, frame, areas[1]);
-    chart::draw(model, frame, areas[2]);
-    live::draw(model, frame, areas[3]);
-    details::draw(model, frame, areas[4]);
-    log::draw(model, frame, areas[5]);
+    let areas = panel_areas(model);
+    let draws: [fn(&Model, &mut Frame, Rect); 6] = [
+        rounds::draw,
+        gate::draw,
+        chart::draw,
+        live::draw,
+        details::draw,
+        log::draw,
+    ];
+    for (draw, area) in draws.into_iter().zip(areas) {
+        if !area.is_empty() {
+            draw(model, frame, area);
+        }
+    }
     frame.render_widget(Paragraph::new(key_bar(model, bar.width as usize)), bar);
     if let Some(popup) = &model.popup {
         popup.draw(frame, body, model.theme);
     }
-    draw_toast(model, frame, body);
+    frame.render_widget(Paragraph::new(status), status_area);
 }
 
-fn outer(area: Rect) -> [Rect; 3] {
+/// `terminal too small (need 60×12, have 40×10)`, centred, and how to quit.
+fn draw_too_small(model: &Model, frame: &mut Frame, area: Rect) {
+    let theme = model.theme;
+    let lines = [
+        Line::styled(
+            format!(
+                "terminal too small (need {MIN_WIDTH}×{MIN_HEIGHT}, have {}×{})",
+                area.width, area.height
+            ),
+            theme.warning(),
+        ),
+        Line::styled("enlarge it, or q to quit", theme.dim()),
+    ];
+    let lines: Vec<Line> = lines
+        .iter()
+        .flat_map(|l| text::wrap(l, area.width as usize))
+        .collect();
+    let height = (lines.len() as u16).min(area.height);
+    let rect = Rect {
+        y: area.y + area.height.saturating_sub(height) / 2,
+        height,
+        ..area
+    };
+    frame.render_widget(Paragraph::new(lines).alignment(Alignment::Center), rect);
+}
+
+/// Header, body, the status rows (the toast, a read error) and the key bar.
+fn outer(area: Rect, status_rows: u16) -> [Rect; 4] {
     Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(0),
+        Constraint::Length(status_rows),
         Constraint::Length(1),
     ])
     .areas(area)
 }
 
-/// Where popups go on a terminal of `size`: between the header and the key bar.
-pub fn body_area((width, height): (u16, u16)) -> Rect {
-    outer(Rect::new(0, 0, width, height))[1]
+/// Where the panels and popups go: between the header and the status rows.
+pub fn body_area(model: &Model) -> Rect {
+    let (width, height) = model.size;
+    let status = status_lines(model, width as usize).len() as u16;
+    outer(Rect::new(0, 0, width, height), status)[1]
 }
 
-/// Rows a page key moves in `panel` on a terminal of `size`.
-pub fn page_rows(size: (u16, u16), panel: Panel) -> usize {
-    let areas = panel_areas(body_area(size));
-    let index = Panel::ALL.iter().position(|p| *p == panel).unwrap_or(0);
+/// Rows a page key moves in `panel`.
+pub fn page_rows(model: &Model, panel: Panel) -> usize {
+    let area = panel_areas(model)[panel.number() - 1];
     // Borders, and the table header where there is one.
     let overhead = match panel {
         Panel::Rounds => 3,
         Panel::Gate => 4,
         _ => 2,
     };
-    (areas[index].height.saturating_sub(overhead) as usize).max(1)
+    (area.height.saturating_sub(overhead) as usize).max(1)
 }
 
-/// Areas of the panels in `Panel::ALL` order.
-fn panel_areas(body: Rect) -> [Rect; 6] {
+/// The panels drawn at the model's terminal size, in Tab order.
+pub fn shown_panels(model: &Model) -> Vec<Panel> {
+    Panel::ALL
+        .into_iter()
+        .zip(panel_areas(model))
+        .filter(|(_, a)| !a.is_empty())
+        .map(|(p, _)| p)
+        .collect()
+}
+
+/// Areas of the panels in `Panel::ALL` order on the model's terminal; an empty one for a
+/// panel left out for want of room.
+pub fn panel_areas(model: &Model) -> [Rect; 6] {
+    if too_small(model.size) {
+        return [Rect::default(); 6];
+    }
+    let body = body_area(model);
     if body.width >= WIDE_MIN_WIDTH && body.height + 2 >= WIDE_MIN_HEIGHT {
-        let log_height = (body.height / 5).clamp(6, 14);
+        let log_height = (body.height / 6).clamp(5, 10);
         let [main, log] =
             Layout::vertical([Constraint::Min(0), Constraint::Length(log_height)]).areas(body);
-        let [left, middle, right] = Layout::horizontal([
-            Constraint::Percentage(30),
-            Constraint::Percentage(46),
-            Constraint::Percentage(24),
-        ])
-        .areas(main);
+        // The gate gets what its table needs (at least 45%); the rounds' hypotheses the rest.
+        let gate_width = gate::natural_width(model).max(body.width * 45 / 100);
+        let left_width = body
+            .width
+            .saturating_sub(gate_width)
+            .clamp(56, (body.width * 55 / 100).max(56));
+        let [left, right] =
+            Layout::horizontal([Constraint::Length(left_width), Constraint::Min(0)]).areas(main);
         let [rounds, details] =
-            Layout::vertical([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(left);
+            Layout::vertical([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(left);
+        let lower = (main.height / 3).clamp(10, 16);
+        let [gate, lower] =
+            Layout::vertical([Constraint::Min(0), Constraint::Length(lower)]).areas(right);
         let [chart, live] =
-            Layout::vertical([Constraint::Min(0), Constraint::Length(9)]).areas(right);
-        [rounds, middle, chart, live, details, log]
-    } else {
-        // The gate table gets what the live run (4 lines) and the details and log leave.
-        let mid = (body.height / 4).clamp(6, 12);
-        let bottom = (body.height / 4).clamp(4, 14);
-        let [top, mid, bottom] = Layout::vertical([
-            Constraint::Min(0),
-            Constraint::Length(mid),
-            Constraint::Length(bottom),
-        ])
-        .areas(body);
-        // The gate table needs the width: it decides the verdict.
-        let [rounds, gate] =
-            Layout::horizontal([Constraint::Percentage(34), Constraint::Percentage(66)]).areas(top);
-        let [chart, live] =
-            Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(mid);
-        let [details, log] =
-            Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
-                .areas(bottom);
-        [rounds, gate, chart, live, details, log]
+            Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)])
+                .areas(lower);
+        return [rounds, gate, chart, live, details, log];
     }
+    let h = body.height;
+    // The rounds and the gate first; then the chart and live run; then details and log.
+    let (mid, bottom) = if h >= TOP_MIN + MID_MIN + BOTTOM_MIN {
+        let mut mid = (h / 4).clamp(MID_MIN, 12);
+        let mut bottom = (h / 4).clamp(BOTTOM_MIN, 14);
+        while h - mid - bottom < TOP_MIN.max(h / 2) && (mid > MID_MIN || bottom > BOTTOM_MIN) {
+            if bottom > BOTTOM_MIN {
+                bottom -= 1;
+            } else {
+                mid -= 1;
+            }
+        }
+        (mid, bottom)
+    } else if h >= TOP_MIN + MID_MIN {
+        (MID_MIN, 0)
+    } else {
+        (0, 0)
+    };
+    let [top, mid, bottom] = Layout::vertical([
+        Constraint::Min(0),
+        Constraint::Length(mid),
+        Constraint::Length(bottom),
+    ])
+    .areas(body);
+    // The gate table needs the width: it decides the verdict.
+    let [rounds, gate] =
+        Layout::horizontal([Constraint::Percentage(38), Constraint::Percentage(62)]).areas(top);
+    let [chart, live] =
+        Layout::horizontal([Constraint::Percentage(55), Constraint::Percentage(45)]).areas(mid);
+    let [details, log] =
+        Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(bottom);
+    [rounds, gate, chart, live, details, log]
 }
 
 /// The bordered block of a panel: `N Title extra`, highlighted when focused; the title is
@@ -193,11 +297,8 @@ fn draw_header(model: &Model, frame: &mut Frame, area: Rect) {
         }
         None => spans.push(Span::styled("loading…", theme.dim())),
     }
-    if let Some(err) = &model.load_error {
-        spans.push(Span::styled(
-            format!(" · cannot read: {err}"),
-            theme.error(),
-        ));
+    if model.load_error.is_some() {
+        spans.push(Span::styled(" · cannot read (below)", theme.error()));
     }
     // Whole parts or none: a metric name cut in half reads as another name.
     let width = area.width as usize;
@@ -221,49 +322,51 @@ fn draw_header(model: &Model, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(line), area);
 }
 
-/// The toast: the last refusal or error, in full (wrapped), over the bottom of the body.
-fn draw_toast(model: &Model, frame: &mut Frame, body: Rect) {
-    let Some(toast) = &model.toast else {
-        return;
-    };
-    if body.height == 0 || body.width < 4 {
-        return;
+/// The rows above the key bar, each on rows of its own (never over a panel): the campaign
+/// that cannot be read now (what is on screen is the last state that could), then the
+/// toast, the last refusal or message, in full (wrapped, at most [`TOAST_MAX_ROWS`]).
+fn status_lines(model: &Model, width: usize) -> Vec<Line<'static>> {
+    let theme = model.theme;
+    let mut rows = Vec::new();
+    if width == 0 {
+        return rows;
     }
-    let style =
-        tone_style(model.theme, toast.tone).add_modifier(ratatui::style::Modifier::REVERSED);
-    let line = Line::from(vec![
-        Span::raw(" » "),
-        Span::raw(toast.text.clone()),
-        Span::raw(" "),
-    ])
-    .style(style);
-    let mut rows = text::wrap(&line, body.width as usize);
-    let max_rows = TOAST_MAX_ROWS.min(body.height as usize);
-    if rows.len() > max_rows {
-        let last = rows.swap_remove(max_rows - 1);
-        rows.truncate(max_rows - 1);
-        let mut cut = last;
-        // Mark the cut so it never reads as the whole message.
-        cut.spans.push(Span::raw("…"));
-        rows.push(text::fit_line(cut, body.width as usize));
-    }
-    let height = rows.len() as u16;
-    let rect = Rect {
-        y: body.y + body.height - height,
-        height,
-        ..body
+    let bar = |text: String, style: ratatui::style::Style| -> Vec<Line<'static>> {
+        let line = Line::from(vec![Span::raw(" » "), Span::raw(text), Span::raw(" ")]).style(style);
+        let mut lines = text::wrap(&line, width);
+        if lines.len() > TOAST_MAX_ROWS {
+            lines.truncate(TOAST_MAX_ROWS);
+            if let Some(last) = lines.pop() {
+                let mut cut = last;
+                // Mark the cut so it never reads as the whole message.
+                cut.spans.push(Span::raw("…"));
+                lines.push(text::fit_line(cut, width));
+            }
+        }
+        // Full-width rows, so the reversed style reads as one bar.
+        lines
+            .into_iter()
+            .map(|mut l| {
+                let pad = width.saturating_sub(l.width());
+                l.spans.push(Span::raw(" ".repeat(pad)));
+                l.style(style)
+            })
+            .collect()
     };
-    // Full-width rows, so the reversed style reads as one bar.
-    let rows: Vec<Line> = rows
-        .into_iter()
-        .map(|mut l| {
-            let pad = (body.width as usize).saturating_sub(l.width());
-            l.spans.push(Span::raw(" ".repeat(pad)));
-            l.style(style)
-        })
-        .collect();
-    frame.render_widget(Clear, rect);
-    frame.render_widget(Paragraph::new(rows), rect);
+    let reversed = ratatui::style::Modifier::REVERSED;
+    if let Some(err) = &model.load_error {
+        rows.extend(bar(
+            format!("cannot read the campaign; the panels show the last state read: {err}"),
+            theme.error().add_modifier(reversed),
+        ));
+    }
+    if let Some(toast) = &model.toast {
+        rows.extend(bar(
+            toast.text.clone(),
+            tone_style(theme, toast.tone).add_modifier(reversed),
+        ));
+    }
+    rows
 }
 
 /// The rounds the key bar names: the open round for v/V/a/r, the next one for n, the
@@ -323,11 +426,27 @@ pub fn key_hints(context: Context, theme: Theme, width: usize) -> Line<'static> 
     fit_bar(bar_spans(context, theme, Targets::default()), width, theme)
 }
 
+/// The same, without the keys of `actions` (a viewer that has no search).
+pub fn key_hints_without(
+    context: Context,
+    theme: Theme,
+    width: usize,
+    actions: &[Action],
+) -> Line<'static> {
+    let mut items = bar_spans(context, theme, Targets::default());
+    items.retain(|(a, _)| !actions.contains(a));
+    fit_bar(items, width, theme)
+}
+
 /// The bar under the panels: the keys that would do something now (a key that would be
 /// refused is left out), with `Esc cancel run` first while a run of ours goes on.
 fn key_bar(model: &Model, width: usize) -> Line<'static> {
     let context = model.context();
     let mut items = bar_spans(context, model.theme, Targets::of(model));
+    if matches!(model.popup, Some(crate::popups::Popup::Shape(_))) {
+        // The shape popup has no search.
+        items.retain(|(a, _)| !matches!(a, Action::Filter | Action::NextMatch));
+    }
     if matches!(context, Context::Main(_)) {
         items.retain(|(action, _)| model.refusal(*action).is_none());
         if let Some(i) = items.iter().position(|(a, _)| *a == Action::CancelRun) {
@@ -404,12 +523,4 @@ fn position(cursor: usize, len: usize, visible: usize, theme: Theme) -> Option<L
     (len > visible).then(|| {
         Line::styled(format!(" {}/{len} ", (cursor + 1).min(len)), theme.key()).right_aligned()
     })
-}
-
-/// Column widths: fixed ones as given, the flexible one (`None`) takes the rest.
-fn widths(total: u16, fixed: &[Option<u16>], spacing: u16) -> Vec<u16> {
-    let gaps = spacing * fixed.len().saturating_sub(1) as u16;
-    let taken: u16 = fixed.iter().flatten().sum::<u16>() + gaps;
-    let rest = total.saturating_sub(taken);
-    fixed.iter().map(|w| w.unwrap_or(rest)).collect()
 }

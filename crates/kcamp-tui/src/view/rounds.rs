@@ -1,167 +1,79 @@
-//! Panel 1: rounds and lineage.
+//! Panel 1: rounds and lineage. Columns are as wide as their widest value (a round number
+//! is never cut); the hypothesis takes the rest. Where the width is short, columns are left
+//! out in a stated order, and the border names them.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
+use ratatui::text::Line;
 use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState};
 
-use super::text::fit_end;
-use super::{dim_extra, fmt_metric, fmt_pct, panel_block, position, widths, window};
+use super::text::{fit_end, width};
+use super::{dim_extra, fmt_metric, fmt_pct, panel_block, position, window};
 use crate::app::Model;
 use crate::derive::{RoundLine, RoundStatus};
 use crate::keys::Panel;
 use kcamp_core::gate::Verdict;
+use kcamp_core::types::Validation;
 
-pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
-    let theme = model.theme;
-    let count = match model.rounds.len() {
-        1 => "1 round".to_owned(),
-        n => format!("{n} rounds"),
-    };
-    let mut block = panel_block(model, Panel::Rounds, dim_extra(theme, count), area);
-    let inner = block.inner(area);
-    if model.rounds.is_empty() {
-        frame.render_widget(block, area);
-        frame.render_widget(
-            Paragraph::new(fit_end(
-                "no rounds yet: run `kcamp baseline`",
-                inner.width as usize,
-            ))
-            .style(theme.dim()),
-            inner,
-        );
-        return;
-    }
-    let metric = model
-        .state
-        .as_ref()
-        .map_or("", |s| s.manifest.primary_metric.as_str());
-    // The aggregate needs its unit (`80.7 GFLOP/s`); the status names need 11 columns.
-    let show_aggregate = inner.width >= 60;
-    let narrow = inner.width < 40;
-    // The verdict is left out before the hypothesis is: the state says most of it.
-    let show_verdict = inner.width >= 34;
-    let visible_rows = inner.height.saturating_sub(1) as usize;
-    let pos = position(model.selected, model.rounds.len(), visible_rows, theme);
-    // Columns left out for want of room are named, as the gate panel names its own.
-    let hidden: Vec<&str> = [(!show_verdict, "gate"), (!show_aggregate, "aggregate")]
-        .into_iter()
-        .filter_map(|(hide, name)| hide.then_some(name))
-        .collect();
-    if !hidden.is_empty() {
-        // Beside the position, with a line of border between them.
-        let room = (inner.width as usize).saturating_sub(pos.as_ref().map_or(0, |p| p.width()) + 2);
-        let long = format!(" hidden: {} (widen) ", hidden.join(", "));
-        let short = format!(" -{} ", hidden.join(","));
-        let text = [long, short]
-            .into_iter()
-            .find(|t| t.chars().count() <= room);
-        if let Some(text) = text {
-            block = block.title_bottom(ratatui::text::Line::styled(text, theme.key()));
+/// The columns that may be left out, first left out first; `#`, state, Δ and the
+/// hypothesis always stay.
+pub const ROUNDS_DROP_ORDER: [&str; 4] = ["aggregate", "gate", "vs", "val"];
+
+/// The hypothesis keeps at least this many cells before columns are left out for it.
+const HYPOTHESIS_MIN: u16 = 16;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Col {
+    Number,
+    State,
+    Gate,
+    Val,
+    Aggregate,
+    Delta,
+    Vs,
+    Hypothesis,
+}
+
+impl Col {
+    fn header(self) -> &'static str {
+        match self {
+            Col::Number => "#",
+            Col::State => "state",
+            Col::Gate => "gate",
+            Col::Val => "val",
+            Col::Aggregate => "aggregate",
+            Col::Delta => "Δ",
+            Col::Vs => "vs",
+            Col::Hypothesis => "hypothesis",
         }
     }
-    if let Some(pos) = pos {
-        block = block.title_bottom(pos);
+}
+
+fn verdict_short(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Accept => "ACCEPT",
+        Verdict::AcceptWithNote => "NOTE",
+        Verdict::NeedsRemeasure => "AGAIN",
+        Verdict::Reject => "REJECT",
     }
-    frame.render_widget(block, area);
-    let visible = window(model.rounds.len(), visible_rows, model.selected);
-    let start = visible.start;
-    let aggregates: Vec<String> = model
-        .rounds
-        .iter()
-        .map(|r| fmt_metric(r.aggregate, metric))
-        .collect();
-    let aggregate_width = super::text::max_width(&aggregates).max(9) as u16;
-    let mut fixed: Vec<Option<u16>> = vec![Some(4), Some(if narrow { 5 } else { 12 })];
-    if show_verdict {
-        fixed.push(Some(6));
+}
+
+fn status_text(r: &RoundLine, narrow: bool) -> String {
+    let mut text = if narrow {
+        match r.status {
+            RoundStatus::Baseline => "BASE",
+            RoundStatus::Accepted => "ACC",
+            RoundStatus::RolledBack => "RB",
+            RoundStatus::Open => "open",
+        }
+        .to_owned()
+    } else {
+        r.status.as_str().to_owned()
+    };
+    if r.forced {
+        text.push('!');
     }
-    if show_aggregate {
-        fixed.push(Some(aggregate_width));
-    }
-    // Δ as wide as its widest value, so a unit is never cut (`+0.0814%` is 8 columns).
-    let delta_width = model.rounds[visible.clone()]
-        .iter()
-        .map(|r| delta_text(r).chars().count())
-        .max()
-        .unwrap_or(1)
-        .max(1) as u16;
-    fixed.extend([Some(delta_width), None]);
-    let w = widths(inner.width, &fixed, 1);
-    let hypothesis_width = *w.last().unwrap_or(&0) as usize;
-    let rows: Vec<Row> = model.rounds[visible]
-        .iter()
-        .zip(&aggregates[start..])
-        .map(|(r, aggregate)| {
-            let status = if narrow {
-                match r.status {
-                    RoundStatus::Baseline => "BASE",
-                    RoundStatus::Accepted => "ACC",
-                    RoundStatus::RolledBack => "RB",
-                    RoundStatus::Open => "open",
-                }
-            } else {
-                r.status.as_str()
-            };
-            let status_style = match r.status {
-                RoundStatus::Baseline | RoundStatus::Accepted => theme.good(),
-                RoundStatus::RolledBack => theme.dim(),
-                RoundStatus::Open => theme.warning(),
-            };
-            let marker = if r.incumbent { "★" } else { " " };
-            let number = Cell::from(format!("{marker}{}", r.number)).style(if r.incumbent {
-                theme.incumbent()
-            } else {
-                theme.text()
-            });
-            let mut status_text = status.to_owned();
-            if r.forced {
-                status_text.push('!');
-            }
-            let verdict = r.verdict.map_or(Cell::from(""), |v| {
-                let text = match v {
-                    Verdict::Accept => "ACCEPT",
-                    Verdict::AcceptWithNote => "NOTE",
-                    Verdict::NeedsRemeasure => "AGAIN",
-                    Verdict::Reject => "REJECT",
-                };
-                Cell::from(text).style(theme.verdict(v))
-            });
-            let mut cells = vec![number, Cell::from(status_text).style(status_style)];
-            if show_verdict {
-                cells.push(verdict);
-            }
-            if show_aggregate {
-                cells.push(Cell::from(aggregate.clone()));
-            }
-            // A round with a failing shape has no honest Δ (as `kcamp log` says it).
-            cells.push(match r.failed {
-                0 => Cell::from(fmt_pct(r.delta)),
-                _ => Cell::from(delta_text(r)).style(theme.error()),
-            });
-            cells.push(Cell::from(fit_end(&r.hypothesis, hypothesis_width)));
-            Row::new(cells)
-        })
-        .collect();
-    let mut header = vec!["#", "state"];
-    if show_verdict {
-        header.push("gate");
-    }
-    if show_aggregate {
-        header.push("aggregate");
-    }
-    header.extend(["Δ", "hypothesis"]);
-    let header: Vec<String> = header
-        .iter()
-        .zip(&w)
-        .map(|(h, &w)| fit_end(h, w as usize))
-        .collect();
-    let constraints: Vec<Constraint> = w.iter().map(|&w| Constraint::Length(w)).collect();
-    let table = Table::new(rows, constraints)
-        .header(ratatui::widgets::Row::new(header).style(theme.title()))
-        .row_highlight_style(theme.selected())
-        .column_spacing(1);
-    let mut state = TableState::default().with_selected(Some(model.selected - start));
-    frame.render_stateful_widget(table, inner, &mut state);
+    text
 }
 
 /// The Δ cell: the aggregate change, or `FAIL n` where n shapes do not PASS.
@@ -169,5 +81,223 @@ fn delta_text(r: &RoundLine) -> String {
     match r.failed {
         0 => fmt_pct(r.delta),
         n => format!("FAIL {n}"),
+    }
+}
+
+fn cell_text(col: Col, r: &RoundLine, aggregate: &str, narrow: bool) -> String {
+    match col {
+        Col::Number => format!("{}{}", if r.incumbent { "★" } else { " " }, r.number),
+        Col::State => status_text(r, narrow),
+        Col::Gate => r
+            .verdict
+            .map_or(String::new(), |v| verdict_short(v).to_owned()),
+        Col::Val => match r.validation {
+            Some(Validation::Quick) => "quick".into(),
+            Some(Validation::Full) => "full".into(),
+            None => String::new(),
+        },
+        Col::Aggregate => aggregate.to_owned(),
+        Col::Delta => delta_text(r),
+        Col::Vs => r.parent.map_or(String::new(), |p| format!("r{p}")),
+        Col::Hypothesis => r.hypothesis.clone(),
+    }
+}
+
+/// The columns that fit in `room` cells with their widths, and the names of those left out.
+fn columns(
+    rounds: &[RoundLine],
+    aggregates: &[String],
+    room: u16,
+) -> (Vec<(Col, u16)>, Vec<&'static str>, bool) {
+    let widest = |col: Col, narrow: bool| -> u16 {
+        rounds
+            .iter()
+            .zip(aggregates)
+            .map(|(r, a)| width(&cell_text(col, r, a, narrow)))
+            .chain([width(col.header())])
+            .max()
+            .unwrap_or(0) as u16
+    };
+    let all = [
+        Col::Number,
+        Col::State,
+        Col::Gate,
+        Col::Val,
+        Col::Aggregate,
+        Col::Delta,
+        Col::Vs,
+    ];
+    for narrow in [false, true] {
+        let mut cols: Vec<(Col, u16)> = all.iter().map(|&c| (c, widest(c, narrow))).collect();
+        let mut hidden = Vec::new();
+        let used = |cols: &[(Col, u16)]| cols.iter().map(|(_, w)| w + 1).sum::<u16>();
+        for name in ROUNDS_DROP_ORDER {
+            if used(&cols) + HYPOTHESIS_MIN <= room {
+                break;
+            }
+            // The full state names go before any column does.
+            if !narrow && name == "aggregate" {
+                break;
+            }
+            cols.retain(|(c, _)| c.header() != name);
+            hidden.push(name);
+        }
+        if used(&cols) + HYPOTHESIS_MIN <= room || narrow {
+            cols.push((Col::Hypothesis, room.saturating_sub(used(&cols))));
+            return (cols, hidden, narrow);
+        }
+    }
+    unreachable!("the narrow pass always returns")
+}
+
+pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
+    let theme = model.theme;
+    let shown_rows = &model.round_rows;
+    let count = match (model.rounds.len(), model.rounds_filter.is_empty()) {
+        (1, true) => "1 round".to_owned(),
+        (n, true) => format!("{n} rounds"),
+        (n, false) => format!("'{}' {}/{n}", model.rounds_filter, shown_rows.len()),
+    };
+    let mut block = panel_block(model, Panel::Rounds, dim_extra(theme, count), area);
+    let inner = block.inner(area);
+    if model.rounds.is_empty() || shown_rows.is_empty() {
+        let text = if model.rounds.is_empty() {
+            "no rounds yet: run `kcamp baseline`".to_owned()
+        } else {
+            format!(
+                "no hypothesis contains '{}' (Esc clears the search)",
+                model.rounds_filter
+            )
+        };
+        frame.render_widget(block, area);
+        let lines = super::text::wrap(&Line::styled(text, theme.dim()), inner.width as usize);
+        let lines = super::text::clip_rows(lines, inner.height as usize, inner.width as usize);
+        frame.render_widget(Paragraph::new(lines), inner);
+        return;
+    }
+    let metric = model
+        .state
+        .as_ref()
+        .map_or("", |s| s.manifest.primary_metric.as_str());
+    let aggregates: Vec<String> = model
+        .rounds
+        .iter()
+        .map(|r| fmt_metric(r.aggregate, metric))
+        .collect();
+    let (cols, hidden, narrow) = columns(&model.rounds, &aggregates, inner.width);
+    let visible_rows = inner.height.saturating_sub(1) as usize;
+    let cursor = shown_rows
+        .iter()
+        .position(|&i| i == model.selected)
+        .unwrap_or(0);
+    let pos = position(cursor, shown_rows.len(), visible_rows, theme);
+    if !hidden.is_empty() {
+        // Beside the position, with a line of border between them.
+        let room = (inner.width as usize).saturating_sub(pos.as_ref().map_or(0, |p| p.width()) + 2);
+        let long = format!(" hidden: {} (widen) ", hidden.join(", "));
+        let short = format!(" -{} ", hidden.join(","));
+        if let Some(text) = [long, short].into_iter().find(|t| width(t) <= room) {
+            block = block.title_bottom(Line::styled(text, theme.key()));
+        }
+    }
+    if let Some(pos) = pos {
+        block = block.title_bottom(pos);
+    }
+    frame.render_widget(block, area);
+    let visible = window(shown_rows.len(), visible_rows, cursor);
+    let start = visible.start;
+    let rows: Vec<Row> = shown_rows[visible]
+        .iter()
+        .map(|&i| {
+            let r = &model.rounds[i];
+            let cells: Vec<Cell> = cols
+                .iter()
+                .map(|&(col, w)| {
+                    let text = fit_end(&cell_text(col, r, &aggregates[i], narrow), w as usize);
+                    let style = match col {
+                        Col::Number if r.incumbent => theme.incumbent(),
+                        Col::State => match r.status {
+                            RoundStatus::Baseline | RoundStatus::Accepted => theme.good(),
+                            RoundStatus::RolledBack => theme.dim(),
+                            RoundStatus::Open => theme.warning(),
+                        },
+                        Col::Gate => r.verdict.map_or(theme.text(), |v| theme.verdict(v)),
+                        // A round with a failing shape has no honest Δ (as `kcamp log` says).
+                        Col::Delta if r.failed > 0 => theme.error(),
+                        Col::Val | Col::Vs => theme.dim(),
+                        _ => theme.text(),
+                    };
+                    Cell::from(text).style(style)
+                })
+                .collect();
+            Row::new(cells)
+        })
+        .collect();
+    let header: Vec<String> = cols
+        .iter()
+        .map(|&(c, w)| fit_end(c.header(), w as usize))
+        .collect();
+    let constraints: Vec<Constraint> = cols.iter().map(|&(_, w)| Constraint::Length(w)).collect();
+    let table = Table::new(rows, constraints)
+        .header(Row::new(header).style(theme.title()))
+        .row_highlight_style(theme.selected())
+        .column_spacing(1);
+    let mut state = TableState::default()
+        .with_selected(shown_rows.contains(&model.selected).then(|| cursor - start));
+    frame.render_stateful_widget(table, inner, &mut state);
+}
+
+/// The row of the rounds table at terminal row `y` (a click), as an index into the rounds.
+pub fn row_at(model: &Model, area: Rect, y: u16) -> Option<usize> {
+    let inner = ratatui::widgets::Block::bordered().inner(area);
+    let first = inner.y + 1;
+    if y < first || y >= inner.y + inner.height {
+        return None;
+    }
+    let visible_rows = inner.height.saturating_sub(1) as usize;
+    let cursor = model
+        .round_rows
+        .iter()
+        .position(|&i| i == model.selected)
+        .unwrap_or(0);
+    let visible = window(model.round_rows.len(), visible_rows, cursor);
+    model
+        .round_rows
+        .get(visible.start + (y - first) as usize)
+        .filter(|_| visible.start + ((y - first) as usize) < visible.end)
+        .copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::derive::round_lines;
+    use crate::fixtures;
+
+    #[test]
+    fn round_numbers_are_never_cut_and_columns_go_in_the_stated_order() {
+        let mut rounds = round_lines(&fixtures::several_rounds());
+        // 2,002 rounds: the numbers of the last ones take five cells and a star.
+        for r in &mut rounds {
+            r.number += 1998;
+        }
+        let aggregates: Vec<String> = rounds.iter().map(|_| "80.7 GFLOP/s".into()).collect();
+        let mut previous = 0;
+        for room in (30..140).rev() {
+            let (cols, hidden, _) = columns(&rounds, &aggregates, room);
+            assert!(hidden.len() >= previous, "a wider panel never hides more");
+            previous = hidden.len();
+            assert_eq!(hidden[..], ROUNDS_DROP_ORDER[..hidden.len()], "at {room}");
+            let number = cols.iter().find(|(c, _)| *c == Col::Number).unwrap().1;
+            for r in &rounds {
+                assert!(width(&cell_text(Col::Number, r, "", false)) <= number as usize);
+            }
+            let delta = cols.iter().find(|(c, _)| *c == Col::Delta).unwrap().1;
+            for r in &rounds {
+                assert!(width(&delta_text(r)) <= delta as usize, "Δ cut at {room}");
+            }
+        }
+        let (cols, hidden, narrow) = columns(&rounds, &aggregates, 140);
+        assert!(hidden.is_empty() && !narrow, "{cols:?}");
     }
 }

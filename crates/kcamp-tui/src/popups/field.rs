@@ -1,0 +1,194 @@
+//! One line of editable text, through `tui-input`: the cursor moves (←/→, Home/End, C-a/C-e,
+//! C-b/C-f, C-←/C-→), and the readline keys delete (C-u to the start, C-w a word, C-k to the
+//! end, Delete, Backspace). Drawn wrapped over a few rows, the cursor always in sight.
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use tui_input::backend::crossterm::to_input_request;
+use tui_input::{Input, InputRequest};
+
+use crate::view::text;
+
+#[derive(Debug, Clone, Default)]
+pub struct TextField {
+    input: Input,
+}
+
+/// Two fields are alike when their text and cursor are.
+impl PartialEq for TextField {
+    fn eq(&self, other: &TextField) -> bool {
+        self.input.value() == other.input.value() && self.input.cursor() == other.input.cursor()
+    }
+}
+
+impl TextField {
+    pub fn new(text: impl Into<String>) -> TextField {
+        TextField {
+            input: Input::new(text.into()),
+        }
+    }
+
+    pub fn text(&self) -> &str {
+        self.input.value()
+    }
+
+    /// The cursor's position, in characters from the start.
+    pub fn cursor(&self) -> usize {
+        self.input.cursor()
+    }
+
+    /// Apply an editing key; true when the text changed. Keys that are no edit (Enter, Esc,
+    /// a function key) change nothing.
+    pub fn edit(&mut self, key: &KeyEvent) -> bool {
+        // C-a and C-e reach the terminal as letters with CONTROL; Alt-letters as META or ALT.
+        let request = match (key.code, key.modifiers) {
+            (KeyCode::Char(c), m) if m.contains(KeyModifiers::ALT) && c == 'b' => {
+                Some(InputRequest::GoToPrevWord)
+            }
+            (KeyCode::Char(c), m) if m.contains(KeyModifiers::ALT) && c == 'f' => {
+                Some(InputRequest::GoToNextWord)
+            }
+            _ => to_input_request(&Event::Key(*key)),
+        };
+        let before = self.input.value().to_owned();
+        if let Some(request) = request {
+            self.input.handle(request);
+        }
+        self.input.value() != before
+    }
+
+    /// The field as rows of at most `width` cells: `prompt` then the text, wrapped; the
+    /// cursor a reversed cell. Past `max_rows`, the rows around the cursor, the first one
+    /// kept marked `…` when rows before it are left out.
+    pub fn lines(
+        &self,
+        prompt: &str,
+        width: usize,
+        max_rows: usize,
+        prompt_style: Style,
+        cursor_style: Style,
+    ) -> Vec<Line<'static>> {
+        let width = width.max(2);
+        let value = self.input.value();
+        let cursor = self.input.cursor();
+        // Cells of the prompt, the text, and one more for a cursor at the end.
+        let mut cells: Vec<(String, Style)> = prompt
+            .chars()
+            .map(|c| (c.to_string(), prompt_style))
+            .collect();
+        let start = cells.len();
+        cells.extend(value.chars().map(|c| (c.to_string(), Style::default())));
+        cells.push((" ".to_owned(), Style::default()));
+        let at = start + cursor.min(value.chars().count());
+        cells[at].1 = cursor_style;
+        let mut rows: Vec<Vec<(String, Style)>> = Vec::new();
+        let mut row = Vec::new();
+        let mut used = 0;
+        let mut cursor_row = 0;
+        for (i, (c, style)) in cells.into_iter().enumerate() {
+            let w = text::width(&c).max(1);
+            if used + w > width && !row.is_empty() {
+                rows.push(std::mem::take(&mut row));
+                used = 0;
+            }
+            if i == at {
+                cursor_row = rows.len();
+            }
+            used += w;
+            row.push((c, style));
+        }
+        rows.push(row);
+        let max_rows = max_rows.max(1);
+        let first = if rows.len() <= max_rows {
+            0
+        } else {
+            // The cursor's row last in view (or the end, when the cursor is there).
+            (cursor_row + 1)
+                .saturating_sub(max_rows)
+                .min(rows.len() - max_rows)
+        };
+        let last = (first + max_rows).min(rows.len());
+        rows[first..last]
+            .iter()
+            .enumerate()
+            .map(|(i, row)| {
+                let mut spans: Vec<Span<'static>> = row
+                    .iter()
+                    .map(|(c, style)| Span::styled(c.clone(), *style))
+                    .collect();
+                if i == 0 && first > 0 {
+                    spans[0] = Span::styled(text::ELLIPSIS.to_string(), prompt_style);
+                }
+                Line::from(spans)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn press(field: &mut TextField, code: KeyCode, modifiers: KeyModifiers) -> bool {
+        field.edit(&KeyEvent::new(code, modifiers))
+    }
+
+    fn typed(field: &mut TextField, text: &str) {
+        for c in text.chars() {
+            press(field, KeyCode::Char(c), KeyModifiers::NONE);
+        }
+    }
+
+    #[test]
+    fn the_cursor_moves_and_the_readline_keys_delete() {
+        let none = KeyModifiers::NONE;
+        let ctrl = KeyModifiers::CONTROL;
+        let mut f = TextField::new("");
+        typed(&mut f, "tile 64 wide");
+        press(&mut f, KeyCode::Left, none);
+        press(&mut f, KeyCode::Left, none);
+        typed(&mut f, "x");
+        assert_eq!(f.text(), "tile 64 wixde");
+        press(&mut f, KeyCode::Char('a'), ctrl);
+        assert_eq!(f.cursor(), 0);
+        typed(&mut f, "> ");
+        press(&mut f, KeyCode::End, none);
+        assert!(
+            press(&mut f, KeyCode::Char('w'), ctrl),
+            "C-w deletes a word"
+        );
+        assert_eq!(f.text(), "> tile 64 ");
+        press(&mut f, KeyCode::Home, none);
+        press(&mut f, KeyCode::Right, none);
+        press(&mut f, KeyCode::Right, none);
+        assert!(
+            press(&mut f, KeyCode::Char('k'), ctrl),
+            "C-k deletes to the end"
+        );
+        assert_eq!(f.text(), "> ");
+        press(&mut f, KeyCode::Char('u'), ctrl);
+        assert_eq!(f.text(), "");
+        assert!(!press(&mut f, KeyCode::Enter, none), "Enter is no edit");
+    }
+
+    #[test]
+    fn a_long_text_wraps_and_keeps_the_cursor_in_sight() {
+        let mut f = TextField::new("a".repeat(100));
+        let plain = Style::default();
+        let cursor = Style::default().add_modifier(ratatui::style::Modifier::REVERSED);
+        let rows = f.lines("reason: ", 20, 3, plain, cursor);
+        assert_eq!(rows.len(), 3);
+        assert!(rows[0].to_string().starts_with('…'), "{rows:?}");
+        let has_cursor = |rows: &[Line]| {
+            rows.iter()
+                .any(|r| r.spans.iter().any(|s| s.style == cursor))
+        };
+        assert!(has_cursor(&rows));
+        press(&mut f, KeyCode::Home, KeyModifiers::NONE);
+        let rows = f.lines("reason: ", 20, 3, plain, cursor);
+        assert!(rows[0].to_string().starts_with("reason: "), "{rows:?}");
+        assert!(has_cursor(&rows));
+        assert!(rows.iter().all(|r| r.width() <= 20));
+    }
+}
