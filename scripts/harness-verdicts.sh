@@ -7,19 +7,27 @@
 # roofline floor must refuse it). Every figure is the harness's own (CUDA events or
 # perf_counter), judged by kcamp; torch's own matmul is the kernel, so it is its own reference.
 #   scripts/harness-verdicts.sh [path/to/kcamp]    (default target/release/kcamp)
-# Env: PYTHON (an interpreter with torch, default python3), RUNS (default 10), SHAPES (a shapes
-# file; default small GEMMs on the CPU, 4096-class ones on CUDA), OUT (default
-# /tmp/kcamp-harness-verdicts). Prints a table last.
+# On an H200 it makes the issue's CUDA figures: five re-validations of cuBLAS fp32, fp32 -> TF32
+# accepted, a cached result above the H200's dense TF32 peak refused, with no target_gpu in the
+# manifest (the floor comes from the GPU kcamp finds on the machine; the summary shows which).
+# Env: PYTHON (an interpreter with torch, default python3), RUNS (default 5 on CUDA, 10 on the
+# CPU), SHAPES (a shapes file; default small GEMMs on the CPU, 4096-class ones on CUDA), CLOCK
+# (on the CPU: process, the default, or wall; bench.py's --cpu-clock), PAIRS (harness.pairs,
+# default 6), UNPAIRED=1 (commands without {kernel_dir}: judged against recorded numbers),
+# OUT (default /tmp/kcamp-harness-verdicts). Prints a table last.
 set -euo pipefail
 KCAMP="$(realpath "${1:-target/release/kcamp}")"
 PYTHON="$(command -v "${PYTHON:-python3}")"
 OUT="$(mkdir -p "${OUT:-/tmp/kcamp-harness-verdicts}" && cd "${OUT:-/tmp/kcamp-harness-verdicts}" && pwd)"
-RUNS="${RUNS:-10}"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}" XDG_DATA_HOME="$WORK/data"
 DEVICE="$("$PYTHON" -c 'import torch; print("cuda" if torch.cuda.is_available() else "cpu")')"
+if [ "$DEVICE" = cuda ]; then RUNS="${RUNS:-5}"; else RUNS="${RUNS:-10}"; fi
+CLOCK="${CLOCK:-process}"
 "$PYTHON" -c 'import torch; print(torch.__version__, torch.cuda.get_device_name() if torch.cuda.is_available() else "cpu", torch.get_num_threads(), "threads")' > "$OUT/device.txt"
+echo "clock: $([ "$DEVICE" = cuda ] && echo cuda-events || echo "$CLOCK"), pairs: ${PAIRS:-6}, $([ -n "${UNPAIRED:-}" ] && echo unpaired || echo paired)" >> "$OUT/device.txt"
+command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,pci.device_id,driver_version --format=csv,noheader >> "$OUT/device.txt" || true
 if [ -z "${SHAPES:-}" ]; then
   SHAPES="$WORK/shapes.yaml"
   if [ "$DEVICE" = cuda ]; then
@@ -40,10 +48,18 @@ YAML
   fi
 fi
 
-# new_campaign DIR: a torch-harness GEMM f32 campaign on $SHAPES, run by $PYTHON, no commits.
+# new_campaign DIR: a torch-harness GEMM f32 campaign on $SHAPES, run by $PYTHON, no commits;
+# no target_gpu: the rows are held to the GPU found on this machine (or its CPUs).
 new_campaign() {
   "$KCAMP" init "$1" --harness torch --op gemm --dtype f32 --shapes "$SHAPES" --json > /dev/null
-  sed -i "s/^git_commit: true/git_commit: false/; s#python3 harness/bench.py#$PYTHON harness/bench.py#g" "$1/manifest.yaml"
+  local flags=""
+  [ "$DEVICE" = cpu ] && flags=" --cpu-clock $CLOCK"
+  sed -i "s/^git_commit: true/git_commit: false/; s#^\(quick_command\|full_command\): python3 harness/bench.py\(.*\)#\1: $PYTHON harness/bench.py\2$flags#" "$1/manifest.yaml"
+  if [ -n "${UNPAIRED:-}" ]; then sed -i 's# --kernel-dir {kernel_dir}##g' "$1/manifest.yaml"; fi
+  if [ -n "${PAIRS:-}" ]; then
+    if grep -q '^  pairs:' "$1/manifest.yaml"; then sed -i "s/^  pairs: .*/  pairs: $PAIRS/" "$1/manifest.yaml"
+    else printf 'harness:\n  pairs: %s\n' "$PAIRS" >> "$1/manifest.yaml"; fi
+  fi
 }
 # kernel DIR BODY: kernel/kernel.py's gemm() made of BODY (a Python expression of a, b).
 kernel() {
@@ -63,7 +79,7 @@ validate() {
   t0=$(date +%s.%N)
   "$KCAMP" -C "$dir" validate --json > "$OUT/$name.json" || true
   t1=$(date +%s.%N)
-  echo "$t0 $t1" > "$OUT/$name.time"
+  echo "$t0 $t1 $(cut -d' ' -f1 /proc/loadavg)" > "$OUT/$name.time"
   if [ -z "${KEEP:-}" ]; then
     "$KCAMP" -C "$dir" rollback --reason "measurement run" --json > /dev/null
   fi
@@ -116,10 +132,10 @@ import json, sys
 out, runs = sys.argv[1], int(sys.argv[2])
 def load(name):
     v = json.load(open(f"{out}/{name}.json"))
-    t0, t1 = (float(x) for x in open(f"{out}/{name}.time").read().split())
-    return v, t1 - t0
+    t0, t1, la = (float(x) for x in open(f"{out}/{name}.time").read().split())
+    return v, t1 - t0, la
 def line(name):
-    v, secs = load(name)
+    v, secs, la = load(name)
     r = v.get("report") or {}
     shapes = r.get("shapes", [])
     bands = [s["band"] for s in shapes if s.get("band") is not None] or [float("nan")]
@@ -129,8 +145,11 @@ def line(name):
     details = r.get("reason_details", [])
     deciding = [d["text"] for d in details if d.get("kind") not in ("method", "coverage")]
     why = (deciding or [d["text"] for d in details] or [""])[0]
+    floor = [d["text"] for d in details if d.get("kind") == "plausibility"]
     return dict(verdict=r.get("verdict", v.get("error", {}).get("kind", "?")), agg=agg,
-                band=max(bands), hard=hard, secs=secs, why=why)
+                band=max(bands), agg_band=(r.get("aggregate") or {}).get("band"),
+                p=(r.get("aggregate") or {}).get("p_value"), hard=hard, secs=secs, load=la,
+                why=why, floor=floor)
 def pct(x):
     return "-" if x is None else f"{x * 100:+.2f}%"
 def accepted(name):
@@ -142,14 +161,19 @@ def accepted(name):
     return dec or ("refused: " + d.get("error", {}).get("message", "")[:70].replace("\n", " "))
 print("device:", open(f"{out}/device.txt").read().strip(), "| load:", open(f"{out}/load.txt").read().strip().replace("\n", " / "))
 rows = [line(f"unchanged_{i}") for i in range(1, runs + 1)]
-print("\nunchanged kernel: verdict, aggregate Δ, widest shape band, hard regressions, wall s, first reason")
+def band(r):
+    b = "-" if r["agg_band"] is None else f"±{r['agg_band'] * 100:.2f}%"
+    return b + ("" if r["p"] is None else f" p={r['p']:.3f}")
+print("\nunchanged kernel: verdict, aggregate Δ, its band, widest shape band, hard regressions, wall s, 1-min load, first reason")
 for i, r in enumerate(rows, 1):
-    print(f"  {i:>2} {r['verdict']:<16} {pct(r['agg']):>8} ±{r['band'] * 100:5.2f}% {','.join(r['hard']) or '-':<10} {r['secs']:6.1f}  {r['why'][:90]}")
+    print(f"  {i:>2} {r['verdict']:<16} {pct(r['agg']):>8} {band(r):>16} ±{r['band'] * 100:6.2f}% {','.join(r['hard']) or '-':<10} {r['secs']:6.1f} {r['load']:5.2f}  {r['why'][:90]}")
 fast, cached = line("faster"), line("cached")
-print(f"\nfaster kernel:  {fast['verdict']} {pct(fast['agg'])} (widest band ±{fast['band'] * 100:.2f}%), {fast['secs']:.1f} s; accept: {accepted('faster')}")
-print(f"  {fast['why'][:160]}")
+print(f"\nfaster kernel:  {fast['verdict']} {pct(fast['agg'])} (aggregate band {band(fast)}, widest shape band ±{fast['band'] * 100:.2f}%), {fast['secs']:.1f} s, load {fast['load']:.2f}; accept: {accepted('faster')}")
+print(f"  {fast['why'][:200]}")
 print(f"caching kernel: {cached['verdict']} {pct(cached['agg'])}; accept: {accepted('cached')}")
-print(f"  {cached['why'][:160]}")
+print(f"  {cached['why'][:200]}")
+for note in fast["floor"][:1] + cached["floor"][:2]:
+    print(f"  floor: {note[:240]}")
 acc = sum(1 for r in rows if r["verdict"].startswith("ACCEPT"))
 rej = sum(1 for r in rows if r["verdict"] == "REJECT" and r["hard"])
 print(f"\n{'case':<34}{'ACCEPT':>8}{'REJECT for a regression':>25}{'mean s':>8}")

@@ -176,6 +176,12 @@ fn measuring(
             cancel,
             ..Builtin::default()
         },
+        kcamp_runner::AdapterProbe(Arc::new(|| {
+            kcamp_gpu::list_adapters()
+                .iter()
+                .map(kcamp_gpu::AdapterReport::description)
+                .collect()
+        })),
     );
     Ok((measurer, progress))
 }
@@ -626,12 +632,21 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
         human.push_str(&line);
     }
     let mismatch = r.like_for_like.as_ref().map(|l| !l.comparable());
-    let next = next_after_verdict(
-        ctx,
-        r.report.verdict,
-        (!out.failures.is_empty()).then_some("the reasons above"),
-        Some(mismatch.unwrap_or(false)),
-    );
+    let next = if r.unfloored.is_some() && r.report.verdict == Verdict::NeedsRemeasure {
+        // Measuring again changes nothing until something names what the rows ran on.
+        vec![format!(
+            "name the GPU the rows come from: target_gpu in {} (the reason above lists the known ones), or `{} peak` on it; then validate again",
+            c.dir.join("manifest.yaml").display(),
+            prefix(ctx)
+        )]
+    } else {
+        next_after_verdict(
+            ctx,
+            r.report.verdict,
+            (!out.failures.is_empty()).then_some("the reasons above"),
+            Some(mismatch.unwrap_or(false)),
+        )
+    };
     Ok(CmdOutput::with_exit(out, human, exit).with_next(next))
 }
 
@@ -803,13 +818,17 @@ fn next_from_state(ctx: &Ctx, st: &CampaignState) -> Vec<String> {
                     .display()
             )],
             Some(g) => {
-                // Neither status nor log prints why a shape failed: say where it is.
-                let reasons = format!(
-                    "why each shape failed: {}, or the dashboard's e",
-                    st.dir
-                        .join(format!("rounds/round-{}/artifacts/result.json", r.number))
-                        .display()
-                );
+                // Neither status nor log prints why a shape failed: say where it is (the
+                // built-in runner's run record, a harness's log; an imported CSV has none).
+                let artifacts = st.dir.join(format!("rounds/round-{}/artifacts", r.number));
+                let reasons = match ["result.json", "harness.log"]
+                    .iter()
+                    .map(|f| artifacts.join(f))
+                    .find(|p| p.is_file())
+                {
+                    Some(p) => format!("why each shape failed: {}, or the dashboard's e", p.display()),
+                    None => "the CSV was imported: why each shape failed is in the output of the harness that wrote it".to_owned(),
+                };
                 next_after_verdict(
                     ctx,
                     g.verdict,
@@ -1193,7 +1212,12 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
         .iter()
         .flat_map(|c| [c.svg.as_path(), c.png.as_path()])
         .collect();
-    let next = report_next(ctx, gate.verdict, report.target.as_ref());
+    let next = report_next(
+        ctx,
+        gate.verdict,
+        report.target.as_ref(),
+        acceptance.unfloored.is_some(),
+    );
     let human = match a.format {
         ReportFormat::Markdown => {
             // stdout is the markdown to paste; the run's line goes to stderr.
@@ -1341,6 +1365,7 @@ fn standing_report(
             ctx,
             gate.verdict,
             target.as_ref(),
+            record.unfloored.is_some(),
         )),
     )
 }
@@ -1351,10 +1376,14 @@ fn report_next(
     ctx: &Ctx,
     verdict: kcamp_core::gate::Verdict,
     target: Option<&kcamp_core::campaign::TargetStatus>,
+    unfloored: bool,
 ) -> Vec<String> {
     use kcamp_core::gate::Verdict;
     let k = prefix(ctx);
     match verdict {
+        Verdict::NeedsRemeasure if unfloored => vec![format!(
+            "name the GPU the rows come from: target_gpu in manifest.yaml (the reason above lists the known ones), or `{k} peak` on it; then `{k} report` again"
+        )],
         Verdict::Accept | Verdict::AcceptWithNote => match target {
             Some(t) if !t.met => vec![format!(
                 "{k} round new --hypothesis TEXT   (the performance target is not met yet)"

@@ -316,6 +316,16 @@ fn next_step(
         (Verdict::NeedsRemeasure, _) => {
             "measure the candidate again (more `timing.repeats` narrow the bands), then gate again".into()
         }
+        // A gain inside the aggregate's band: nothing was lost, the two runs were too noisy.
+        (Verdict::Reject, _)
+            if report.aggregate.delta.is_some_and(|d| d > 0.0)
+                && !report
+                    .shapes
+                    .iter()
+                    .any(|s| s.class == ShapeClass::Failed || s.hard_regression) =>
+        {
+            "measure both sides again with more `timing.repeats` (or in one run, paired: inside a campaign `kcamp validate` measures the incumbent beside the candidate), then gate again".into()
+        }
         (Verdict::Reject, _) => {
             format!("kcamp gate {files} --format csv   # every shape's numbers, to find where it lost")
         }

@@ -67,7 +67,8 @@ pub fn run(dir: &Path, args: &[&str], code: i32) -> Value {
         .unwrap_or_else(|e| panic!("not one JSON document ({e}): {}", describe(args, &out)))
 }
 
-/// A fresh campaign (`root/camp`, the fixture shapes, git commits off), not yet baselined.
+/// A fresh campaign (`root/camp`, the fixture shapes, git commits off, rows held to an
+/// Apple M2's cited peaks), not yet baselined.
 pub fn init(root: &Path) -> PathBuf {
     let dir = root.join("camp");
     let shapes = fixture("campaign/shapes.yaml");
@@ -84,9 +85,11 @@ pub fn init(root: &Path) -> PathBuf {
     run(root, &args, 0);
     let manifest = dir.join("manifest.yaml");
     let text = std::fs::read_to_string(&manifest).unwrap();
+    // Imported rows are held to the target's roofline floor; without one no gain on them
+    // can be accepted.
     std::fs::write(
         &manifest,
-        text.replace("git_commit: true", "git_commit: false"),
+        text.replace("git_commit: true", "git_commit: false") + "target_gpu: m2\n",
     )
     .unwrap();
     dir
@@ -344,4 +347,34 @@ pub fn scaled_csv(dir: &Path, name: &str, factor: f64) -> PathBuf {
     let path = dir.join(format!("scaled-{factor}-{name}"));
     std::fs::write(&path, out).unwrap();
     path
+}
+
+/// A GEMM CSV like `src` with every rate scaled by `factor` (times divided by it) and each
+/// rate's stddev `rel_sd` of it, written to `out`; the row `timeout`, if any, becomes
+/// TIMEOUT_FAIL with no numbers.
+pub fn spread_csv(src: &Path, out: &Path, factor: f64, rel_sd: f64, timeout: Option<&str>) {
+    let text = std::fs::read_to_string(src).unwrap();
+    let mut lines = text.lines();
+    let mut csv = format!("{}\n", lines.next().unwrap());
+    for line in lines {
+        let mut cells: Vec<String> = line.split(',').map(str::to_owned).collect();
+        if Some(cells[0].as_str()) == timeout {
+            cells[5] = "TIMEOUT_FAIL".into();
+            for c in &mut cells[6..12] {
+                c.clear();
+            }
+        } else {
+            for (value, sd) in [(6, 7), (8, 9)] {
+                let v = cells[value].parse::<f64>().unwrap() * factor;
+                cells[value] = v.to_string();
+                cells[sd] = (v * rel_sd).to_string();
+            }
+            for time in [10, 11] {
+                cells[time] = (cells[time].parse::<f64>().unwrap() / factor).to_string();
+            }
+        }
+        csv.push_str(&cells.join(","));
+        csv.push('\n');
+    }
+    std::fs::write(out, csv).unwrap();
 }

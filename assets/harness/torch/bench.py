@@ -34,7 +34,9 @@ How a shape is measured (each step: forward, and for GEMM the backward dA and dB
              --min-sample-ms. On a GPU each call is timed alone with CUDA events, after
              an L2 flush (a write of --flush-mib MiB, larger than any L2) outside the
              timed interval; on the CPU (one torch thread unless --threads) the calls
-             of a sample are timed together with time.perf_counter (no cache flush).
+             of a sample are timed together (no cache flush) by the process's CPU
+             time, time.process_time: on a shared machine the time another process
+             held the core is not the kernel's (--cpu-clock wall: time.perf_counter).
   CSV        rate = work / mean time, with the relative stddev of the times. A
              kernel that raises, fails to import or returns a wrong result is a FAIL
              row, not a crash: the script exits 0 whenever it wrote every row, 2 on
@@ -301,11 +303,14 @@ def check_outputs(step, outs, refs, dtype, tol, what):
 
 
 class Clock:
-    """Times calls: CUDA events around each call after an L2 flush on a GPU; the host
-    clock around a batch of calls on the CPU."""
+    """Times calls: CUDA events around each call after an L2 flush on a GPU; the process's
+    CPU time (or, asked, the host clock) around a batch of calls on the CPU."""
 
-    def __init__(self, device, flush_mib):
+    def __init__(self, device, flush_mib, cpu_clock="process"):
         self.cuda = device.type == "cuda"
+        # CPU time counts only what this process computed: on a machine shared with other
+        # work the wall clock also counts the time the scheduler gave the core away.
+        self.cpu_clock = time.process_time if cpu_clock == "process" else time.perf_counter
         self.flush_buf = None
         if self.cuda and flush_mib > 0:
             self.flush_buf = torch.empty(int(flush_mib * (1 << 20)) // 4, dtype=torch.int32, device=device)
@@ -340,11 +345,11 @@ class Clock:
                 end.record()
             torch.cuda.synchronize()
             return sum(s.elapsed_time(e) for s, e in pairs) / calls, out
-        t0 = time.perf_counter()
+        t0 = self.cpu_clock()
         out = None
         for _ in range(calls):
             out = call()
-        return (time.perf_counter() - t0) * 1e3 / calls, out
+        return (self.cpu_clock() - t0) * 1e3 / calls, out
 
 
 def warm_up(clock, call, warmup_ms, warmup_iters):
@@ -531,6 +536,8 @@ def main(argv):
     p.add_argument("--min-sample-ms", type=float, default=1.0, help="calls per sample grow until a sample lasts this (default 1)")
     p.add_argument("--flush-mib", type=float, default=None, help="L2 flush buffer on a GPU, MiB (default max(256, 2 x L2); 0: no flush)")
     p.add_argument("--threads", type=int, default=None, help="torch's CPU threads when measuring on the CPU (default 1)")
+    p.add_argument("--cpu-clock", choices=["process", "wall"], default="process",
+                   help="on the CPU: the process's CPU time (default; what the kernel computed, whatever else the machine ran) or the wall clock (use it with --threads N > 1: CPU time adds up the threads)")
     p.add_argument("--rtol", type=float, default=None, help="relative error a PASS allows (default: TOLERANCE in this file)")
     args = p.parse_args(argv)
     try:
@@ -550,7 +557,7 @@ def main(argv):
         # scheduler of a busy machine for milliseconds a call, so one thread unless asked.
         torch.set_num_threads(args.threads or 1)
     mib = flush_mib(device, args.flush_mib)
-    clock = Clock(device, mib)
+    clock = Clock(device, mib, args.cpu_clock)
     kernel, load_error = load_kernel(args.kernel_dir, op)
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"
     print(f"[bench] {op} {dtype} {validation}: {len(shapes)} shape(s) on {name} (torch {torch.__version__}), "

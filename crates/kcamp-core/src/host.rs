@@ -9,7 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::specs::PeakValue;
+use serde::{Deserialize, Serialize};
+
+use crate::specs::{PeakValue, Registry};
 use crate::types::Dtype;
 
 /// Above the highest boost clock of any shipping CPU (about 6.2 GHz in 2024).
@@ -130,6 +132,118 @@ impl Host {
     }
 }
 
+/// A GPU something on the machine names: an adapter wgpu enumerates, or a line of a vendor's
+/// tool (`nvidia-smi`, `rocm-smi`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamedGpu {
+    pub name: String,
+    /// PCI vendor id (0x10de NVIDIA, 0x1002 AMD); 0 where the source does not say.
+    pub vendor: u32,
+    /// PCI device id; 0 where the source does not say.
+    pub device: u32,
+    /// What named it: `wgpu vulkan`, `nvidia-smi`, `rocm-smi`.
+    pub source: String,
+}
+
+impl NamedGpu {
+    /// `NVIDIA H200 (0x10de:0x2335, nvidia-smi)`.
+    pub fn describe(&self) -> String {
+        if self.vendor == 0 && self.device == 0 {
+            format!("{} ({})", self.name, self.source)
+        } else {
+            format!(
+                "{} ({:#06x}:{:#06x}, {})",
+                self.name, self.vendor, self.device, self.source
+            )
+        }
+    }
+}
+
+/// The hardware a harness ran on, as kcamp found it on that machine: the GPUs wgpu and the
+/// vendors' tools name, the GPU device nodes, and the `assets/gpu_specs.yaml` entries the
+/// named GPUs match. Recorded in the measurement's fingerprint; the roofline floor of the
+/// harness's rows comes from it unless the manifest names `target_gpu`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hardware {
+    /// Hardware GPUs named (software adapters left out: they run on the CPUs).
+    pub gpus: Vec<NamedGpu>,
+    /// GPU device nodes (`/dev/nvidia0`, `/dev/dri/renderD128`, ...).
+    pub device_nodes: Vec<String>,
+    /// Ids of the registry entries the named GPUs match, each once, in the order found.
+    pub identified: Vec<String>,
+    /// The harness ran on another machine (a Slurm node), named here: this one's hardware
+    /// says nothing of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elsewhere: Option<String>,
+}
+
+impl Hardware {
+    /// Matches `gpus` (software adapters dropped, duplicates by name kept once per source)
+    /// against `registry`.
+    pub fn identify(gpus: Vec<NamedGpu>, device_nodes: Vec<String>, registry: &Registry) -> Self {
+        let mut kept: Vec<NamedGpu> = Vec::new();
+        let mut identified: Vec<String> = Vec::new();
+        for gpu in gpus {
+            let spec = registry.gpus.iter().find(|g| g.matches_adapter(&gpu.name));
+            if spec.is_some_and(|g| g.software) || kept.contains(&gpu) {
+                continue;
+            }
+            if let Some(g) = spec
+                && !identified.contains(&g.id)
+            {
+                identified.push(g.id.clone());
+            }
+            kept.push(gpu);
+        }
+        Hardware {
+            gpus: kept,
+            device_nodes,
+            identified,
+            elsewhere: None,
+        }
+    }
+
+    /// A harness that ran on `machine`, not here: nothing of it is known.
+    pub fn elsewhere(machine: impl Into<String>) -> Self {
+        Hardware {
+            elsewhere: Some(machine.into()),
+            ..Hardware::default()
+        }
+    }
+
+    /// Whether a GPU may have produced a measurement on this machine: one is named, or a
+    /// device node exists.
+    pub fn has_gpu(&self) -> bool {
+        // Another machine may have any GPU.
+        !self.gpus.is_empty() || !self.device_nodes.is_empty() || self.elsewhere.is_some()
+    }
+
+    /// The named GPUs no registry entry matches.
+    pub fn unidentified(&self, registry: &Registry) -> Vec<&NamedGpu> {
+        self.gpus
+            .iter()
+            .filter(|g| !registry.gpus.iter().any(|s| s.matches_adapter(&g.name)))
+            .collect()
+    }
+
+    /// What was found, for a message: the named GPUs, else the device nodes, else "no GPU".
+    pub fn describe(&self) -> String {
+        if let Some(machine) = &self.elsewhere {
+            format!("ran on {machine}, not this machine")
+        } else if !self.gpus.is_empty() {
+            self.gpus
+                .iter()
+                .map(NamedGpu::describe)
+                .collect::<Vec<_>>()
+                .join(", ")
+        } else if !self.device_nodes.is_empty() {
+            self.device_nodes.join(", ")
+        } else {
+            "no GPU".to_owned()
+        }
+    }
+}
+
 /// Every CPU the kernel knows of, online or not (`/sys/devices/system/cpu/cpuN`), or the
 /// CPUs this process may run on if more. Not only the latter: a CPU quota or an affinity
 /// mask narrows what this process is given, not what a harness it starts can burst to.
@@ -228,6 +342,51 @@ mod tests {
         // x86-64 always has SSE2's 128-bit vectors.
         #[cfg(target_arch = "x86_64")]
         assert!(h.cpu.f32_vector_bits >= 128, "{h:?}");
+    }
+
+    fn named(name: &str, source: &str) -> NamedGpu {
+        NamedGpu {
+            name: name.into(),
+            vendor: 0x10de,
+            device: 0x2335,
+            source: source.into(),
+        }
+    }
+
+    #[test]
+    fn named_gpus_are_matched_to_the_registry_and_software_adapters_dropped() {
+        let registry = Registry::builtin().unwrap();
+        let hw = Hardware::identify(
+            vec![
+                named("llvmpipe (LLVM 15.0.6, 256 bits)", "wgpu vulkan"),
+                named("NVIDIA H200", "wgpu vulkan"),
+                named("NVIDIA H200", "nvidia-smi"),
+                named("NVIDIA H200", "nvidia-smi"),
+                named("Matrox G200eW3", "wgpu gl"),
+            ],
+            vec!["/dev/nvidia0".into()],
+            &registry,
+        );
+        assert_eq!(hw.identified, ["h200"]);
+        assert_eq!(hw.gpus.len(), 3, "{hw:?}");
+        assert!(hw.has_gpu());
+        let others: Vec<&str> = hw
+            .unidentified(&registry)
+            .iter()
+            .map(|g| g.name.as_str())
+            .collect();
+        assert_eq!(others, ["Matrox G200eW3"]);
+        assert!(
+            hw.describe()
+                .starts_with("NVIDIA H200 (0x10de:0x2335, wgpu vulkan), NVIDIA H200"),
+            "{}",
+            hw.describe()
+        );
+        // A device node and nothing named: a GPU, not identified.
+        let hw = Hardware::identify(Vec::new(), vec!["/dev/nvidia0".into()], &registry);
+        assert!(hw.has_gpu() && hw.identified.is_empty());
+        assert_eq!(hw.describe(), "/dev/nvidia0");
+        assert_eq!(Hardware::default().describe(), "no GPU");
     }
 
     #[cfg(target_os = "linux")]

@@ -737,6 +737,13 @@ impl FloorPeaks {
         Ok(peaks)
     }
 
+    /// Adds the cited peaks of `gpu` (the hardware a harness was found to run on); the
+    /// higher peak of each kind wins.
+    pub fn with_gpu(mut self, gpu: &GpuSpec, dtype: Dtype) -> FloorPeaks {
+        self.add_cited(gpu, dtype);
+        self
+    }
+
     /// Adds a FLOP-rate bound from outside the registry and the store (the CPUs' bound of
     /// `host::Host::cpu_peak`: what a software adapter, or a harness on a machine without a
     /// GPU, can reach at most); the higher peak wins.

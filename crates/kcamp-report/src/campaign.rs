@@ -72,8 +72,17 @@ pub fn provenance(result: Option<&RunResult>) -> Provenance {
 enum External {
     /// The campaign's harness command (`full_command`, else `quick_command`), and the
     /// adapter the fingerprint identified for it, if any.
-    Harness(String, Option<AdapterIdentity>),
+    Harness(String, Option<AdapterIdentity>, Box<HarnessMachine>),
     Imported,
+}
+
+/// What the fingerprint of a harness run says of the machine it ran on, and whether a
+/// roofline floor held its rows.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct HarnessMachine {
+    hardware: Option<kcamp_core::host::Hardware>,
+    /// Why no floor held the rows (None: one did).
+    unfloored: Option<String>,
 }
 
 impl External {
@@ -88,28 +97,48 @@ impl External {
             .full_command
             .clone()
             .or_else(|| c.manifest.quick_command.clone());
+        let machine = |f: &Fingerprint| HarnessMachine {
+            hardware: f.hardware.clone(),
+            unfloored: kcamp_core::campaign::floor_missing(c, f).ok().flatten(),
+        };
         Some(match fingerprint {
-            Some(Fingerprint {
-                harness: HarnessIdentity::Command { full_command, .. },
-                adapter,
-                ..
-            }) => External::Harness(full_command, adapter),
+            Some(
+                ref f @ Fingerprint {
+                    harness:
+                        HarnessIdentity::Command {
+                            ref full_command, ..
+                        },
+                    ref adapter,
+                    ..
+                },
+            ) => External::Harness(full_command.clone(), adapter.clone(), Box::new(machine(f))),
             // Recorded without a fingerprint (older kcamp): a harness campaign's own
             // measurement is its harness's.
-            None => command.map_or(External::Imported, |cmd| External::Harness(cmd, None)),
+            None => command.map_or(External::Imported, |cmd| {
+                External::Harness(cmd, None, Box::default())
+            }),
             Some(_) => External::Imported,
         })
     }
 
     fn provenance(&self) -> Provenance {
         match self {
-            External::Harness(cmd, adapter) => Provenance {
-                adapter: match adapter {
-                    Some(a) => format!(
+            External::Harness(cmd, adapter, machine) => Provenance {
+                adapter: match (adapter, &machine.hardware) {
+                    (Some(a), _) => format!(
                         "{} ({}, driver {}), as identified for the campaign's harness `{cmd}`",
                         a.name, a.backend, a.driver
                     ),
-                    None => format!(
+                    (None, Some(hw)) => format!(
+                        "the machine the campaign's harness ran on (`{cmd}`), where kcamp found {}{}",
+                        hw.describe(),
+                        if hw.identified.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (GPU registry: {})", hw.identified.join(", "))
+                        }
+                    ),
+                    (None, None) => format!(
                         "the machine the campaign's harness ran on (`{cmd}`: it records no adapter)"
                     ),
                 },
@@ -142,10 +171,15 @@ impl External {
             )
         };
         match self {
-            External::Harness(cmd, _) => (
-                format!(
-                    "the campaign's harness `{cmd}` ran the kernel, checked its outputs and timed it itself; kcamp read the CSV it wrote and held its rows to the roofline floor"
-                ),
+            External::Harness(cmd, _, machine) => (
+                match &machine.unfloored {
+                    None => format!(
+                        "the campaign's harness `{cmd}` ran the kernel, checked its outputs and timed it itself; kcamp read the CSV it wrote and held its rows to the roofline floor"
+                    ),
+                    Some(why) => format!(
+                        "the campaign's harness `{cmd}` ran the kernel, checked its outputs and timed it itself; kcamp read the CSV it wrote, and no roofline floor held its rows ({why})"
+                    ),
+                },
                 format!("the harness's own reference and tolerance, not kcamp's; {says}"),
             ),
             External::Imported => (
@@ -811,7 +845,7 @@ pub fn write_final_report(c: &Campaign, fm: &FinalMeasurement) -> Result<FinalRe
                     kcamp_core::ops::op(m.op).reference_description(),
                     units::sci(m.dtype.rel_err_threshold())
                 ),
-                Some(External::Harness(cmd, _)) => format!("Correctness: the Check column of the CSV of the harness `{cmd}`, by the harness's own reference and tolerance (kcamp did not check these outputs itself)."),
+                Some(External::Harness(cmd, ..)) => format!("Correctness: the Check column of the CSV of the harness `{cmd}`, by the harness's own reference and tolerance (kcamp did not check these outputs itself)."),
                 Some(External::Imported) => "Correctness: the Check column of the imported CSV, as whatever wrote it checked (kcamp did not check these outputs itself).".to_owned(),
             },
             format!("FLOPs and bytes: {}.", work_definition(m.op)),

@@ -39,6 +39,7 @@ use kcamp_core::schema::{
 use kcamp_core::types::{Check, ShapeSpec, Validation};
 use kcamp_core::{Error, Result};
 
+use crate::hardware::AdapterProbe;
 use combine::{Run, combine};
 use invoke::{Call, Ended, Ran, invoke};
 
@@ -51,6 +52,9 @@ pub struct Harness {
     /// Set to stop the run: the command's process group is killed and `measure` answers
     /// `Error::Cancelled`.
     pub cancel: Arc<AtomicBool>,
+    /// The adapters wgpu finds on this machine, for the hardware recorded in the
+    /// fingerprint (the vendors' tools and the device nodes are asked without it).
+    pub adapters: Option<AdapterProbe>,
 }
 
 impl Harness {
@@ -62,6 +66,7 @@ impl Harness {
             quick_command: quick.or_else(|| full.clone())?,
             full_command: full?,
             cancel: Arc::new(AtomicBool::new(false)),
+            adapters: None,
         })
     }
 
@@ -125,7 +130,22 @@ impl Measurer for Harness {
     fn fingerprint(&self, campaign: &Campaign, _out_dir: &Path) -> Result<Fingerprint> {
         let harness = HarnessIdentity::of_commands(&campaign.manifest, &campaign.dir)?
             .ok_or_else(|| Error::Internal("a harness without commands".into()))?;
-        Ok(Fingerprint::external(harness))
+        // Run here, what this machine has is what its rows can come from; run as a Slurm
+        // job, they come from a node this machine knows nothing of.
+        let on_slurm = campaign
+            .manifest
+            .executor
+            .as_ref()
+            .is_some_and(|e| e.slurm.is_some());
+        let hardware = if on_slurm {
+            kcamp_core::host::Hardware::elsewhere("a Slurm node (executor: slurm)")
+        } else {
+            crate::hardware::detect(self.adapters.as_ref())
+        };
+        Ok(Fingerprint {
+            hardware: Some(hardware),
+            ..Fingerprint::external(harness)
+        })
     }
 }
 
@@ -152,6 +172,17 @@ fn sequence(paired: bool, pairs: u32, timed: bool, check: bool) -> Vec<(Invocati
         out.push((Check, 0));
     }
     out
+}
+
+/// Why a timed-out invocation's partial CSV was not read: the first line of the error, which
+/// names the kept copy (the rest is the context a fatal read error carries: the log as it
+/// was staged, its last lines).
+fn partial_csv_note(e: &Error) -> String {
+    let text = e.to_string();
+    format!(
+        "the partial CSV it left was not read: {}",
+        kcamp_core::text::quote(text.lines().next().unwrap_or_default(), 400)
+    )
 }
 
 /// How an invocation's role reads in a message.
@@ -692,10 +723,7 @@ impl<'a> Measurement<'a> {
                 }
                 // A run killed mid-write leaves a partial CSV: what it holds is not its word.
                 Err(e) if ran.ended == Ended::TimedOut => {
-                    note = Some(format!(
-                        "the partial CSV it left was not read: {}",
-                        kcamp_core::text::quote(&e.to_string(), 400)
-                    ));
+                    note = Some(partial_csv_note(&e));
                 }
                 Err(e) => return Err(e),
             }
@@ -763,10 +791,7 @@ impl<'a> Measurement<'a> {
             match self.read_or_keep(&csv, &kept, &what, read) {
                 Ok(r) => rows = r,
                 Err(e) if ran.ended == Ended::TimedOut => {
-                    note = Some(format!(
-                        "the partial CSV it left was not read: {}",
-                        kcamp_core::text::quote(&e.to_string(), 400)
-                    ));
+                    note = Some(partial_csv_note(&e));
                 }
                 Err(e) => return Err(e),
             }
@@ -976,6 +1001,7 @@ mod tests {
             quick_command: "sh h.sh {csv}".into(),
             full_command: "sh h.sh {csv}".into(),
             cancel: Arc::new(AtomicBool::new(false)),
+            adapters: None,
         };
         let shape = |label: &str, n: u64| ShapeSpec {
             label: label.into(),

@@ -6,6 +6,7 @@
 mod artifacts;
 mod builtin;
 mod campaign_run;
+mod hardware;
 mod harness;
 mod isolation;
 mod lifeline;
@@ -14,6 +15,7 @@ mod slurm;
 mod worker;
 
 pub use builtin::Builtin;
+pub use hardware::{AdapterProbe, detect as detect_hardware};
 pub use harness::Harness;
 
 pub use artifacts::{
@@ -29,11 +31,17 @@ use kcamp_core::manifest::Manifest;
 
 /// The campaign's measurer: its harness command when the manifest names one, else the
 /// built-in runner. A campaign keeps one harness for every measurement it makes; either
-/// one stops on `builtin.cancel`.
-pub fn measurer_for(manifest: &Manifest, builtin: Builtin) -> Box<dyn Measurer> {
+/// one stops on `builtin.cancel`. A harness asks `adapters` for the GPUs wgpu finds, to
+/// record the machine it ran on.
+pub fn measurer_for(
+    manifest: &Manifest,
+    builtin: Builtin,
+    adapters: AdapterProbe,
+) -> Box<dyn Measurer> {
     match Harness::of(manifest) {
         Some(h) => Box::new(Harness {
             cancel: builtin.cancel,
+            adapters: Some(adapters),
             ..h
         }),
         None => Box::new(builtin),

@@ -682,7 +682,15 @@ fn deciding_words(gate: &GateReport) -> Option<String> {
     let aggregate = &gate.aggregate;
     match (gate.verdict, aggregate.delta) {
         (Verdict::Reject, Some(d)) if d > 0.0 => Some(match aggregate.band {
-            Some(b) => format!("{NOISE} (paired band {})", kcamp_core::units::band(b)),
+            Some(b) => format!(
+                "{NOISE} ({}band {})",
+                if aggregate.pairs.is_some() {
+                    "paired "
+                } else {
+                    ""
+                },
+                kcamp_core::units::band(b)
+            ),
             None => NOISE.to_owned(),
         }),
         (Verdict::Reject, Some(_)) => Some("not a gain".into()),

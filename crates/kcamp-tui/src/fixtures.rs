@@ -956,6 +956,8 @@ pub fn write_campaign(state: &CampaignState, dir: &std::path::Path) -> kcamp_cor
                 like_for_like: None,
                 checked_shapes: Vec::new(),
                 raw_verdict: None,
+                csv_hash: None,
+                unfloored: None,
             };
             write_json_atomic(&artifacts.join(GATE_JSON), &record)?;
         }

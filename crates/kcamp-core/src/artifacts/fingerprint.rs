@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 use crate::error::IoContext;
 use crate::files::FINGERPRINT_JSON;
 use crate::fsutil::write_json_atomic;
+use crate::host::Hardware;
 use crate::manifest::Manifest;
 use crate::types::{AdapterDescription, RuntimeChecks, TimingMethod};
 use crate::{Error, Result};
@@ -31,6 +32,10 @@ pub struct Fingerprint {
     #[serde(default)]
     pub kcamp_version: Option<String>,
     pub harness: HarnessIdentity,
+    /// A harness run's machine: the GPUs found there and the registry entries they match
+    /// (the built-in runner names its adapter instead; an import, nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hardware: Option<Hardware>,
     /// Where the cases ran when not all on one adapter of this machine: the executor and
     /// each shard's adapter or Slurm job with its shapes. Recorded, not compared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -171,6 +176,7 @@ impl Fingerprint {
             timing_method,
             kcamp_version: Some(KCAMP_VERSION.to_owned()),
             harness: HarnessIdentity::Builtin,
+            hardware: None,
             placement: None,
         }
     }
@@ -183,6 +189,7 @@ impl Fingerprint {
             timing_method: None,
             kcamp_version: Some(KCAMP_VERSION.to_owned()),
             harness,
+            hardware: None,
             placement: None,
         }
     }
@@ -231,6 +238,18 @@ impl Fingerprint {
             self.harness.describe(),
             candidate.harness.describe(),
         );
+        // Where both runs recorded their machine: the GPU they ran on (an older record
+        // without it is not a different machine).
+        if let (Some(a), Some(b)) = (&self.hardware, &candidate.hardware) {
+            let gpu = |h: &Hardware| {
+                if h.identified.is_empty() {
+                    h.describe()
+                } else {
+                    h.identified.join(", ")
+                }
+            };
+            push("hardware", gpu(a), gpu(b));
+        }
         out
     }
 
@@ -248,7 +267,10 @@ impl Fingerprint {
                 parts.push(a.backend.clone());
                 parts.push(format!("{} {}", a.driver, a.driver_info).trim().to_owned());
             }
-            None => parts.push("adapter unknown".to_owned()),
+            None => match &self.hardware {
+                Some(h) => parts.push(format!("machine: {}", h.describe())),
+                None => parts.push("adapter unknown".to_owned()),
+            },
         }
         if let Some(c) = self.runtime_checks {
             parts.push(format!("checks {}", c.as_str()));

@@ -177,6 +177,8 @@ pub(super) fn finish_validation(c: &Campaign, round: u32) -> Result<bool> {
                 .like_for_like
                 .as_ref()
                 .is_none_or(LikeForLike::comparable),
+            csv_hash: record.csv_hash.clone(),
+            floored: record.unfloored.is_none(),
         };
         append_line(
             &rdir.join(VALIDATIONS_JSONL),

@@ -40,6 +40,13 @@ pub struct GateRecord {
     /// `validations.jsonl` records); absent in records written before it was kept here.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_verdict: Option<Verdict>,
+    /// SHA-256 of the measured rows as kcamp writes them, so a NEEDS_REMEASURE counts
+    /// one file once; absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub csv_hash: Option<String>,
+    /// Why no roofline floor held the rows, when none did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unfloored: Option<String>,
 }
 
 /// One line of `validations.jsonl`.
@@ -54,6 +61,12 @@ pub(super) struct ValidationLog {
     /// a re-measurement of a small gain.
     #[serde(default = "yes")]
     pub(super) comparable: bool,
+    /// SHA-256 of the measured rows; absent in lines written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) csv_hash: Option<String>,
+    /// A roofline floor held the rows (without one, a gain is not a gain to re-measure).
+    #[serde(default = "yes")]
+    pub(super) floored: bool,
 }
 
 fn yes() -> bool {

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::layout::Campaign;
-use crate::artifacts::fingerprint::{Fingerprint, HarnessIdentity};
+use crate::artifacts::fingerprint::{Fingerprint, HarnessIdentity, sha256_hex};
 use crate::artifacts::harness::HarnessRecord;
 use crate::artifacts::paired::PairedSide;
 use crate::artifacts::result::{
@@ -19,7 +19,7 @@ use crate::case::ProgressEvent;
 use crate::files::{BENCHMARK_CSV, CHECKED_JSON, RESULT_JSON, SAMPLES_CSV};
 use crate::fsutil::write_atomic;
 use crate::gate::{Reason, ReasonKind};
-use crate::host::Host;
+use crate::host::{Hardware, Host};
 use crate::plausibility::{Impossible, check_table};
 use crate::schema::{BenchTable, Samples};
 use crate::specs::{FloorPeaks, PeakStore, Registry, peak_store_path};
@@ -134,6 +134,12 @@ pub struct Measured {
     pub summary: RunSummary,
     /// Shapes that did not PASS, with the reasons the run recorded.
     pub failures: Vec<ShapeFailure>,
+    /// Why no roofline floor could hold these rows (see [`target_floor`]): then nothing
+    /// says they are possible, and the verdict cannot accept them.
+    pub unfloored: Option<String>,
+    /// SHA-256 of the measured rows ([`table_sha256`], before the floor): one measurement
+    /// imported twice is one measurement.
+    pub csv_hash: String,
 }
 
 /// What to measure, beyond the source.
@@ -220,6 +226,8 @@ pub(crate) fn measure(
                 notes: Vec::new(),
                 summary: RunSummary::default(),
                 failures: Vec::new(),
+                unfloored: None,
+                csv_hash: String::new(),
             }
         }
         MeasureSource::Run(measurer) => {
@@ -298,9 +306,13 @@ pub(crate) fn measure(
                 notes,
                 summary: RunSummary::default(),
                 failures: Vec::new(),
+                unfloored: None,
+                csv_hash: String::new(),
             }
         }
     };
+    // The numbers as measured, before the floor turns any row into ERROR.
+    measured.csv_hash = table_sha256(&measured.table);
     measured.fingerprint.write(out_dir)?;
     hold_to_target_floor(campaign, &mut measured, out_dir)?;
     // After the floor check, so rows it turned into ERROR are counted as failures. A run
@@ -341,6 +353,12 @@ pub(crate) fn measure(
         }
     }
     Ok(measured)
+}
+
+/// The SHA-256 of a measurement's rows as kcamp writes them: the same numbers are the same
+/// measurement however the file was spelled (line endings, number formats, quoting).
+pub(crate) fn table_sha256(table: &BenchTable) -> String {
+    sha256_hex(table.to_csv().as_bytes())
 }
 
 /// A seed for inputs whose manifest pins none: different for every measurement.
@@ -387,8 +405,118 @@ pub fn refuse_builtin_if_imported(campaign: &Campaign) -> Result<()> {
     Ok(())
 }
 
+/// The roofline floor of rows kcamp did not time itself, or why there is none.
+pub(crate) struct TargetFloor {
+    pub peaks: FloorPeaks,
+    /// Which floor it is, where that needs saying (the GPU found, the host's CPUs).
+    pub note: Option<Reason>,
+    /// No floor at all: why (the rows cannot be held to anything, so they cannot be accepted).
+    pub missing: Option<String>,
+}
+
+/// The floor of a measurement whose fingerprint names no adapter (a harness run, an
+/// import): the campaign's measured peaks and its `target_gpu`'s cited ones; for a harness
+/// without a `target_gpu`, also the GPU its machine was found to have (recorded in the
+/// fingerprint), or, on a machine with no GPU at all, that machine's CPUs.
+pub(crate) fn target_floor(campaign: &Campaign, fingerprint: &Fingerprint) -> Result<TargetFloor> {
+    let m = &campaign.manifest;
+    let registry = Registry::builtin()?;
+    let store = PeakStore::load(&peak_store_path(&campaign.dir)?)?;
+    let mut peaks = FloorPeaks::for_target(&registry, &store, &m.floor_target())?;
+    let named = peaks.is_known();
+    let mut floor = TargetFloor {
+        peaks: FloorPeaks::default(),
+        note: None,
+        missing: None,
+    };
+    let unnamed = "no measured peaks in this campaign (`kcamp peak` on the target) and no target_gpu in manifest.yaml";
+    let is_harness = matches!(fingerprint.harness, HarnessIdentity::Command { .. });
+    if is_harness && m.target_gpu.is_none() {
+        // A record from before the machine was recorded: this machine's device nodes.
+        let hardware = fingerprint.hardware.clone().unwrap_or_else(|| Hardware {
+            device_nodes: Host::detect().gpus,
+            ..Hardware::default()
+        });
+        if !hardware.identified.is_empty() {
+            let mut names = Vec::new();
+            for id in &hardware.identified {
+                let gpu = registry.find(id)?;
+                names.push(gpu.name.clone());
+                peaks = peaks.with_gpu(gpu, m.dtype);
+            }
+            let others = hardware.unidentified(&registry);
+            let others = if others.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; also found, not in the GPU registry: {} (set target_gpu if the harness runs there)",
+                    others
+                        .iter()
+                        .map(|g| g.describe())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            floor.note = Some(Reason::new(
+                ReasonKind::Plausibility,
+                format!(
+                    "rows held to the roofline floor of {}, found on the machine the harness ran on ({}), at most {}{others}",
+                    names.join(" and "),
+                    hardware.describe(),
+                    peaks
+                        .flops
+                        .as_ref()
+                        .map_or_else(String::new, |p| p.describe("FLOP/s"))
+                ),
+            ));
+        } else if !named && !hardware.has_gpu() {
+            // The harness ran here, and here there is no GPU: only the CPUs can have computed.
+            peaks = peaks.with_flops_bound(Host::detect().cpu_peak(m.dtype));
+            floor.note = Some(Reason::new(
+                ReasonKind::Plausibility,
+                format!(
+                    "rows held to this machine's CPUs, at most {}: {unnamed}, and it has no GPU device; a harness that measures another machine needs that machine named in target_gpu",
+                    peaks
+                        .flops
+                        .as_ref()
+                        .map_or_else(String::new, |p| p.describe("FLOP/s"))
+                ),
+            ));
+        } else if !named {
+            floor.missing = Some(match &hardware.elsewhere {
+                Some(machine) => format!(
+                    "{unnamed}, and the harness ran on {machine}, whose GPU kcamp cannot see from here"
+                ),
+                None => format!(
+                    "{unnamed}, and the GPU of the machine the harness ran on is not one kcamp can identify ({})",
+                    hardware.describe()
+                ),
+            });
+        }
+    } else if !named {
+        floor.missing = Some(if is_harness {
+            unnamed.to_owned()
+        } else {
+            // An imported CSV may come from any machine: this one's hardware says nothing.
+            format!("{unnamed}; an imported CSV may come from any machine")
+        });
+    }
+    floor.peaks = peaks;
+    Ok(floor)
+}
+
+/// Why no roofline floor holds the rows of a measurement with `fingerprint` in this campaign
+/// as it stands; None when one does (the built-in runner's rows are held by their adapter).
+pub fn floor_missing(campaign: &Campaign, fingerprint: &Fingerprint) -> Result<Option<String>> {
+    if fingerprint.adapter.is_some() {
+        return Ok(None);
+    }
+    Ok(target_floor(campaign, fingerprint)?.missing)
+}
+
 /// Rows kcamp did not time itself (no adapter in the fingerprint) are held to the roofline
-/// floor of the campaign's target; rows that beat it become ERROR on disk too.
+/// floor of [`target_floor`]; rows that beat it become ERROR on disk too. Without any floor,
+/// [`Measured::unfloored`] says why.
 fn hold_to_target_floor(
     campaign: &Campaign,
     measured: &mut Measured,
@@ -399,35 +527,15 @@ fn hold_to_target_floor(
         return Ok(());
     }
     let m = &campaign.manifest;
-    let store = PeakStore::load(&peak_store_path(&campaign.dir)?)?;
-    let mut peaks = FloorPeaks::for_target(&Registry::builtin()?, &store, &m.floor_target())?;
-    if !peaks.is_known() {
-        let unnamed = "no measured peaks in this campaign (run `kcamp peak` on the target) and no target_gpu in manifest.yaml";
-        if !matches!(
-            measured.fingerprint.harness,
-            HarnessIdentity::Command { .. }
-        ) {
-            // An imported CSV may come from any machine: this one's hardware says nothing.
-            measured.notes.push(Reason::new(
-                ReasonKind::Plausibility,
-                format!("rows not checked against a roofline floor: {unnamed}"),
-            ));
-            return Ok(());
-        }
-        let host = Host::detect();
-        if host.has_gpu() {
-            measured.notes.push(Reason::new(ReasonKind::Plausibility, format!(
-                "rows not checked against a roofline floor: {unnamed}, and this machine has a GPU kcamp cannot identify for the harness ({})",
-                host.gpus.join(", ")
-            )));
-            return Ok(());
-        }
-        // The harness ran here, and here there is no GPU: only the CPUs can have computed.
-        peaks = peaks.with_flops_bound(host.cpu_peak(m.dtype));
-        measured.notes.push(Reason::new(ReasonKind::Plausibility, format!(
-            "rows held to this machine's CPUs, at most {}: {unnamed}, and it has no GPU device; a harness that measures another machine needs that machine named in target_gpu",
-            peaks.flops.as_ref().map_or_else(String::new, |p| p.describe("FLOP/s"))
-        )));
+    let TargetFloor {
+        peaks,
+        note,
+        missing,
+    } = target_floor(campaign, &measured.fingerprint)?;
+    measured.notes.extend(note);
+    if let Some(why) = missing {
+        measured.unfloored = Some(why);
+        return Ok(());
     }
     let found = check_table(&mut measured.table, m.op, m.dtype, &peaks);
     if !found.is_empty() {
@@ -516,6 +624,70 @@ mod tests {
         assert_eq!(last.round, Some(2));
         assert_eq!(last.detail["command"], "validate");
         assert_eq!(last.detail["why"], "cancelled by SIGTERM");
+    }
+
+    fn harness_run_on(hardware: Hardware) -> Fingerprint {
+        Fingerprint {
+            hardware: Some(hardware),
+            ..Fingerprint::external(HarnessIdentity::Command {
+                quick_command: "python3 bench.py {csv}".into(),
+                full_command: "python3 bench.py {csv}".into(),
+                files: Default::default(),
+            })
+        }
+    }
+
+    #[test]
+    fn a_harness_is_held_to_the_gpu_found_on_its_machine_unless_the_target_is_named() {
+        let (_tmp, mut c) = campaign();
+        let registry = Registry::builtin().unwrap();
+        let h200 = Hardware::identify(
+            vec![crate::host::NamedGpu {
+                name: "NVIDIA H200".into(),
+                vendor: 0x10de,
+                device: 0x2335,
+                source: "nvidia-smi".into(),
+            }],
+            vec!["/dev/nvidia0".into()],
+            &registry,
+        );
+        let floor = target_floor(&c, &harness_run_on(h200.clone())).unwrap();
+        assert!(floor.missing.is_none());
+        // f32 rows may be TF32: the floor is the dense TF32 rate.
+        assert!(floor.peaks.flops.as_ref().unwrap().value >= 494.7e12);
+        let note = floor.note.unwrap().text;
+        assert!(
+            note.starts_with("rows held to the roofline floor of NVIDIA H200 SXM, found on the machine the harness ran on (NVIDIA H200 (0x10de:0x2335, nvidia-smi))"),
+            "{note}"
+        );
+        // A GPU nothing names: no floor at all, and the reason says what was found.
+        let unknown = Hardware::identify(Vec::new(), vec!["/dev/nvidia0".into()], &registry);
+        let floor = target_floor(&c, &harness_run_on(unknown.clone())).unwrap();
+        let why = floor.missing.unwrap();
+        assert!(
+            why.contains("no target_gpu") && why.contains("(/dev/nvidia0)"),
+            "{why}"
+        );
+        // A harness run as a Slurm job: this machine's hardware says nothing of its node.
+        let floor = target_floor(&c, &harness_run_on(Hardware::elsewhere("a Slurm node"))).unwrap();
+        let why = floor.missing.unwrap();
+        assert!(why.contains("ran on a Slurm node"), "{why}");
+        // target_gpu wins over what the machine has.
+        c.manifest.target_gpu = Some("m2".into());
+        for hw in [h200, unknown] {
+            let floor = target_floor(&c, &harness_run_on(hw)).unwrap();
+            assert!(floor.missing.is_none() && floor.note.is_none());
+            assert!(floor.peaks.flops.as_ref().unwrap().value < 10e12);
+        }
+        // An import names no machine: without a target, nothing holds it.
+        c.manifest.target_gpu = None;
+        let floor = target_floor(&c, &Fingerprint::external(HarnessIdentity::Imported)).unwrap();
+        assert!(
+            floor
+                .missing
+                .unwrap()
+                .contains("an imported CSV may come from any machine")
+        );
     }
 
     #[test]

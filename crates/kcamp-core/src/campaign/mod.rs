@@ -71,8 +71,8 @@ pub use layout::{
 };
 pub use like::{LikeForLike, Pairing, RoundFingerprint};
 pub use measure::{
-    MeasureRequest, MeasureSource, Measured, Measurer, PairingSupport, fresh_seed, read_checked,
-    refuse_builtin_if_imported, shapes_of,
+    MeasureRequest, MeasureSource, Measured, Measurer, PairingSupport, floor_missing, fresh_seed,
+    read_checked, refuse_builtin_if_imported, shapes_of,
 };
 pub use outcome::{RoundOutcome, RoundRecords, delta_text, failure_label};
 pub use recover::{Recovery, recover, remove_stray_temp_files};

@@ -395,11 +395,22 @@ fn run_fill(c: &Campaign, round: u32) -> Result<RunFill> {
         crate::stats::geomean(&rates)
     });
     // Worst relative error: from the run's own record, else from the worst SNR column
-    // (snr = 20·log10(1/rel_err)).
-    let rel_err = result
+    // (snr = 20·log10(1/rel_err)); and of the untimed shapes it checked, so that a round
+    // failed by one of them does not read as FAIL with a timed shape's tiny error.
+    let timed_rel_err = result
         .as_ref()
         .map(RunResult::max_rel_err)
         .unwrap_or_else(|| crate::artifacts::result::max_rel_err_from_snr(&table));
+    let checked = match &result {
+        Some(r) => r.checked_shapes.clone(),
+        None => super::measure::read_checked(&adir).unwrap_or_default(),
+    };
+    let rel_err = checked
+        .iter()
+        .filter_map(|s| s.rel_err)
+        .chain(timed_rel_err)
+        .filter(|e| e.is_finite())
+        .reduce(f64::max);
     // The round's verdict on correctness, untimed checked shapes included: the same
     // derivation `kcamp log`, report.md and the dashboard state.
     let outcome = RoundOutcome::read(c, round)?;

@@ -227,6 +227,8 @@ pub fn final_report<T>(
         report,
         like_for_like: Some(judged.like),
         checked_shapes: measured.checked.clone(),
+        csv_hash: Some(measured.csv_hash.clone()),
+        unfloored: measured.unfloored.clone(),
     };
     write_json_atomic(&c.dir.join(FINAL_ACCEPTANCE_JSON), &acceptance)?;
     if held_out.is_some() {
@@ -301,7 +303,26 @@ const RECORDED_ORIGIN: &str = "recorded:";
 fn recorded(c: &Campaign, incumbent: u32, frozen: &str) -> Result<Measured> {
     let adir = c.artifacts_dir(incumbent);
     let samples_path = adir.join(SAMPLES_CSV);
-    let table = BenchTable::read_frozen(&adir.join(BENCHMARK_CSV), frozen)?;
+    let mut table = BenchTable::read_frozen(&adir.join(BENCHMARK_CSV), frozen)?;
+    let csv_hash = super::measure::table_sha256(&table);
+    let fingerprint = Fingerprint::read(&adir)?
+        .unwrap_or_else(|| Fingerprint::external(HarnessIdentity::Imported));
+    // Rows kcamp did not time are held to the campaign's floor as it stands now (a
+    // target_gpu named since the round was measured holds them too), in memory: the
+    // round's record stays as it was.
+    let mut impossible = Vec::new();
+    let unfloored = match fingerprint.adapter {
+        Some(_) => None,
+        None => {
+            let floor = super::measure::target_floor(c, &fingerprint)?;
+            if floor.missing.is_none() {
+                let m = &c.manifest;
+                impossible =
+                    crate::plausibility::check_table(&mut table, m.op, m.dtype, &floor.peaks);
+            }
+            floor.missing
+        }
+    };
     Ok(Measured {
         samples: if samples_path.is_file() {
             Some(Samples::read_for(&samples_path, &table)?)
@@ -310,14 +331,15 @@ fn recorded(c: &Campaign, incumbent: u32, frozen: &str) -> Result<Measured> {
         },
         table,
         origin: format!("{RECORDED_ORIGIN}round-{incumbent}"),
-        fingerprint: Fingerprint::read(&adir)?
-            .unwrap_or_else(|| Fingerprint::external(HarnessIdentity::Imported)),
+        csv_hash,
+        unfloored,
+        fingerprint,
         paired: None,
         unpaired_because: Some(format!(
             "--no-run: round {incumbent}'s recorded numbers, no final validation"
         )),
         checked: Vec::new(),
-        impossible: Vec::new(),
+        impossible,
         notes: Vec::new(),
         summary: RunSummary::default(),
         failures: Vec::new(),

@@ -1,7 +1,7 @@
 //! VALIDATE: measures the working kernel, snapshots it, judges it against the incumbent and
 //! records the verdict (`gate.json`, `validations.jsonl`).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use chrono::Utc;
@@ -165,20 +165,29 @@ pub(super) fn validate_locked(
             .push(Reason::new(ReasonKind::Method, note.clone()));
     }
     let comparable = judged.like.comparable();
+    // What the measurement itself decides (an untimed shape that fails, rows no floor can
+    // hold) is part of the verdict the history records: such a validation is no
+    // re-measurement of a gain.
+    apply_measurement_verdict(&mut report, &measured);
     let raw_verdict = report.verdict;
     // A gain inside the noise is re-measured; the history decides (docs/gate.md,
     // "NEEDS_REMEASURE").
-    let history = read_validation_log(&rdir)?;
-    if comparable && raw_verdict == Verdict::NeedsRemeasure {
+    if comparable && measured.unfloored.is_none() && raw_verdict == Verdict::NeedsRemeasure {
+        let history = read_validation_log(&rdir)?;
+        let elsewhere = measurements_of_other_rounds(c, round)?;
         apply_remeasure(
             &mut report,
-            &history,
-            validation,
-            &kernel_hash,
+            &Remeasured {
+                history: &history,
+                validation,
+                kernel_hash: &kernel_hash,
+                csv_hash: &measured.csv_hash,
+                elsewhere: &elsewhere,
+            },
             &c.manifest.gate,
         );
     }
-    add_measurement_reasons(&mut report, &measured);
+    add_measurement_notes(&mut report, &measured);
     let needs_full_confirmation = validation == Validation::Quick
         && report.verdict.allows_accept()
         && report
@@ -204,6 +213,8 @@ pub(super) fn validate_locked(
         like_for_like: Some(judged.like),
         checked_shapes: measured.checked.clone(),
         raw_verdict: Some(raw_verdict),
+        csv_hash: Some(measured.csv_hash.clone()),
+        unfloored: measured.unfloored.clone(),
     };
     write_json_atomic(&stage_artifacts.join(GATE_JSON), &record)?;
     // What the run says of its own time: informational, so a record that does not read
@@ -278,8 +289,16 @@ pub(super) fn precheck_import(c: &Campaign, path: &Path, validation: Validation)
 }
 
 /// What the measurement itself says about the verdict: untimed shapes that fail (a FAIL
-/// of the round), rows faster than the hardware (now ERROR), and notes on how it was made.
+/// of the round), rows faster than the hardware (now ERROR), rows no floor could hold, and
+/// notes on how it was made.
 pub(super) fn add_measurement_reasons(report: &mut GateReport, measured: &Measured) {
+    apply_measurement_verdict(report, measured);
+    add_measurement_notes(report, measured);
+}
+
+/// The measurement's part of the verdict, its reasons first: an untimed target shape that
+/// does not PASS rejects the round; rows that no roofline floor holds cannot be accepted.
+fn apply_measurement_verdict(report: &mut GateReport, measured: &Measured) {
     let failed = failed_checks(measured);
     if !failed.is_empty() {
         report.verdict = Verdict::Reject;
@@ -299,7 +318,44 @@ pub(super) fn add_measurement_reasons(report: &mut GateReport, measured: &Measur
                 ),
             ),
         );
-    } else if !measured.checked.is_empty() {
+    }
+    if let Some(why) = &measured.unfloored {
+        if report.verdict == Verdict::Reject {
+            report.reasons.push(Reason::new(
+                ReasonKind::Plausibility,
+                format!("rows not checked against a roofline floor: {why}."),
+            ));
+        } else {
+            report.verdict = Verdict::NeedsRemeasure;
+            report.reasons.insert(
+                0,
+                Reason::new(ReasonKind::Comparison, unfloored_reason(why)),
+            );
+        }
+    }
+}
+
+/// Why rows that no floor holds cannot be accepted, and what makes them checkable.
+pub(super) fn unfloored_reason(why: &str) -> String {
+    let known = crate::specs::Registry::builtin()
+        .map(|r| {
+            r.gpus
+                .iter()
+                .filter(|g| !g.software)
+                .map(|g| g.id.clone())
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default();
+    format!(
+        "name the target: these rows are held to no roofline floor ({why}), so nothing says they are possible, and a gain on them cannot be accepted. Name the GPU that produced them in manifest.yaml's target_gpu ({known}), or measure its peaks with `kcamp peak` on it, then measure again."
+    )
+}
+
+/// Notes on how the measurement was made: the untimed shapes checked, rows faster than the
+/// hardware (now ERROR), the floor used.
+fn add_measurement_notes(report: &mut GateReport, measured: &Measured) {
+    if failed_checks(measured).is_empty() && !measured.checked.is_empty() {
         let how = if measured.origin.starts_with("command:") {
             "by the harness's check run, KCAMP_VALIDATION=check"
         } else {
@@ -341,35 +397,97 @@ pub(super) fn accepted_before(c: &Campaign, incumbent: u32) -> Result<Vec<u32>> 
         .collect())
 }
 
-/// Re-measurements of the same kernel (same validation kind) in a row, this one included.
-fn apply_remeasure(
-    report: &mut GateReport,
-    history: &[ValidationLog],
+/// What a NEEDS_REMEASURE is decided from.
+struct Remeasured<'a> {
+    /// This round's validations, oldest first.
+    history: &'a [ValidationLog],
     validation: Validation,
-    kernel_hash: &str,
-    cfg: &crate::gate::GateConfig,
-) {
-    let mut deltas: Vec<f64> = history
+    kernel_hash: &'a str,
+    /// The content hash of this validation's CSV.
+    csv_hash: &'a str,
+    /// The measurement hashes other rounds recorded, with their round.
+    elsewhere: &'a BTreeMap<String, u32>,
+}
+
+/// The CSV content hashes every other round's validations recorded, with the round: a
+/// measurement another round made is not a re-measurement of this round's kernel.
+fn measurements_of_other_rounds(c: &Campaign, round: u32) -> Result<BTreeMap<String, u32>> {
+    let mut out = BTreeMap::new();
+    for n in c.round_numbers()? {
+        if n == round {
+            continue;
+        }
+        for h in read_validation_log(&c.round_dir(n))? {
+            if let Some(hash) = h.csv_hash {
+                out.entry(hash).or_insert(n);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Distinct re-measurements of the same kernel (same validation kind) in a row in this
+/// round, this one included: each a different CSV (by content), none that another round
+/// measured, each a NEEDS_REMEASURE or ACCEPT of its own with every shape passing.
+fn apply_remeasure(report: &mut GateReport, r: &Remeasured<'_>, cfg: &crate::gate::GateConfig) {
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut deltas: Vec<f64> = Vec::new();
+    for h in r
+        .history
         .iter()
         .rev()
-        .take_while(|h| h.kernel_hash == kernel_hash && h.validation == validation)
-        .filter(|h| h.comparable)
+        .take_while(|h| h.kernel_hash == r.kernel_hash && h.validation == r.validation)
+        .filter(|h| h.comparable && h.floored)
         .filter(|h| {
             matches!(
                 h.raw_verdict,
                 Verdict::NeedsRemeasure | Verdict::Accept | Verdict::AcceptWithNote
             )
         })
-        .filter_map(|h| h.aggregate_delta)
-        .collect();
+    {
+        let Some(d) = h.aggregate_delta else { continue };
+        match h.csv_hash.as_deref() {
+            Some(hash) if r.elsewhere.contains_key(hash) || !seen.insert(hash) => {}
+            _ => deltas.push(d),
+        }
+    }
+    let mut not_counted = None;
     if let Some(d) = report.aggregate.delta {
-        deltas.push(d);
+        if let Some(round) = r.elsewhere.get(r.csv_hash) {
+            not_counted = Some(format!(
+                "this CSV holds the same numbers as one that round {round} validated: a measurement of that round's kernel, not of this one"
+            ));
+        } else if seen.contains(r.csv_hash) {
+            not_counted = Some(
+                "this CSV holds the same numbers as one this round already counted: one measurement counts once".to_owned(),
+            );
+        } else {
+            deltas.push(d);
+        }
     }
     let need = cfg.remeasure_min_runs as usize;
+    let counted = |n: usize| {
+        format!(
+            "{n} distinct measurement{} of this kernel",
+            if n == 1 { "" } else { "s" }
+        )
+    };
+    if let Some(why) = &not_counted {
+        report.reasons.push(Reason::new(
+            ReasonKind::Remeasure,
+            format!("not counted as a re-measurement: {why}."),
+        ));
+    }
     if deltas.len() < need {
         report.reasons.push(Reason::new(ReasonKind::Remeasure, format!(
-            "re-measurement {} of at least {need}: run `kcamp validate` again without changing the kernel",
-            deltas.len()
+            "re-measurement {} of at least {need} ({}): run `kcamp validate` again without changing the kernel{}",
+            deltas.len(),
+            counted(deltas.len()),
+            if not_counted.is_some() {
+                ", a new run of the measurement (not the same CSV again)"
+            } else {
+                ""
+            }
         )));
         return;
     }
@@ -378,8 +496,8 @@ fn apply_remeasure(
     if remeasure_holds(&deltas, cfg) {
         report.verdict = Verdict::Accept;
         report.reasons.push(Reason::new(ReasonKind::Remeasure, format!(
-            "re-measured {} times: mean gain {:+.2}% > {:.0}% with stddev {:.2}% under half the gain: ACCEPT",
-            deltas.len(),
+            "re-measured: {}, mean gain {:+.2}% > {:.0}% with stddev {:.2}% under half the gain: ACCEPT",
+            counted(deltas.len()),
             mean * 100.0,
             cfg.remeasure_min_gain * 100.0,
             sd * 100.0
@@ -387,8 +505,8 @@ fn apply_remeasure(
     } else {
         report.verdict = Verdict::Reject;
         report.reasons.push(Reason::new(ReasonKind::Remeasure, format!(
-            "re-measured {} times: mean gain {:+.2}% with stddev {:.2}% does not hold (needs > {:.0}% and stddev under half of it): REJECT",
-            deltas.len(),
+            "re-measured: {}, mean gain {:+.2}% with stddev {:.2}% does not hold (needs > {:.0}% and stddev under half of it): REJECT",
+            counted(deltas.len()),
             mean * 100.0,
             sd * 100.0,
             cfg.remeasure_min_gain * 100.0

@@ -21,6 +21,10 @@ pub(super) struct Classified {
     /// Per shape (same order), the `(repeat, ln(cand/inc))` pairs it was judged on, when
     /// it was judged paired.
     pub paired_logs: Vec<Option<LogRatios>>,
+    /// Per shape that PASSes on both sides, the relative spread of its ratio (unpaired:
+    /// `sqrt((σ_inc/μ_inc)² + (σ_cand/μ_cand)²)`; paired: the robust spread of its log
+    /// ratios): what an unpaired aggregate's band is made of.
+    pub spreads: Vec<f64>,
     /// The logarithms of the incumbent's and the candidate's values over the shapes that
     /// PASS on both sides: the aggregate's geometric means.
     pub incumbent_logs: LogSum,
@@ -83,6 +87,7 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
         shapes: Vec::with_capacity(pairs.len()),
         not_significant: Vec::new(),
         paired_logs: Vec::with_capacity(pairs.len()),
+        spreads: Vec::with_capacity(pairs.len()),
         incumbent_logs: LogSum::default(),
         candidate_logs: LogSum::default(),
     };
@@ -167,7 +172,7 @@ impl Judging<'_> {
         };
         // Without samples the band alone decides; with them a change must also be
         // significant. Two constant sample sets that differ are a certain change.
-        let (delta, band, significant) = match &logs {
+        let (delta, spread, significant) = match &logs {
             Some(logs) => {
                 // Median and median deviation: one preempted sample on a busy machine moves
                 // neither the change nor its band.
@@ -178,7 +183,7 @@ impl Judging<'_> {
                 verdict.pairs = Some(values.len() as u32);
                 (
                     m.exp() - 1.0,
-                    config.noise_floor.max(config.stddev_multiplier * sd),
+                    sd,
                     verdict.p_value.is_none_or(|p| p < config.p_value),
                 )
             }
@@ -193,13 +198,11 @@ impl Judging<'_> {
                     }
                     _ => true,
                 };
-                (
-                    mu_c / mu_i - 1.0,
-                    config.noise_floor.max(config.stddev_multiplier * r),
-                    significant,
-                )
+                (mu_c / mu_i - 1.0, r, significant)
             }
         };
+        classified.spreads.push(spread);
+        let band = config.noise_floor.max(config.stddev_multiplier * spread);
         verdict.delta = Some(delta);
         verdict.band = band;
         verdict.class = if significant && delta > band {

@@ -21,11 +21,14 @@ pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
     let shapes = &classified.shapes;
     let mut aggregate = aggregate_of(classified);
     let paired = paired_aggregate(classified, config);
-    if let Some(p) = &paired {
-        aggregate.delta = Some(p.delta);
-        aggregate.band = Some(p.band);
-        aggregate.p_value = p.p_value;
-        aggregate.pairs = Some(p.pairs);
+    match &paired {
+        Some(p) => {
+            aggregate.delta = Some(p.delta);
+            aggregate.band = Some(p.band);
+            aggregate.p_value = p.p_value;
+            aggregate.pairs = Some(p.pairs);
+        }
+        None => aggregate.band = unpaired_band(classified, config),
     }
     let noted_regressions: Vec<String> = shapes
         .iter()
@@ -43,15 +46,17 @@ pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
             Verdict::AcceptWithNote
         }
     };
-    let verdict = match (aggregate.delta, &paired) {
+    // A gain counts only when it clears the aggregate's own band (paired: the spread of the
+    // per-repeat aggregate ratios and their signed-rank test; unpaired: the shapes' spreads,
+    // taken to move together); small but clear gains are re-measured.
+    let clears = |d: f64| match &paired {
+        Some(p) => p.clears(d, config),
+        None => aggregate.band.is_none_or(|b| d > b),
+    };
+    let verdict = match aggregate.delta {
         _ if blocked => Verdict::Reject,
-        // Paired: a gain counts only when it clears the spread of the paired aggregate
-        // ratios and their signed-rank test; small but real gains are re-measured.
-        (Some(d), Some(p)) if p.clears(d, config) && d >= floor => accept(),
-        (Some(d), Some(p)) if p.clears(d, config) && d > 0.0 => Verdict::NeedsRemeasure,
-        (_, Some(_)) => Verdict::Reject,
-        (Some(d), None) if d >= floor => accept(),
-        (Some(d), None) if d > 0.0 => Verdict::NeedsRemeasure,
+        Some(d) if clears(d) && d >= floor => accept(),
+        Some(d) if clears(d) && d > 0.0 => Verdict::NeedsRemeasure,
         _ => Verdict::Reject,
     };
     Decision {
@@ -110,6 +115,17 @@ fn paired_aggregate(c: &Classified, config: &GateConfig) -> Option<PairedAggrega
         p_value: wilcoxon_p_value(&means),
         pairs: means.len() as u32,
     })
+}
+
+/// The band of an unpaired aggregate: `stddev_multiplier ·` the mean of the shapes' relative
+/// spreads (no floor). Shapes measured in one run share its load, so their errors are taken
+/// to move together: the aggregate's spread is then their mean, not the `1/√n` of
+/// independent errors that averaging over more shapes would promise.
+fn unpaired_band(c: &Classified, config: &GateConfig) -> Option<f64> {
+    // Summed in one order whatever the rows' order, so the band does not depend on it.
+    let mut spreads = c.spreads.clone();
+    spreads.sort_by(f64::total_cmp);
+    Some(config.stddev_multiplier * mean(&spreads)?)
 }
 
 /// Geometric means over shapes that PASS on both sides, as classifying summed them.

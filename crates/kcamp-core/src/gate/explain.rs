@@ -159,7 +159,7 @@ fn aggregate_sentence(
         return "no shape passes on both sides, so there is no aggregate to compare.".to_owned();
     };
     let floor = units::percent(config.noise_floor * 100.0);
-    let Some(band) = aggregate.band else {
+    let Some(pairs) = aggregate.pairs else {
         let head = format!(
             "aggregate {metric} (geomean over {compared} {} passing on both sides) {} ({} -> {})",
             if compared == 1 { "shape" } else { "shapes" },
@@ -167,22 +167,41 @@ fn aggregate_sentence(
             units::metric(inc, metric),
             units::metric(cand, metric)
         );
+        let spread = aggregate.band.map_or_else(String::new, |b| {
+            format!(
+                "its band {} ({} × the mean relative spread of the shapes' ratios; unpaired, the shapes are taken to move together)",
+                units::band(b),
+                config.stddev_multiplier
+            )
+        });
         return match verdict {
             _ if blocked => format!("{head}."),
-            Verdict::Accept | Verdict::AcceptWithNote => {
+            Verdict::Accept | Verdict::AcceptWithNote if spread.is_empty() => {
                 format!("{head} reaches the {floor} noise floor.")
             }
+            Verdict::Accept | Verdict::AcceptWithNote => {
+                format!("{head} clears {spread} and reaches the {floor} noise floor.")
+            }
             Verdict::NeedsRemeasure => format!(
-                "{head} is a gain inside the {floor} noise floor: {}",
+                "{head} is a gain{} inside the {floor} noise floor: {}",
+                if spread.is_empty() {
+                    String::new()
+                } else {
+                    format!(" that clears {spread} but is")
+                },
                 remeasure_rule(config)
+            ),
+            Verdict::Reject if delta > 0.0 && !spread.is_empty() => format!(
+                "{head} does not clear {spread}: no gain distinguishable from noise; measuring both kernels in one run (paired) narrows the band."
             ),
             Verdict::Reject => format!("{head} is not a gain."),
         };
     };
+    let band = aggregate.band.unwrap_or(0.0);
     let head = format!(
         "aggregate {metric} {} (median over {} repeats of each repeat's geomean of the paired ratios over {compared} shapes; geomean of the mean rates in this run: {} -> {})",
         percent(delta),
-        aggregate.pairs.unwrap_or(0),
+        pairs,
         units::metric(inc, metric),
         units::metric(cand, metric)
     );

@@ -189,8 +189,10 @@ pub struct Aggregate {
     /// Fraction: 0.10 is +10%. Paired: the median over repeats of the per-repeat aggregate
     /// ratio (the geomean over shapes of each repeat's paired ratios) − 1.
     pub delta: Option<f64>,
-    /// Paired only: `stddev_multiplier ·` the robust spread of the per-repeat aggregate
-    /// ratios, without the noise floor; a gain must clear it (and the signed-rank test).
+    /// The band a gain must clear (fraction, without the noise floor). Paired:
+    /// `stddev_multiplier ·` the robust spread of the per-repeat aggregate ratios (and the
+    /// signed-rank test must agree). Unpaired: `stddev_multiplier ·` the mean of the shapes'
+    /// relative spreads, the shapes of one run taken to move together.
     #[serde(default)]
     pub band: Option<f64>,
     /// Paired only: the signed-rank test of the per-repeat aggregate ratios.
@@ -243,7 +245,8 @@ pub struct GateInput<'a> {
 /// the robust spread (1.4826 · MAD) of their logarithms, and the Wilcoxon signed-rank test
 /// replaces Welch's. The aggregate gain must also clear `stddev_multiplier ·` the robust
 /// spread of the per-repeat aggregate ratios and their signed-rank test: drift between runs
-/// cannot pass for a change, and noise cannot pass for a gain.
+/// cannot pass for a change, and noise cannot pass for a gain. Unpaired, the aggregate gain
+/// must clear `stddev_multiplier ·` the mean of the shapes' relative spreads.
 pub fn judge(input: &GateInput<'_>) -> Result<GateReport> {
     report(input, classify::classify(input)?)
 }

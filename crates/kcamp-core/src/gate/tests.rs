@@ -215,15 +215,83 @@ fn regression_hidden_by_better_geomean_is_rejected() {
 
 #[test]
 fn gain_inside_the_noise_needs_remeasure() {
-    let (inc, cand) = pair(&[1.01, 1.01, 1.01]);
+    // ±0.1% on both sides: a +1% gain clears the aggregate's band (2 × 0.141%) but not the
+    // 2% floor.
+    let inc = table(
+        (0..3)
+            .map(|i| row(&format!("s{i}"), Check::Pass, 10.0, 0.01))
+            .collect(),
+    );
+    let cand = table(
+        (0..3)
+            .map(|i| row(&format!("s{i}"), Check::Pass, 10.1, 0.0101))
+            .collect(),
+    );
     let report = run(&inc, &cand, FWD).unwrap();
     assert_eq!(report.verdict, Verdict::NeedsRemeasure);
     assert!(report.shapes.iter().all(|s| s.class == ShapeClass::Neutral));
     assert!(
-        report.reasons[0].contains("re-measure at least 3 times"),
+        report.reasons[0].contains("re-measure at least 3 times")
+            && report.reasons[0].contains("clears its band ±0.283%"),
         "{:?}",
         report.reasons
     );
+}
+
+#[test]
+fn an_unpaired_gain_inside_the_aggregates_band_is_no_gain() {
+    // ±1% on both sides: the aggregate's band is 2 × 1.41% = 2.83%. +1% and +2.5% are inside
+    // it (the latter above the noise floor); +3% clears it.
+    for (factor, verdict) in [
+        (1.01, Verdict::Reject),
+        (1.025, Verdict::Reject),
+        (1.03, Verdict::Accept),
+    ] {
+        let (inc, cand) = pair(&[factor, factor, factor]);
+        let report = run(&inc, &cand, FWD).unwrap();
+        assert_eq!(report.verdict, verdict, "{factor}: {:?}", report.reasons);
+        let band = report.aggregate.band.unwrap();
+        assert!((band - 2.0 * 0.01 * 2f64.sqrt()).abs() < 1e-9, "{band}");
+        assert_eq!(
+            (report.aggregate.pairs, report.aggregate.p_value),
+            (None, None)
+        );
+        let aggregate = report
+            .reasons
+            .iter()
+            .find(|r| r.kind == ReasonKind::Aggregate)
+            .unwrap();
+        assert_eq!(aggregate.band, Some(band));
+        if verdict == Verdict::Reject {
+            assert!(
+                aggregate.contains("does not clear its band ±2.83%")
+                    && aggregate.contains("no gain distinguishable from noise"),
+                "{aggregate:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn shapes_of_one_run_are_taken_to_move_together() {
+    // Ten shapes, each ±3% on both sides, all +5%: were their errors independent the band
+    // would be 2 × 4.24% / √10 = 2.7% and +5% would clear it; a load that slows the whole
+    // run moves them together, so the band is 2 × 4.24% = 8.5% and +5% is noise.
+    let inc = table(
+        (0..10)
+            .map(|i| row(&format!("s{i}"), Check::Pass, 10.0, 0.3))
+            .collect(),
+    );
+    let cand = table(
+        (0..10)
+            .map(|i| row(&format!("s{i}"), Check::Pass, 10.5, 0.315))
+            .collect(),
+    );
+    let report = run(&inc, &cand, FWD).unwrap();
+    assert!((report.aggregate.band.unwrap() - 2.0 * 0.03 * 2f64.sqrt()).abs() < 1e-9);
+    assert_eq!(report.verdict, Verdict::Reject, "{:?}", report.reasons);
+    // Every shape alone is inside its own band too: nothing regressed, nothing improved.
+    assert!(report.shapes.iter().all(|s| s.class == ShapeClass::Neutral));
 }
 
 #[test]

@@ -200,6 +200,7 @@ fn a_rollback_reason_names_what_decided_the_verdict() {
         distinguishable from noise."
         .into();
     gate.aggregate.band = Some(0.184);
+    gate.aggregate.pairs = Some(6);
     assert_eq!(
         derive::rollback_reason(&gate, &[], std::path::Path::new("/c")),
         "gate REJECT · aggregate +10.8% · no gain distinguishable from noise (paired band ±18.4%)"
