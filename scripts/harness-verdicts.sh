@@ -14,7 +14,9 @@
 # CPU), SHAPES (a shapes file; default small GEMMs on the CPU, 4096-class ones on CUDA), CLOCK
 # (on the CPU: process, the default, or wall; bench.py's --cpu-clock), PAIRS (harness.pairs,
 # default 6), UNPAIRED=1 (commands without {kernel_dir}: judged against recorded numbers),
-# OUT (default /tmp/kcamp-harness-verdicts). Prints a table last.
+# OUT (default /tmp/kcamp-harness-verdicts), CASES (which of "unchanged faster cached" to run,
+# default all three: a long run split over two sittings, the summary of one OUT read with
+# SUMMARY_ONLY=1). Prints a table last.
 set -euo pipefail
 KCAMP="$(realpath "${1:-target/release/kcamp}")"
 PYTHON="$(command -v "${PYTHON:-python3}")"
@@ -25,9 +27,11 @@ export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}" XDG_DATA_HOME="$WORK/data"
 DEVICE="$("$PYTHON" -c 'import torch; print("cuda" if torch.cuda.is_available() else "cpu")')"
 if [ "$DEVICE" = cuda ]; then RUNS="${RUNS:-5}"; else RUNS="${RUNS:-10}"; fi
 CLOCK="${CLOCK:-process}"
+if [ -z "${SUMMARY_ONLY:-}" ]; then
 "$PYTHON" -c 'import torch; print(torch.__version__, torch.cuda.get_device_name() if torch.cuda.is_available() else "cpu", torch.get_num_threads(), "threads")' > "$OUT/device.txt"
 echo "clock: $([ "$DEVICE" = cuda ] && echo cuda-events || echo "$CLOCK"), pairs: ${PAIRS:-6}, $([ -n "${UNPAIRED:-}" ] && echo unpaired || echo paired)" >> "$OUT/device.txt"
 command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,pci.device_id,driver_version --format=csv,noheader >> "$OUT/device.txt" || true
+fi
 if [ -z "${SHAPES:-}" ]; then
   SHAPES="$WORK/shapes.yaml"
   if [ "$DEVICE" = cuda ]; then
@@ -85,14 +89,19 @@ validate() {
   fi
 }
 
-uptime > "$OUT/load.txt"
+want() { [[ " ${CASES:-unchanged faster cached} " == *" $1 "* ]]; }
+[ -n "${SUMMARY_ONLY:-}" ] && CASES=" "
+uptime >> "$OUT/load.txt"
 BASE="torch.backends.cuda.matmul.allow_tf32 = False"
 # 1. The unchanged kernel, re-validated RUNS times.
+if want unchanged; then
 new_campaign "$WORK/same"
 kernel "$WORK/same" "a @ b" "$BASE"
 "$KCAMP" -C "$WORK/same" baseline --json > "$OUT/same_baseline.json"
 for i in $(seq 1 "$RUNS"); do validate "$WORK/same" "unchanged_$i"; done
+fi
 # 2. A kernel that is really faster.
+if want faster; then
 new_campaign "$WORK/faster"
 if [ "$DEVICE" = cuda ]; then
   kernel "$WORK/faster" "a @ b" "$BASE"
@@ -105,8 +114,10 @@ fi
 "$KCAMP" -C "$WORK/faster" baseline --json > "$OUT/faster_baseline.json"
 KEEP=1 EDIT="$EDIT" validate "$WORK/faster" faster
 "$KCAMP" -C "$WORK/faster" accept --json > "$OUT/faster_accept.json" || true
+fi
 # 3. A kernel that returns the result it computed for the first call of each input: faster
 #    than any device can compute it.
+if want cached; then
 new_campaign "$WORK/cached"
 kernel "$WORK/cached" "a @ b" "$BASE"
 "$KCAMP" -C "$WORK/cached" baseline --json > "$OUT/cached_baseline.json"
@@ -125,6 +136,7 @@ PY
 }
 KEEP=1 EDIT="cached_kernel $WORK/cached" validate "$WORK/cached" cached
 "$KCAMP" -C "$WORK/cached" accept --json > "$OUT/cached_accept.json" || true
+fi
 uptime >> "$OUT/load.txt"
 
 "$PYTHON" - "$OUT" "$RUNS" <<'PY' | tee "$OUT/summary.txt"
@@ -160,24 +172,33 @@ def accepted(name):
     dec = (d.get("decision") or {}).get("decision")
     return dec or ("refused: " + d.get("error", {}).get("message", "")[:70].replace("\n", " "))
 print("device:", open(f"{out}/device.txt").read().strip(), "| load:", open(f"{out}/load.txt").read().strip().replace("\n", " / "))
-rows = [line(f"unchanged_{i}") for i in range(1, runs + 1)]
+import os
+have = lambda name: os.path.exists(f"{out}/{name}.json")
+rows = [line(f"unchanged_{i}") for i in range(1, runs + 1) if have(f"unchanged_{i}")]
 def band(r):
     b = "-" if r["agg_band"] is None else f"±{r['agg_band'] * 100:.2f}%"
     return b + ("" if r["p"] is None else f" p={r['p']:.3f}")
-print("\nunchanged kernel: verdict, aggregate Δ, its band, widest shape band, hard regressions, wall s, 1-min load, first reason")
+if rows:
+    print("\nunchanged kernel: verdict, aggregate Δ, its band, widest shape band, hard regressions, wall s, 1-min load, first reason")
 for i, r in enumerate(rows, 1):
     print(f"  {i:>2} {r['verdict']:<16} {pct(r['agg']):>8} {band(r):>16} ±{r['band'] * 100:6.2f}% {','.join(r['hard']) or '-':<10} {r['secs']:6.1f} {r['load']:5.2f}  {r['why'][:90]}")
-fast, cached = line("faster"), line("cached")
-print(f"\nfaster kernel:  {fast['verdict']} {pct(fast['agg'])} (aggregate band {band(fast)}, widest shape band ±{fast['band'] * 100:.2f}%), {fast['secs']:.1f} s, load {fast['load']:.2f}; accept: {accepted('faster')}")
-print(f"  {fast['why'][:200]}")
-print(f"caching kernel: {cached['verdict']} {pct(cached['agg'])}; accept: {accepted('cached')}")
-print(f"  {cached['why'][:200]}")
-for note in fast["floor"][:1] + cached["floor"][:2]:
+fast = line("faster") if have("faster") else None
+cached = line("cached") if have("cached") else None
+if fast:
+    print(f"\nfaster kernel:  {fast['verdict']} {pct(fast['agg'])} (aggregate band {band(fast)}, widest shape band ±{fast['band'] * 100:.2f}%), {fast['secs']:.1f} s, load {fast['load']:.2f}; accept: {accepted('faster')}")
+    print(f"  {fast['why'][:200]}")
+if cached:
+    print(f"caching kernel: {cached['verdict']} {pct(cached['agg'])}; accept: {accepted('cached')}")
+    print(f"  {cached['why'][:200]}")
+for note in (fast["floor"][:1] if fast else []) + (cached["floor"][:2] if cached else []):
     print(f"  floor: {note[:240]}")
-acc = sum(1 for r in rows if r["verdict"].startswith("ACCEPT"))
-rej = sum(1 for r in rows if r["verdict"] == "REJECT" and r["hard"])
 print(f"\n{'case':<34}{'ACCEPT':>8}{'REJECT for a regression':>25}{'mean s':>8}")
-print(f"{f'unchanged, {runs} re-validations':<34}{acc:>8}{rej:>25}{sum(r['secs'] for r in rows) / runs:>8.1f}")
-print(f"{'really faster':<34}{'yes' if fast['verdict'].startswith('ACCEPT') else 'NO':>8}{'':>25}{fast['secs']:>8.1f}")
-print(f"{'caching (faster than the device)':<34}{'yes' if cached['verdict'].startswith('ACCEPT') else 'no':>8}{'':>25}{cached['secs']:>8.1f}")
+if rows:
+    acc = sum(1 for r in rows if r["verdict"].startswith("ACCEPT"))
+    rej = sum(1 for r in rows if r["verdict"] == "REJECT" and r["hard"])
+    print(f"{f'unchanged, {len(rows)} re-validations':<34}{acc:>8}{rej:>25}{sum(r['secs'] for r in rows) / len(rows):>8.1f}")
+if fast:
+    print(f"{'really faster':<34}{'yes' if fast['verdict'].startswith('ACCEPT') else 'NO':>8}{'':>25}{fast['secs']:>8.1f}")
+if cached:
+    print(f"{'caching (faster than the device)':<34}{'yes' if cached['verdict'].startswith('ACCEPT') else 'no':>8}{'':>25}{cached['secs']:>8.1f}")
 PY

@@ -609,8 +609,10 @@ fn an_import_no_floor_holds_cannot_be_accepted_until_the_target_is_named() {
         "{text}"
     );
     let e = run(&dir, &["accept"], 2);
+    let refusal = error_message(&e);
     assert!(
-        error_message(&e).contains("the gate says NEEDS_REMEASURE"),
+        refusal.contains("the gate says NEEDS_REMEASURE")
+            && refusal.contains("next: name the GPU the rows come from (target_gpu"),
         "{e}"
     );
     // Measured again as it is, it is no re-measurement of a gain either.

@@ -155,8 +155,16 @@ pub fn accept(
         } else {
             ", or override with `kcamp accept --force --reason TEXT`"
         };
+        // Rows no floor holds wait for the target to be named, not for another kernel.
+        let next = if record.unfloored.is_some() {
+            "name the GPU the rows come from (target_gpu in manifest.yaml, or `kcamp peak` on it), then `kcamp validate` again".to_string()
+        } else {
+            format!(
+                "`kcamp rollback --reason TEXT` (dashboard: r), change the kernel and `kcamp validate` again{force}"
+            )
+        };
         return Err(Error::State(format!(
-            "the gate says {} for round {round}, which does not allow accepting:{listed}\nnext: `kcamp rollback --reason TEXT` (dashboard: r), change the kernel and `kcamp validate` again{force}",
+            "the gate says {} for round {round}, which does not allow accepting:{listed}\nnext: {next}",
             record.report.verdict.as_str(),
         )));
     }
