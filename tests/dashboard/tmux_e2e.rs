@@ -414,13 +414,17 @@ fn diff_search_mouse_and_the_editor_in_the_dashboard() {
         s.contains("+++ r2/gemm.wgsl") && s.contains("┌ Diff ")
     });
     tmux.send(&["Escape"]);
+    // Wait for the viewer to close: an Esc followed at once by `/` reads as Alt-/.
+    tmux.wait_for("the diff closed", Duration::from_secs(10), |s| {
+        !s.contains("┌ Diff ")
+    });
 
     // / searches the rounds by hypothesis; Esc clears it.
     tmux.send(&["/"]);
-    tmux.type_text("back to one");
+    tmux.type_text("strides once");
     tmux.send(&["Enter"]);
     tmux.wait_for("the search", Duration::from_secs(10), |s| {
-        s.contains("'back to one' 1/4")
+        s.contains("'strides once' 1/4")
     });
     tmux.send(&["Escape"]);
     let screen = tmux.wait_for("the search cleared", Duration::from_secs(10), |s| {
