@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Args, Subcommand};
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::export::{Format, LogRow, exporter};
 use super::{AdapterArgs, CmdOutput, Ctx};
@@ -165,6 +165,9 @@ fn measuring(
     adapter: &AdapterArgs,
 ) -> Result<(Box<dyn Measurer>, impl FnMut(ProgressEvent) + use<>)> {
     let cancel = super::cancel::flag(ctx)?;
+    // Whatever a harness or a worker leaves running, in its process group or not, is this
+    // command's to end.
+    kcamp_runner::adopt_descendants();
     let progress = progress_printer(ctx, &c.manifest.primary_metric, Arc::clone(&cancel));
     let measurer = kcamp_runner::measurer_for(
         &c.manifest,
@@ -495,12 +498,10 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
         human.push_str(&format!("\nwarning: {w}"));
     }
     human.push_str(&adapter_line(&c, out.round));
-    human.push_str(&format!(
-        "\nreport: {}",
-        c.dir
-            .join(kcamp_report::campaign::BASELINE_REPORT)
-            .display()
-    ));
+    // Only a report that was written is named.
+    if let Some(report) = &out.baseline_report {
+        human.push_str(&format!("\nreport: {}", report.display()));
+    }
     if let Some(line) = result_line(ctx, &out.summary) {
         human.push_str(&format!("\n{line}"));
     }
@@ -799,6 +800,11 @@ pub fn rollback(ctx: &Ctx, a: &RollbackArgs) -> Result<CmdOutput> {
 /// What to do next in a campaign, from its state (status and log end with it).
 fn next_from_state(ctx: &Ctx, st: &CampaignState) -> Vec<String> {
     let k = prefix(ctx);
+    if !st.damage.is_empty() {
+        return vec![format!(
+            "{k} repair   (rebuilds what was read around; `--dry-run` says how first)"
+        )];
+    }
     if st.incumbent.is_none() {
         return vec![format!("{k} baseline")];
     }
@@ -841,8 +847,97 @@ fn next_from_state(ctx: &Ctx, st: &CampaignState) -> Vec<String> {
     }
 }
 
+#[derive(Debug, Args)]
+pub struct RepairArgs {
+    /// Say what would be repaired, and change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// `kcamp repair`: exit 0 when everything reads again, 2 when something was refused (named,
+/// with what to do by hand).
+pub fn repair(ctx: &Ctx, a: &RepairArgs) -> Result<CmdOutput> {
+    let c = Campaign::open_base(&ctx.campaign)?;
+    let out = campaign::repair(&c, a.dry_run)?;
+    let mut human = String::new();
+    let (done, would) = if a.dry_run {
+        ("would rebuild", "would refuse")
+    } else {
+        ("rebuilt", "refused")
+    };
+    for r in &out.repaired {
+        human.push_str(&format!("{done}: {r}\n"));
+    }
+    for r in &out.refused {
+        human.push_str(&format!("{would}: {r}\n"));
+    }
+    for r in &out.recovered {
+        human.push_str(&format!("recovered: {r}\n"));
+    }
+    if human.is_empty() {
+        human.push_str("nothing to repair: every journal line, decision, record and decided snapshot reads as recorded\n");
+    }
+    let k = prefix(ctx);
+    let (code, next) = if !out.refused.is_empty() {
+        (
+            exit::BAD_INPUT,
+            vec![format!("fix what is refused by hand, then {k} repair")],
+        )
+    } else if a.dry_run && !out.repaired.is_empty() {
+        (exit::OK, vec![format!("{k} repair")])
+    } else {
+        (exit::OK, vec![format!("{k} status")])
+    };
+    Ok(CmdOutput::with_exit(out, human, code).with_next(next))
+}
+
+/// What status and log say about damage they read around: each file and line, and what
+/// `kcamp repair` would do about it.
+fn damage_text(st: &CampaignState) -> (String, Vec<String>) {
+    if st.damage.is_empty() {
+        return (String::new(), Vec::new());
+    }
+    let mut text =
+        String::from("read around (the campaign's writers refuse until it is repaired):\n");
+    for d in &st.damage {
+        text.push_str(&format!("  {d}\n"));
+    }
+    let plan = Campaign::open_base(&st.dir).and_then(|c| campaign::repair(&c, true));
+    let mut would = Vec::new();
+    match plan {
+        Ok(p) => {
+            would.extend(
+                p.repaired
+                    .iter()
+                    .map(|r| format!("kcamp repair would rebuild {r}")),
+            );
+            would.extend(
+                p.refused
+                    .iter()
+                    .map(|r| format!("kcamp repair would refuse {r}")),
+            );
+        }
+        Err(e) => would.push(format!("kcamp repair cannot plan: {e}")),
+    }
+    for w in &would {
+        text.push_str(&format!("  {w}\n"));
+    }
+    (text, would)
+}
+
+/// `doc` with `damage` (what was read around) and `repair` (what `kcamp repair` would do),
+/// when there is any.
+fn with_damage(mut doc: Value, st: &CampaignState, plan: &[String]) -> Value {
+    if !st.damage.is_empty() {
+        doc["damage"] = json!(st.damage);
+        doc["repair"] = json!(plan);
+    }
+    doc
+}
+
 pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
     let st = CampaignState::load(&ctx.campaign)?;
+    let (damage, repair_plan) = damage_text(&st);
     let open = st.open_round.and_then(|n| st.round(n));
     let incumbent = st.incumbent.and_then(|n| st.round(n));
     let metric = &st.manifest.primary_metric;
@@ -880,6 +975,7 @@ pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
         "rolled_back": rolled_back,
         "working_kernel_tried": working_tried,
     });
+    let json = with_damage(json, &st, &repair_plan);
     let mut human = format!(
         "campaign '{}' ({} {}, primary metric {metric})\n",
         st.manifest.name,
@@ -948,6 +1044,7 @@ pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
     if let Some(h) = &st.lock_holder {
         human.push_str(&format!("locked by {h}\n"));
     }
+    human.push_str(&damage);
     let next = next_from_state(ctx, &st);
     Ok(CmdOutput::ok(json, human).with_next(next))
 }
@@ -1002,11 +1099,19 @@ pub fn log(ctx: &Ctx, a: &LogArgs) -> Result<CmdOutput> {
     let st = CampaignState::load(&ctx.campaign)?;
     let metric = st.manifest.primary_metric.clone();
     let rows = log_rows(&st);
+    let (damage, repair_plan) = damage_text(&st);
     let rolled_back = ledger::rolled_back(&st);
     if let Some(export) = exporter(a.format) {
         let text = export.log(&metric, &rows);
+        if !damage.is_empty() {
+            eprint!("kcamp: {damage}");
+        }
         return Ok(CmdOutput::ok(
-            json!({"rounds": rows, "incumbent": st.incumbent, "rolled_back": rolled_back}),
+            with_damage(
+                json!({"rounds": rows, "incumbent": st.incumbent, "rolled_back": rolled_back}),
+                &st,
+                &repair_plan,
+            ),
             text,
         ));
     }
@@ -1051,9 +1156,14 @@ pub fn log(ctx: &Ctx, a: &LogArgs) -> Result<CmdOutput> {
     } else {
         human.push_str("(* the incumbent; Δ is the gate's against the incumbent each round was judged against, over the same shapes)\n");
     }
+    human.push_str(&damage);
     let next = next_from_state(ctx, &st);
     Ok(CmdOutput::ok(
-        json!({"rounds": rows, "incumbent": st.incumbent, "rolled_back": rolled_back}),
+        with_damage(
+            json!({"rounds": rows, "incumbent": st.incumbent, "rolled_back": rolled_back}),
+            &st,
+            &repair_plan,
+        ),
         human,
     )
     .with_next(next))
@@ -1072,16 +1182,27 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
     let (m, mut progress) = measuring(ctx, &c, &a.adapter)?;
     let source = (!a.no_run).then(|| source(&a.csv, m.as_ref()));
     let mut summary = None;
+    let mut warnings = Vec::new();
     let (files, acceptance, held_out) = run_again(
         campaign::final_report(&c, source, Some(m.as_ref()), &mut progress, |fm| {
             summary = fm.summary.clone();
-            // Derived from round 1 alone: rewritten so that it follows the current code.
-            kcamp_report::campaign::write_baseline_report(&c)?;
+            // Derived from round 1 alone: rewritten so that it follows the current code. An
+            // optional output of this command: a failure is a warning naming it.
+            match kcamp_report::campaign::write_baseline_report(&c) {
+                Ok(skipped) => warnings.extend(skipped),
+                Err(e) => warnings.push(format!(
+                    "{} not written: {e}",
+                    c.dir
+                        .join(kcamp_report::campaign::BASELINE_REPORT)
+                        .display()
+                )),
+            }
             let files = kcamp_report::campaign::write_final_report(&c, fm)?;
             Ok((files, fm.acceptance.clone(), fm.held_out.clone()))
         }),
         &format!("report{}", adapter_flags(&a.adapter)),
     )?;
+    warnings.extend(files.warnings.iter().cloned());
     let gate = &acceptance.report;
     let report = &files.report;
     let metric = &report.primary_metric;
@@ -1145,9 +1266,17 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
             if let Some(line) = summary.as_ref().and_then(|s| result_line(ctx, s)) {
                 h.push_str(&format!("\n{line}"));
             }
+            for w in &warnings {
+                h.push_str(&format!("\nwarning: {w}"));
+            }
             h
         }
     };
+    if a.format == ReportFormat::Markdown {
+        for w in &warnings {
+            eprintln!("kcamp: warning: {w}");
+        }
+    }
     let exit = if gate.verdict.allows_accept() {
         exit::OK
     } else {
@@ -1172,6 +1301,7 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
             "final_validation": !a.no_run,
             "summary": summary,
             "charts": chart_paths,
+            "warnings": warnings,
             "data": report,
         }),
         human,

@@ -123,6 +123,9 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
                     "memory update: give at least one --set or --append",
                 ));
             }
+            // A change the schema refuses changes nothing, not even the lock file: checked
+            // first, and again under the lock.
+            store.check_update(a.version.get()?, &ops)?;
             let _lock = lock(ctx, "kcamp memory update")?;
             committed(
                 &Campaign::open(&ctx.campaign)?,
@@ -163,11 +166,14 @@ pub fn memory(ctx: &Ctx, command: &MemoryCommand) -> Result<CmdOutput> {
     }
 }
 
-/// Writers take the campaign lock so a record never changes under a running decision.
+/// Writers take the campaign lock so a record never changes under a running decision, and
+/// clear the temp files a killed writer left (a record writer runs no other recovery, so
+/// that a record can be fixed in a campaign that needs one).
 fn lock(ctx: &Ctx, what: &str) -> Result<LockGuard> {
     let guard = kcamp_core::campaign::lock_campaign(&ctx.campaign, what)?;
     let memory = ctx.campaign.join(kcamp_core::files::MEMORY_DIR);
     kcamp_core::campaign::check_writable(&[ctx.campaign.clone(), memory])?;
+    kcamp_core::campaign::remove_stray_temp_files(&Campaign::open_base(&ctx.campaign)?)?;
     Ok(guard)
 }
 

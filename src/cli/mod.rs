@@ -336,6 +336,9 @@ pub enum Command {
     /// Iteration records (`memory/v<N>.json`).
     #[command(subcommand)]
     Memory(memory_cmd::MemoryCommand),
+    /// Rebuild what cannot be read (a malformed journal line, decision or record, a decided
+    /// round's changed snapshot) from the git history and the other records, or say why not.
+    Repair(campaign_cmd::RepairArgs),
     /// Serve the campaign to an agent: a Model Context Protocol server on stdin/stdout
     /// whose tools are these commands (docs/agents.md).
     Mcp,
@@ -524,6 +527,7 @@ fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
         Command::Util(a) => run_cmd::util(ctx, &a),
         Command::Gate(a) => gate_cmd::gate(ctx, &a),
         Command::Memory(c) => memory_cmd::memory(ctx, &c),
+        Command::Repair(a) => campaign_cmd::repair(ctx, &a),
         Command::Worker(a) => run_cmd::worker(&a),
         Command::Mcp => Err(Error::input(
             "`kcamp mcp` serves an MCP client on stdio; it is not a step of its own",

@@ -110,6 +110,7 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
     // The worker runs in its own process group, which the terminal's Ctrl-C does not
     // reach: a signal stops the run and the runner kills the worker.
     opts.cancel = super::cancel::flag(ctx)?;
+    kcamp_runner::adopt_descendants();
     let bar = progress_bar();
     let hooks = ctx.step.clone();
     // The shapes in progress: one, or one per shard of a sharded run (docs/scale.md), whose

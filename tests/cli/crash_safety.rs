@@ -24,40 +24,56 @@ use common::{append_to_manifest, copy_dir, csv, describe, edit_kernel, init, kca
 /// Every file of the campaign that defines its state, with what legitimately differs
 /// between two runs (times, pids, the journal, the lock) left out, as path → content.
 fn digest(dir: &Path) -> BTreeMap<String, String> {
-    fn scrub(v: &mut Value) {
+    digest_of(dir, false)
+}
+
+/// [`digest`]; with `sweep`, what differs between two copies of a campaign measured by a
+/// harness in a git work tree is left out too: the commit hashes the records name (they hold
+/// commit times), `.git`, the harness's log, seeds and seconds, and the campaign's own path.
+pub(crate) fn digest_of(dir: &Path, sweep: bool) -> BTreeMap<String, String> {
+    fn scrub(v: &mut Value, git: bool) {
         match v {
             Value::Object(m) => {
                 for key in ["time", "timestamp"] {
                     m.remove(key);
                 }
-                m.values_mut().for_each(scrub);
+                if git {
+                    for key in ["git_commit", "git_commit_hash", "commit", "seed", "seconds"] {
+                        m.remove(key);
+                    }
+                }
+                m.values_mut().for_each(|v| scrub(v, git));
             }
-            Value::Array(a) => a.iter_mut().for_each(scrub),
+            Value::Array(a) => a.iter_mut().for_each(|v| scrub(v, git)),
             _ => {}
         }
     }
-    fn walk(root: &Path, d: &Path, out: &mut BTreeMap<String, String>) {
+    fn walk(root: &Path, d: &Path, out: &mut BTreeMap<String, String>, git: bool) {
         for e in std::fs::read_dir(d).unwrap() {
             let p = e.unwrap().path();
             let rel = p.strip_prefix(root).unwrap().display().to_string();
             let name = p.file_name().unwrap().to_string_lossy().into_owned();
             if matches!(
                 name.as_str(),
-                "journal.jsonl" | ".kcamp.lock" | "validations.jsonl" | "live"
+                "journal.jsonl" | ".kcamp.lock" | "validations.jsonl" | "live" | ".git"
             ) || (name.ends_with(".md") && name != "hypothesis.md")
+                || (git && name == "harness.log")
             {
                 continue;
             }
             if p.is_dir() {
                 out.insert(format!("{rel}/"), String::new());
-                walk(root, &p, out);
+                walk(root, &p, out, git);
                 continue;
             }
-            let text = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
+            let mut text = String::from_utf8_lossy(&std::fs::read(&p).unwrap()).into_owned();
+            if git {
+                text = text.replace(&root.display().to_string(), "[CAMPAIGN]");
+            }
             let text = if name.ends_with(".json") {
                 let mut v: Value = serde_json::from_str(&text)
                     .unwrap_or_else(|e| panic!("{rel} is not JSON ({e}): {text}"));
-                scrub(&mut v);
+                scrub(&mut v, git);
                 v.to_string()
             } else {
                 text
@@ -66,12 +82,18 @@ fn digest(dir: &Path) -> BTreeMap<String, String> {
         }
     }
     let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
+    walk(dir, dir, &mut out, sweep);
     out
 }
 
 /// Nothing a killed command staged may survive the next writing command.
 fn assert_no_leftovers(dir: &Path, context: &str) {
+    let found = leftovers(dir);
+    assert!(found.is_empty(), "{context}: left behind {found:?}");
+}
+
+/// Staging, temp and torn files under `dir`.
+pub(crate) fn leftovers(dir: &Path) -> Vec<PathBuf> {
     fn walk(d: &Path, found: &mut Vec<PathBuf>) {
         for e in std::fs::read_dir(d).unwrap() {
             let p = e.unwrap().path();
@@ -83,24 +105,35 @@ fn assert_no_leftovers(dir: &Path, context: &str) {
             {
                 found.push(p.clone());
             }
-            if p.is_dir() && !p.is_symlink() {
+            if p.is_dir() && !p.is_symlink() && !p.ends_with(".git") {
                 walk(&p, found);
             }
         }
     }
     let mut found = Vec::new();
     walk(dir, &mut found);
-    assert!(found.is_empty(), "{context}: left behind {found:?}");
+    found
 }
 
 /// The journal ends with a newline and every line parses.
 fn assert_journal_whole(dir: &Path, context: &str) {
-    let text = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
-    assert!(text.ends_with('\n'), "{context}: torn journal: {text}");
-    for (i, line) in text.lines().enumerate() {
-        serde_json::from_str::<Value>(line)
-            .unwrap_or_else(|e| panic!("{context}: journal line {} ({e}): {line}", i + 1));
+    if let Err(e) = assert_journal_whole_or(dir) {
+        panic!("{context}: {e}");
     }
+}
+
+/// [`assert_journal_whole`], as a result.
+pub(crate) fn assert_journal_whole_or(dir: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(dir.join("journal.jsonl")).unwrap();
+    if !text.ends_with('\n') {
+        return Err(format!("torn journal: {text}"));
+    }
+    for (i, line) in text.lines().enumerate() {
+        if let Err(e) = serde_json::from_str::<Value>(line) {
+            return Err(format!("journal line {} ({e}): {line}", i + 1));
+        }
+    }
+    Ok(())
 }
 
 /// A scenario: a campaign state, one command, and the exit codes a retry may give.
@@ -186,6 +219,18 @@ fn kill_at_every_step(s: &Scenario<'_>) {
 
 fn never(_: &Output) -> bool {
     false
+}
+
+/// [`kill_at_every_step`] of `args` from `template`, which exits `code` uninterrupted and
+/// whose retry must give the same.
+pub(crate) fn kill_at_every_step_of(name: &str, template: &Path, args: &[&str], code: i32) {
+    kill_at_every_step(&Scenario {
+        name,
+        template,
+        args: strings(args),
+        code,
+        retry_ok: &never,
+    });
 }
 
 fn error_says(out: &Output, text: &str) -> bool {

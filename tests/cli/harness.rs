@@ -474,3 +474,76 @@ fn too_few_pairs_to_ever_be_significant_are_refused() {
         "{m}"
     );
 }
+
+/// A campaign with round 1 imported and round 2 open, measured by `command` (with `{csv}`).
+fn command_campaign(command: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::init(tmp.path());
+    run(
+        &dir,
+        &["baseline", "--csv", &common::csv("baseline.csv")],
+        0,
+    );
+    run(&dir, &["round", "new", "--hypothesis", "tiles"], 0);
+    common::append_to_manifest(&dir, &format!("quick_command: {command}"));
+    (tmp, dir)
+}
+
+/// Whatever the harness started ends with the step, however it left the harness's process
+/// group or outlived its parent: `setsid`, `nohup`, a double fork.
+#[test]
+fn what_a_harness_leaves_running_ends_with_the_step_setsid_nohup_and_double_forks_included() {
+    let pids = tempfile::tempdir().unwrap();
+    let p = |n: u32| pids.path().join(format!("p{n}")).display().to_string();
+    let command = format!(
+        "\"setsid sh -c 'echo $$ > {p1}; exec sleep 300' & nohup sh -c 'echo $$ > {p2}; exec sleep 300' >/dev/null 2>&1 & (sh -c 'echo $$ > {p3}; exec sleep 300' &); while [ ! -s {p1} ] || [ ! -s {p2} ] || [ ! -s {p3} ]; do sleep 0.01; done; cp {csv} {{csv}}\"",
+        p1 = p(1),
+        p2 = p(2),
+        p3 = p(3),
+        csv = common::csv("better.csv"),
+    );
+    let (_tmp, dir) = command_campaign(&command);
+    // Judged against an imported BASELINE, so NEEDS_REMEASURE: measured all the same.
+    run(&dir, &["validate", "--full"], 1);
+    for n in 1..=3 {
+        let pid: u32 = std::fs::read_to_string(p(n))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(
+            !common::alive(pid),
+            "process {n} ({pid}: {}) outlived the step",
+            common::cmdline(pid)
+        );
+    }
+}
+
+/// A harness that floods its output: the log keeps its first and last part and says what
+/// it left out, and so does the verdict.
+#[test]
+fn a_harness_log_is_bounded_and_says_where_it_was_cut() {
+    let command = format!(
+        "\"echo first line; head -c 3000000 /dev/zero | tr '\\\\0' x; echo; echo last line; cp {} {{csv}}\"",
+        common::csv("better.csv")
+    );
+    let (_tmp, dir) = command_campaign(&command);
+    let v = run(&dir, &["validate", "--full"], 1);
+    let log = std::fs::read_to_string(dir.join("rounds/round-2/artifacts/harness.log")).unwrap();
+    let kept = kcamp_core::artifacts::harness::LOG_KEPT_BYTES as usize;
+    assert!(log.len() < kept + 4096, "{} bytes", log.len());
+    assert!(log.contains("first line") && log.contains("last line"));
+    assert!(
+        log.contains("bytes of output left out here"),
+        "{}",
+        &log[kept / 2 - 100..kept / 2 + 300]
+    );
+    let reasons = v["report"]["reasons"].to_string();
+    assert!(
+        reasons.contains("harness.log keeps its first and last"),
+        "{reasons}"
+    );
+    let record =
+        std::fs::read_to_string(dir.join("rounds/round-2/artifacts/harness.json")).unwrap();
+    assert!(record.contains("\"output_cut\""), "{record}");
+}

@@ -865,3 +865,241 @@ fn closed_standard_streams_are_not_handed_to_the_files_kcamp_opens() {
     let v = run(&dir, &["status"], 0);
     assert_eq!(v["incumbent"]["round"], 1, "{v}");
 }
+
+// ---- The second audit's hostile inputs (docs/reliability.md, "Faults, counted") ----
+
+/// A file's modification time, to prove a refused command did not touch it.
+fn mtime(p: &Path) -> std::time::SystemTime {
+    std::fs::metadata(p).unwrap().modified().unwrap()
+}
+
+/// `kcamp ARGS` in `dir` must exit 2 with every one of `needles` in its message, leaving
+/// `watched` (a campaign, or a folder that must stay empty of a campaign) as it was,
+/// timestamps of the lock file and of every round directory included.
+fn refused_untouched(
+    dir: &Path,
+    watched: &Path,
+    args: &[&str],
+    needles: &[&str],
+) -> Result<(), String> {
+    let stamps = |d: &Path| -> Vec<(PathBuf, std::time::SystemTime)> {
+        let mut s = vec![];
+        for p in [d.join(".kcamp.lock"), d.join("rounds")] {
+            if p.exists() {
+                s.push((p.clone(), mtime(&p)));
+            }
+        }
+        for n in 1..=3 {
+            let r = d.join(format!("rounds/round-{n}"));
+            if r.exists() {
+                s.push((r.clone(), mtime(&r)));
+            }
+        }
+        s
+    };
+    let (before, times) = if watched.exists() {
+        (Some(common::tree(watched)), stamps(watched))
+    } else {
+        (None, vec![])
+    };
+    // The file times have a coarse clock: a touch would show only after a tick.
+    std::thread::sleep(Duration::from_millis(20));
+    let out = common::output(dir, args);
+    let message = String::from_utf8_lossy(&out.stdout).into_owned();
+    if out.status.code() != Some(2) {
+        return Err(format!("{args:?}: exit {:?}: {message}", out.status.code()));
+    }
+    if let Some(n) = needles.iter().find(|n| !message.contains(**n)) {
+        return Err(format!("{args:?}: '{n}' not in {message}"));
+    }
+    match before {
+        Some(b) if common::tree(watched) != b => {
+            return Err(format!("{args:?}: changed the campaign"));
+        }
+        None if watched.exists() => return Err(format!("{args:?}: created {}", watched.display())),
+        _ => {}
+    }
+    if stamps(watched) != times {
+        return Err(format!(
+            "{args:?}: touched the lock file's or a round directory's time"
+        ));
+    }
+    Ok(())
+}
+
+/// Each hostile input of the second audit, refused with nothing changed (or, free text,
+/// taken and never printed raw): `Ok` when it was, `Err` saying how it was not. The fault
+/// sweep counts them; `second_audit_hostile_inputs_are_refused` requires them all.
+pub(crate) fn hostile_cases() -> Vec<Result<(), String>> {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let mut out = Vec::new();
+    let shapes = |name: &str, text: &str| {
+        let p = root.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let init_refused = |name: &str, text: &str, needles: &[&str]| {
+        let file = shapes(name, text);
+        let camp = root.join(format!("camp-{name}"));
+        refused_untouched(
+            root,
+            &camp,
+            &[
+                "init",
+                camp.to_str().unwrap(),
+                "--shapes",
+                file.to_str().unwrap(),
+            ],
+            needles,
+        )
+    };
+    // Shapes files.
+    out.push(init_refused(
+        "dup.yaml",
+        "- {label: s1, M: 32, M: 64, N: 8, K: 8}\n",
+        &["dup.yaml:1", "duplicate entry"],
+    ));
+    out.push(init_refused(
+        "zero.yaml",
+        "- {label: s1, M: 0, N: 8, K: 8}\n",
+        &["zero.yaml", "must be positive"],
+    ));
+    out.push(init_refused(
+        "rlo.yaml",
+        "- {label: \"s1\u{202e}46s\", M: 8, N: 8, K: 8}\n",
+        &["rlo.yaml", "U+202E"],
+    ));
+    out.push(init_refused(
+        "zwsp.csv",
+        "label,M,N,K\ns\u{200b}1,8,8,8\n",
+        &["zwsp.csv", "U+200B"],
+    ));
+    out.push(init_refused(
+        "wide.yaml",
+        "- {label: s1, M: 4294967296, N: 8, K: 8}\n",
+        &["wide.yaml", "u32"],
+    ));
+    out.push(init_refused(
+        "cube.yaml",
+        "- {label: big, M: 1048576, N: 1048576, K: 1048576}\n",
+        &["cube.yaml", "u32", "elements"],
+    ));
+    // Gate CSVs.
+    let base = std::fs::read_to_string(common::fixture("campaign/baseline.csv")).unwrap();
+    let gate_refused = |name: &str, cand: String, needles: &[&str]| {
+        let file = shapes(name, &cand);
+        refused_untouched(
+            root,
+            &root.join("no-campaign"),
+            &["gate", &common::csv("baseline.csv"), file.to_str().unwrap()],
+            needles,
+        )
+    };
+    out.push(gate_refused(
+        "m0.csv",
+        base.replacen("s64,1,64,64,64,PASS", "s64,1,0,64,64,PASS", 1),
+        &["m0.csv:2", "must be positive"],
+    ));
+    out.push(gate_refused(
+        "rlo.csv",
+        base.replacen("s64,", "s6\u{202e}4,", 1),
+        &["rlo.csv:2", "U+202E"],
+    ));
+    // A campaign: a BASELINE whose header would be frozen with two columns that differ
+    // only in case.
+    let dir = common::init(&root.join("c"));
+    let case = shapes(
+        "case.csv",
+        &base.replacen("Backward TFLOPS,", "forward tflops,", 1),
+    );
+    out.push(refused_untouched(
+        &dir,
+        &dir,
+        &["baseline", "--csv", case.to_str().unwrap()],
+        &["case.csv", "only in case"],
+    ));
+    common::run(
+        &dir,
+        &["baseline", "--csv", &common::csv("baseline.csv")],
+        0,
+    );
+    out.push(refused_untouched(
+        &dir,
+        &dir,
+        &[
+            "memory",
+            "update",
+            "v0",
+            "--set",
+            "git_commit_hash=../../etc",
+        ],
+        &["git_commit_hash"],
+    ));
+    out.push(refused_untouched(
+        &dir,
+        &dir,
+        &["memory", "update", "v0", "--set", "timestamp=yesterday"],
+        &["timestamp"],
+    ));
+    common::run(&dir, &["round", "new", "--hypothesis", "tiles"], 0);
+    common::edit_kernel(&dir, "tiles");
+    // A refused import touches nothing, not even a timestamp.
+    out.push(refused_untouched(
+        &dir,
+        &dir,
+        &["validate", "--full", "--csv", &common::csv("malformed.csv")],
+        &["malformed.csv"],
+    ));
+    out.push(refused_untouched(
+        &dir,
+        &dir,
+        &["validate", "--full", "--csv", &common::csv("drifted.csv")],
+        &["drifted.csv"],
+    ));
+    // Duplicate keys in the campaign's own YAML.
+    let manifest = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
+    std::fs::write(
+        dir.join("manifest.yaml"),
+        format!("{manifest}timeout_sec: 5\ntimeout_sec: 50\n"),
+    )
+    .unwrap();
+    out.push(refused_untouched(
+        &dir,
+        &dir,
+        &["validate", "--full", "--csv", &common::csv("better.csv")],
+        &["manifest.yaml", "duplicate entry"],
+    ));
+    std::fs::write(dir.join("manifest.yaml"), &manifest).unwrap();
+    // Free text: taken, and escaped wherever it is printed.
+    let hyp = dir.join("rounds/round-2/hypothesis.md");
+    std::fs::write(&hyp, "tiles \u{202e}elif\u{200b}\n").unwrap();
+    out.push((|| {
+        for args in [&["status"][..], &["log"][..]] {
+            let o = common::kcamp(&dir).args(args).output().unwrap();
+            let text = String::from_utf8_lossy(&o.stdout);
+            if o.status.code() != Some(0) || text.contains('\u{202e}') || text.contains('\u{200b}')
+            {
+                return Err(format!(
+                    "{args:?} printed a bidi or zero-width character raw: {text}"
+                ));
+            }
+            if !text.contains("\\u{202e}") {
+                return Err(format!(
+                    "{args:?} does not show the escaped character: {text}"
+                ));
+            }
+        }
+        Ok(())
+    })());
+    out
+}
+
+#[test]
+fn second_audit_hostile_inputs_are_refused() {
+    let failed: Vec<String> = hostile_cases()
+        .into_iter()
+        .filter_map(Result::err)
+        .collect();
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}

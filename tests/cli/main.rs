@@ -7,18 +7,21 @@
 //! tests/cli/snapshots/ (`cli__<module>__<name>.snap`).
 //!
 //! Slow: `crash_safety`, which kills the binary before each of its file-system steps in turn
-//! and replays the command after every kill. Leave it out while iterating with
-//! `cargo test --test cli -- --skip crash_safety::`.
+//! and replays the command after every kill, and `fault_sweep`, which makes file-system calls
+//! fail. Leave them out while iterating with
+//! `cargo test --test cli -- --skip crash_safety:: --skip fault_sweep::`.
 
 #[path = "../common/mod.rs"]
 mod common;
 
 mod campaign;
 mod crash_safety;
+mod fault_sweep;
 mod gate;
 mod harness;
 mod held_out;
 mod hostile_input;
+mod integrity;
 mod memory;
 mod reading;
 mod records;

@@ -178,7 +178,18 @@ fn gflops(v: &Value) -> f64 {
 
 #[test]
 fn the_report_compares_what_its_verdict_compares_the_baseline_re_measured_in_the_same_run() {
-    let (_tmp, dir, _log) = harness_campaign("{kernel_dir}");
+    // The harness reads its numbers from a copy of the fixtures, so the machine can drift
+    // without a decided round's snapshot changing.
+    let numbers = std::cell::RefCell::new(PathBuf::new());
+    let (_tmp, dir, _log) = harness_campaign_reading("{kernel_dir}", |tmp| {
+        let copy = tmp.join("numbers");
+        std::fs::create_dir_all(&copy).unwrap();
+        for name in ["baseline.csv", "better.csv", "gain3.csv"] {
+            std::fs::copy(fixture(&format!("campaign/{name}")), copy.join(name)).unwrap();
+        }
+        *numbers.borrow_mut() = copy.clone();
+        copy
+    });
     run(&dir, &["baseline"], 0);
     run(&dir, &["round", "new", "--hypothesis", "better"], 0);
     std::fs::write(dir.join("kernel/numbers"), "better.csv").unwrap();
@@ -186,7 +197,8 @@ fn the_report_compares_what_its_verdict_compares_the_baseline_re_measured_in_the
     run(&dir, &["accept"], 0);
     // A drifting machine: re-measured in the final validation's run, the BASELINE's kernel
     // reads 3% faster than round 1 recorded (+12% recorded, +8.74% against this run).
-    std::fs::write(dir.join("rounds/round-1/kernel/numbers"), "gain3.csv").unwrap();
+    let numbers = numbers.into_inner();
+    std::fs::copy(numbers.join("gain3.csv"), numbers.join("baseline.csv")).unwrap();
     let r = run(&dir, &["report"], 0);
     assert_eq!(r["like_for_like"]["pairing"]["kind"], "interleaved", "{r}");
     assert_eq!(r["baseline_basis"]["kind"], "same_run", "{r}");

@@ -414,13 +414,17 @@ fn diff_search_mouse_and_the_editor_in_the_dashboard() {
         s.contains("+++ r2/gemm.wgsl") && s.contains("┌ Diff ")
     });
     tmux.send(&["Escape"]);
+    // Wait for the viewer to close: an Esc followed at once by `/` reads as Alt-/.
+    tmux.wait_for("the diff closed", Duration::from_secs(10), |s| {
+        !s.contains("┌ Diff ")
+    });
 
     // / searches the rounds by hypothesis; Esc clears it.
     tmux.send(&["/"]);
-    tmux.type_text("back to one");
+    tmux.type_text("strides once");
     tmux.send(&["Enter"]);
     tmux.wait_for("the search", Duration::from_secs(10), |s| {
-        s.contains("'back to one' 1/4")
+        s.contains("'strides once' 1/4")
     });
     tmux.send(&["Escape"]);
     let screen = tmux.wait_for("the search cleared", Duration::from_secs(10), |s| {
@@ -448,26 +452,32 @@ fn diff_search_mouse_and_the_editor_in_the_dashboard() {
     let kernel = std::fs::read_to_string(campaign.join("kernel/gemm.wgsl")).unwrap();
     assert!(kernel.ends_with("// edited in the e2e test\n"));
 
-    // Round 3's snapshot in kernel/, re-commented: the open round names it as a kernel
-    // already given up; a real edit takes the line away, and going back brings it back.
-    let tried = "kernel/ was tried in round 3: REJECT";
-    let snapshot =
-        std::fs::read_to_string(campaign.join("rounds/round-3/kernel/gemm.wgsl")).unwrap();
+    // Round 2's snapshot (rolled back) in kernel/, re-commented: the open round names it as
+    // a kernel already given up; a real edit takes the line away, and going back brings it
+    // back.
+    let tried = "kernel/ was tried in round 2: REJECT";
+    let snapshot = campaign.join("rounds/round-2/kernel");
+    let wgsl = std::fs::read_to_string(snapshot.join("gemm.wgsl")).unwrap();
+    std::fs::copy(
+        snapshot.join("kernel.yaml"),
+        campaign.join("kernel/kernel.yaml"),
+    )
+    .unwrap();
     let working = campaign.join("kernel/gemm.wgsl");
-    std::fs::write(&working, format!("// back to round 3\n{snapshot}")).unwrap();
+    std::fs::write(&working, format!("// back to round 2\n{wgsl}")).unwrap();
     tmux.send(&["j", "j"]);
     tmux.wait_for(
         "the open round's ledger line",
         Duration::from_secs(10),
         |s| s.contains("5 Details round 4") && s.contains(tried),
     );
-    std::fs::write(&working, format!("{snapshot}const E2E_EDIT: u32 = 1u;\n")).unwrap();
+    std::fs::write(&working, format!("{wgsl}const E2E_EDIT: u32 = 1u;\n")).unwrap();
     tmux.wait_for(
         "the line gone after a real edit",
         Duration::from_secs(10),
-        |s| !s.contains(tried) && !s.contains("tried        in round 3"),
+        |s| !s.contains(tried) && !s.contains("tried        in round 2"),
     );
-    std::fs::write(&working, &snapshot).unwrap();
+    std::fs::write(&working, &wgsl).unwrap();
     tmux.wait_for("the line back", Duration::from_secs(10), |s| {
         s.contains(tried)
     });

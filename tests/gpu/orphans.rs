@@ -83,17 +83,19 @@ fn harness_and_its_children_die_with_kcamp() {
         let text = append_to_manifest(
             &dir,
             &format!(
-                "quick_command: \"echo $$ > harness.pid; sleep 300 & echo $! > child.pid; wait; cp {} {{csv}}\"",
+                "quick_command: \"echo $$ > harness.pid; setsid sh -c 'echo $$ > stray.pid; exec sleep 300' & sleep 300 & echo $! > child.pid; wait; cp {} {{csv}}\"",
                 csv("baseline.csv")
             ),
         );
         let mut owner = start(&dir, &["baseline"]);
         wait_until("the harness to start", Duration::from_secs(20), || {
-            read_pid(&dir.join("child.pid")).is_some()
+            read_pid(&dir.join("child.pid")).is_some() && read_pid(&dir.join("stray.pid")).is_some()
         });
         let harness = read_pid(&dir.join("harness.pid")).unwrap();
         let child = read_pid(&dir.join("child.pid")).unwrap();
-        assert!(alive(harness) && alive(child));
+        // Out of the harness's process group and session: found by its run token.
+        let stray = read_pid(&dir.join("stray.pid")).unwrap();
+        assert!(alive(harness) && alive(child) && alive(stray));
         signal(&owner, sig);
         let status = owner.wait().unwrap();
         assert!(
@@ -101,9 +103,9 @@ fn harness_and_its_children_die_with_kcamp() {
             "{status:?}"
         );
         let took = wait_until(
-            "the harness and its child to die",
+            "the harness and its children to die",
             Duration::from_secs(1),
-            || !alive(harness) && !alive(child),
+            || !alive(harness) && !alive(child) && !alive(stray),
         );
         eprintln!("signal {sig}: harness gone {took:?} after the owner");
         // The next writing command clears what the dead run staged.
@@ -157,6 +159,10 @@ fn builtin_worker_dies_with_kcamp_mid_kernel() {
         !alive(worker)
     });
     eprintln!("worker gone {took:?} after the owner's SIGKILL");
+    // A refused import changes nothing, the dead run's staging included; the next command
+    // that takes the lock clears it, even one it then refuses.
     run(&dir, &["baseline", "--csv", &csv("baseline.csv")], 2);
+    assert!(dir.join("rounds/.round-1.tmp").exists());
+    run(&dir, &["round", "new", "--hypothesis", "next"], 2);
     assert!(!dir.join("rounds/.round-1.tmp").exists());
 }

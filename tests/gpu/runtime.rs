@@ -382,6 +382,71 @@ fn too_large_shape_is_an_error_naming_the_limit() {
     assert!(r.contains("268435456 bytes"), "{r}");
 }
 
+/// Whether the case got as far as generating its inputs (allocating them on the host).
+fn generated_inputs(events: &[ProgressEvent]) -> bool {
+    events.iter().any(|e| {
+        matches!(e, ProgressEvent::Phase { phase, .. } if phase.starts_with("generating the inputs"))
+    })
+}
+
+#[test]
+fn an_oversized_shape_is_refused_before_anything_is_allocated() {
+    // 16384³: a GiB per buffer, and its f64 inputs and reference gigabytes more on the host.
+    let spec = case(
+        OpName::Gemm,
+        Dtype::F32,
+        gemm("cube", 1, 16384, 16384, 16384),
+        None,
+    );
+    let (o, events) = run(&ctx(), &spec);
+    assert_eq!(o.check, Check::Error);
+    assert!(
+        reason(&o).contains("shape 'cube' (B=1, M=16384, N=16384, K=16384)")
+            && reason(&o).contains("above the adapter's max_storage_buffer_binding_size"),
+        "{}",
+        reason(&o)
+    );
+    assert!(!generated_inputs(&events), "{events:?}");
+}
+
+#[test]
+fn memory_a_kernel_declares_beyond_the_adapter_fails_before_its_pipeline() {
+    let ctx = ctx();
+    let base = ops::op(OpName::Axpy).baseline_kernel(Dtype::F32).source;
+    let with = |decl: &str, use_it: &str| {
+        base.replace(
+            "@compute @workgroup_size(256, 1, 1)",
+            &format!("{decl}\n@compute @workgroup_size(256, 1, 1)"),
+        )
+        .replace(
+            "out[i] = params.alpha * x[i] + y[i];",
+            &format!("out[i] = params.alpha * x[i] + y[i] + {use_it};"),
+        )
+    };
+    // Twice the adapter's workgroup memory.
+    let words = ctx.report().limits.max_compute_workgroup_storage_size as usize * 2 / 4;
+    let workgroup = with(
+        &format!("var<workgroup> tile: array<f32, {words}>;"),
+        "tile[gid.x]",
+    );
+    // 256 MiB of private memory per invocation.
+    let private = with(
+        "var<private> scratch: array<f32, 67108864>;",
+        "scratch[i % 7u]",
+    );
+    for (source, needle) in [
+        (workgroup, "max_compute_workgroup_storage_size"),
+        (private, "bytes of private memory per invocation"),
+    ] {
+        let mut spec = case(OpName::Axpy, Dtype::F32, shape("n", &[("N", 1024)]), None);
+        spec.kernel_source = source;
+        let (o, events) = run(&ctx, &spec);
+        assert_eq!(o.check, Check::Fail, "{}", reason(&o));
+        assert!(reason(&o).contains(needle), "{}", reason(&o));
+        assert!(!generated_inputs(&events), "{events:?}");
+    }
+}
+
 #[test]
 fn dispatch_above_the_per_dimension_limit_is_refused() {
     let mut spec = case(

@@ -531,19 +531,25 @@ fn a_harness_command_runs_as_job_steps_and_is_judged_as_here() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let dir = common::harness_campaign(tmp.path(), &common::fixture("campaign"));
-    // Each invocation says where it ran.
-    let path = dir.join("manifest.yaml");
-    let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(
-        &path,
-        text.replace(
-            "quick_command: \"sh harness.sh",
-            "quick_command: \"echo $SLURM_JOB_ID $SLURM_STEP_ID >> steps.txt; sh harness.sh",
-        ),
-    )
-    .unwrap();
+    // Each invocation says where it ran, in a file outside the campaign (a measurement
+    // during which anything in the campaign changed is refused).
+    let log_steps = |campaign: &std::path::Path, steps: &std::path::Path| {
+        let path = campaign.join("manifest.yaml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let echo = format!(
+            "quick_command: \"echo $SLURM_JOB_ID $SLURM_STEP_ID >> {}; sh harness.sh",
+            steps.display()
+        );
+        std::fs::write(&path, text.replace("quick_command: \"sh harness.sh", &echo)).unwrap();
+    };
     let local = tmp.path().join("local");
     common::copy_dir(&dir, &local);
+    let (slurm_steps, local_steps) = (
+        tmp.path().join("slurm-steps"),
+        tmp.path().join("local-steps"),
+    );
+    log_steps(&dir, &slurm_steps);
+    log_steps(&local, &local_steps);
     set_executor(&dir, "executor:\n  slurm: {time: '10'}\n");
     for d in [&dir, &local] {
         cluster.run(d, &["baseline"], &[0]);
@@ -558,7 +564,7 @@ fn a_harness_command_runs_as_job_steps_and_is_judged_as_here() {
         "{slurm}\n{here}"
     );
     assert_eq!(slurm["report"]["paired"], true, "{slurm}");
-    let steps = std::fs::read_to_string(dir.join("steps.txt")).unwrap();
+    let steps = std::fs::read_to_string(&slurm_steps).unwrap();
     let lines: Vec<&str> = steps.lines().collect();
     // BASELINE's one invocation, then the incumbent and the candidate alternating.
     assert!(lines.len() >= 3, "{steps}");
@@ -571,7 +577,7 @@ fn a_harness_command_runs_as_job_steps_and_is_judged_as_here() {
         );
         assert!(parts.next().is_some(), "no step id: {steps}");
     }
-    let local_steps = std::fs::read_to_string(local.join("steps.txt")).unwrap();
+    let local_steps = std::fs::read_to_string(&local_steps).unwrap();
     assert!(
         local_steps.lines().all(|l| l.trim().is_empty()),
         "{local_steps}"

@@ -29,21 +29,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
     let a_base = batch * params.m * params.k;
     let b_base = batch * params.k * params.n;
+    // The strides are picked once, so the loop body has no branch.
+    var ai = a_base + row * params.k;
+    var a_step = 1u;
+    if (params.trans_a == 1u) {
+        ai = a_base + row;
+        a_step = params.m;
+    }
+    var bi = b_base + col;
+    var b_step = params.n;
+    if (params.trans_b == 1u) {
+        bi = b_base + col * params.k;
+        b_step = 1u;
+    }
     var acc = 0.0;
     for (var p = 0u; p < params.k; p = p + 1u) {
-        var av: f32;
-        if (params.trans_a == 1u) {
-            av = a[a_base + p * params.m + row];
-        } else {
-            av = a[a_base + row * params.k + p];
-        }
-        var bv: f32;
-        if (params.trans_b == 1u) {
-            bv = b[b_base + col * params.k + p];
-        } else {
-            bv = b[b_base + p * params.n + col];
-        }
-        acc = fma(av, bv, acc);
+        acc = fma(a[ai], b[bi], acc);
+        ai = ai + a_step;
+        bi = bi + b_step;
     }
     c[batch * params.m * params.n + row * params.n + col] = acc;
 }

@@ -3,7 +3,10 @@
 //!
 //! Every mutating call passes [`step`] first; a test build can kill the process at the
 //! N-th step (`KCAMP_KILL_AT_FS_STEP=N`) to prove that recovery finds the previous or the
-//! next state after a kill at any syscall.
+//! next state after a kill at any syscall. Every system call that can fail on a full,
+//! failing or read-only disk (a write, an fsync, a rename, a directory sync, a creation or a
+//! removal) passes [`fault`] first; a test build can make the N-th of them fail with an
+//! errno (`KCAMP_FS_FAULT=N:EIO`) to prove that no such failure is reported as success.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -57,6 +60,62 @@ fn injected_enospc() -> bool {
     false
 }
 
+/// The errnos a fault point can be made to fail with, by name.
+pub const FAULT_ERRNOS: [(&str, rustix::io::Errno); 5] = [
+    ("EIO", rustix::io::Errno::IO),
+    ("ENOSPC", rustix::io::Errno::NOSPC),
+    ("EACCES", rustix::io::Errno::ACCESS),
+    ("EROFS", rustix::io::Errno::ROFS),
+    ("EDQUOT", rustix::io::Errno::DQUOT),
+];
+
+/// Test hook: `KCAMP_FS_FAULT=N:ERRNO` (`ERRNO` one of [`FAULT_ERRNOS`]) makes the N-th
+/// fault point of the process fail with that errno, as the system call it stands for
+/// would on a failing disk; `KCAMP_FS_TRACE=1` prints every fault point on stderr as
+/// `kcamp: fs op N: <op> <path>`. `op` is what the call does (`write`, `fsync`,
+/// `rename`, `dirsync`, `append`, `mkdir`, `remove`, `copy`, `lock`) and `path` the file
+/// the campaign depends on (the destination of an atomic write, not its temp file).
+/// Compiled only with the `test-support` feature.
+#[cfg(feature = "test-support")]
+pub fn fault(op: &str, path: &Path) -> std::io::Result<()> {
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static COUNT: AtomicU32 = AtomicU32::new(0);
+    static TARGET: OnceLock<Option<(u32, rustix::io::Errno)>> = OnceLock::new();
+    let n = COUNT.fetch_add(1, Ordering::SeqCst) + 1;
+    if std::env::var_os("KCAMP_FS_TRACE").is_some() {
+        eprintln!("kcamp: fs op {n}: {op} {}", path.display());
+    }
+    let target = TARGET.get_or_init(|| {
+        let v = std::env::var("KCAMP_FS_FAULT").ok()?;
+        let (at, name) = v.split_once(':')?;
+        let errno = FAULT_ERRNOS.iter().find(|(n, _)| *n == name)?.1;
+        Some((at.parse().ok()?, errno))
+    });
+    match target {
+        Some((at, errno)) if *at == n => {
+            // The path stays out of this line: the error kcamp reports must name it.
+            eprintln!("kcamp: injected {} at fs op {n} ({op})", errno_name(*errno));
+            Err((*errno).into())
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(not(feature = "test-support"))]
+#[inline(always)]
+pub fn fault(_op: &str, _path: &Path) -> std::io::Result<()> {
+    Ok(())
+}
+
+#[cfg(feature = "test-support")]
+fn errno_name(errno: rustix::io::Errno) -> &'static str {
+    FAULT_ERRNOS
+        .iter()
+        .find(|(_, e)| *e == errno)
+        .map_or("an error", |(n, _)| n)
+}
+
 /// The error for a symbolic link where kcamp writes, deletes or restores.
 pub fn symlink_refused(path: &Path) -> Error {
     let target = std::fs::read_link(path)
@@ -93,28 +152,33 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .unwrap_or(Path::new("."));
     create_dir_all(dir)?;
     step("write", path);
-    let mut tmp = tempfile::Builder::new()
-        .prefix(TMP_PREFIX)
-        .tempfile_in(dir)
-        .ctx(|| format!("creating a temp file in {}", dir.display()))?;
+    let mut tmp = fault("write", path)
+        .and_then(|()| tempfile::Builder::new().prefix(TMP_PREFIX).tempfile_in(dir))
+        .ctx(|| {
+            format!(
+                "creating a temp file in {} to write {}",
+                dir.display(),
+                path.display()
+            )
+        })?;
     tmp.write_all(bytes)
         .ctx(|| format!("writing {}", path.display()))?;
     // tempfile creates 0600; campaign files are ordinary documents (0644 before umask).
     {
         use std::os::unix::fs::PermissionsExt;
-        let _ = tmp
-            .as_file()
-            .set_permissions(std::fs::Permissions::from_mode(0o644));
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .ctx(|| format!("setting the mode of {}", path.display()))?;
     }
-    tmp.as_file()
-        .sync_all()
+    fault("fsync", path)
+        .and_then(|()| tmp.as_file().sync_all())
         .ctx(|| format!("syncing {}", path.display()))?;
     step("rename", path);
+    fault("rename", path).ctx(|| format!("renaming into {}", path.display()))?;
     // rename(2) replaces a symbolic link itself, never the file it points to.
     tmp.persist(path)
         .map_err(|e| Error::io(format!("renaming into {}", path.display()), e.error))?;
-    sync_dir(dir);
-    Ok(())
+    sync_dir(dir)
 }
 
 /// Prefix of the temp files of [`write_atomic`]; one left behind by a killed process is
@@ -129,10 +193,24 @@ pub fn write_json_atomic<T: serde::Serialize>(path: &Path, value: &T) -> Result<
     write_atomic(path, text.as_bytes())
 }
 
-/// Best effort: some filesystems refuse to open or sync a directory.
-pub fn sync_dir(dir: &Path) {
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
+/// Sync a directory, so that the renames and creations in it survive a crash. A failure is
+/// an error naming the directory (the entries it holds may be lost), except where the file
+/// system says it cannot sync a directory at all (EINVAL, ENOTSUP: some network and FUSE
+/// file systems), which loses nothing a sync would have kept.
+pub fn sync_dir(dir: &Path) -> Result<()> {
+    let what = || format!("syncing the directory {}", dir.display());
+    fault("dirsync", dir).ctx(what)?;
+    let d = File::open(dir).ctx(what)?;
+    match d.sync_all() {
+        Ok(()) => Ok(()),
+        Err(e)
+            if [rustix::io::Errno::INVAL, rustix::io::Errno::NOTSUP]
+                .iter()
+                .any(|n| e.raw_os_error() == Some(n.raw_os_error())) =>
+        {
+            Ok(())
+        }
+        Err(e) => Err(Error::io(what(), e)),
     }
 }
 
@@ -141,7 +219,14 @@ pub fn create_dir_all(dir: &Path) -> Result<()> {
         return Ok(());
     }
     step("mkdir", dir);
-    std::fs::create_dir_all(dir).ctx(|| format!("creating {}", dir.display()))
+    fault("mkdir", dir)
+        .and_then(|()| std::fs::create_dir_all(dir))
+        .ctx(|| format!("creating {}", dir.display()))?;
+    // The new entry in its parent must survive a crash like a renamed file.
+    match dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(parent) => sync_dir(parent),
+        None => Ok(()),
+    }
 }
 
 /// A torn last line that [`append_line`] moved out of the way before appending.
@@ -191,10 +276,13 @@ pub fn append_line(path: &Path, line: &str) -> Result<Option<SetAside>> {
                 .custom_flags(nofollow())
                 .open(&saved_to)
                 .map_err(|e| open_error(&saved_to, "opening", e))?;
-            keep.write_all(&fragment)
+            fault("append", &saved_to)
+                .and_then(|()| keep.write_all(&fragment))
+                .and_then(|()| fault("fsync", &saved_to))
                 .and_then(|()| keep.sync_all())
                 .ctx(|| format!("writing {}", saved_to.display()))?;
-            f.set_len(start)
+            fault("write", path)
+                .and_then(|()| f.set_len(start))
                 .ctx(|| format!("cutting the torn last line of {}", path.display()))?;
             end = start;
             Some(SetAside {
@@ -211,15 +299,16 @@ pub fn append_line(path: &Path, line: &str) -> Result<Option<SetAside>> {
         f.write_all(&buf.as_bytes()[..half])
             .and(Err(rustix::io::Errno::NOSPC.into()))
     } else {
-        f.write_all(buf.as_bytes())
+        fault("append", path).and_then(|()| f.write_all(buf.as_bytes()))
     };
-    if let Err(e) = written {
-        // Whole lines or nothing: cutting a file back needs no free space.
+    let synced = written.and_then(|()| fault("fsync", path).and_then(|()| f.sync_all()));
+    if let Err(e) = synced {
+        // Whole lines or nothing: cutting a file back needs no free space. A line whose
+        // sync failed is not known to be on the disk, so it goes too.
         let _ = f.set_len(end);
         let _ = f.sync_all();
         return Err(Error::io(format!("appending to {}", path.display()), e));
     }
-    f.sync_all().ctx(|| format!("syncing {}", path.display()))?;
     Ok(set_aside)
 }
 
@@ -308,7 +397,8 @@ impl LockGuard {
         // Written in place and then cut to length, so a reader never sees an empty file
         // while the lock is held (only, briefly, the name of a dead previous holder).
         let holder = format!("pid {} ({what})", std::process::id());
-        file.write_all_at(holder.as_bytes(), 0)
+        fault("lock", path)
+            .and_then(|()| file.write_all_at(holder.as_bytes(), 0))
             .and_then(|()| file.set_len(holder.len() as u64))
             .and_then(|()| file.sync_all())
             .ctx(|| format!("writing {}", path.display()))?;
@@ -400,11 +490,13 @@ pub fn this_executable() -> std::io::Result<PathBuf> {
 /// Rename `from` to `to` (a step of a multi-rename change) and sync the directory.
 pub fn rename(from: &Path, to: &Path) -> Result<()> {
     step("rename", to);
-    std::fs::rename(from, to).ctx(|| format!("renaming {} to {}", from.display(), to.display()))?;
-    if let Some(parent) = to.parent() {
-        sync_dir(parent);
+    fault("rename", to)
+        .and_then(|()| std::fs::rename(from, to))
+        .ctx(|| format!("renaming {} to {}", from.display(), to.display()))?;
+    match to.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(parent) => sync_dir(parent),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 pub fn remove_dir_if_exists(p: &Path) -> Result<()> {
@@ -412,6 +504,7 @@ pub fn remove_dir_if_exists(p: &Path) -> Result<()> {
         return Ok(());
     }
     step("remove", p);
+    fault("remove", p).ctx(|| format!("removing {}", p.display()))?;
     // remove_dir_all removes a symbolic link itself, never what it points to.
     match std::fs::remove_dir_all(p) {
         Ok(()) => Ok(()),
@@ -428,6 +521,7 @@ pub fn remove_file_if_exists(p: &Path) -> Result<()> {
         return Ok(());
     }
     step("remove", p);
+    fault("remove", p).ctx(|| format!("removing {}", p.display()))?;
     match std::fs::remove_file(p) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
@@ -435,14 +529,17 @@ pub fn remove_file_if_exists(p: &Path) -> Result<()> {
     }
 }
 
-/// Copy one regular file and fsync the copy.
+/// Copy one regular file and fsync the copy; a copy that cannot be synced is an error,
+/// like one that cannot be written.
 pub fn copy_file(from: &Path, to: &Path) -> Result<()> {
     step("copy", to);
-    std::fs::copy(from, to).ctx(|| format!("copying {} to {}", from.display(), to.display()))?;
-    if let Ok(f) = File::open(to) {
-        let _ = f.sync_all();
-    }
-    Ok(())
+    fault("copy", to)
+        .and_then(|()| std::fs::copy(from, to))
+        .ctx(|| format!("copying {} to {}", from.display(), to.display()))?;
+    fault("fsync", to)
+        .and_then(|()| File::open(to))
+        .and_then(|f| f.sync_all())
+        .ctx(|| format!("syncing {}", to.display()))
 }
 
 /// Largest input file kcamp reads (a CSV of 10,000 shapes is about 1 MB; samples of

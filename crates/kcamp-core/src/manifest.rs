@@ -220,7 +220,7 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(
             format!("{what}: collections nested deeper than {MAX_YAML_DEPTH} levels"),
         ));
     }
-    serde_yaml_ng::from_str(text).map_err(|e| {
+    let err = |e: serde_yaml_ng::Error| {
         let line = e.location().map(|l| l.line() as u64);
         // The parser's message quotes the offending value, which may be huge.
         Error::in_file(
@@ -229,7 +229,15 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(
             None,
             format!("{what}: {}", crate::text::quote(&e.to_string(), 400)),
         )
-    })
+    };
+    // A key given twice (`{M: 32, M: 64}`) would silently keep the last: the generic YAML
+    // value refuses it, with its position, before the typed parse.
+    if let Err(e) = serde_yaml_ng::from_str::<serde_yaml_ng::Value>(text)
+        && e.to_string().contains("duplicate entry")
+    {
+        return Err(err(e));
+    }
+    serde_yaml_ng::from_str(text).map_err(err)
 }
 
 /// A field that breaks a rule of the manifest: its path (`target_shapes[1].K`) and what is
@@ -673,9 +681,25 @@ impl Manifest {
         for d in self.dim_names() {
             match s.dim(d) {
                 Some(0) => return Some(((*d).to_owned(), "must be positive".into())),
+                Some(v) if v > u64::from(u32::MAX) => {
+                    return Some((
+                        (*d).to_owned(),
+                        format!(
+                            "{v} is above {}, the largest the kernel ABI's u32 parameters hold",
+                            u32::MAX
+                        ),
+                    ));
+                }
                 None if *d != "B" => return Some(((*d).to_owned(), "missing".into())),
                 _ => {}
             }
+        }
+        // Every buffer is indexed with u32: a shape whose buffers cannot be is refused here,
+        // before any run allocates them.
+        let dims = self.shape_dims(s);
+        if let Err(why) = crate::ops::check_buffers(self.op, self.dtype, &s.label, &dims, None) {
+            let last = self.dim_names().last().copied().unwrap_or("label");
+            return Some((last.to_owned(), why));
         }
         None
     }

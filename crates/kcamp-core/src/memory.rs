@@ -334,6 +334,17 @@ impl MemoryStore {
 
     /// Apply `ops` in order and write the result if it satisfies the schema.
     pub fn update(&self, version: Version, ops: &[SetOp]) -> Result<Record> {
+        let record = self.updated(version, ops)?;
+        self.write(version, record.value)
+    }
+
+    /// What [`update`](MemoryStore::update) would refuse, without writing anything.
+    pub fn check_update(&self, version: Version, ops: &[SetOp]) -> Result<()> {
+        let record = self.updated(version, ops)?;
+        self.writable(version, &record.path, &record.value)
+    }
+
+    fn updated(&self, version: Version, ops: &[SetOp]) -> Result<Record> {
         let mut record = self.show(version)?;
         for op in ops {
             apply(&mut record.value, op).map_err(|msg| {
@@ -348,7 +359,7 @@ impl MemoryStore {
                 )
             })?;
         }
-        self.write(version, record.value)
+        Ok(record)
     }
 
     /// Read one record, masked or not.
@@ -470,9 +481,20 @@ impl MemoryStore {
         self.write(version, value)
     }
 
+    /// Whether `bytes` read as record `version`: JSON held to the schema (a copy from
+    /// elsewhere, before it replaces a damaged record).
+    pub fn reads_as(&self, version: Version, bytes: &[u8]) -> bool {
+        std::str::from_utf8(bytes)
+            .is_ok_and(|text| self.parse(version, &self.path_of(version), text).is_ok())
+    }
+
     fn read(&self, version: Version, path: &Path) -> Result<Record> {
         let text = crate::fsutil::read_input_text(path, crate::fsutil::MAX_INPUT_BYTES)?;
-        let value: Value = serde_json::from_str(&text).map_err(|e| {
+        self.parse(version, path, &text)
+    }
+
+    fn parse(&self, version: Version, path: &Path, text: &str) -> Result<Record> {
+        let value: Value = serde_json::from_str(text).map_err(|e| {
             Error::in_file(
                 path,
                 Some(e.line() as u64),
@@ -501,9 +523,20 @@ impl MemoryStore {
 
     fn write(&self, version: Version, value: Value) -> Result<Record> {
         let path = self.path_of(version);
-        // What is written must read back: never a record that breaks `show`, `status` or
-        // `log` with no way to repair it.
-        let nested = depth(&value);
+        self.writable(version, &path, &value)?;
+        crate::fsutil::write_json_atomic(&path, &value)?;
+        Ok(Record {
+            version,
+            path,
+            value,
+        })
+    }
+
+    /// What is written must read back: never a record that breaks `show`, `status` or
+    /// `log` with no way to repair it.
+    fn writable(&self, version: Version, path: &Path, value: &Value) -> Result<()> {
+        let path = path.to_path_buf();
+        let nested = depth(value);
         if nested > MAX_RECORD_DEPTH {
             return Err(Error::in_file(
                 &path,
@@ -527,15 +560,9 @@ impl MemoryStore {
         }
         self.check(
             &path,
-            &value,
-            "not written: the change would break v_iteration.schema.json",
-        )?;
-        crate::fsutil::write_json_atomic(&path, &value)?;
-        Ok(Record {
-            version,
-            path,
             value,
-        })
+            "not written: the change would break v_iteration.schema.json",
+        )
     }
 
     /// Schema errors, each naming the field by its JSON pointer.

@@ -15,34 +15,50 @@ pub const MAX_REASON_CHARS: usize = 2000;
 /// How much of an offending value an error message quotes (characters).
 pub const QUOTE_CHARS: usize = 60;
 
-/// `text` with every control character written as an escape (`\u{1b}`, `\n`, ...), so an
-/// ESC sequence in a file prints as text instead of acting on the terminal.
-pub fn escape_controls(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    Cow::Owned(out)
+/// A character that reorders or hides text without being a control character: the bidi
+/// controls (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) and the invisible ones
+/// (U+00AD, U+180E, U+200B–U+200D, U+2060–U+2064, U+FEFF). Printed raw, `s1\u{202e}46s`
+/// shows as `s1s64`: a label that reads as another.
+pub fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{61c}'
+            | '\u{ad}'
+            | '\u{180e}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{feff}'
+    )
 }
 
-/// Text for a terminal: control characters escaped except line breaks and tabs, so output
-/// keeps its lines while no ESC sequence from a file or an argument reaches the screen.
+/// `text` with every control character, and every character that reorders or hides text
+/// ([`is_invisible`]), written as an escape (`\u{1b}`, `\n`, `\u{202e}`, ...), so an ESC
+/// sequence or a bidi override in a file prints as text instead of acting on the terminal.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    escaped(text, |c| c.is_control() || is_invisible(c))
+}
+
+/// Text for a terminal: control characters escaped except line breaks and tabs, and every
+/// character that reorders or hides text, so output keeps its lines while no ESC sequence
+/// or bidi override from a file or an argument reaches the screen.
 pub fn for_terminal(text: &str) -> Cow<'_, str> {
-    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
-    if !text.chars().any(unsafe_char) {
+    escaped(text, |c| {
+        (c.is_control() && c != '\n' && c != '\t') || is_invisible(c)
+    })
+}
+
+fn escaped(text: &str, unsafe_char: impl Fn(char) -> bool) -> Cow<'_, str> {
+    if !text.chars().any(&unsafe_char) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if unsafe_char(c) {
+        if unsafe_char(c) && c.is_control() {
             out.extend(c.escape_debug());
+        } else if unsafe_char(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
         } else {
             out.push(c);
         }
@@ -166,6 +182,15 @@ mod tests {
             "{q}"
         );
         assert!(q.len() < 40);
+    }
+
+    #[test]
+    fn bidi_and_zero_width_characters_are_escaped() {
+        assert_eq!(escape_controls("s1\u{202e}46s"), "s1\\u{202e}46s");
+        assert_eq!(for_terminal("a\u{200b}b\nc"), "a\\u{200b}b\nc");
+        assert_eq!(quote("x\u{2066}y", 10), "x\\u{2066}y");
+        // Letters and marks of other scripts are text, not tricks.
+        assert_eq!(for_terminal("µ×→Δ שלום"), "µ×→Δ שלום");
     }
 
     #[test]

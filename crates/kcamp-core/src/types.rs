@@ -108,6 +108,13 @@ pub fn validate_label(label: &str) -> std::result::Result<(), String> {
     if label.chars().any(char::is_control) {
         return Err(format!("label '{}' contains a control character", shown()));
     }
+    if let Some(c) = label.chars().find(|c| crate::text::is_invisible(*c)) {
+        return Err(format!(
+            "label '{}' contains U+{:04X}, a character that reorders or hides text: a label must read as what it is",
+            shown(),
+            c as u32
+        ));
+    }
     if label.contains([',', '"']) {
         return Err(format!("label '{}' contains a comma or quote", shown()));
     }
@@ -294,6 +301,13 @@ mod tests {
         if label.chars().any(char::is_control) {
             return Err(format!("label '{}' contains a control character", shown()));
         }
+        if let Some(c) = label.chars().find(|c| crate::text::is_invisible(*c)) {
+            return Err(format!(
+                "label '{}' contains U+{:04X}, a character that reorders or hides text: a label must read as what it is",
+                shown(),
+                c as u32
+            ));
+        }
         if label.contains([',', '"']) {
             return Err(format!("label '{}' contains a comma or quote", shown()));
         }
@@ -303,7 +317,7 @@ mod tests {
     proptest! {
         #[test]
         fn the_fast_path_keeps_every_label_rule(
-            label in "[ -~]{0,130}|[a-z0-9\\x00-\\x1f\\x7f\\u{80}-\\u{9f}é/\\\\,\"µ]{0,130}",
+            label in "[ -~]{0,130}|[a-z0-9\\x00-\\x1f\\x7f\\u{80}-\\u{9f}é/\\\\,\"µ\\u{200b}\\u{202e}\\u{feff}]{0,130}",
         ) {
             prop_assert_eq!(validate_label(&label), validate_label_rules(&label));
         }

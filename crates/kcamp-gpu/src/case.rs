@@ -171,6 +171,7 @@ fn prepare_side(
             Ok(wg)
         })
         .collect::<Result<Vec<_>, Stop>>()?;
+    check_footprint(ctx, spec, kernel, path, source)?;
     let compiled =
         compile::compile(ctx, path, source, kernel.runtime_checks()).map_err(Stop::Fail)?;
     // The kernel compiled, so its static metrics are known; records hold them against the
@@ -290,10 +291,31 @@ fn run(
             ctx.report().summary()
         )));
     }
+    // Sizes come from the dimensions alone, checked before anything is allocated: a shape
+    // too large for the adapter must not cost the host its inputs and f64 references first.
+    let adapter = ctx.report().summary();
+    ops::check_buffers(
+        spec.op,
+        spec.dtype,
+        &spec.shape.label,
+        &dims,
+        Some(&ops::BufferLimits {
+            max_storage_buffer_binding_size: ctx.limits.max_storage_buffer_binding_size,
+            max_buffer_size: ctx.limits.max_buffer_size,
+            adapter: &adapter,
+        }),
+    )
+    .map_err(Stop::Error)?;
+    check_footprint(
+        ctx,
+        spec,
+        &spec.kernel,
+        &spec.kernel_path,
+        &spec.kernel_source,
+    )?;
     let mut laps = Laps::start();
     say(progress, spec, "generating the inputs");
     let problem = ops::op(spec.op).problem(spec.dtype, &dims, spec.seed);
-    check_limits(ctx, spec, &problem)?;
     let inputs: Vec<wgpu::Buffer> = problem
         .inputs
         .iter()
@@ -822,40 +844,57 @@ fn shape_dims(spec: &CaseSpec) -> Result<Vec<u64>, Stop> {
         .collect()
 }
 
-fn check_limits(ctx: &GpuContext, spec: &CaseSpec, problem: &Problem) -> Result<(), Stop> {
-    let elem = ops::dtype_size(spec.dtype);
-    let binding_limit = ctx.limits.max_storage_buffer_binding_size;
-    let buffer_limit = ctx.limits.max_buffer_size;
-    let outputs = problem.passes.iter().map(|p| {
-        (
-            format!("{} output '{}'", p.key, p.output_name),
-            p.output_len,
-        )
-    });
-    let inputs = problem
-        .inputs
+/// Private memory per invocation kcamp lets a kernel declare. No adapter reports a limit;
+/// a GPU's per-thread local memory is at most a few hundred KiB, and a software adapter
+/// allocates whatever is declared for every invocation at once (a 256 MiB array took it
+/// gigabytes of memory before the case ran out of time).
+pub const MAX_PRIVATE_BYTES: u64 = 512 << 10;
+
+/// The memory every entry point the case runs declares, from naga before any pipeline is
+/// created: workgroup memory against the adapter's `max_compute_workgroup_storage_size`,
+/// private memory against [`MAX_PRIVATE_BYTES`]. Above either, the kernel FAILs with the
+/// figure and the limit.
+fn check_footprint(
+    ctx: &GpuContext,
+    spec: &CaseSpec,
+    kernel: &KernelSpec,
+    path: &Path,
+    source: &str,
+) -> Result<(), Stop> {
+    let mut entries: Vec<&str> = kernel.entry_points.values().map(String::as_str).collect();
+    if let Some(a) = &kernel.aligned {
+        entries.extend(a.entry_points.values().map(String::as_str));
+    }
+    entries.sort_unstable();
+    entries.dedup();
+    // A kernel that does not parse or validate fails at compile, with the compiler's
+    // message; one whose types have no size (an array too large to lay out) fails here.
+    let Some(footprints) = crate::shader_metrics::memory_footprints(path, source)
+        .map_err(|e| Stop::Fail(e.to_string()))?
+    else {
+        return Ok(());
+    };
+    let workgroup_limit = u64::from(ctx.limits.max_compute_workgroup_storage_size);
+    for f in footprints
         .iter()
-        .map(|(name, v)| (format!("input {name}"), v.len() as u64));
-    for (name, len) in inputs.chain(outputs) {
-        let bytes = crate::context::padded_size(len * elem);
-        let too_big = |limit_name: &str, limit: u64| {
-            Stop::Error(format!(
-                "shape '{}': buffer {name} needs {bytes} bytes ({len} {} elements), above the \
-                 adapter's {limit_name} of {limit} bytes ({})",
-                spec.shape.label,
-                spec.dtype.as_str(),
-                ctx.report().summary()
-            ))
-        };
-        if bytes > binding_limit {
-            return Err(too_big("max_storage_buffer_binding_size", binding_limit));
+        .filter(|f| entries.contains(&f.entry_point.as_str()))
+    {
+        if f.workgroup_bytes > workgroup_limit {
+            return Err(Stop::Fail(format!(
+                "entry point '{}' of {} declares {} bytes of workgroup memory, above the adapter's max_compute_workgroup_storage_size of {workgroup_limit} bytes ({}); shape '{}' was not run",
+                f.entry_point,
+                path.display(),
+                f.workgroup_bytes,
+                ctx.report().summary(),
+                spec.shape.label
+            )));
         }
-        if bytes > buffer_limit {
-            return Err(too_big("max_buffer_size", buffer_limit));
-        }
-        if len > u64::from(u32::MAX) {
-            return Err(Stop::Error(format!(
-                "shape '{}': buffer {name} has {len} elements; the kernel ABI indexes with u32",
+        if f.private_bytes > MAX_PRIVATE_BYTES {
+            return Err(Stop::Fail(format!(
+                "entry point '{}' of {} declares {} bytes of private memory per invocation (function and private variables), above the {MAX_PRIVATE_BYTES} bytes kcamp allows; shape '{}' was not run",
+                f.entry_point,
+                path.display(),
+                f.private_bytes,
                 spec.shape.label
             )));
         }

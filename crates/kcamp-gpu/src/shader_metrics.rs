@@ -39,6 +39,68 @@ pub fn entry_metrics(path: &Path, source: &str, entry_point: &str) -> Result<Ent
         })
 }
 
+/// The memory a compute entry point declares: what the adapter must give each workgroup,
+/// and each invocation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Footprint {
+    pub entry_point: String,
+    /// `var<workgroup>` variables the entry point uses.
+    pub workgroup_bytes: u64,
+    /// `var<private>` variables it uses, and the function-scope variables of the entry
+    /// point and of every function in the module (at most what one invocation holds).
+    pub private_bytes: u64,
+}
+
+/// [`Footprint`] of every compute entry point, from naga's parse and validation of the
+/// module (no pipeline): cheap enough to refuse a kernel before anything is created for
+/// it. Sizes add up with saturation, so a declared array of any size is a figure. `Ok(None)`
+/// for a module that does not parse or validate: compiling it says why.
+pub fn memory_footprints(path: &Path, source: &str) -> Result<Option<Vec<Footprint>>> {
+    let Ok(module) = naga::front::wgsl::parse_str(source) else {
+        return Ok(None);
+    };
+    let Ok(info) = Validator::new(ValidationFlags::all(), Capabilities::all()).validate(&module)
+    else {
+        return Ok(None);
+    };
+    let mut layouter = naga::proc::Layouter::default();
+    layouter
+        .update(module.to_ctx())
+        .map_err(|e| Error::input(format!("{}: type layout: {e}", path.display())))?;
+    let size = |ty: naga::Handle<naga::Type>| u64::from(layouter[ty].size);
+    let locals = |f: &Function| -> u64 {
+        f.local_variables
+            .iter()
+            .fold(0u64, |sum, (_, v)| sum.saturating_add(size(v.ty)))
+    };
+    let helpers = module
+        .functions
+        .iter()
+        .fold(0u64, |sum, (_, f)| sum.saturating_add(locals(f)));
+    let mut out = Vec::new();
+    for (index, entry) in module.entry_points.iter().enumerate() {
+        if entry.stage != naga::ShaderStage::Compute {
+            continue;
+        }
+        let entry_info = info.get_entry_point(index);
+        let used = |space: AddressSpace| {
+            module
+                .global_variables
+                .iter()
+                .filter(|(h, v)| v.space == space && !entry_info[*h].is_empty())
+                .fold(0u64, |sum, (_, v)| sum.saturating_add(size(v.ty)))
+        };
+        out.push(Footprint {
+            entry_point: entry.name.clone(),
+            workgroup_bytes: used(AddressSpace::WorkGroup),
+            private_bytes: used(AddressSpace::Private)
+                .saturating_add(locals(&entry.function))
+                .saturating_add(helpers),
+        });
+    }
+    Ok(Some(out))
+}
+
 /// Parse and validate WGSL; metrics for every compute entry point. `path` only names the
 /// file in errors, which carry `path:line:column` and naga's message.
 pub fn analyze_wgsl(path: &Path, source: &str) -> Result<Vec<EntryMetrics>> {

@@ -4,7 +4,6 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use kcamp_core::Result;
 use kcamp_core::analysis::shape_roofs;
 use kcamp_core::artifacts::fingerprint::{AdapterIdentity, Fingerprint, HarnessIdentity};
 use kcamp_core::artifacts::result::{RunResult, ShapeRecord};
@@ -20,6 +19,7 @@ use kcamp_core::schema::BenchTable;
 use kcamp_core::specs::Roofs;
 use kcamp_core::types::{Check, DecisionKind, OpName, Validation};
 use kcamp_core::units;
+use kcamp_core::{Error, Result};
 
 use crate::{
     Aggregate, BaselineBasis, BaselineReport, ChartFiles, ChartLink, Comparison, FinalReport,
@@ -234,8 +234,32 @@ fn link(c: &Campaign, title: &str, files: &ChartFiles) -> ChartLink {
     }
 }
 
+/// A chart is an optional output: one that cannot be written (a full or failing disk) is a
+/// warning naming it, and the report links only the charts that exist. A chart without
+/// data is `Error::State`: `no_data_ok` says whether to skip it quietly or pass it on.
+fn optional_chart(
+    made: Result<ChartFiles>,
+    stem: &Path,
+    no_data_ok: bool,
+    warnings: &mut Vec<String>,
+) -> Result<Option<ChartFiles>> {
+    match made {
+        Ok(f) => Ok(Some(f)),
+        Err(Error::State(_)) if no_data_ok => Ok(None),
+        Err(e @ Error::State(_)) => Err(e),
+        Err(e) => {
+            warnings.push(format!(
+                "chart {} (.svg, .png) not written: {e}",
+                stem.display()
+            ));
+            Ok(None)
+        }
+    }
+}
+
 /// Write `baseline_report.md` (and the baseline's roofline chart) from round 1's artifacts.
-pub fn write_baseline_report(c: &Campaign) -> Result<()> {
+/// Returns warnings for the charts it could not write (the report links the others).
+pub fn write_baseline_report(c: &Campaign) -> Result<Vec<String>> {
     let adir = c.artifacts_dir(1);
     let table = BenchTable::read_held_to(&adir.join(BENCHMARK_CSV), c.frozen_header()?.as_deref())?;
     let result = RunResult::read(&adir.join(RESULT_JSON))?;
@@ -285,8 +309,14 @@ pub fn write_baseline_report(c: &Campaign) -> Result<()> {
         .filter_map(|s| s.time_ms.map(|ms| ms * 1000.0))
         .collect();
     let mut charts = Vec::new();
+    let mut warnings = Vec::new();
     let stem = c.dir.join(REPORT_DIR).join("baseline_roofline");
-    if let Ok(files) = crate::chart_roofline(&roofs, &roofline, &[], &stem) {
+    if let Some(files) = optional_chart(
+        crate::chart_roofline(&roofs, &roofline, &[], &stem),
+        &stem,
+        true,
+        &mut warnings,
+    )? {
         charts.push(link(c, "Roofline of the baseline (forward pass)", &files));
     }
     let report = BaselineReport {
@@ -318,7 +348,8 @@ pub fn write_baseline_report(c: &Campaign) -> Result<()> {
     write_atomic(
         &c.dir.join(BASELINE_REPORT),
         crate::baseline_report_md(&report).as_bytes(),
-    )
+    )?;
+    Ok(warnings)
 }
 
 fn configuration(
@@ -645,6 +676,8 @@ pub struct FinalReportFiles {
     pub markdown: String,
     pub charts: Vec<ChartFiles>,
     pub accepted_rounds: usize,
+    /// The charts that could not be written, each named.
+    pub warnings: Vec<String>,
 }
 
 /// Write `report.md` and its charts under `report/`, comparing the incumbent's final full
@@ -734,33 +767,44 @@ pub fn write_final_report(c: &Campaign, fm: &FinalMeasurement) -> Result<FinalRe
 
     let mut files = Vec::new();
     let mut charts = Vec::new();
-    let rounds_chart = crate::chart_metric_over_rounds(
-        &metric,
-        &rounds,
-        m.representative_shapes.len(),
-        m.target_shapes.len(),
-        &report_dir.join("metric_over_rounds"),
-    )?;
-    charts.push(link(c, &format!("{metric} over rounds"), &rounds_chart));
-    files.push(rounds_chart);
-    let speedup = crate::chart_speedup(
-        &metric,
-        &shapes,
-        comparison.baseline_basis.short(),
-        &report_dir.join("speedup"),
-    )?;
-    charts.push(link(
-        c,
-        "Speedup per shape (incumbent / baseline)",
-        &speedup,
-    ));
-    files.push(speedup);
-    if let Ok(roof) = crate::chart_roofline(
-        &roofs,
-        &base_roofline,
-        &roofline,
-        &report_dir.join("roofline"),
-    ) {
+    let mut warnings = Vec::new();
+    let stem = report_dir.join("metric_over_rounds");
+    if let Some(rounds_chart) = optional_chart(
+        crate::chart_metric_over_rounds(
+            &metric,
+            &rounds,
+            m.representative_shapes.len(),
+            m.target_shapes.len(),
+            &stem,
+        ),
+        &stem,
+        false,
+        &mut warnings,
+    )? {
+        charts.push(link(c, &format!("{metric} over rounds"), &rounds_chart));
+        files.push(rounds_chart);
+    }
+    let stem = report_dir.join("speedup");
+    if let Some(speedup) = optional_chart(
+        crate::chart_speedup(&metric, &shapes, comparison.baseline_basis.short(), &stem),
+        &stem,
+        false,
+        &mut warnings,
+    )? {
+        charts.push(link(
+            c,
+            "Speedup per shape (incumbent / baseline)",
+            &speedup,
+        ));
+        files.push(speedup);
+    }
+    let stem = report_dir.join("roofline");
+    if let Some(roof) = optional_chart(
+        crate::chart_roofline(&roofs, &base_roofline, &roofline, &stem),
+        &stem,
+        true,
+        &mut warnings,
+    )? {
         charts.push(link(c, "Roofline: baseline and incumbent shapes", &roof));
         files.push(roof);
     }
@@ -832,6 +876,7 @@ pub fn write_final_report(c: &Campaign, fm: &FinalMeasurement) -> Result<FinalRe
         markdown,
         charts: files,
         accepted_rounds,
+        warnings,
     })
 }
 

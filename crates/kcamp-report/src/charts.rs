@@ -12,6 +12,7 @@ use plotters::style::full_palette::{BLUE_700, GREEN_700, GREY, GREY_500, ORANGE_
 
 use kcamp_core::analysis::ShapeRoof;
 use kcamp_core::error::IoContext;
+use kcamp_core::fsutil::fault;
 use kcamp_core::specs::{Roofs, UtilPeaks};
 use kcamp_core::types::DecisionKind;
 use kcamp_core::units;
@@ -664,12 +665,21 @@ where
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).ctx(|| format!("creating {}", dir.display()))?;
-    let tmp = tempfile::Builder::new()
-        .prefix(".kcamp-tmp-")
-        .suffix(".png")
-        .tempfile_in(dir)
-        .ctx(|| format!("creating a temp file in {}", dir.display()))?;
+    kcamp_core::fsutil::create_dir_all(dir)?;
+    let tmp = fault("write", &png)
+        .and_then(|()| {
+            tempfile::Builder::new()
+                .prefix(kcamp_core::fsutil::TMP_PREFIX)
+                .suffix(".png")
+                .tempfile_in(dir)
+        })
+        .ctx(|| {
+            format!(
+                "creating a temp file in {} to write {}",
+                dir.display(),
+                png.display()
+            )
+        })?;
     draw_png(BitMapBackend::new(tmp.path(), CHART_SIZE).into_drawing_area())
         .map_err(|m| chart_error(&png, m))?;
     {
@@ -677,12 +687,13 @@ where
         std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o644))
             .ctx(|| format!("setting the mode of {}", png.display()))?;
     }
-    tmp.as_file()
-        .sync_all()
+    fault("fsync", &png)
+        .and_then(|()| tmp.as_file().sync_all())
         .ctx(|| format!("syncing {}", png.display()))?;
+    fault("rename", &png).ctx(|| format!("renaming into {}", png.display()))?;
     tmp.persist(&png)
         .map_err(|e| Error::io(format!("renaming into {}", png.display()), e.error))?;
-    kcamp_core::fsutil::sync_dir(dir);
+    kcamp_core::fsutil::sync_dir(dir)?;
     Ok(ChartFiles { svg, png })
 }
 

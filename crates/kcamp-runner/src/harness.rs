@@ -559,6 +559,7 @@ impl<'a> Measurement<'a> {
                     .display()
                     .to_string()
             }),
+            output_cut: ran.output_cut,
         });
     }
 

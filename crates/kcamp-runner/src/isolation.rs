@@ -377,6 +377,8 @@ fn timeout_reason(limit: Duration, phase: Option<&str>, samples: u32) -> String 
 /// Dropping it kills the worker's process group unless the worker has already exited.
 struct Worker {
     child: Child,
+    /// Marks the worker and everything it starts ([`crate::lifeline::RUN_TOKEN_VAR`]).
+    token: String,
     /// Kills the worker's group should this process die without dropping the worker.
     guard: Option<GroupGuard>,
     stdin: Option<Sender<String>>,
@@ -390,10 +392,12 @@ impl Worker {
             .worker_command
             .split_first()
             .ok_or_else(|| Error::Internal("empty worker command".into()))?;
+        let token = crate::lifeline::run_token();
         let mut command = Command::new(program);
         command
             .args(args)
             .envs(opts.env.iter().map(|(k, v)| (k, v)))
+            .env(crate::lifeline::RUN_TOKEN_VAR, &token)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -401,20 +405,19 @@ impl Worker {
             // (a shell-based harness, a driver helper) and no orphan keeps the pipes open.
             .process_group(0);
         die_with_parent(&mut command);
-        let mut child = command
-            .spawn()
+        let mut child = crate::lifeline::spawn(&mut command)
             .map_err(|e| Error::io(format!("starting worker {}", program.to_string_lossy()), e))?;
-        let guard = match GroupGuard::watch(child.id()) {
+        let guard = match GroupGuard::watch(child.id(), &token) {
             Ok(g) => g,
             Err(e) => {
-                kill_and_reap(&mut child);
+                kill_and_reap(&mut child, &token);
                 return Err(e);
             }
         };
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
-            kill_and_reap(&mut child);
+            kill_and_reap(&mut child, &token);
             guard.release();
             return Err(Error::Internal("worker pipes were not created".into()));
         };
@@ -445,6 +448,7 @@ impl Worker {
         });
         Ok(Worker {
             child,
+            token,
             guard: Some(guard),
             stdin: Some(stdin_tx),
             lines,
@@ -511,7 +515,12 @@ impl Worker {
 impl Drop for Worker {
     fn drop(&mut self) {
         if !matches!(self.child.try_wait(), Ok(Some(_))) {
-            kill_and_reap(&mut self.child);
+            kill_and_reap(&mut self.child, &self.token);
+        } else {
+            crate::lifeline::reaped(self.child.id());
+            // Exited by itself: whatever it left running still ends with it.
+            kill_group(self.child.id());
+            crate::lifeline::end_strays(&self.token);
         }
         // The group is gone (or exited on its own): the watchdog stands down.
         if let Some(guard) = self.guard.take() {
@@ -533,11 +542,14 @@ fn write_lines(mut stdin: ChildStdin, lines: Receiver<String>) {
     }
 }
 
-/// SIGKILL the worker's whole process group, then reap the worker.
-fn kill_and_reap(child: &mut Child) {
+/// SIGKILL the worker's whole process group, reap the worker, then end whatever it
+/// started outside its group.
+fn kill_and_reap(child: &mut Child, token: &str) {
     kill_group(child.id());
     let _ = child.kill();
     let _ = child.wait();
+    crate::lifeline::reaped(child.id());
+    crate::lifeline::end_strays(token);
 }
 
 fn format_secs(d: Duration) -> String {

@@ -380,15 +380,17 @@ impl Watchdog {
         let script = format!(
             "trap '' INT TERM HUP QUIT; if read -r line; then exit 0; fi; scancel {array} 2>/dev/null; exit 0"
         );
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(script)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .map_err(|e| Error::io("starting the watchdog of a slurm job (sh)", e))?;
+        // A child this process waits for itself, never one a measurement's end kills.
+        let mut child = crate::lifeline::spawn(
+            Command::new("sh")
+                .arg("-c")
+                .arg(script)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .process_group(0),
+        )
+        .map_err(|e| Error::io("starting the watchdog of a slurm job (sh)", e))?;
         let stdin = child.stdin.take();
         Ok(Watchdog { child, stdin })
     }
@@ -398,6 +400,7 @@ impl Watchdog {
             let _ = s.write_all(b"done\n");
         }
         let _ = self.child.wait();
+        crate::lifeline::reaped(self.child.id());
     }
 }
 
@@ -405,6 +408,7 @@ impl Drop for Watchdog {
     fn drop(&mut self) {
         self.stdin = None;
         let _ = self.child.wait();
+        crate::lifeline::reaped(self.child.id());
     }
 }
 

@@ -65,7 +65,16 @@ pub struct Invocation {
     /// Its CSV, relative to the artifacts directory, when it wrote one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub csv: Option<String>,
+    /// Bytes it wrote on stdout and stderr, when more than the log keeps of one invocation
+    /// (its first and last [`LOG_KEPT_BYTES`] / 2): `harness.log` says where it cut them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_cut: Option<u64>,
 }
+
+/// How much of one harness invocation's output (stdout and stderr together) the
+/// measurement's `harness.log` keeps: the first half and the last half of this, with a line
+/// that says how much was left out between them.
+pub const LOG_KEPT_BYTES: u64 = 512 << 10;
 
 /// The record of a harness measurement.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

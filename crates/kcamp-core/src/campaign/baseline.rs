@@ -2,7 +2,7 @@
 //! shapes and records round 1.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use chrono::Utc;
 use serde::Serialize;
@@ -11,10 +11,11 @@ use serde_json::json;
 use super::Decision;
 use super::finish::finish_baseline;
 use super::git;
-use super::layout::{Campaign, copy_tree};
+use super::layout::{Campaign, copy_tree, tree_hash};
 use super::measure::{MeasureSource, Plan, abandon, measure};
 use super::recover::recover;
 use super::representatives::{choose_representatives, representative_manifest};
+use super::snapshot::file_hashes;
 use crate::artifacts::result::{RunResult, RunSummary, ShapeFailure, failures};
 use crate::case::ProgressEvent;
 use crate::files::{
@@ -42,16 +43,26 @@ pub struct BaselineOutcome {
     pub summary: RunSummary,
     pub warnings: Vec<String>,
     pub origin: String,
+    /// `baseline_report.md`, when it was written.
+    pub baseline_report: Option<PathBuf>,
 }
 
 /// `render` writes what a person reads about the baseline (`baseline_report.md`) under the
-/// lock, before the step is committed; its failure is a warning, never a lost baseline.
+/// lock, before the step is committed, and returns warnings for the parts it skipped (a
+/// chart); its failure is a warning naming the report, never a lost baseline.
 pub fn baseline(
     c: &Campaign,
     source: MeasureSource<'_>,
     on_event: &mut dyn FnMut(ProgressEvent),
-    render: impl FnOnce(&Campaign) -> Result<()>,
+    render: impl FnOnce(&Campaign) -> Result<Vec<String>>,
 ) -> Result<BaselineOutcome> {
+    // A refused import changes nothing, not even the lock file's time: checked first, and
+    // again under the lock.
+    if let MeasureSource::Csv(path) = source
+        && c.round_numbers()?.is_empty()
+    {
+        check_baseline_table(c, &BenchTable::read(path)?)?;
+    }
     let _lock = c.lock("kcamp baseline")?;
     let recovery = recover(c)?;
     if !c.round_numbers()?.is_empty() {
@@ -61,10 +72,8 @@ pub fn baseline(
         let report_missing = c.round_numbers()? == [1] && !c.dir.join(BASELINE_REPORT).exists();
         if report_missing || recovery.completed.iter().any(|(k, _)| *k == "baseline") {
             let mut out = recorded_outcome(c)?;
-            if let Err(e) = render(&Campaign::open(&c.dir)?) {
-                out.warnings
-                    .push(format!("baseline_report.md not written: {e}"));
-            }
+            out.baseline_report =
+                render_and_commit(&Campaign::open(&c.dir)?, render, &mut out.warnings)?;
             return Ok(out);
         }
         return Err(Error::State(format!(
@@ -130,8 +139,9 @@ pub fn baseline(
     )?;
     // The campaign as measured (manifest, kernel/, frozen header), committed before the
     // decision that names the commit (see git.rs).
-    let git_commit = match git::commit_all(
+    let git_commit = git::commit_or_journal(
         c,
+        Some(1),
         &git::subject(
             1,
             &format!(
@@ -142,15 +152,8 @@ pub fn baseline(
             ),
         ),
         true,
-    ) {
-        git::Committed::Hash(h) => Some(h),
-        git::Committed::Off => None,
-        git::Committed::Failed(msg) => {
-            c.journal("git_commit_failed", Some(1), json!({"error": msg}))?;
-            warnings.push(format!("git commit skipped: {msg}"));
-            None
-        }
-    };
+        &mut warnings,
+    )?;
     let decision = Decision {
         round: 1,
         decision: DecisionKind::Baseline,
@@ -164,6 +167,8 @@ pub fn baseline(
         time: Utc::now(),
         git_commit,
         gate: None,
+        kernel_hash: Some(tree_hash(&staging.join(KERNEL_DIR))?),
+        kernel_files: Some(file_hashes(&staging.join(KERNEL_DIR))?),
         kernel_key: super::ledger::snapshot_key(&staging)?,
     };
     write_json_atomic(&staging.join(DECISION_FILE), &decision)?;
@@ -172,14 +177,7 @@ pub fn baseline(
     super::fail_point("baseline:after_commit");
     finish_baseline(c, &representative)?;
     let reopened = Campaign::open(&c.dir)?;
-    if let Err(e) = render(&reopened) {
-        warnings.push(format!("baseline_report.md not written: {e}"));
-    }
-    if let git::Committed::Failed(msg) =
-        git::commit_all(&reopened, &git::subject(1, "BASELINE recorded"), false)
-    {
-        warnings.push(format!("git commit of the baseline record skipped: {msg}"));
-    }
+    let baseline_report = render_and_commit(&reopened, render, &mut warnings)?;
     let passed = measured
         .table
         .rows
@@ -199,7 +197,40 @@ pub fn baseline(
         summary: measured.summary,
         warnings,
         origin: measured.origin,
+        baseline_report,
     })
+}
+
+/// What follows a recorded BASELINE: its report (an optional output: a failure is a warning
+/// naming it, and no path is given for a file that was not written) and the commit of the
+/// baseline record. Returns the report's path when it was written.
+fn render_and_commit(
+    c: &Campaign,
+    render: impl FnOnce(&Campaign) -> Result<Vec<String>>,
+    warnings: &mut Vec<String>,
+) -> Result<Option<PathBuf>> {
+    let path = c.dir.join(BASELINE_REPORT);
+    let written = match render(c) {
+        Ok(skipped) => {
+            warnings.extend(skipped);
+            Some(path)
+        }
+        Err(e) => {
+            warnings.push(format!(
+                "{} not written: {e} (`kcamp report` writes it again)",
+                path.display()
+            ));
+            None
+        }
+    };
+    git::commit_or_journal(
+        c,
+        Some(1),
+        &git::subject(1, "BASELINE recorded"),
+        false,
+        warnings,
+    )?;
+    Ok(written)
 }
 
 /// The outcome of the BASELINE recorded on disk (round 1), for a retried command.
@@ -241,6 +272,7 @@ fn recorded_outcome(c: &Campaign) -> Result<BaselineOutcome> {
                 .to_owned(),
         ],
         origin,
+        baseline_report: None,
     })
 }
 

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::Decision;
-use super::finish::{decision_commit, finish_decision, restore_kernel, write_rollback_decision};
+use super::finish::{decision_commit, finish_decision, overturn_reason, roll_back};
 use super::gate_record::{GateRecord, read_gate_record};
 use super::held_out::{HeldOutCheck, HeldOutStatus, read_held_out};
 use super::layout::{Campaign, tree_hash};
@@ -60,6 +60,14 @@ pub fn accept(
     opts: &AcceptOptions,
     on_event: &mut dyn FnMut(ProgressEvent),
 ) -> Result<DecisionOutcome> {
+    // A confirming CSV that would be refused changes nothing: checked before the lock.
+    if let MeasureSource::Csv(path) = opts.confirm_source
+        && !opts.force
+        && let Ok(Some(round)) = c.open_round()
+        && read_gate_record(c, round)?.is_some_and(|r| r.needs_full_confirmation)
+    {
+        super::validate::precheck_import(c, path, Validation::Full)?;
+    }
     let _lock = c.lock("kcamp accept")?;
     let recovery = recover(c)?;
     let Some(round) = c.open_round()? else {
@@ -103,24 +111,21 @@ pub fn accept(
     }
     let mut confirmation = None;
     if record.needs_full_confirmation && !opts.force {
+        // Bracketed, so that a kill after the confirming validation is recorded and before
+        // its rollback is made completes as the rollback this accept promised.
+        c.journal("accept_confirm_begin", Some(round), json!({}))?;
         let full = validate_locked(c, Validation::Full, opts.confirm_source, on_event)?;
         record = full.record.clone();
         confirmation = Some(full);
+        super::fail_point("accept:after_confirmation");
         if !record.report.verdict.allows_accept() {
-            let reason = format!(
-                "the full validation overturned the quick ACCEPT: {} ({})",
-                record.report.verdict.as_str(),
-                record
-                    .report
-                    .reasons
-                    .iter()
-                    .find(|r| r.kind.decides())
-                    .map_or("", |r| r.text.as_str())
-            );
+            let reason = overturn_reason(&record);
             let mut out = rollback_locked(c, round, &reason)?;
+            c.journal("accept_confirm_done", Some(round), json!({}))?;
             out.confirmation = confirmation;
             return Ok(out);
         }
+        c.journal("accept_confirm_done", Some(round), json!({}))?;
     }
     if !record.report.verdict.allows_accept() && !opts.force {
         // Why it is refused: how the numbers were paired is not a reason (the gate's table
@@ -226,6 +231,10 @@ pub fn accept(
             gate.reasons.push(held_out.reason(&whose));
             gate
         }),
+        kernel_hash: Some(record.kernel_hash.clone()),
+        kernel_files: Some(super::snapshot::file_hashes(
+            &c.round_dir(round).join(KERNEL_DIR),
+        )?),
     };
     write_json_atomic(&c.round_dir(round).join(DECISION_FILE), &decision)?;
     super::fail_point("accept:after_decision");
@@ -305,16 +314,11 @@ pub(super) fn rollback_locked(c: &Campaign, round: u32, reason: &str) -> Result<
     let incumbent = c
         .incumbent()?
         .ok_or_else(|| Error::State("no incumbent to roll back to".into()))?;
-    c.journal(
-        "rollback_begin",
-        Some(round),
-        json!({"incumbent": incumbent, "reason": reason}),
-    )?;
-    super::fail_point("rollback:after_begin");
-    restore_kernel(c, incumbent)?;
-    super::fail_point("rollback:after_restore");
-    let decision = write_rollback_decision(c, round, incumbent, reason)?;
-    let warnings = finish_decision(c, round, "rollback")?;
+    // The snapshot is checked before anything is journaled: a tampered incumbent refuses
+    // the rollback with the campaign unchanged.
+    super::snapshot::verify(c, incumbent)?;
+    let mut warnings = Vec::new();
+    let decision = roll_back(c, round, incumbent, reason, &mut warnings)?;
     Ok(DecisionOutcome {
         decision,
         confirmation: None,

@@ -97,7 +97,8 @@ impl Staging {
     }
 
     /// After a kill: back to the previous validation when the commit did not happen, else
-    /// finish the committed one. Returns what was done, if anything.
+    /// finish the committed one (and commit it under the validation's own message). Returns
+    /// what was done, if anything.
     pub(super) fn recover(&self, c: &Campaign, round: u32) -> Result<Option<String>> {
         if exists(&self.artifacts_tmp) {
             if !exists(&self.kernel_tmp) {
@@ -120,12 +121,37 @@ impl Staging {
         remove_dir_if_exists(&self.kernel_tmp)?;
         let finished = c.decision(round)?.is_none() && finish_validation(c, round)?;
         self.drop_previous()?;
-        Ok(finished.then(|| format!("completed the interrupted validation of round {round}")))
+        if !finished {
+            return Ok(None);
+        }
+        if let Some(record) = read_gate_record(c, round)? {
+            git::commit_step(c, Some(round), &validation_subject(&record))?;
+        }
+        Ok(Some(format!(
+            "completed the interrupted validation of round {round}"
+        )))
     }
 }
 
 fn exists(p: &Path) -> bool {
     std::fs::symlink_metadata(p).is_ok()
+}
+
+/// The commit message of a validation: `round 3: quick validation REJECT -4.10%`.
+pub(super) fn validation_subject(record: &super::GateRecord) -> String {
+    git::subject(
+        record.round,
+        &format!(
+            "{} validation {} {}",
+            record.validation.as_str(),
+            record.report.verdict.as_str(),
+            record
+                .report
+                .aggregate
+                .delta
+                .map_or_else(|| "(no shape passed)".to_owned(), crate::units::change)
+        ),
+    )
 }
 
 /// The steps after a validation's commit: its line in `validations.jsonl` and its
@@ -189,15 +215,7 @@ pub(super) fn decision_commit(
     what: &str,
     warnings: &mut Vec<String>,
 ) -> Result<Option<String>> {
-    match git::commit_all(c, &git::subject(round, what), true) {
-        git::Committed::Off => Ok(None),
-        git::Committed::Hash(h) => Ok(Some(h)),
-        git::Committed::Failed(msg) => {
-            c.journal("git_commit_failed", Some(round), json!({"error": msg}))?;
-            warnings.push(format!("git commit skipped: {msg}"));
-            Ok(None)
-        }
-    }
+    git::commit_or_journal(c, Some(round), &git::subject(round, what), true, warnings)
 }
 
 pub(super) fn write_rollback_decision(
@@ -205,14 +223,25 @@ pub(super) fn write_rollback_decision(
     round: u32,
     incumbent: u32,
     reason: &str,
+    warnings: &mut Vec<String>,
 ) -> Result<Decision> {
     if let Some(existing) = c.decision(round)? {
         return Ok(existing);
     }
     let record = read_gate_record(c, round)?;
+    // What the round's snapshot holds as it is decided (a round rolled back before it was
+    // validated has none).
+    let snapshot = c.round_dir(round).join(KERNEL_DIR);
+    let (kernel_hash, kernel_files) = if snapshot.is_dir() {
+        (
+            Some(super::layout::tree_hash(&snapshot)?),
+            Some(super::snapshot::file_hashes(&snapshot)?),
+        )
+    } else {
+        (None, None)
+    };
     // The restored kernel/ and the round's measurements, committed before the decision
     // that names the commit.
-    let mut ignored = Vec::new();
     let git_commit = decision_commit(
         c,
         round,
@@ -220,7 +249,7 @@ pub(super) fn write_rollback_decision(
             "ROLLED_BACK to round {incumbent} ({reason}): {}",
             c.hypothesis(round).unwrap_or_default()
         ),
-        &mut ignored,
+        warnings,
     )?;
     let decision = Decision {
         round,
@@ -235,10 +264,50 @@ pub(super) fn write_rollback_decision(
         time: Utc::now(),
         git_commit,
         gate: record.map(|r| r.report),
+        kernel_hash,
+        kernel_files,
         kernel_key: super::ledger::snapshot_key(&c.round_dir(round))?,
     };
     write_json_atomic(&c.round_dir(round).join(DECISION_FILE), &decision)?;
     Ok(decision)
+}
+
+/// A rollback of `round` to `incumbent` from its first step: `rollback_begin`, the restore
+/// of `kernel/`, the decision and its finishing steps. The command runs it, and recovery
+/// runs it for an overturned quick ACCEPT whose rollback a kill prevented.
+pub(super) fn roll_back(
+    c: &Campaign,
+    round: u32,
+    incumbent: u32,
+    reason: &str,
+    warnings: &mut Vec<String>,
+) -> Result<Decision> {
+    c.journal(
+        "rollback_begin",
+        Some(round),
+        json!({"incumbent": incumbent, "reason": reason}),
+    )?;
+    super::fail_point("rollback:after_begin");
+    restore_kernel(c, incumbent)?;
+    super::fail_point("rollback:after_restore");
+    let decision = write_rollback_decision(c, round, incumbent, reason, warnings)?;
+    warnings.extend(finish_decision(c, round, "rollback")?);
+    Ok(decision)
+}
+
+/// The reason of the rollback an overturned quick ACCEPT makes: the confirming full
+/// validation's verdict and its deciding reason.
+pub(super) fn overturn_reason(record: &super::GateRecord) -> String {
+    format!(
+        "the full validation overturned the quick ACCEPT: {} ({})",
+        record.report.verdict.as_str(),
+        record
+            .report
+            .reasons
+            .iter()
+            .find(|r| r.kind.decides())
+            .map_or("", |r| r.text.as_str())
+    )
 }
 
 /// After the decision file: the iteration record, the journal, and the commit of both
@@ -266,10 +335,13 @@ pub(super) fn finish_decision(c: &Campaign, round: u32, kind: &str) -> Result<Ve
             "{} recorded (decision.json, memory record, journal)",
             d.decision.as_str()
         );
-        if let git::Committed::Failed(msg) = git::commit_all(c, &git::subject(round, &what), false)
-        {
-            warnings.push(format!("git commit of the decision record skipped: {msg}"));
-        }
+        git::commit_or_journal(
+            c,
+            Some(round),
+            &git::subject(round, &what),
+            false,
+            &mut warnings,
+        )?;
     }
     Ok(warnings)
 }
@@ -278,12 +350,8 @@ pub(super) fn finish_decision(c: &Campaign, round: u32, kind: &str) -> Result<Ve
 /// Copy first, then swap by renames, so a crash leaves either tree whole.
 pub(super) fn restore_kernel(c: &Campaign, incumbent: u32) -> Result<()> {
     let snapshot = c.round_dir(incumbent).join(KERNEL_DIR);
-    if !snapshot.is_dir() {
-        return Err(Error::State(format!(
-            "the incumbent's kernel snapshot {} is missing",
-            snapshot.display()
-        )));
-    }
+    // What is restored is what the incumbent was decided on, or nothing.
+    super::snapshot::verify(c, incumbent)?;
     // Copy first, then swap by renames; the working kernel is moved aside, not deleted,
     // until the restored copy is in place (recovery puts it back after a kill between).
     let staging = c.dir.join(".kernel.restore.tmp");

@@ -297,7 +297,9 @@ fn measure(
         seed: input_seed,
     };
     let measured = create_dir_all(staging)
-        .and_then(|()| measurer.measure(&request, on_event))
+        .and_then(|()| {
+            super::guard::guarded(&c.dir, &[staging], || measurer.measure(&request, on_event))
+        })
         .and_then(|()| {
             Ok(match RunResult::read(&staging.join(RESULT_JSON))? {
                 Some(r) => r.checked_shapes,
@@ -558,6 +560,8 @@ mod tests {
             time: Utc::now(),
             git_commit: None,
             gate: None,
+            kernel_hash: None,
+            kernel_files: None,
             kernel_key: None,
         };
         write_json_atomic(&c.round_dir(2).join(crate::files::DECISION_FILE), &decision).unwrap();

@@ -175,8 +175,22 @@ impl Campaign {
         Ok(())
     }
 
+    /// The journal's entries, for a command that writes: a malformed line is an error
+    /// naming it (what it held may be a step that recovery must finish) and the repair.
     pub fn read_journal(&self) -> Result<Vec<JournalEntry>> {
-        Ok(read_journal(&self.dir)?.entries)
+        let read = read_journal(&self.dir)?;
+        if let Some(bad) = read.malformed.first() {
+            return Err(Error::in_file(
+                self.dir.join(JOURNAL_FILE),
+                Some(bad.line),
+                None,
+                format!(
+                    "malformed journal line ({}): kcamp does not write to a campaign whose journal it cannot read whole, since the line may be a step to finish.\nnext: `kcamp repair` (takes the line from the git history, or sets it aside when it is no step's beginning, or says why it cannot)",
+                    bad.error
+                ),
+            ));
+        }
+        Ok(read.entries)
     }
 }
 
@@ -395,11 +409,23 @@ pub struct JournalRead {
     pub entries: Vec<JournalEntry>,
     /// Bytes of a torn last line (no newline), if there is one.
     pub torn_tail: Option<usize>,
+    /// Complete lines that are not journal entries, skipped (`kcamp repair` fixes them).
+    pub malformed: Vec<MalformedLine>,
+}
+
+/// A complete journal line that does not parse.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MalformedLine {
+    /// 1-based.
+    pub line: u64,
+    pub error: String,
+    /// The line itself.
+    pub text: String,
 }
 
 /// Parse the journal. A line counts once its newline is written: a torn last line is
-/// reported in [`JournalRead::torn_tail`] and skipped; a malformed complete line is an error
-/// naming its line number.
+/// reported in [`JournalRead::torn_tail`] and skipped; a malformed complete line is skipped
+/// and listed in [`JournalRead::malformed`], so readers read around it.
 pub fn read_journal(campaign: &Path) -> Result<JournalRead> {
     let p = campaign.join(JOURNAL_FILE);
     let text = match std::fs::read_to_string(&p) {
@@ -412,23 +438,24 @@ pub fn read_journal(campaign: &Path) -> Result<JournalRead> {
     };
     let (lines, torn) = crate::fsutil::complete_lines(&text);
     let mut entries = Vec::new();
+    let mut malformed = Vec::new();
     for (number, line) in lines {
         if line.trim().is_empty() {
             continue;
         }
-        let entry = serde_json::from_str::<JournalEntry>(line).map_err(|e| {
-            Error::in_file(
-                &p,
-                Some(number as u64),
-                None,
-                format!("malformed journal line: {e}"),
-            )
-        })?;
-        entries.push(entry);
+        match serde_json::from_str::<JournalEntry>(line) {
+            Ok(entry) => entries.push(entry),
+            Err(e) => malformed.push(MalformedLine {
+                line: number as u64,
+                error: crate::text::quote(&e.to_string(), 200),
+                text: line.to_owned(),
+            }),
+        }
     }
     Ok(JournalRead {
         entries,
         torn_tail: torn.map(str::len),
+        malformed,
     })
 }
 
@@ -468,8 +495,7 @@ pub fn copy_tree(from: &Path, to: &Path) -> Result<()> {
             return Err(not_regular(&src));
         }
     }
-    sync_dir(to);
-    Ok(())
+    sync_dir(to)
 }
 
 /// A content hash of a directory tree (relative paths and bytes), to tell whether the
@@ -491,7 +517,7 @@ pub fn tree_hash(dir: &Path) -> Result<String> {
     Ok(format!("{:x}", h.finalize()))
 }
 
-fn collect_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+pub(super) fn collect_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     for entry in std::fs::read_dir(dir).ctx(|| format!("listing {}", dir.display()))? {
         let entry = entry.ctx(|| format!("listing {}", dir.display()))?;
         let p = entry.path();

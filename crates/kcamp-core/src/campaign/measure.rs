@@ -254,7 +254,9 @@ pub(crate) fn measure(
                 },
                 seed: campaign.manifest.seed.unwrap_or_else(fresh_seed),
             };
-            measurer.measure(&request, on_event)?;
+            super::guard::guarded(&campaign.dir, &[out_dir], || {
+                measurer.measure(&request, on_event)
+            })?;
             let table = BenchTable::read_held_to(&csv_out, plan.frozen)?;
             let samples_path = out_dir.join(SAMPLES_CSV);
             let samples = if samples_path.is_file() {
@@ -330,6 +332,19 @@ pub(crate) fn measure(
     // or an imported CSV has none), and so does a row kcamp wrote for a harness (a timeout, a
     // crash): the failure list must say it.
     let harness = HarnessRecord::read(out_dir).ok().flatten();
+    // A log cut short says so in the verdict too, not only in the log.
+    for i in harness.iter().flat_map(|h| &h.invocations) {
+        if let Some(bytes) = i.output_cut {
+            measured.notes.push(Reason::new(
+                ReasonKind::Method,
+                format!(
+                    "harness invocation {} wrote {bytes} bytes of output: harness.log keeps its first and last {} bytes and says what it left out",
+                    i.position,
+                    crate::artifacts::harness::LOG_KEPT_BYTES / 2
+                ),
+            ));
+        }
+    }
     for f in measured.failures.iter_mut().filter(|f| f.reason.is_none()) {
         if let Some(i) = measured.impossible.iter().find(|i| i.label == f.label) {
             f.reason = Some(i.reason.clone());

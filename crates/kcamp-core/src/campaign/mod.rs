@@ -28,6 +28,7 @@ pub mod diff;
 mod finish;
 mod gate_record;
 pub mod git;
+mod guard;
 mod held_out;
 mod init;
 mod layout;
@@ -37,9 +38,11 @@ mod measure;
 mod outcome;
 mod records;
 mod recover;
+mod repair;
 mod report;
 mod representatives;
 mod round;
+mod snapshot;
 mod starter;
 mod state;
 mod target;
@@ -72,9 +75,11 @@ pub use measure::{
     read_checked, refuse_builtin_if_imported, shapes_of,
 };
 pub use outcome::{RoundOutcome, RoundRecords, delta_text, failure_label};
-pub use recover::{Recovery, recover};
+pub use recover::{Recovery, recover, remove_stray_temp_files};
+pub use repair::{RepairOutcome, repair};
 pub use report::{FINAL_VALIDATION_DIR, FinalMeasurement, final_report, standing_final_acceptance};
 pub use round::new_round;
+pub use snapshot::file_hashes;
 pub use starter::{HARNESS_DIR, HarnessStarter};
 pub use target::{TargetStatus, incumbent_status as target_status};
 pub use validate::{ValidateOutcome, validate};
@@ -112,6 +117,15 @@ pub struct Decision {
     pub time: DateTime<Utc>,
     pub git_commit: Option<String>,
     pub gate: Option<GateReport>,
+    /// The tree hash of the round's kernel snapshot as decided: every restore and
+    /// re-measurement of the snapshot checks it first. None for a round decided without a
+    /// snapshot (rolled back before it was validated) or by an older kcamp.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel_hash: Option<String>,
+    /// The sha256 of each file of that snapshot, so that a snapshot that differs names the
+    /// file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel_files: Option<std::collections::BTreeMap<String, String>>,
     /// The normalised hash of the round's kernel snapshot (`ledger::kernel_key`); absent in
     /// decisions written before it was kept, and for a round that was never validated.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -188,6 +202,48 @@ impl RoundState {
     }
 }
 
+/// A file of the campaign that readers could not read and read around: the file, the line
+/// where it is known, what is wrong. `kcamp repair` fixes it from the other records and the
+/// git history, or says why it cannot.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Damage {
+    pub path: PathBuf,
+    pub line: Option<u64>,
+    pub problem: String,
+}
+
+impl std::fmt::Display for Damage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+        }
+        write!(f, ": {}", self.problem)
+    }
+}
+
+impl Damage {
+    fn of(e: &crate::Error, path: &std::path::Path) -> Damage {
+        match e {
+            crate::Error::InFile {
+                path,
+                line,
+                message,
+                ..
+            } => Damage {
+                path: path.clone(),
+                line: *line,
+                problem: crate::text::quote(message, 300),
+            },
+            other => Damage {
+                path: path.to_path_buf(),
+                line: None,
+                problem: crate::text::quote(&other.to_string(), 300),
+            },
+        }
+    }
+}
+
 /// A read-only snapshot of a whole campaign, for status output and the dashboard.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CampaignState {
@@ -204,4 +260,8 @@ pub struct CampaignState {
     pub journal: Vec<JournalEntry>,
     /// Live progress of a run in progress, if any (`live/progress.json` whose writer lives).
     pub live: Option<Progress>,
+    /// What could not be read and was read around: a malformed journal line (skipped), a
+    /// round whose decision is unreadable (left out of the rounds), an unreadable record,
+    /// gate record or run record of a round (left empty).
+    pub damage: Vec<Damage>,
 }

@@ -8,9 +8,12 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
+use super::JournalEntry;
 use super::finish::{
-    Staging, finish_baseline, finish_decision, restore_kernel, write_rollback_decision,
+    Staging, finish_baseline, finish_decision, overturn_reason, restore_kernel, roll_back,
+    write_rollback_decision,
 };
+use super::gate_record::read_gate_record;
 use super::layout::Campaign;
 use super::representatives::choose_representatives;
 use crate::files::{BENCHMARK_CSV, DECISION_FILE, FROZEN_HEADER_FILE, MEMORY_DIR, ROUNDS_DIR};
@@ -18,6 +21,7 @@ use crate::fsutil::{
     TMP_PREFIX, remove_dir_if_exists, remove_file_if_exists, rename, write_atomic,
 };
 use crate::schema::BenchTable;
+use crate::types::Validation;
 use crate::{Error, Result};
 
 /// What [`recover`] did.
@@ -35,6 +39,9 @@ pub struct Recovery {
 /// command.
 pub fn recover(c: &Campaign) -> Result<Recovery> {
     let mut out = Recovery::default();
+    // Commits a failing git skipped, under their own steps' messages, before anything else
+    // changes the tree.
+    out.actions.extend(super::git::catch_up(c)?);
     // Validations first: completing a decision reads the round's committed artifacts.
     for n in c.round_numbers()? {
         if let Some(action) = Staging::of(&c.round_dir(n)).recover(c, n)? {
@@ -43,6 +50,7 @@ pub fn recover(c: &Campaign) -> Result<Recovery> {
     }
     let journal = c.read_journal()?;
     let mut open: Vec<(&str, Option<u32>)> = Vec::new();
+    let mut confirming: Vec<u32> = Vec::new();
     for e in &journal {
         let (base, phase) = match e.event.rsplit_once('_') {
             Some((b, p)) if matches!(p, "begin" | "done" | "aborted") => (b, p),
@@ -76,6 +84,14 @@ pub fn recover(c: &Campaign) -> Result<Recovery> {
                     out.completed.push(("baseline", 1));
                     out.actions
                         .push("completed an interrupted BASELINE".to_owned());
+                    // Committed as the step it completes, not as the command that found it.
+                    super::git::commit_or_journal(
+                        &Campaign::open(&c.dir)?,
+                        Some(1),
+                        &super::git::subject(1, "BASELINE recorded"),
+                        false,
+                        &mut out.actions,
+                    )?;
                 } else {
                     // Back to before the BASELINE: no round, no frozen header.
                     remove_dir_if_exists(&c.rounds_dir().join(".round-1.tmp"))?;
@@ -121,15 +137,41 @@ pub fn recover(c: &Campaign) -> Result<Recovery> {
                         .ok_or_else(|| Error::State("no incumbent to roll back to".into()))?,
                 };
                 restore_kernel(c, incumbent)?;
-                write_rollback_decision(c, round, incumbent, &reason)?;
-                finish_decision(c, round, "rollback")?;
+                let mut warnings = Vec::new();
+                write_rollback_decision(c, round, incumbent, &reason, &mut warnings)?;
+                warnings.extend(finish_decision(c, round, "rollback")?);
                 out.completed.push(("rollback", round));
                 out.actions.push(format!(
                     "completed the interrupted rollback of round {round}"
                 ));
+                out.actions.extend(warnings);
             }
+            "accept_confirm" => confirming.push(round),
             _ => {}
         }
+    }
+    // After the decisions above: an accept killed between its confirming full validation
+    // and the end of what that validation decided.
+    for round in confirming {
+        confirm_recovered(c, &journal, round, &mut out)?;
+    }
+    if let Some(round) = unjournaled_open_round(c, &journal)? {
+        // A `round new` killed after its round appeared and before it was journaled.
+        let hypothesis = c.hypothesis(round).unwrap_or_default();
+        c.journal(
+            "round_opened",
+            Some(round),
+            json!({"hypothesis": hypothesis, "recovered": true}),
+        )?;
+        super::git::commit_or_journal(
+            c,
+            Some(round),
+            &super::git::subject(round, &format!("opened: {hypothesis}")),
+            false,
+            &mut out.actions,
+        )?;
+        out.actions
+            .push(format!("journaled the opening of round {round}"));
     }
     // Held-out checks a kill interrupted: recorded where their decision was made, dropped
     // where it was not (after the decisions above, which record their own).
@@ -168,13 +210,105 @@ pub fn recover(c: &Campaign) -> Result<Recovery> {
     remove_stray_temp_files(c)?;
     if !out.actions.is_empty() {
         c.journal("recovered", None, json!({"actions": out.actions}))?;
+        // The steps recovery completed were committed under their own messages; what is
+        // left (this entry, an undone step) is committed as the recovery it is, so the
+        // tree is clean even when the command stops here.
+        super::git::commit_step(
+            c,
+            None,
+            &format!(
+                "recovered: {}{}",
+                out.actions[0],
+                match out.actions.len() {
+                    1 => String::new(),
+                    n => format!(" (and {} more)", n - 1),
+                }
+            ),
+        )?;
     }
     Ok(out)
 }
 
+/// An accept whose confirming full validation began (`accept_confirm_begin`) and did not
+/// end: when that validation was recorded and overturned the quick ACCEPT, the round is
+/// rolled back as the accept promised (and the retried accept reports it); otherwise the
+/// accept stopped before deciding anything, and the round stays open.
+fn confirm_recovered(
+    c: &Campaign,
+    journal: &[JournalEntry],
+    round: u32,
+    out: &mut Recovery,
+) -> Result<()> {
+    if c.decision(round)?.is_some() {
+        // The rollback the accept began got that far: completed above, and the accept's
+        // own outcome (a retried accept reports it).
+        c.journal(
+            "accept_confirm_done",
+            Some(round),
+            json!({"recovered": true}),
+        )?;
+        out.completed.push(("accept", round));
+        return Ok(());
+    }
+    let began = journal
+        .iter()
+        .rev()
+        .find(|e| e.event == "accept_confirm_begin" && e.round == Some(round))
+        .map(|e| e.time);
+    let overturned = read_gate_record(c, round)?.filter(|r| {
+        r.validation == Validation::Full
+            && began.is_some_and(|t| r.time >= t)
+            && !r.report.verdict.allows_accept()
+    });
+    let Some(record) = overturned else {
+        c.journal(
+            "accept_confirm_aborted",
+            Some(round),
+            json!({"recovered": true}),
+        )?;
+        out.actions.push(format!(
+            "the interrupted accept of round {round} had not decided anything: round {round} is open, and `kcamp accept` confirms it again"
+        ));
+        return Ok(());
+    };
+    let incumbent = c
+        .incumbent()?
+        .ok_or_else(|| Error::State("no incumbent to roll back to".into()))?;
+    let mut warnings = Vec::new();
+    roll_back(
+        c,
+        round,
+        incumbent,
+        &overturn_reason(&record),
+        &mut warnings,
+    )?;
+    c.journal(
+        "accept_confirm_done",
+        Some(round),
+        json!({"recovered": true}),
+    )?;
+    out.completed.push(("accept", round));
+    out.actions.push(format!(
+        "completed the interrupted accept of round {round}: its confirming full validation overturned the quick ACCEPT, so the round is rolled back as that accept promised"
+    ));
+    out.actions.extend(warnings);
+    Ok(())
+}
+
+/// The open round, when no `round_opened` entry names it.
+fn unjournaled_open_round(c: &Campaign, journal: &[JournalEntry]) -> Result<Option<u32>> {
+    let Some(open) = c.open_round()? else {
+        return Ok(None);
+    };
+    let journaled = journal
+        .iter()
+        .any(|e| e.event == "round_opened" && e.round == Some(open));
+    Ok((!journaled && open > 1).then_some(open))
+}
+
 /// Temp files of atomic writes that a killed process never renamed into place. With the
 /// lock held no other writer can be mid-write.
-fn remove_stray_temp_files(c: &Campaign) -> Result<()> {
+pub fn remove_stray_temp_files(c: &Campaign) -> Result<()> {
     let mut dirs = vec![
         c.dir.clone(),
         c.dir.join(MEMORY_DIR),

@@ -64,6 +64,10 @@ pub fn final_report<T>(
     on_event: &mut dyn FnMut(ProgressEvent),
     write: impl FnOnce(&FinalMeasurement) -> Result<T>,
 ) -> Result<T> {
+    // A refused import changes nothing: checked before the lock, and again under it.
+    if let Some(MeasureSource::Csv(path)) = source {
+        super::validate::precheck_import(c, path, Validation::Full)?;
+    }
     let _lock = c.lock("kcamp report")?;
     super::recover(c)?;
     let incumbent = c
@@ -78,6 +82,12 @@ pub fn final_report<T>(
                 return Err(Error::State(format!(
                     "round {open} is open: accept or roll it back before the final report.\nnext: `kcamp accept` or `kcamp rollback --reason TEXT` (dashboard: a, r); or `kcamp report --no-run` for a report on the recorded rounds"
                 )));
+            }
+            // What is measured (the incumbent, and the BASELINE beside it) must be what was
+            // decided.
+            super::snapshot::verify(c, incumbent)?;
+            if c.manifest.gate.paired && incumbent != 1 {
+                super::snapshot::verify(c, 1)?;
             }
             if tree_hash(&c.kernel_dir())? != tree_hash(&c.round_dir(incumbent).join(KERNEL_DIR))? {
                 return Err(Error::State(format!(

@@ -6,14 +6,14 @@ use super::gate_record::GateRecord;
 use super::layout::{
     incumbent_of, read_decision, read_frozen_header, read_journal, round_dir, round_numbers,
 };
-use super::{CampaignState, JournalEntry, RoundState};
+use super::{CampaignState, Damage, JournalEntry, RoundState};
 use crate::Result;
 use crate::artifacts::progress::Progress;
 use crate::artifacts::read_json_opt;
 use crate::artifacts::result::RunResult;
 use crate::files::{
-    ARTIFACTS_DIR, BENCHMARK_CSV, GATE_JSON, HYPOTHESIS_FILE, LOCK_FILE, MEMORY_DIR, PROGRESS_FILE,
-    RESULT_JSON,
+    ARTIFACTS_DIR, BENCHMARK_CSV, DECISION_FILE, GATE_JSON, HYPOTHESIS_FILE, JOURNAL_FILE,
+    LOCK_FILE, MEMORY_DIR, PROGRESS_FILE, RESULT_JSON,
 };
 use crate::fsutil::{LockGuard, process_alive};
 use crate::manifest::Manifest;
@@ -22,16 +22,27 @@ use crate::schema::BenchTable;
 impl CampaignState {
     /// Read the campaign without taking the lock. Never writes. A round's unreadable CSV
     /// is reported in `table_error` rather than failing the whole load, so a dashboard can
-    /// show what is wrong; a malformed manifest or decision fails the load.
+    /// show what is wrong; a malformed journal line, decision, record, gate record or run
+    /// record is read around and listed in `damage` (file and line). A malformed manifest
+    /// fails the load: nothing can be read without it.
     pub fn load(dir: &Path) -> Result<CampaignState> {
         let manifest = Manifest::load(dir)?;
         let frozen_header = read_frozen_header(dir)?;
         let mut rounds = Vec::new();
+        let mut damage = Vec::new();
         for n in round_numbers(dir)? {
-            if let Some(round) = CampaignState::load_round(dir, n, frozen_header.as_deref())? {
+            if let Some(round) =
+                CampaignState::load_round_noting(dir, n, frozen_header.as_deref(), &mut damage)?
+            {
                 rounds.push(round);
             }
         }
+        let journal = read_journal(dir)?;
+        damage.extend(journal.malformed.iter().map(|m| Damage {
+            path: dir.join(JOURNAL_FILE),
+            line: Some(m.line),
+            problem: format!("malformed journal line, skipped: {}", m.error),
+        }));
         let mut state = CampaignState {
             dir: dir.to_path_buf(),
             manifest,
@@ -40,8 +51,9 @@ impl CampaignState {
             incumbent: None,
             open_round: None,
             lock_holder: CampaignState::read_lock_holder(dir),
-            journal: read_journal(dir)?.entries,
+            journal: journal.entries,
             live: CampaignState::read_live(dir),
+            damage,
         };
         state.settle();
         Ok(state)
@@ -55,15 +67,43 @@ impl CampaignState {
         n: u32,
         frozen_header: Option<&str>,
     ) -> Result<Option<RoundState>> {
+        CampaignState::load_round_noting(dir, n, frozen_header, &mut Vec::new())
+    }
+
+    /// [`load_round`](CampaignState::load_round), what it reads around noted in `damage`:
+    /// a round whose decision is unreadable is left out (None), since whether it is open
+    /// or decided is not known; its other unreadable records are left empty.
+    fn load_round_noting(
+        dir: &Path,
+        n: u32,
+        frozen_header: Option<&str>,
+        damage: &mut Vec<Damage>,
+    ) -> Result<Option<RoundState>> {
         let rdir = round_dir(dir, n);
         if !rdir.is_dir() {
             return Ok(None);
         }
-        let decision = read_decision(&rdir)?;
+        let decision = match read_decision(&rdir) {
+            Ok(d) => d,
+            Err(e @ crate::Error::InFile { .. }) => {
+                damage.push(Damage::of(&e, &rdir.join(DECISION_FILE)));
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        };
+        let mut noted = |e: crate::Error, path: std::path::PathBuf| {
+            damage.push(Damage::of(&e, &path));
+        };
         let hypothesis = std::fs::read_to_string(rdir.join(HYPOTHESIS_FILE))
             .map(|s| s.trim().to_owned())
             .unwrap_or_default();
-        let csv = rdir.join(ARTIFACTS_DIR).join(BENCHMARK_CSV);
+        // A re-validation swaps its artifacts in by renames; between them the previous
+        // validation, which still stands, is in `.artifacts.old`.
+        let artifacts = match rdir.join(ARTIFACTS_DIR) {
+            a if !a.is_dir() && rdir.join(".artifacts.old").is_dir() => rdir.join(".artifacts.old"),
+            a => a,
+        };
+        let csv = artifacts.join(BENCHMARK_CSV);
         let (table, table_error) = if csv.is_file() {
             match BenchTable::read_held_to(&csv, frozen_header) {
                 Ok(t) => (Some(t), None),
@@ -72,14 +112,31 @@ impl CampaignState {
         } else {
             (None, None)
         };
-        let gate: Option<GateRecord> =
-            read_json_opt(&rdir.join(ARTIFACTS_DIR).join(GATE_JSON), "gate record")?;
-        let result = RunResult::read(&rdir.join(ARTIFACTS_DIR).join(RESULT_JSON))?;
+        let gate_path = artifacts.join(GATE_JSON);
+        let gate: Option<GateRecord> = match read_json_opt(&gate_path, "gate record") {
+            Ok(g) => g,
+            Err(e) => {
+                noted(e, gate_path);
+                None
+            }
+        };
+        let result_path = artifacts.join(RESULT_JSON);
+        let result = match RunResult::read(&result_path) {
+            Ok(r) => r,
+            Err(e) => {
+                noted(e, result_path);
+                None
+            }
+        };
         let memory = if n >= 1 {
-            read_json_opt(
-                &dir.join(MEMORY_DIR).join(format!("v{}.json", n - 1)),
-                "iteration record",
-            )?
+            let path = dir.join(MEMORY_DIR).join(format!("v{}.json", n - 1));
+            match read_json_opt::<serde_json::Value>(&path, "iteration record") {
+                Ok(m) => m,
+                Err(e) => {
+                    noted(e, path);
+                    None
+                }
+            }
         } else {
             None
         };
@@ -192,6 +249,8 @@ mod tests {
                 time: chrono::Utc::now(),
                 git_commit: None,
                 gate: None,
+                kernel_hash: None,
+                kernel_files: None,
                 kernel_key: None,
             }),
             table: None,
@@ -203,6 +262,23 @@ mod tests {
             checked: None,
             memory: None,
         }
+    }
+
+    /// Between the renames of a re-validation a reader sees the previous validation, which
+    /// still stands, never a round that looks unmeasured.
+    #[test]
+    fn a_reader_between_the_renames_of_a_revalidation_sees_the_previous_one() {
+        let (_tmp, c) = temp_campaign();
+        let rdir = c.round_dir(2);
+        std::fs::create_dir_all(rdir.join(".artifacts.old")).unwrap();
+        std::fs::write(rdir.join("hypothesis.md"), "h\n").unwrap();
+        std::fs::write(
+            rdir.join(".artifacts.old/benchmark.csv"),
+            "label,B,M,N,K,Check,Forward TFLOPS,Forward TFLOPS_stddev,Forward Time (ms),out_snr\ns1,1,8,8,8,PASS,0.001,0.00001,0.1,120\n",
+        )
+        .unwrap();
+        let round = CampaignState::load_round(&c.dir, 2, None).unwrap().unwrap();
+        assert!(round.table.is_some(), "{:?}", round.table_error);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! records the verdict (`gate.json`, `validations.jsonl`).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
 
 use chrono::Utc;
 use serde::Serialize;
@@ -17,10 +18,10 @@ use super::recover::recover;
 use crate::artifacts::fingerprint::Fingerprint;
 use crate::artifacts::result::{RunResult, RunSummary, ShapeFailure, TimeBreakdown};
 use crate::case::ProgressEvent;
-use crate::files::{FROZEN_HEADER_FILE, GATE_JSON, KERNEL_DIR, RESULT_JSON};
+use crate::files::{FROZEN_HEADER_FILE, GATE_JSON, KERNEL_DIR, RESULT_JSON, SAMPLES_CSV};
 use crate::fsutil::write_json_atomic;
 use crate::gate::{GateReport, Reason, ReasonKind, Verdict, remeasure_holds};
-use crate::schema::ShapeKey;
+use crate::schema::{BenchTable, Samples, ShapeKey};
 use crate::types::{DecisionKind, Validation};
 use crate::{Error, Result};
 
@@ -47,22 +48,21 @@ pub fn validate(
     source: MeasureSource<'_>,
     on_event: &mut dyn FnMut(ProgressEvent),
 ) -> Result<ValidateOutcome> {
+    let validation = if full {
+        Validation::Full
+    } else {
+        Validation::Quick
+    };
+    if let MeasureSource::Csv(path) = source {
+        precheck_import(c, path, validation)?;
+    }
     let _lock = c.lock(if full {
         "kcamp validate --full"
     } else {
         "kcamp validate"
     })?;
     recover(c)?;
-    validate_locked(
-        c,
-        if full {
-            Validation::Full
-        } else {
-            Validation::Quick
-        },
-        source,
-        on_event,
-    )
+    validate_locked(c, validation, source, on_event)
 }
 
 pub(super) fn validate_locked(
@@ -83,26 +83,12 @@ pub(super) fn validate_locked(
             c.dir.join(FROZEN_HEADER_FILE).display()
         ))
     })?;
-    let expected: BTreeSet<ShapeKey> = match validation {
-        Validation::Quick => {
-            if c.manifest.representative_shapes.is_empty() {
-                return Err(Error::State(
-                    "no representative_shapes in manifest.yaml.\nnext: `kcamp validate --full` (all target shapes), or list 3-5 labels under representative_shapes".into(),
-                ));
-            }
-            c.manifest
-                .representative()
-                .into_iter()
-                .map(|s| c.manifest.shape_key(s))
-                .collect()
-        }
-        Validation::Full => c
-            .manifest
-            .target_shapes
-            .iter()
-            .map(|s| c.manifest.shape_key(s))
-            .collect(),
-    };
+    let expected = expected_keys(c, validation)?;
+    if c.manifest.gate.paired && matches!(source, MeasureSource::Run(_)) {
+        // The incumbent's snapshot is measured beside the kernel: it must be what the
+        // incumbent was decided on.
+        super::snapshot::verify(c, incumbent)?;
+    }
     let rdir = c.round_dir(round);
     let stage = Staging::of(&rdir);
     // The kernel is staged whole before the artifacts directory exists: recovery reads
@@ -242,23 +228,7 @@ pub(super) fn validate_locked(
     stage.commit()?;
     finish_validation(c, round)?;
     stage.drop_previous()?;
-    super::git::commit_step(
-        c,
-        Some(round),
-        &super::git::subject(
-            round,
-            &format!(
-                "{} validation {} {}",
-                validation.as_str(),
-                record.report.verdict.as_str(),
-                record
-                    .report
-                    .aggregate
-                    .delta
-                    .map_or_else(|| "(no shape passed)".to_owned(), crate::units::change)
-            ),
-        ),
-    )?;
+    super::git::commit_step(c, Some(round), &super::finish::validation_subject(&record))?;
     Ok(ValidateOutcome {
         record,
         summary: measured.summary,
@@ -266,6 +236,56 @@ pub(super) fn validate_locked(
         tried_before,
         time_breakdown,
     })
+}
+
+/// The shapes a validation of `validation` must hold: the representative ones (quick) or
+/// every target shape (full).
+fn expected_keys(c: &Campaign, validation: Validation) -> Result<BTreeSet<ShapeKey>> {
+    Ok(match validation {
+        Validation::Quick => {
+            if c.manifest.representative_shapes.is_empty() {
+                return Err(Error::State(
+                    "no representative_shapes in manifest.yaml.\nnext: `kcamp validate --full` (all target shapes), or list 3-5 labels under representative_shapes".into(),
+                ));
+            }
+            c.manifest
+                .representative()
+                .into_iter()
+                .map(|s| c.manifest.shape_key(s))
+                .collect()
+        }
+        Validation::Full => c
+            .manifest
+            .target_shapes
+            .iter()
+            .map(|s| c.manifest.shape_key(s))
+            .collect(),
+    })
+}
+
+/// An imported CSV held to what the validation would hold it to (the frozen header, the
+/// shapes, its samples), before the lock is taken or anything is staged: a refused import
+/// changes nothing in the campaign, not even a timestamp. The step checks it again under
+/// the lock.
+pub(super) fn precheck_import(c: &Campaign, path: &Path, validation: Validation) -> Result<()> {
+    let Some(frozen) = c.frozen_header()? else {
+        // No BASELINE: the step refuses that, under the lock.
+        return Ok(());
+    };
+    let table = BenchTable::read_held_to(path, Some(&frozen))?;
+    let samples = path.with_file_name(SAMPLES_CSV);
+    if samples.is_file() {
+        Samples::read_for(&samples, &table)?;
+    }
+    let what = match validation {
+        Validation::Quick => "the representative shapes (use --full for all target shapes)",
+        Validation::Full => "the manifest's target_shapes",
+    };
+    match expected_keys(c, validation) {
+        Ok(keys) => check_shape_set(&table, &keys, what),
+        // Refused under the lock with the same message.
+        Err(_) => Ok(()),
+    }
 }
 
 /// What the measurement itself says about the verdict: untimed shapes that fail (a FAIL

@@ -90,6 +90,10 @@ impl Op for Axpy {
         "f64 CPU axpy: out = alpha·x + y; SNR and rel_err"
     }
 
+    fn buffer_elements(&self, dims: &[u64]) -> Vec<(&'static str, Option<u64>)> {
+        vec![("x, y and out (N)", Some(dims[0]))]
+    }
+
     fn problem(&self, dtype: Dtype, dims: &[u64], seed: u64) -> Problem {
         let mut rng = StdRng::seed_from_u64(seed);
         let n = dims[0];

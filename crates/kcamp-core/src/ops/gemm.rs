@@ -265,6 +265,16 @@ impl Op for Gemm {
         "f64 CPU GEMM: C = A·B, dA = dC·Bᵀ, dB = Aᵀ·dC (sampled entries for large shapes); SNR and rel_err per output"
     }
 
+    fn buffer_elements(&self, dims: &[u64]) -> Vec<(&'static str, Option<u64>)> {
+        let (b, m, n, k) = (dims[0], dims[1], dims[2], dims[3]);
+        let product = |x: u64, y: u64| b.checked_mul(x)?.checked_mul(y);
+        vec![
+            ("a and dA (B×M×K)", product(m, k)),
+            ("b and dB (B×K×N)", product(k, n)),
+            ("c and dC (B×M×N)", product(m, n)),
+        ]
+    }
+
     fn problem(&self, dtype: Dtype, dims: &[u64], seed: u64) -> Problem {
         let mut rng = StdRng::seed_from_u64(seed);
         let (b, m, n, k) = (dims[0], dims[1], dims[2], dims[3]);

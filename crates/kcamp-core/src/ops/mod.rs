@@ -108,8 +108,85 @@ pub trait Op: Sync {
     /// How the reference is computed, for reports.
     fn reference_description(&self) -> &'static str;
 
+    /// The element count of every buffer a case of `dims` allocates on the device (its
+    /// inputs and outputs), with what it holds (`a (B×M×K)`): checked arithmetic, None where
+    /// the count overflows 64 bits. A shape is held to it before anything is allocated.
+    fn buffer_elements(&self, dims: &[u64]) -> Vec<(&'static str, Option<u64>)>;
+
     /// The inputs, passes and references of one case (seeded).
     fn problem(&self, dtype: Dtype, dims: &[u64], seed: u64) -> Problem;
+}
+
+/// The device limits a case's buffers are held to, from the adapter it runs on.
+#[derive(Debug, Clone, Copy)]
+pub struct BufferLimits<'a> {
+    pub max_storage_buffer_binding_size: u64,
+    pub max_buffer_size: u64,
+    /// The adapter, as a message names it.
+    pub adapter: &'a str,
+}
+
+/// Why shape `label` of `dims` cannot run, before anything is allocated: a dimension or a
+/// buffer's element count beyond the kernel ABI's u32 (kernels index with u32), or, with
+/// `limits`, a buffer's bytes beyond the adapter's limits. The first problem, naming the
+/// shape, the buffer and the limit.
+pub fn check_buffers(
+    name: OpName,
+    dtype: Dtype,
+    label: &str,
+    dims: &[u64],
+    limits: Option<&BufferLimits<'_>>,
+) -> std::result::Result<(), String> {
+    let op = op(name);
+    let shape = || {
+        let dims: Vec<String> = op
+            .dim_names()
+            .iter()
+            .zip(dims)
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        format!("shape '{label}' ({})", dims.join(", "))
+    };
+    for (n, v) in op.dim_names().iter().zip(dims) {
+        if *v > u64::from(u32::MAX) {
+            return Err(format!(
+                "{}: dimension {n} = {v} is above {}, the largest the kernel ABI's u32 parameters hold",
+                shape(),
+                u32::MAX
+            ));
+        }
+    }
+    let size = dtype_size(dtype);
+    for (buffer, elements) in op.buffer_elements(dims) {
+        let Some(elements) = elements.filter(|e| *e <= u64::from(u32::MAX)) else {
+            return Err(format!(
+                "{}: buffer {buffer} has {} elements, more than the {} the kernel ABI indexes with u32",
+                shape(),
+                elements.map_or_else(|| "more than 2^64".to_owned(), |e| e.to_string()),
+                u32::MAX
+            ));
+        };
+        let Some(limits) = limits else { continue };
+        // Elements fit in u32 and an element is at most 8 bytes: no overflow.
+        let bytes = (elements * size).div_ceil(4) * 4;
+        for (limit_name, limit) in [
+            (
+                "max_storage_buffer_binding_size",
+                limits.max_storage_buffer_binding_size,
+            ),
+            ("max_buffer_size", limits.max_buffer_size),
+        ] {
+            if bytes > limit {
+                return Err(format!(
+                    "{}: buffer {buffer} needs {bytes} bytes ({elements} {} elements), above the adapter's {limit_name} of {limit} bytes ({})",
+                    shape(),
+                    dtype.as_str(),
+                    limits.adapter
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The descriptor of an op.

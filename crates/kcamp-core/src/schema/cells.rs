@@ -102,8 +102,21 @@ pub(super) fn parse_cell(
     }
 }
 
-/// Unsigned decimal integer, digits only.
+/// Positive decimal integer, digits only: no kernel runs on an empty dimension, and a row
+/// of one would count no work and divide by it.
 pub(super) fn parse_dim(cell: &str) -> std::result::Result<u64, String> {
+    let n = parse_unsigned(cell)?;
+    if n == 0 {
+        return Err(format!(
+            "dimension '{}' must be positive: no shape has an empty dimension",
+            crate::text::quote(cell, crate::text::QUOTE_CHARS)
+        ));
+    }
+    Ok(n)
+}
+
+/// Unsigned decimal integer, digits only.
+fn parse_unsigned(cell: &str) -> std::result::Result<u64, String> {
     let shown = || crate::text::quote(cell, crate::text::QUOTE_CHARS);
     if cell.is_empty() || !cell.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!(

@@ -237,6 +237,29 @@ pub(super) fn infer_schema(header: &str) -> std::result::Result<Schema, HeaderFa
                 format!("column {at} '{}' duplicates column {}", q(name), first + 1),
             ));
         }
+        // `Forward tflops` beside `Forward TFLOPS`: two columns a reader (or a spreadsheet)
+        // can take for one, so which holds the metric would depend on who reads it.
+        if let Some(first) = names[..i].iter().position(|n| n.eq_ignore_ascii_case(name)) {
+            return Err(fault(
+                name,
+                format!(
+                    "column {at} '{}' differs from column {} '{}' only in case: two columns a reader can take for one",
+                    q(name),
+                    first + 1,
+                    q(names[first])
+                ),
+            ));
+        }
+        if let Some(c) = name.chars().find(|c| crate::text::is_invisible(*c)) {
+            return Err(fault(
+                name,
+                format!(
+                    "column {at} name '{}' contains U+{:04X}, a character that reorders or hides text",
+                    q(name),
+                    c as u32
+                ),
+            ));
+        }
     }
     if names[0] != "label" {
         return Err(fault(

@@ -486,6 +486,9 @@ mod tests {
             let digits = !cell.is_empty() && cell.bytes().all(|b| b.is_ascii_digit());
             match parse_dim(cell) {
                 Ok(n) => assert_eq!(Some(n), cell.parse::<u64>().ok().filter(|_| digits)),
+                Err(e) if digits && cell.parse::<u64>() == Ok(0) => {
+                    assert!(e.contains("must be positive"), "{e}")
+                }
                 Err(e) if digits => {
                     assert!(
                         cell.parse::<u64>().is_err() && e.contains("does not fit"),

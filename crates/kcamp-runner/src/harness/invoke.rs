@@ -1,6 +1,8 @@
 //! One run of the harness command: through `sh -c` in the campaign directory, in a process
-//! group of its own that dies with kcamp, its output appended to the measurement's log,
-//! killed (the whole group) when it runs past its limit or the run is cancelled.
+//! group of its own that dies with kcamp, its output appended to the measurement's log
+//! (bounded: the first and the last part of a large output), killed (the whole group, and
+//! whatever it started that left the group) when it runs past its limit, is cancelled, or
+//! ends.
 
 use std::io::Write;
 use std::os::unix::process::CommandExt;
@@ -9,6 +11,7 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use kcamp_core::artifacts::harness::LOG_KEPT_BYTES;
 use kcamp_core::error::IoContext;
 use kcamp_core::{Error, Result};
 
@@ -44,6 +47,8 @@ pub(super) struct Ran {
     pub seconds: f64,
     /// The last line of its own output, if it wrote any.
     pub last_line: Option<String>,
+    /// Bytes it wrote, when more than the log keeps ([`LOG_KEPT_BYTES`]).
+    pub output_cut: Option<u64>,
 }
 
 impl Ran {
@@ -54,31 +59,91 @@ impl Ran {
 }
 
 fn append(log: &Path) -> Result<std::fs::File> {
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(log)
+    kcamp_core::fsutil::fault("append", log)
+        .and_then(|()| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(log)
+        })
         .ctx(|| format!("opening {}", log.display()))
 }
 
+fn write_log(log: &mut std::fs::File, path: &Path, bytes: &[u8]) -> Result<()> {
+    kcamp_core::fsutil::fault("append", path)
+        .and_then(|()| log.write_all(bytes))
+        .ctx(|| format!("writing {}", path.display()))
+}
+
+/// How long to wait, after the invocation and everything it left have ended, for the last
+/// of its output: a process that escaped every kill could hold the pipe open forever.
+const DRAIN_GRACE: Duration = Duration::from_secs(2);
+
+/// What the reader of an invocation's output kept.
+#[derive(Default)]
+struct Captured {
+    /// Everything read, in bytes.
+    total: u64,
+    /// The first half of [`LOG_KEPT_BYTES`], already in the log.
+    head: Vec<u8>,
+    /// The last half, kept in memory until the end.
+    tail: std::collections::VecDeque<u8>,
+    /// The log could not be written (its error, for the caller).
+    failed: Option<Error>,
+}
+
+/// Read `pipe` to its end: the first half of [`LOG_KEPT_BYTES`] goes to the log as it comes
+/// (so the log is live), the last half is kept; the middle of a larger output is counted,
+/// not kept.
+fn capture(mut pipe: std::io::PipeReader, mut log: std::fs::File, path: &Path) -> Captured {
+    use std::io::Read;
+    let half = (LOG_KEPT_BYTES / 2) as usize;
+    let mut got = Captured::default();
+    let mut buf = vec![0u8; 64 << 10];
+    loop {
+        let n = match pipe.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        let chunk = &buf[..n];
+        got.total += n as u64;
+        let room = half.saturating_sub(got.head.len()).min(n);
+        if room > 0 {
+            got.head.extend_from_slice(&chunk[..room]);
+            if got.failed.is_none()
+                && let Err(e) = write_log(&mut log, path, &chunk[..room])
+            {
+                got.failed = Some(e);
+            }
+        }
+        got.tail.extend(&chunk[room..]);
+        let over = got.tail.len().saturating_sub(half);
+        got.tail.drain(..over);
+    }
+    got
+}
+
 /// Run `call`; `Err` only when it could not be run, was cancelled, or the log could not be
-/// written: a crash or a timeout is how it ended, for the caller to record.
+/// written: a crash or a timeout is how it ended, for the caller to record. Its output goes
+/// to the log bounded ([`LOG_KEPT_BYTES`]); whatever it leaves running, in its group or
+/// not, is killed before this returns.
 pub(super) fn invoke(call: &Call<'_>, cancel: &AtomicBool) -> Result<Ran> {
     if cancel.load(Ordering::SeqCst) {
         return Err(cancelled(call.line));
     }
     let mut log = append(call.log)?;
-    writeln!(log, "{}", call.header).ctx(|| format!("writing {}", call.log.display()))?;
-    let start_at = log
-        .metadata()
-        .ctx(|| format!("reading {}", call.log.display()))?
-        .len();
-    let out = log
+    write_log(&mut log, call.log, format!("{}\n", call.header).as_bytes())?;
+    let reader_log = log
         .try_clone()
         .ctx(|| format!("opening {}", call.log.display()))?;
-    let err = log
+    // One pipe for both streams keeps their lines in the order they were written.
+    let (pipe, out) = std::io::pipe().ctx(|| "creating the harness's output pipe".to_owned())?;
+    let err = out
         .try_clone()
-        .ctx(|| format!("opening {}", call.log.display()))?;
+        .ctx(|| "creating the harness's output pipe".to_owned())?;
+    let token = crate::lifeline::run_token();
     let mut command = match call.prefix {
         Some([program, args @ ..]) => {
             let mut c = Command::new(program);
@@ -94,6 +159,10 @@ pub(super) fn invoke(call: &Call<'_>, cancel: &AtomicBool) -> Result<Ran> {
         .stdin(Stdio::null())
         .stdout(out)
         .stderr(err)
+        .env(crate::lifeline::RUN_TOKEN_VAR, &token)
+        // A harness may write only beside its CSV: Python's bytecode cache would land in
+        // the kernel and harness folders it imports from.
+        .env("PYTHONDONTWRITEBYTECODE", "1")
         // Its own process group: a cancel or a timeout ends everything the command
         // started, not only the shell.
         .process_group(0);
@@ -101,15 +170,26 @@ pub(super) fn invoke(call: &Call<'_>, cancel: &AtomicBool) -> Result<Ran> {
         command.env(name, value);
     }
     die_with_parent(&mut command);
-    let mut child = command
-        .spawn()
-        .ctx(|| format!("starting harness command `{}`", call.line))?;
+    let spawned = crate::lifeline::spawn(&mut command);
+    // The command holds the pipe's write ends: dropped, the pipe ends with the invocation.
+    drop(command);
+    let mut child = spawned.ctx(|| format!("starting harness command `{}`", call.line))?;
+    let path = call.log.to_path_buf();
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done_tx.send(capture(pipe, reader_log, &path));
+    });
     let pgid = child.id();
-    let guard = match GroupGuard::watch(pgid) {
+    let end = |child: &mut std::process::Child| {
+        kill_group(pgid);
+        let _ = child.wait();
+        crate::lifeline::reaped(pgid);
+        crate::lifeline::end_strays(&token);
+    };
+    let guard = match GroupGuard::watch(pgid, &token) {
         Ok(g) => g,
         Err(e) => {
-            kill_group(pgid);
-            let _ = child.wait();
+            end(&mut child);
             return Err(e);
         }
     };
@@ -117,8 +197,7 @@ pub(super) fn invoke(call: &Call<'_>, cancel: &AtomicBool) -> Result<Ran> {
     let ended = loop {
         match child.try_wait() {
             Err(e) => {
-                kill_group(pgid);
-                let _ = child.wait();
+                end(&mut child);
                 guard.release();
                 return Err(Error::io(
                     format!("waiting for harness command `{}`", call.line),
@@ -127,8 +206,7 @@ pub(super) fn invoke(call: &Call<'_>, cancel: &AtomicBool) -> Result<Ran> {
             }
             Ok(Some(status)) => break Ended::Exited(status),
             Ok(None) if cancel.load(Ordering::SeqCst) => {
-                kill_group(pgid);
-                let _ = child.wait();
+                end(&mut child);
                 guard.release();
                 return Err(cancelled(call.line));
             }
@@ -141,40 +219,82 @@ pub(super) fn invoke(call: &Call<'_>, cancel: &AtomicBool) -> Result<Ran> {
         }
     };
     let seconds = start.elapsed().as_secs_f64();
-    // Whatever the command left running in its group (a background job) ends with it.
-    kill_group(pgid);
+    // Whatever the command left running, in its group or out of it (a background job, a
+    // `setsid` or `nohup` one, a double fork), ends with it.
+    end(&mut child);
     guard.release();
-    let footer = match ended {
-        Ended::Exited(status) => format!("[kcamp] ended: {status} after {seconds:.2} s"),
+    let mut captured = done_rx.recv_timeout(DRAIN_GRACE);
+    if let Ok(got) = &mut captured
+        && let Some(e) = got.failed.take()
+    {
+        return Err(e);
+    }
+    let mut footer = String::new();
+    let (last_line, output_cut) = match &captured {
+        Ok(got) => {
+            let cut = got.total > LOG_KEPT_BYTES;
+            let (tail, _) = got.tail.as_slices();
+            let mut tail = tail.to_vec();
+            tail.extend_from_slice(got.tail.as_slices().1);
+            if cut {
+                footer.push_str(&format!(
+                    "\n[kcamp] … {} bytes of output left out here: the log keeps the first and the last {} bytes of the {} this invocation wrote\n",
+                    got.total - LOG_KEPT_BYTES,
+                    LOG_KEPT_BYTES / 2,
+                    got.total
+                ));
+            }
+            footer.push_str(&String::from_utf8_lossy(&tail));
+            let own = if got.tail.is_empty() {
+                &got.head
+            } else {
+                &tail
+            };
+            (last_line_of(own), cut.then_some(got.total))
+        }
+        Err(_) => {
+            footer.push_str(
+                "\n[kcamp] the rest of its output was not read: a process it started kept the output open after every kill\n",
+            );
+            (None, None)
+        }
+    };
+    footer.push_str(&match ended {
+        Ended::Exited(status) => format!("[kcamp] ended: {status} after {seconds:.2} s\n"),
         Ended::TimedOut => format!(
-            "[kcamp] ended: killed (with its process group) at its limit of {:.0} s",
+            "[kcamp] ended: killed (with its process group) at its limit of {:.0} s\n",
             call.limit.as_secs_f64()
         ),
-    };
-    let last_line = last_line_from(call.log, start_at);
-    writeln!(log, "{footer}").ctx(|| format!("writing {}", call.log.display()))?;
+    });
+    // The head ended wherever the output did: the footer starts on a line of its own.
+    if captured
+        .as_ref()
+        .is_ok_and(|g| g.tail.is_empty() && g.head.last().is_some_and(|b| *b != b'\n'))
+    {
+        footer.insert(0, '\n');
+    }
+    write_log(&mut log, call.log, footer.as_bytes())?;
     Ok(Ran {
         ended,
         seconds,
         last_line,
+        output_cut,
     })
+}
+
+/// The last non-empty line of `bytes`.
+fn last_line_of(bytes: &[u8]) -> Option<String> {
+    String::from_utf8_lossy(bytes)
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| kcamp_core::text::quote(l.trim_end(), 200))
 }
 
 fn cancelled(line: &str) -> Error {
     Error::Cancelled(format!(
         "cancelled: harness command `{line}` was stopped; nothing was recorded"
     ))
-}
-
-/// The last non-empty line of what was written to `log` from byte `from` on.
-fn last_line_from(log: &Path, from: u64) -> Option<String> {
-    let bytes = std::fs::read(log).ok()?;
-    let own = bytes.get(from as usize..)?;
-    String::from_utf8_lossy(own)
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .map(|l| kcamp_core::text::quote(l.trim_end(), 200))
 }
 
 #[cfg(test)]
