@@ -465,8 +465,28 @@ fn usage_error_document(e: &clap::Error) -> (String, i32) {
     // clap's text starts with `error: ` and ends with its usage and help lines: the message
     // keeps them (they say how to call the command), without the prefix the JSON kind says.
     let message = rendered.trim().trim_start_matches("error: ");
-    let err = Error::input(message);
-    (error_document_of(&err, message), err.exit_code())
+    let message = format!("{message}\nnext: {} --help", usage_command(message));
+    let err = Error::input(message.as_str());
+    (error_document_of(&err, &message), err.exit_code())
+}
+
+/// The command clap's usage line names (`Usage: kcamp round new [OPTIONS] …` gives
+/// `kcamp round new`), whose `--help` says how to call it; `kcamp` where it names none.
+fn usage_command(rendered: &str) -> String {
+    let words = rendered
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("Usage: "))
+        .map(|usage| {
+            usage
+                .split_whitespace()
+                .take_while(|w| !w.starts_with(['[', '<', '-']))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    match words.first() {
+        Some(&"kcamp") => words.join(" "),
+        _ => "kcamp".to_owned(),
+    }
 }
 
 /// Print each text on its own line(s), through one buffer; returns `code`, or what

@@ -678,6 +678,16 @@ fn a_second_writer_is_told_who_holds_the_lock() {
         "{msg}"
     );
     assert_eq!(v["error"]["kind"], "locked");
+    // What to do is in `next`: see who holds it and wait.
+    let next = v["error"]["next"][0].as_str().unwrap_or_default();
+    assert!(
+        next.starts_with("kcamp -C ")
+            && next.contains(&format!(
+                " status   (wait until pid {} (kcamp validate (test)) finishes",
+                std::process::id()
+            )),
+        "{v}"
+    );
     // Reading is never blocked.
     let st = run(&dir, &["status"], 0);
     assert!(
@@ -685,6 +695,52 @@ fn a_second_writer_is_told_who_holds_the_lock() {
             .as_str()
             .unwrap()
             .contains("kcamp validate (test)")
+    );
+}
+
+/// The refusals a new user meets first say what to do next, in the error document's `next`
+/// as in the message's last line.
+#[test]
+fn common_refusals_name_their_next_step() {
+    let (_tmp, dir) = baselined();
+    run(&dir, &["round", "new", "--hypothesis", "h"], 0);
+    let v = run(&dir, &["rollback", "--reason", " "], 2);
+    let next = v["error"]["next"][0].as_str().unwrap_or_default();
+    assert!(
+        next.starts_with("kcamp -C ")
+            && next.ends_with(" rollback --reason \"slower on s64: register pressure\""),
+        "{v}"
+    );
+    assert!(
+        error_message(&v).ends_with(&format!("\nnext: {next}")),
+        "{v}"
+    );
+
+    // A misspelt manifest field: the line said once, the field to fix named.
+    let manifest = dir.join("manifest.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    assert!(text.contains("\n  repeats: "), "{text}");
+    std::fs::write(&manifest, text.replace("\n  repeats: ", "\n  repaets: ")).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("  repeats: "))
+        .unwrap()
+        + 1;
+    let v = run(&dir, &["status"], 2);
+    let message = error_message(&v);
+    assert!(
+        message.contains(&format!(
+            "manifest.yaml:{line}: invalid manifest: timing: unknown field `repaets`"
+        )) && !message.contains(" at line "),
+        "{message}"
+    );
+    assert_eq!(
+        v["error"]["next"][0],
+        format!(
+            "fix timing.repaets in {} (line {line}), then run the command again",
+            manifest.display()
+        ),
+        "{v}"
     );
 }
 

@@ -226,10 +226,14 @@ fn baseline_exits_1_when_a_shape_does_not_pass() {
 #[test]
 fn a_usage_error_under_json_is_the_json_error_document() {
     let tmp = tempfile::tempdir().unwrap();
-    for args in [
-        &["--json", "validate", "--no-such-flag"][..],
-        &["rollback", "--json"][..],
-        &["--json", "frobnicate"][..],
+    for (args, help) in [
+        (
+            &["--json", "validate", "--no-such-flag"][..],
+            "kcamp validate",
+        ),
+        (&["rollback", "--json"][..], "kcamp rollback"),
+        (&["--json", "round", "new"][..], "kcamp round new"),
+        (&["--json", "frobnicate"][..], "kcamp"),
     ] {
         let out = common::kcamp(tmp.path()).args(args).output().unwrap();
         assert_eq!(
@@ -245,6 +249,11 @@ fn a_usage_error_under_json_is_the_json_error_document() {
         assert!(
             !message.starts_with("error:") && message.contains("Usage:"),
             "{message}"
+        );
+        // The next step is the refused command's own help.
+        assert_eq!(
+            doc["error"]["next"],
+            serde_json::json!([format!("{help} --help")])
         );
         assert!(out.stderr.is_empty(), "{}", common::describe(args, &out));
     }

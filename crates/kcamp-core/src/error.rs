@@ -41,8 +41,11 @@ pub enum Error {
     /// The campaign is in a state that does not allow the command (no open round, ...).
     #[error("{}", bounded(.0))]
     State(String),
-    /// Another process holds the campaign lock.
-    #[error("campaign is locked by {holder} (lock file {path})")]
+    /// Another process holds the campaign lock. The next step waits for it: `kcamp status`
+    /// names the holder while it runs.
+    #[error(
+        "campaign is locked by {holder} (lock file {path})\nnext: kcamp status   (wait until {holder} finishes, then run the command again; status names the holder while it runs)"
+    )]
     Locked { path: PathBuf, holder: String },
     #[error("{context}: {source}")]
     Io {

@@ -221,13 +221,28 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(
         ));
     }
     let err = |e: serde_yaml_ng::Error| {
-        let line = e.location().map(|l| l.line() as u64);
+        let at = e.location();
+        let line = at.as_ref().map(|l| l.line() as u64);
+        let mut message = e.to_string();
+        let mut place = String::new();
+        // The parser ends its message with the line the error's `FILE:LINE:` already says.
+        if let Some(at) = &at
+            && let Some(m) =
+                message.strip_suffix(&format!(" at line {} column {}", at.line(), at.column()))
+        {
+            place = format!(" (column {})", at.column());
+            message = m.to_owned();
+        }
+        let next = fix_step(origin, line, yaml_error_field(&message).as_deref());
         // The parser's message quotes the offending value, which may be huge.
         Error::in_file(
             origin,
             line,
             None,
-            format!("{what}: {}", crate::text::quote(&e.to_string(), 400)),
+            format!(
+                "{what}: {}{place}\nnext: {next}",
+                crate::text::quote(&message, 400)
+            ),
         )
     };
     // A key given twice (`{M: 32, M: 64}`) would silently keep the last: the generic YAML
@@ -238,6 +253,44 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(
         return Err(err(e));
     }
     serde_yaml_ng::from_str(text).map_err(err)
+}
+
+/// The field a parser's message names (`timing.repaets` for "timing: unknown field
+/// `repaets`, …"; `target_shapes[2].K` for "target_shapes[2].K: invalid value: …"), if it
+/// names one. The parser writes `PATH: MESSAGE` for a value below the root.
+fn yaml_error_field(message: &str) -> Option<String> {
+    let (path, rest) = match message.split_once(": ") {
+        Some((p, rest))
+            if !p.is_empty() && !p.contains(char::is_whitespace) && !p.contains('`') =>
+        {
+            (p.trim_start_matches('.'), rest)
+        }
+        _ => ("", message),
+    };
+    let named = ["unknown field `", "missing field `"]
+        .iter()
+        .find_map(|prefix| rest.strip_prefix(prefix))
+        .and_then(|r| r.split('`').next());
+    match (path, named) {
+        ("", None) => None,
+        (p, None) => Some(p.to_owned()),
+        ("", Some(n)) => Some(n.to_owned()),
+        (p, Some(n)) => Some(format!("{p}.{n}")),
+    }
+}
+
+/// The step after a refused YAML file: fix the field (or the line) and run the command
+/// again.
+pub(crate) fn fix_step(origin: &Path, line: Option<u64>, field: Option<&str>) -> String {
+    let file = origin.display();
+    match (field, line) {
+        (Some(f), Some(l)) => {
+            format!("fix {f} in {file} (line {l}), then run the command again")
+        }
+        (Some(f), None) => format!("fix {f} in {file}, then run the command again"),
+        (None, Some(l)) => format!("fix line {l} of {file}, then run the command again"),
+        (None, None) => format!("fix {file}, then run the command again"),
+    }
 }
 
 /// A field that breaks a rule of the manifest: its path (`target_shapes[1].K`) and what is
@@ -251,13 +304,14 @@ pub(crate) struct FieldError {
 impl FieldError {
     /// The error naming the file, and the field's line and column where they are known.
     pub(crate) fn into_error(self, origin: &Path, at: Option<YamlPosition>) -> Error {
+        let next = fix_step(origin, at.map(|p| p.line), Some(&self.field));
         match at {
             Some(p) => Error::in_file(
                 origin,
                 Some(p.line),
                 None,
                 format!(
-                    "field '{}' at column {}: {}",
+                    "field '{}' at column {}: {}\nnext: {next}",
                     self.field, p.column, self.message
                 ),
             ),
@@ -265,7 +319,7 @@ impl FieldError {
                 origin,
                 None,
                 None,
-                format!("field '{}': {}", self.field, self.message),
+                format!("field '{}': {}\nnext: {next}", self.field, self.message),
             ),
         }
     }
@@ -712,11 +766,13 @@ impl Manifest {
             return Ok(());
         };
         let err = |i: Option<usize>, name: String, msg: String| {
+            let line = crate::held_out::yaml_entry_line(text, "held_out", i);
+            let next = fix_step(origin, line, Some(&name));
             Error::in_file(
                 origin,
-                crate::held_out::yaml_entry_line(text, "held_out", i),
+                line,
                 None,
-                format!("field '{name}': {msg}"),
+                format!("field '{name}': {msg}\nnext: {next}"),
             )
         };
         if shapes.is_empty() {
@@ -1067,7 +1123,93 @@ mod tests {
         let err = Manifest::parse(text, Path::new("m.yaml")).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "m.yaml:6: field 'target_shapes[0].K' at column 31: must be positive"
+            "m.yaml:6: field 'target_shapes[0].K' at column 31: must be positive\nnext: fix target_shapes[0].K in m.yaml (line 6), then run the command again"
         );
+    }
+
+    /// The parser's own errors: the line said once (by `FILE:LINE:`), the field named, and
+    /// the step that fixes it.
+    #[test]
+    fn a_parse_error_names_its_line_once_and_the_field_to_fix() {
+        let base = "name: x\nop: gemm\ndtype: f32\nprimary_metric: Forward TFLOPS\nkernel:\n  file: gemm.wgsl\n  entry_points: {forward: main}\n  workgroups: {x: '1', y: '1', z: '1'}\n";
+        let parse = |extra: &str| {
+            Manifest::parse(&format!("{base}{extra}"), Path::new("m.yaml"))
+                .unwrap_err()
+                .to_string()
+        };
+        let typo = parse("timing:\n  repaets: 10\n");
+        assert!(
+            typo.starts_with(
+                "m.yaml:10: invalid manifest: timing: unknown field `repaets`, expected one of"
+            ),
+            "{typo}"
+        );
+        assert!(typo.contains("`min_sample_ms` (column 3)\n"), "{typo}");
+        assert!(
+            !typo.contains("line 10 column"),
+            "the line said twice: {typo}"
+        );
+        assert!(
+            typo.ends_with(
+                "\nnext: fix timing.repaets in m.yaml (line 10), then run the command again"
+            ),
+            "{typo}"
+        );
+        // A negative dimension is named by its own key, not only by its shape.
+        let negative = parse(
+            "target_shapes:\n  - {label: a, M: 16, N: 16, K: 16}\n  - {label: b, M: 16, N: 16, K: -128}\n",
+        );
+        assert!(
+            negative.contains(
+                "target_shapes[1].K: invalid value: integer `-128`, expected a positive integer"
+            ),
+            "{negative}"
+        );
+        assert!(
+            negative.ends_with(
+                "next: fix target_shapes[1].K in m.yaml (line 11), then run the command again"
+            ),
+            "{negative}"
+        );
+        // A shapes file is a list at its root.
+        let shapes = parse_yaml::<Vec<ShapeSpec>>(
+            "- {label: a, M: 16}\n- {label: b, M: -1}\n",
+            Path::new("s.yaml"),
+            "shapes",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            shapes.starts_with("s.yaml:2: shapes: .[1].M: invalid value: integer `-1`, expected a positive integer (column 17)\nnext: fix [1].M in s.yaml (line 2)"),
+            "{shapes}"
+        );
+        let missing = Manifest::parse("op: gemm\n", Path::new("m.yaml"))
+            .unwrap_err()
+            .to_string();
+        assert!(missing.contains("missing field `name`"), "{missing}");
+        assert!(missing.contains("next: fix name in m.yaml"), "{missing}");
+    }
+
+    #[test]
+    fn the_field_a_parser_message_names() {
+        let f = |m: &str| yaml_error_field(m);
+        assert_eq!(
+            f("timing: unknown field `x`, expected one of `a`, `b`").as_deref(),
+            Some("timing.x")
+        );
+        assert_eq!(
+            f("unknown field `nme`, expected one of `name`").as_deref(),
+            Some("nme")
+        );
+        assert_eq!(
+            f(".[2].K: invalid value: integer `-1`, expected a positive integer").as_deref(),
+            Some("[2].K")
+        );
+        assert_eq!(
+            f("gate.p_value: invalid type: string \"x\", expected f64").as_deref(),
+            Some("gate.p_value")
+        );
+        assert_eq!(f("invalid type: string \"x\", expected a sequence"), None);
+        assert_eq!(f("did not find expected key"), None);
     }
 }

@@ -67,11 +67,84 @@ impl Dtype {
 }
 
 /// One benchmark shape. Dimensions are named by the op (`B,M,N,K` for GEMM, `N` for axpy).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ShapeSpec {
     pub label: String,
     #[serde(flatten)]
     pub dims: BTreeMap<String, u64>,
+}
+
+/// Read by hand rather than through `#[serde(flatten)]`: a flattened map is buffered before
+/// it is read, so a bad dimension (`K: -128`) would be reported at its shape
+/// (`target_shapes[2]`) instead of at its own key (`target_shapes[2].K`) and position.
+impl<'de> Deserialize<'de> for ShapeSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(ShapeVisitor)
+    }
+}
+
+struct ShapeVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ShapeVisitor {
+    type Value = ShapeSpec;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a shape: a label and its dimensions, like {label: s64, M: 64, N: 64, K: 64}")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<ShapeSpec, A::Error> {
+        use serde::de::Error as _;
+        let mut label = None;
+        let mut dims = BTreeMap::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "label" {
+                if label.is_some() {
+                    return Err(A::Error::duplicate_field("label"));
+                }
+                label = Some(map.next_value::<String>()?);
+            } else {
+                let Dim(value) = map.next_value()?;
+                if dims.insert(key.clone(), value).is_some() {
+                    return Err(A::Error::custom(format_args!(
+                        "dimension `{key}` given twice"
+                    )));
+                }
+            }
+        }
+        let label = label.ok_or_else(|| A::Error::missing_field("label"))?;
+        Ok(ShapeSpec { label, dims })
+    }
+}
+
+/// A dimension's value: a whole number of at least 0 (a shape's rules refuse 0 after).
+struct Dim(u64);
+
+impl<'de> Deserialize<'de> for Dim {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        // Any value: a parser that reads a negative number as a u64 calls it the wrong
+        // type, not the wrong value.
+        deserializer.deserialize_any(DimVisitor)
+    }
+}
+
+struct DimVisitor;
+
+impl serde::de::Visitor<'_> for DimVisitor {
+    type Value = Dim;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a positive integer")
+    }
+
+    fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Dim, E> {
+        Ok(Dim(v))
+    }
+
+    fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Dim, E> {
+        u64::try_from(v)
+            .map(Dim)
+            .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+    }
 }
 
 impl ShapeSpec {

@@ -100,7 +100,7 @@ pub fn accept(
         let reason = opts.reason.as_deref().map(str::trim).unwrap_or_default();
         if reason.is_empty() {
             return Err(Error::input(
-                "--force needs --reason TEXT: why the gate is overridden",
+                "--force needs --reason TEXT: why the gate is overridden\nnext: kcamp accept --force --reason \"s32 -3% is noise: measured again by hand at -0.4%\"",
             ));
         }
         if nothing_passed {
@@ -263,7 +263,7 @@ pub fn rollback(c: &Campaign, reason: &str) -> Result<DecisionOutcome> {
     };
     if reason.trim().is_empty() {
         return Err(Error::input(
-            "--reason must say why the round is rolled back",
+            "--reason must say why the round is rolled back\nnext: kcamp rollback --reason \"slower on s64: register pressure\"",
         ));
     }
     rollback_locked(c, round, reason.trim())

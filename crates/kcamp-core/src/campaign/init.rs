@@ -247,27 +247,35 @@ fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
     );
     probe.check_fields().map_err(|f| {
         let shape = f.field.replacen("target_shapes", "", 1);
-        match locate(&f.field) {
+        let at = locate(&f.field);
+        let next = crate::manifest::fix_step(path, at.as_ref().map(|a| a.0), Some(&shape));
+        let message = f.message;
+        match at {
             // A CSV cell is named by its column, a YAML value by where it starts.
             Some((line, Some(column))) if is_csv => Error::in_file(
                 path,
                 Some(line),
                 Some(&column),
-                format!("shape '{shape}': {}", f.message),
+                format!("shape '{shape}': {message}\nnext: {next}"),
             ),
             Some((line, Some(at))) => Error::in_file(
                 path,
                 Some(line),
                 None,
-                format!("shape '{shape}' at {at}: {}", f.message),
+                format!("shape '{shape}' at {at}: {message}\nnext: {next}"),
             ),
             Some((line, None)) => Error::in_file(
                 path,
                 Some(line),
                 None,
-                format!("shape '{shape}': {}", f.message),
+                format!("shape '{shape}': {message}\nnext: {next}"),
             ),
-            None => Error::in_file(path, None, None, format!("shape '{shape}': {}", f.message)),
+            None => Error::in_file(
+                path,
+                None,
+                None,
+                format!("shape '{shape}': {message}\nnext: {next}"),
+            ),
         }
     })?;
     Ok(shapes)

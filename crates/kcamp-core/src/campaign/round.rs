@@ -19,7 +19,7 @@ pub fn new_round(c: &Campaign, hypothesis: &str) -> Result<u32> {
     let hypothesis = hypothesis.trim();
     if hypothesis.is_empty() {
         return Err(Error::input(
-            "--hypothesis must not be empty: one round, one hypothesis",
+            "--hypothesis must not be empty: one round, one hypothesis\nnext: kcamp round new --hypothesis \"stage 64x64 tiles in workgroup memory\"",
         ));
     }
     if c.incumbent()?.is_none() {

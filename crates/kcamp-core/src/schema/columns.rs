@@ -357,7 +357,46 @@ pub fn header_difference(
         want_q.iter().map(String::as_str).collect(),
         got_q.iter().map(String::as_str).collect(),
     );
+    // A column left out shifts the later ones up: the column found in its place is the
+    // next expected one, and the expected column is nowhere in the found header. Named as
+    // missing, not as a misspelling of the column that moved up (and the other way round
+    // for a column put in).
+    let (next_want, next_got) = (want.get(first + 1), got.get(first + 1));
     let (name, message) = match (want.get(first), got.get(first)) {
+        (Some(w), Some(g)) if next_want == Some(g) && !got.contains(w) => (
+            w.to_string(),
+            format!(
+                "column {at}: {expected_side} '{w}' is missing ({found_side} has '{g}', {expected_side} column {}, in its place; {found_side} header has {} columns, {expected_side} {}; missing: {})",
+                at + 1,
+                got.len(),
+                want.len(),
+                crate::text::quote(
+                    &want
+                        .iter()
+                        .filter(|n| !got.contains(n))
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    1000
+                )
+            ),
+        ),
+        (Some(w), Some(g)) if next_got == Some(w) && !want.contains(g) => (
+            g.to_string(),
+            format!(
+                "column {at}: {found_side} has an extra column '{g}' before {expected_side} '{w}' ({found_side} header has {} columns, {expected_side} {}; extra: {})",
+                got.len(),
+                want.len(),
+                crate::text::quote(
+                    &got.iter()
+                        .filter(|n| !want.contains(n))
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    1000
+                )
+            ),
+        ),
         (Some(w), Some(g)) => (
             g.to_string(),
             format!("column {at}: {expected_side} '{w}' but {found_side} '{g}'"),

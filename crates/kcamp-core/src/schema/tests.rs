@@ -235,6 +235,32 @@ fn frozen_header_drift_names_the_column() {
     );
     assert!(msg.contains("missing: da_snr, db_snr"), "{msg}");
 
+    // A column left out in the middle: the next frozen column moved into its place is no
+    // misspelling of it.
+    let without = GEMM_HEADER.replace("Forward TFLOPS_stddev,", "");
+    assert_ne!(without, GEMM_HEADER);
+    std::fs::write(&path, format!("{without}\nx\n")).unwrap();
+    let msg = BenchTable::read_frozen(&path, GEMM_HEADER)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        msg.contains("column 8: frozen 'Forward TFLOPS_stddev' is missing (found has 'Backward TFLOPS', frozen column 9, in its place;"),
+        "{msg}"
+    );
+    assert!(msg.contains("missing: Forward TFLOPS_stddev)"), "{msg}");
+    // And one put in: an extra column, not a misspelling of the frozen one after it.
+    let with = GEMM_HEADER.replace("Forward TFLOPS,", "Forward TFLOPS,note,");
+    std::fs::write(&path, format!("{with}\nx\n")).unwrap();
+    let msg = BenchTable::read_frozen(&path, GEMM_HEADER)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        msg.contains(
+            "column 8: found has an extra column 'note' before frozen 'Forward TFLOPS_stddev'"
+        ),
+        "{msg}"
+    );
+
     std::fs::write(&path, format!("{GEMM_HEADER},extra\n")).unwrap();
     let msg = BenchTable::read_frozen(&path, GEMM_HEADER)
         .unwrap_err()
