@@ -1237,7 +1237,11 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
                     "final full validation"
                 },
                 gate.verdict.as_str(),
-                render_gate(gate)
+                render_gate_of(
+                    gate,
+                    "BASELINE",
+                    &format!("round {}", report.incumbent_round)
+                )
             );
             h += &format!(
                 "report.md written: incumbent round {}, {metric} {} vs BASELINE {} ({}) over {} shapes, incumbent from its {}, BASELINE = {}; {} round{} accepted\ncharts: {}",
@@ -1355,7 +1359,7 @@ fn standing_report(
         record.time.format("%Y-%m-%d %H:%M UTC"),
         record.origin,
         gate.verdict.as_str(),
-        render_gate(gate).trim_end(),
+        render_gate_of(gate, "BASELINE", &format!("round {}", record.round)).trim_end(),
         markdown.display(),
         record.round,
     );
@@ -1407,9 +1411,24 @@ fn report_next(
     }
 }
 
-/// The gate verdict as a table plus reasons.
+/// The gate verdict as a table plus reasons, the two sides labelled as a round's gate
+/// labels them (its incumbent, the candidate).
 pub fn render_gate(r: &GateReport) -> String {
+    render_gate_of(r, "incumbent", "candidate")
+}
+
+/// [`render_gate`] with the columns of the two sides labelled `base` and `candidate` (a
+/// final report judges the incumbent against the BASELINE).
+fn render_gate_of(r: &GateReport, base: &str, candidate: &str) -> String {
     let metric = &r.metric;
+    // A paired Δ the two means contradict is marked, and the mark explained under the
+    // table; the other rows keep their digits in line with the marked ones.
+    let marked = r.shapes.iter().any(|sh| sh.means_disagree());
+    let mark = |sh: &kcamp_core::gate::ShapeVerdict| match (marked, sh.means_disagree()) {
+        (_, true) => "≠",
+        (true, false) => " ",
+        (false, false) => "",
+    };
     // The p column only when a test was run (samples, or a paired run): `-` for a shape
     // without one.
     let tested = r.shapes.iter().any(|sh| sh.p_value.is_some());
@@ -1423,8 +1442,8 @@ pub fn render_gate(r: &GateReport) -> String {
         "shape",
         "dims",
         "check",
-        "incumbent",
-        "candidate",
+        base,
+        candidate,
         "Δ",
         "band",
         if tested {
@@ -1446,7 +1465,10 @@ pub fn render_gate(r: &GateReport) -> String {
             },
             units::metric_opt(sh.incumbent, metric),
             units::metric_opt(sh.candidate, metric),
-            sh.delta.map_or_else(|| "-".to_owned(), units::change),
+            sh.delta.map_or_else(
+                || format!("-{}", if marked { " " } else { "" }),
+                |d| format!("{}{}", units::change(d), mark(sh))
+            ),
             sh.delta
                 .map_or_else(|| "-".to_owned(), |_| units::band(sh.band)),
             p_cell(sh.p_value),
@@ -1457,6 +1479,10 @@ pub fn render_gate(r: &GateReport) -> String {
                 ""
             }
         ));
+    }
+    if marked {
+        s.push_str(kcamp_core::gate::MEANS_DISAGREE_LEGEND);
+        s.push('\n');
     }
     let change = r
         .aggregate
@@ -1514,4 +1540,74 @@ fn adapter_line(c: &Campaign, round: u32) -> String {
         checks.as_str(),
         super::driver_line(&result)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kcamp_core::gate::{Aggregate, GateConfig, ShapeClass, ShapeVerdict, Verdict};
+    use kcamp_core::types::Check;
+
+    fn shape(label: &str, delta: f64) -> ShapeVerdict {
+        ShapeVerdict {
+            label: label.to_owned(),
+            dims: vec![1, 64, 64, 64],
+            check: Check::Pass,
+            incumbent_check: Check::Pass,
+            incumbent: Some(449e-6),
+            candidate: Some(648e-6),
+            delta: Some(delta),
+            band: 0.05,
+            p_value: Some(0.03),
+            pairs: Some(6),
+            class: ShapeClass::Improved,
+            hard_regression: false,
+        }
+    }
+
+    /// A paired Δ the two means contradict (449 → 648 MFLOP/s printed beside +132%) is
+    /// marked, with the legend under the table; the sides are labelled as asked.
+    #[test]
+    fn a_gate_table_marks_a_paired_delta_its_means_contradict() {
+        let report = GateReport {
+            verdict: Verdict::Accept,
+            metric: "Forward TFLOPS".to_owned(),
+            aggregate: Aggregate {
+                incumbent: None,
+                candidate: None,
+                delta: None,
+                band: None,
+                p_value: None,
+                pairs: Some(6),
+            },
+            reasons: Default::default(),
+            shapes: vec![shape("s32", 0.45), shape("s64", 1.32)],
+            noted_regressions: Vec::new(),
+            config: GateConfig::default(),
+            paired: true,
+        };
+        let text = render_gate(&report);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[0].contains("incumbent") && lines[0].contains("candidate"),
+            "{text}"
+        );
+        assert!(lines[1].contains("+45.0%  "), "{text}");
+        assert!(lines[2].contains("+132%≠ "), "{text}");
+        assert_eq!(lines[3], kcamp_core::gate::MEANS_DISAGREE_LEGEND, "{text}");
+        let report_text = render_gate_of(&report, "BASELINE", "round 3");
+        assert!(
+            report_text
+                .lines()
+                .next()
+                .is_some_and(|h| h.contains("BASELINE")
+                    && h.contains("round 3")
+                    && !h.contains("incumbent")),
+            "{report_text}"
+        );
+        // Without a contradicted row: no mark, no legend.
+        let mut agreeing = report;
+        agreeing.shapes.truncate(1);
+        assert!(!render_gate(&agreeing).contains('≠'));
+    }
 }

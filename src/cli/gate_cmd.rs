@@ -402,6 +402,9 @@ fn shape_table(report: &GateReport, dim_names: &str) -> String {
         if tested { "p" } else { "" },
         "class",
     ]);
+    // A paired Δ the two means contradict is marked, and the mark explained under the
+    // table; the other rows keep their digits in line with the marked ones.
+    let marked = report.shapes.iter().any(|s| s.means_disagree());
     // One set of cells written row after row (Table::row copies them).
     let mut cells: [String; 9] = Default::default();
     for s in &report.shapes {
@@ -436,6 +439,11 @@ fn shape_table(report: &GateReport, dim_names: &str) -> String {
             Some(d) => units::write_change(delta, d),
             None => delta.push('-'),
         }
+        match (marked, s.means_disagree()) {
+            (_, true) => delta.push('≠'),
+            (true, false) => delta.push(' '),
+            (false, false) => {}
+        }
         // A band is the noise a change is held to: without a change there is none.
         if s.delta.is_some() {
             band.push('±');
@@ -455,7 +463,12 @@ fn shape_table(report: &GateReport, dim_names: &str) -> String {
         }
         table.row(cells.each_ref());
     }
-    table.render()
+    let mut text = table.render();
+    if marked {
+        text.push_str(kcamp_core::gate::MEANS_DISAGREE_LEGEND);
+        text.push('\n');
+    }
+    text
 }
 
 /// The verdict and its reasons, under the table.
@@ -534,6 +547,25 @@ mod tests {
         assert!(lines[0].ends_with("band       p  class"), "{text}");
         assert!(lines[1].ends_with("±2.00%       -  improved"), "{text}");
         assert!(lines[3].ends_with("±2.00%  0.0123  improved"), "{text}");
+    }
+
+    /// A paired Δ its means contradict is marked `≠`, with the legend under the table; the
+    /// other rows' digits stay in line.
+    #[test]
+    fn a_paired_delta_the_means_contradict_is_marked() {
+        let mut shapes: Vec<ShapeVerdict> = (0..2).map(|i| shape(&format!("s{i}"), None)).collect();
+        assert!(!shape_table(&report(shapes.clone()), "B×M×N").contains('≠'));
+        for s in &mut shapes {
+            s.pairs = Some(6);
+        }
+        // 10 → 11 by the means is +10%: a paired +132% says something else.
+        shapes[1].delta = Some(1.32);
+        let text = shape_table(&report(shapes), "B×M×N");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[1].contains("+10.0%   ±2.00%"), "{text}");
+        assert!(lines[2].contains(" +132%≠  ±2.00%"), "{text}");
+        assert_eq!(lines[3], kcamp_core::gate::MEANS_DISAGREE_LEGEND, "{text}");
+        assert_eq!(lines.len(), 4, "{text}");
     }
 
     /// Wide labels (East Asian, emoji) take two columns of a terminal a character: the

@@ -143,6 +143,17 @@ fn the_loop_reads_well_from_baseline_to_report() {
         report.contains("charts: [CAMPAIGN]/report/metric_over_rounds.svg"),
         "{report}"
     );
+    // The report judges the incumbent (round 2) against the BASELINE: its columns say so.
+    let header = report
+        .lines()
+        .find(|l| l.starts_with("shape "))
+        .unwrap_or_default();
+    assert!(
+        header.contains(" BASELINE ")
+            && header.contains(" round 2 ")
+            && !header.contains("incumbent"),
+        "{report}"
+    );
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     insta::assert_snapshot!(
         "report_md",

@@ -181,6 +181,50 @@ pub struct ShapeVerdict {
     pub hard_regression: bool,
 }
 
+/// Below this, a change has no sign worth comparing.
+const NEGLIGIBLE_CHANGE: f64 = 0.005;
+/// A paired Δ and the ratio of the means further apart than this (or than the band)
+/// disagree.
+const MEANS_APART: f64 = 0.02;
+
+/// The change two means state, `candidate / incumbent − 1`; None without both (or with an
+/// incumbent that is not a positive number).
+pub fn means_change(incumbent: Option<f64>, candidate: Option<f64>) -> Option<f64> {
+    match (incumbent, candidate) {
+        (Some(i), Some(c)) if i > 0.0 && i.is_finite() && c.is_finite() => Some(c / i - 1.0),
+        _ => None,
+    }
+}
+
+/// Whether a paired Δ (the median of the per-repeat ratios, both kernels measured side by
+/// side) and the change of the two means (`means`, each side's mean over the run) say
+/// different things: opposite signs, or further apart than the band (and at least 2%).
+/// The means can drift within a run; the paired Δ is what the gate judged, and a table
+/// that prints both marks such a row (`≠`) so the two are not read as one.
+pub fn paired_delta_disagrees(delta: f64, means: f64, band: f64) -> bool {
+    let opposite = delta * means < 0.0 && delta.abs().min(means.abs()) > NEGLIGIBLE_CHANGE;
+    let apart = (delta - means).abs() > band.max(MEANS_APART);
+    opposite || apart
+}
+
+/// The legend line of a table whose rows mark [`paired_delta_disagrees`] with `≠`.
+pub const MEANS_DISAGREE_LEGEND: &str = "≠ the paired Δ (the median of the per-repeat ratios, measured side by side) and the ratio of the two means disagree: the means drifted during the run; the paired Δ is what the gate judged";
+
+impl ShapeVerdict {
+    /// A shape judged on paired ratios whose Δ and means disagree
+    /// ([`paired_delta_disagrees`]).
+    pub fn means_disagree(&self) -> bool {
+        match (
+            self.pairs,
+            self.delta,
+            means_change(self.incumbent, self.candidate),
+        ) {
+            (Some(_), Some(d), Some(m)) => paired_delta_disagrees(d, m, self.band),
+            _ => false,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Aggregate {
     /// Geometric mean over shapes that PASS on both sides.

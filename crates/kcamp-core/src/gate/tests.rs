@@ -773,3 +773,45 @@ proptest! {
         prop_assert_eq!(r.aggregate.delta, Some(0.0));
     }
 }
+
+/// A paired row's Δ and its means disagree when they point opposite ways or lie further
+/// apart than the band (at least 2%); an unpaired row's Δ is the means' ratio itself.
+#[test]
+fn a_paired_delta_that_the_means_contradict_is_told_apart() {
+    assert_eq!(
+        means_change(Some(449.0), Some(648.0)).map(|m| (m * 1000.0).round()),
+        Some(443.0)
+    );
+    assert_eq!(means_change(Some(0.0), Some(1.0)), None);
+    assert_eq!(means_change(None, Some(1.0)), None);
+    // The user's row: 449 → 648 MFLOP/s (+44% by the means) printed beside +132%.
+    assert!(paired_delta_disagrees(1.32, 0.443, 0.05));
+    // Opposite signs, both beyond the negligible.
+    assert!(paired_delta_disagrees(0.03, -0.02, 0.10));
+    assert!(!paired_delta_disagrees(0.03, -0.004, 0.10));
+    // Apart by less than the band, or than 2%: one story.
+    assert!(!paired_delta_disagrees(0.10, 0.12, 0.03));
+    assert!(!paired_delta_disagrees(0.10, 0.115, 0.0));
+    assert!(paired_delta_disagrees(0.10, 0.125, 0.0));
+
+    let mut shape = ShapeVerdict {
+        label: "s64".into(),
+        dims: vec![1, 64, 64, 64],
+        check: Check::Pass,
+        incumbent_check: Check::Pass,
+        incumbent: Some(449.0),
+        candidate: Some(648.0),
+        delta: Some(1.32),
+        band: 0.05,
+        p_value: Some(0.03),
+        pairs: Some(6),
+        class: ShapeClass::Improved,
+        hard_regression: false,
+    };
+    assert!(shape.means_disagree());
+    shape.pairs = None;
+    assert!(!shape.means_disagree(), "unpaired: nothing to tell apart");
+    shape.pairs = Some(6);
+    shape.delta = Some(0.45);
+    assert!(!shape.means_disagree());
+}
