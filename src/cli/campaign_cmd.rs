@@ -1386,7 +1386,7 @@ fn report_next(
     let k = prefix(ctx);
     match verdict {
         Verdict::NeedsRemeasure if unfloored => vec![format!(
-            "name the GPU the rows come from: target_gpu in manifest.yaml (the reason above lists the known ones), or `{k} peak` on it; then `{k} report` again"
+            "name the GPU the rows come from (target_gpu in manifest.yaml: the reason above lists the known ones; or run {k} peak on it), then {k} report"
         )],
         Verdict::Accept | Verdict::AcceptWithNote => match target {
             Some(t) if !t.met => vec![format!(
@@ -1404,7 +1404,7 @@ fn report_next(
         ],
         Verdict::Reject => vec![
             format!(
-                "{k} round new --hypothesis TEXT   (the incumbent does not hold against the BASELINE: fix or improve it, then `{k} report` again)"
+                "{k} round new --hypothesis TEXT   (the incumbent does not hold against the BASELINE: fix or improve it, then report again)"
             ),
             format!("{k} log   (which rounds led here)"),
         ],

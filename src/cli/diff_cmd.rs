@@ -33,7 +33,7 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> Result<CmdOutput> {
         Some(text) => side(text)?,
         None => KernelSide::Round(c.incumbent()?.ok_or_else(|| {
             kcamp_core::Error::State(
-                "no BASELINE yet: there is no incumbent to compare the working kernel with.\nnext: `kcamp baseline`"
+                "no BASELINE yet: there is no incumbent to compare the working kernel with.\nnext: kcamp baseline"
                     .into(),
             )
         })?),

@@ -344,7 +344,7 @@ fn next_step(
             let (k, full) = (&c.prefix, if c.full { " --full" } else { "" });
             if c.round_open {
                 format!(
-                    "{k} validate{full} --csv {candidate}   # record the candidate as this round's measurement, then `{k} accept`"
+                    "{k} validate{full} --csv {candidate}   # record the candidate as this round's measurement, then {k} accept"
                 )
             } else {
                 format!(

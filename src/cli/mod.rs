@@ -156,7 +156,7 @@ impl CmdOutput {
             if i > 0 {
                 text.push('\n');
             }
-            text.push_str(if i == 0 { "next: " } else { "      " });
+            text.push_str(if i == 0 { "next: " } else { STEP_INDENT });
             text.push_str(step);
         }
         text
@@ -214,15 +214,33 @@ fn error_document(err: &Error) -> String {
 }
 
 fn error_document_of(err: &Error, message: &str) -> String {
-    let next: Vec<&str> = message
-        .lines()
-        .filter_map(|l| l.strip_prefix("next: "))
-        .collect();
+    let next = next_steps(message);
     let mut error = serde_json::json!({"kind": err.kind(), "message": message});
     if !next.is_empty() {
         error["next"] = serde_json::json!(next);
     }
     serde_json::to_string_pretty(&serde_json::json!({ "error": error })).unwrap_or_default()
+}
+
+/// How a step after the first is indented under `next: `, in a message as in a command's
+/// output ([`CmdOutput::next_text`]).
+const STEP_INDENT: &str = "      ";
+
+/// The steps a message ends with: its `next: ` line and the lines indented under it.
+fn next_steps(message: &str) -> Vec<&str> {
+    let mut steps = Vec::new();
+    let mut lines = message.lines();
+    while let Some(line) = lines.next() {
+        if let Some(first) = line.strip_prefix("next: ") {
+            steps.push(first);
+            let mut more = lines.clone();
+            while let Some(step) = more.next().and_then(|l| l.strip_prefix(STEP_INDENT)) {
+                steps.push(step);
+                lines.next();
+            }
+        }
+    }
+    steps
 }
 
 /// An error's message with its `next:` steps runnable as printed: the engine names commands
@@ -232,30 +250,40 @@ fn with_campaign(message: &str, ctx: &Ctx) -> String {
         return message.to_owned();
     }
     let k = campaign_cmd::prefix(ctx);
+    let mut in_steps = false;
     message
         .split('\n')
-        .map(|line| match line.strip_prefix("next: ") {
-            // A step written as a command line, as the commands' own next steps are.
-            Some(step) if step.starts_with("kcamp ") && !step.starts_with("kcamp -C ") => {
-                format!("next: {k}{}", &step["kcamp".len()..])
+        .map(|line| {
+            if let Some(step) = line.strip_prefix("next: ") {
+                in_steps = true;
+                format!("next: {}", in_campaign(step, &k))
+            } else if let Some(step) = line.strip_prefix(STEP_INDENT).filter(|_| in_steps) {
+                format!("{STEP_INDENT}{}", in_campaign(step, &k))
+            } else {
+                in_steps = false;
+                line.to_owned()
             }
-            // A step that already names its campaign keeps it.
-            Some(steps) => format!(
-                "next: {}",
-                steps
-                    .split("`kcamp ")
-                    .enumerate()
-                    .map(|(i, part)| match i {
-                        0 => part.to_owned(),
-                        _ if part.starts_with("-C ") => format!("`kcamp {part}"),
-                        _ => format!("`{k} {part}"),
-                    })
-                    .collect::<String>()
-            ),
-            None => line.to_owned(),
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A step with each command it runs (`kcamp ` at its start or after a space) run in the
+/// campaign `k` (`kcamp -C DIR`); one that already names a campaign keeps it, and a
+/// parenthesised mention (`pid 7 (kcamp validate)`, who holds the lock) is no command.
+fn in_campaign(step: &str, k: &str) -> String {
+    let mut out = String::with_capacity(step.len() + k.len());
+    let mut copied = 0;
+    for (i, _) in step.match_indices("kcamp ") {
+        let command = i == 0 || step[..i].ends_with(' ');
+        if command && !step[i + "kcamp ".len()..].starts_with("-C ") {
+            out.push_str(&step[copied..i]);
+            out.push_str(k);
+            copied = i + "kcamp".len();
+        }
+    }
+    out.push_str(&step[copied..]);
+    out
 }
 
 #[derive(Debug, Parser)]
@@ -730,29 +758,52 @@ mod tests {
             campaign: PathBuf::from("my camp"),
             step: None,
         };
-        let message =
-            "no open round.\nnext: `kcamp round new --hypothesis TEXT`, or `kcamp -C other status`";
+        let message = "no open round.\nnext: kcamp round new --hypothesis TEXT   (dashboard: n)\n      or: kcamp -C other status";
         assert_eq!(
             with_campaign(message, &ctx),
-            "no open round.\nnext: `kcamp -C 'my camp' round new --hypothesis TEXT`, or `kcamp -C other status`"
+            "no open round.\nnext: kcamp -C 'my camp' round new --hypothesis TEXT   (dashboard: n)\n      or: kcamp -C other status"
         );
-        // A step written as a command line gets the campaign too, once.
-        let line = "cancelled.\nnext: kcamp validate --full   (cancelled: run it again)";
+        // Every command of a step, not a parenthesised mention of one.
+        let line = "locked.\nnext: kcamp status   (wait until pid 7 (kcamp validate) finishes)\n      or: fix the kernel, then kcamp validate --full   (cancelled: run it again)";
         assert_eq!(
             with_campaign(line, &ctx),
-            "cancelled.\nnext: kcamp -C 'my camp' validate --full   (cancelled: run it again)"
+            "locked.\nnext: kcamp -C 'my camp' status   (wait until pid 7 (kcamp validate) finishes)\n      or: fix the kernel, then kcamp -C 'my camp' validate --full   (cancelled: run it again)"
         );
         let named = "next: kcamp -C other validate";
         assert_eq!(with_campaign(named, &ctx), named);
-        // Only the next steps: the message itself is left as it is.
-        let plain = "see `kcamp init DIR`";
-        assert_eq!(with_campaign(plain, &ctx), plain);
+        // Only the next steps: the message itself, and an indented line above them, are left
+        // as they are.
+        let plain = "see kcamp init DIR\n      kcamp status\nnext: kcamp status";
+        assert_eq!(
+            with_campaign(plain, &ctx),
+            "see kcamp init DIR\n      kcamp status\nnext: kcamp -C 'my camp' status"
+        );
         let here = Ctx {
             json: false,
             campaign: PathBuf::from("."),
             step: None,
         };
         assert_eq!(with_campaign(message, &here), message);
+    }
+
+    /// The error document's `next` is every step the message ends with, in order.
+    #[test]
+    fn an_error_document_lists_every_next_step() {
+        let err = Error::State(
+            "round 2 is open.\n  - a reason\nnext: kcamp accept   (dashboard: a)\n      or: kcamp rollback --reason TEXT"
+                .into(),
+        );
+        let doc: serde_json::Value = serde_json::from_str(&error_document(&err)).unwrap();
+        assert_eq!(
+            doc["error"]["next"],
+            serde_json::json!([
+                "kcamp accept   (dashboard: a)",
+                "or: kcamp rollback --reason TEXT"
+            ])
+        );
+        let none: serde_json::Value =
+            serde_json::from_str(&error_document(&Error::input("bad cell"))).unwrap();
+        assert!(none["error"].get("next").is_none(), "{none}");
     }
 
     #[test]

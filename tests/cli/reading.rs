@@ -126,7 +126,9 @@ fn the_loop_reads_well_from_baseline_to_report() {
         refused
             .2
             .replace(&dir.display().to_string(), "[CAMPAIGN]")
-            .contains("\nnext: `kcamp -C [CAMPAIGN] rollback"),
+            .contains(
+                "\nnext: kcamp -C [CAMPAIGN] rollback --reason TEXT   (dashboard: r)\n      or: "
+            ),
         "{}",
         refused.2
     );
@@ -351,7 +353,7 @@ fn refusals_suggest_the_fix() {
     assert!(
         stderr
             .replace(&dir.display().to_string(), "[CAMPAIGN]")
-            .contains("next: `kcamp -C [CAMPAIGN] round new"),
+            .contains("next: kcamp -C [CAMPAIGN] round new"),
         "{stderr}"
     );
 }
@@ -538,7 +540,7 @@ fn the_gate_in_a_campaign_ends_with_the_command_that_records_its_candidate() {
     assert_eq!(
         next_step(),
         format!(
-            "next: kcamp -C [CAMPAIGN] validate --full --csv {better}   # record the candidate as this round's measurement, then `kcamp -C [CAMPAIGN] accept`"
+            "next: kcamp -C [CAMPAIGN] validate --full --csv {better}   # record the candidate as this round's measurement, then kcamp -C [CAMPAIGN] accept"
         )
     );
     // What it says works (better.csv holds every target shape, not only the representative
@@ -549,7 +551,7 @@ fn the_gate_in_a_campaign_ends_with_the_command_that_records_its_candidate() {
     assert_eq!(v["verdict"], "ACCEPT", "{v}");
     let step = v["next"][0].as_str().unwrap_or_default();
     assert!(
-        step.contains("validate --full --csv ") && step.ends_with("accept`"),
+        step.contains("validate --full --csv ") && step.ends_with(" accept"),
         "{v}"
     );
 }
@@ -612,22 +614,35 @@ fn a_refusals_next_step_names_the_campaign_given_with_c() {
     text(&dir, &["round", "new", "--hypothesis", "h"], 0);
     let (code, _, stderr) = kcamp(&dir, &["round", "new", "--hypothesis", "again"]);
     assert_eq!(code, 2, "{stderr}");
-    let k = format!("`kcamp -C {} ", dir.display());
-    let next = stderr
+    let k = format!("kcamp -C {} ", dir.display());
+    // Written as the command lines themselves, as every `next:` is, each step on its line.
+    let steps: Vec<&str> = stderr
         .lines()
-        .find(|l| l.starts_with("next: "))
-        .unwrap_or_else(|| panic!("no next step: {stderr}"));
-    assert!(next.contains(&format!("{k}validate`")), "{stderr}");
-    assert!(!next.contains("`kcamp validate"), "{stderr}");
+        .skip_while(|l| !l.starts_with("next: "))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            format!("next: {k}validate, then {k}accept   (dashboard: v, then a)"),
+            format!("      or: {k}rollback --reason TEXT   (dashboard: r)"),
+        ],
+        "{stderr}"
+    );
     // JSON carries the steps as `next` too.
     let doc = json(&dir, &["round", "new", "--hypothesis", "again"], 2);
-    let steps = doc["error"]["next"][0].as_str().unwrap_or_default();
-    assert!(steps.contains(&format!("{k}validate`")), "{doc}");
+    assert_eq!(
+        doc["error"]["next"],
+        serde_json::json!([
+            format!("{k}validate, then {k}accept   (dashboard: v, then a)"),
+            format!("or: {k}rollback --reason TEXT   (dashboard: r)"),
+        ]),
+        "{doc}"
+    );
     assert!(
         doc["error"]["message"]
             .as_str()
             .unwrap_or_default()
-            .contains(steps),
+            .ends_with(&steps.join("\n")),
         "{doc}"
     );
 }

@@ -103,7 +103,7 @@ impl GpuContext {
                 .collect::<Vec<_>>()
                 .join("; ");
             return Err(Error::input(format!(
-                "{wanted}; adapters found: {found}.\nnext: pick one with --adapter SUBSTR (part of a name above, case-insensitive) and/or --backend vulkan|metal|dx12|gl, or set the manifest's `adapter:` section; `kcamp adapters` lists them"
+                "{wanted}; adapters found: {found}.\nnext: kcamp adapters   (lists them; then pick one with --adapter SUBSTR, part of a name, case-insensitive, and/or --backend vulkan|metal|dx12|gl, or set the manifest's adapter: section)"
             )));
         };
         let adapter = &adapters[chosen];

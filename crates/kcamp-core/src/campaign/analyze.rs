@@ -41,7 +41,7 @@ pub fn gather(
     static_metrics: StaticMetrics<'_>,
 ) -> Result<ProfileEvidence> {
     let incumbent = c.incumbent()?.ok_or_else(|| {
-        Error::State("no BASELINE yet: nothing to analyze.\nnext: `kcamp baseline`".into())
+        Error::State("no BASELINE yet: nothing to analyze.\nnext: kcamp baseline".into())
     })?;
     let (round, kernel_dir) = match target {
         AnalyzeTarget::Incumbent => (incumbent, c.round_dir(incumbent).join(KERNEL_DIR)),
@@ -65,7 +65,7 @@ pub fn gather(
     let csv = adir.join(BENCHMARK_CSV);
     if !csv.is_file() {
         return Err(Error::State(format!(
-            "round {round} has no measurement to analyze ({} is missing).\nnext: `kcamp validate`",
+            "round {round} has no measurement to analyze ({} is missing).\nnext: kcamp validate   (dashboard: v)",
             csv.display()
         )));
     }

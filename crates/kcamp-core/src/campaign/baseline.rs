@@ -77,7 +77,7 @@ pub fn baseline(
             return Ok(out);
         }
         return Err(Error::State(format!(
-            "{}: BASELINE is already recorded as round 1; open a round with `kcamp round new`",
+            "{}: BASELINE is already recorded as round 1.\nnext: kcamp round new --hypothesis TEXT   (dashboard: n)",
             c.dir.display()
         )));
     }
@@ -308,11 +308,11 @@ fn nothing_passed(
         why.push(format!("… and {} more", failures.len() - SHOWN));
     }
     Error::input(format!(
-        "{}: no target shape PASSes, so no later round could be compared with this BASELINE: not recorded, the campaign is unchanged. {}. {}Fix {} and run `kcamp baseline` again",
+        "{}: no target shape PASSes, so no later round could be compared with this BASELINE: not recorded, the campaign is unchanged. {}.{}\nnext: fix {}, then kcamp baseline",
         c.dir.display(),
         why.join("; "),
         kept.map_or_else(String::new, |k| format!(
-            "The measurement is kept in {}. ",
+            " The measurement is kept in {}.",
             k.display()
         )),
         c.kernel_dir().display()

@@ -75,17 +75,17 @@ pub fn accept(
         if let Some(out) = completed_by_recovery(c, &recovery, "accept")? {
             return Ok(out);
         }
-        return Err(Error::State("no open round to accept.\nnext: `kcamp round new --hypothesis TEXT` (dashboard: n), or `kcamp status`".into()));
+        return Err(Error::State("no open round to accept.\nnext: kcamp round new --hypothesis TEXT   (dashboard: n)\n      or: kcamp status".into()));
     };
     let mut record = read_gate_record(c, round)?.ok_or_else(|| {
         Error::State(format!(
-            "round {round} has not been validated.\nnext: `kcamp validate` (dashboard: v)"
+            "round {round} has not been validated.\nnext: kcamp validate   (dashboard: v)"
         ))
     })?;
     let now_hash = tree_hash(&c.kernel_dir())?;
     if now_hash != record.kernel_hash {
         return Err(Error::State(format!(
-            "kernel/ changed since round {round} was validated: what would be accepted is not what was measured.\nnext: `kcamp validate` again (dashboard: v)"
+            "kernel/ changed since round {round} was validated: what would be accepted is not what was measured.\nnext: kcamp validate   (measures kernel/ as it is now; dashboard: v)"
         )));
     }
     check_snapshot(c, round, &record)?;
@@ -105,7 +105,7 @@ pub fn accept(
         }
         if nothing_passed {
             return Err(Error::State(format!(
-                "no shape passes in round {round}, so --force cannot make it the incumbent: there would be no numbers to judge the next round against.\nnext: `kcamp rollback --reason TEXT` (dashboard: r), or fix the kernel and `kcamp validate` again"
+                "no shape passes in round {round}, so --force cannot make it the incumbent: there would be no numbers to judge the next round against.\nnext: kcamp rollback --reason TEXT   (dashboard: r)\n      or: fix the kernel, then kcamp validate   (dashboard: v)"
             )));
         }
     }
@@ -153,14 +153,14 @@ pub fn accept(
         let force = if nothing_passed {
             ""
         } else {
-            ", or override with `kcamp accept --force --reason TEXT`"
+            "\n      or: kcamp accept --force --reason TEXT   (overrides the gate; recorded as forced)"
         };
         // Rows no floor holds wait for the target to be named, not for another kernel.
         let next = if record.unfloored.is_some() {
-            "name the GPU the rows come from (target_gpu in manifest.yaml, or `kcamp peak` on it), then `kcamp validate` again".to_string()
+            "name the GPU the rows come from (target_gpu in manifest.yaml, or run kcamp peak on it), then kcamp validate   (dashboard: v)".to_string()
         } else {
             format!(
-                "`kcamp rollback --reason TEXT` (dashboard: r), change the kernel and `kcamp validate` again{force}"
+                "kcamp rollback --reason TEXT   (dashboard: r)\n      or: change the kernel, then kcamp validate   (dashboard: v){force}"
             )
         };
         return Err(Error::State(format!(
@@ -257,7 +257,7 @@ pub fn rollback(c: &Campaign, reason: &str) -> Result<DecisionOutcome> {
             return Ok(out);
         }
         return Err(Error::State(
-            "no open round to roll back.\nnext: `kcamp status` (a decided round is never reopened)"
+            "no open round to roll back.\nnext: kcamp status   (a decided round is never reopened)"
                 .into(),
         ));
     };
@@ -297,13 +297,13 @@ fn check_snapshot(c: &Campaign, round: u32, record: &GateRecord) -> Result<()> {
     let snapshot = c.round_dir(round).join(KERNEL_DIR);
     if !snapshot.is_dir() {
         return Err(Error::State(format!(
-            "the kernel snapshot {} of round {round} is missing: run `kcamp validate` again",
+            "the kernel snapshot {} of round {round} is missing.\nnext: kcamp validate   (dashboard: v)",
             snapshot.display()
         )));
     }
     if tree_hash(&snapshot)? != record.kernel_hash {
         return Err(Error::State(format!(
-            "the kernel snapshot {} differs from the kernel round {round}'s gate judged: run `kcamp validate` again",
+            "the kernel snapshot {} differs from the kernel round {round}'s gate judged.\nnext: kcamp validate   (dashboard: v)",
             snapshot.display()
         )));
     }

@@ -179,7 +179,7 @@ pub(super) fn refusal(changed: &[(PathBuf, &'static str)]) -> Error {
         listed.push(format!("and {} more", changed.len() - SHOWN));
     }
     Error::State(format!(
-        "files of the campaign outside the measurement's own folder changed while it ran: {}. A harness writes only in the folder of its {{csv}}, and nothing else may change a campaign during a measurement, so nothing was recorded.\nnext: put them back (`kcamp repair` restores a decided round from the git history; `git checkout -- FILE` or an editor the rest), make the harness write beside its {{csv}}, and measure again",
+        "files of the campaign outside the measurement's own folder changed while it ran: {}. A harness writes only in the folder of its {{csv}}, and nothing else may change a campaign during a measurement, so nothing was recorded.\nnext: put them back (a decided round's files with kcamp repair, from the git history; the rest with git checkout -- FILE or an editor), make the harness write beside its {{csv}}, and measure again",
         listed.join(", ")
     ))
 }

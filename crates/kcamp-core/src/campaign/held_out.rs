@@ -310,7 +310,7 @@ fn measure(
             // A kernel changed while it was being checked is not the one checked.
             if tree_hash(kernel_dir)? != kernel_hash {
                 return Err(Error::State(format!(
-                    "{} changed during the held-out check: run `kcamp validate` again",
+                    "{} changed during the held-out check.\nnext: kcamp validate   (dashboard: v)",
                     kernel_dir.display()
                 )));
             }

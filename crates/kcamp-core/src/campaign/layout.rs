@@ -185,7 +185,7 @@ impl Campaign {
                 Some(bad.line),
                 None,
                 format!(
-                    "malformed journal line ({}): kcamp does not write to a campaign whose journal it cannot read whole, since the line may be a step to finish.\nnext: `kcamp repair` (takes the line from the git history, or sets it aside when it is no step's beginning, or says why it cannot)",
+                    "malformed journal line ({}): kcamp does not write to a campaign whose journal it cannot read whole, since the line may be a step to finish.\nnext: kcamp repair   (takes the line from the git history, or sets it aside when it is no step's beginning, or says why it cannot)",
                     bad.error
                 ),
             ));

@@ -72,15 +72,15 @@ pub fn final_report<T>(
     super::recover(c)?;
     let incumbent = c
         .incumbent()?
-        .ok_or_else(|| Error::State("no BASELINE yet.\nnext: `kcamp baseline`".into()))?;
-    let frozen = c.frozen_header()?.ok_or_else(|| {
-        Error::State("the schema was never frozen.\nnext: `kcamp baseline`".into())
-    })?;
+        .ok_or_else(|| Error::State("no BASELINE yet.\nnext: kcamp baseline".into()))?;
+    let frozen = c
+        .frozen_header()?
+        .ok_or_else(|| Error::State("the schema was never frozen.\nnext: kcamp baseline".into()))?;
     let (measured, ran) = match source {
         Some(source) => {
             if let Some(open) = c.open_round()? {
                 return Err(Error::State(format!(
-                    "round {open} is open: accept or roll it back before the final report.\nnext: `kcamp accept` or `kcamp rollback --reason TEXT` (dashboard: a, r); or `kcamp report --no-run` for a report on the recorded rounds"
+                    "round {open} is open: accept or roll it back before the final report.\nnext: kcamp accept   (dashboard: a)\n      or: kcamp rollback --reason TEXT   (dashboard: r)\n      or: kcamp report --no-run   (a report on the recorded rounds)"
                 )));
             }
             // What is measured (the incumbent, and the BASELINE beside it) must be what was
@@ -91,7 +91,7 @@ pub fn final_report<T>(
             }
             if tree_hash(&c.kernel_dir())? != tree_hash(&c.round_dir(incumbent).join(KERNEL_DIR))? {
                 return Err(Error::State(format!(
-                    "kernel/ differs from the incumbent's snapshot (round {incumbent}): the final validation measures the incumbent.\nnext: `kcamp round new --hypothesis TEXT` to validate the change, or restore kernel/ from rounds/round-{incumbent}/kernel; or `kcamp report --no-run`"
+                    "kernel/ differs from the incumbent's snapshot (round {incumbent}): the final validation measures the incumbent.\nnext: kcamp round new --hypothesis TEXT   (then validate the change)\n      or: restore kernel/ from rounds/round-{incumbent}/kernel\n      or: kcamp report --no-run   (a report on the recorded rounds)"
                 )));
             }
             let out = c.dir.join(FINAL_VALIDATION_DIR);

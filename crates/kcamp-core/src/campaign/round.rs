@@ -24,17 +24,17 @@ pub fn new_round(c: &Campaign, hypothesis: &str) -> Result<u32> {
     }
     if c.incumbent()?.is_none() {
         return Err(Error::State(
-            "no BASELINE yet.\nnext: `kcamp baseline`".into(),
+            "no BASELINE yet.\nnext: kcamp baseline".into(),
         ));
     }
     if let Some(open) = c.open_round()? {
         return Err(Error::State(format!(
-            "round {open} is still open; accept or roll it back before opening another.\nnext: `kcamp validate`, then `kcamp accept` or `kcamp rollback --reason TEXT` (dashboard: v, a, r)"
+            "round {open} is still open; accept or roll it back before opening another.\nnext: kcamp validate, then kcamp accept   (dashboard: v, then a)\n      or: kcamp rollback --reason TEXT   (dashboard: r)"
         )));
     }
     if let Some(t) = super::target::incumbent_status(c)?.filter(|t| t.met) {
         return Err(Error::State(format!(
-            "the performance target is met ({}): the campaign is done.\nnext: `kcamp report`; to go on, raise performance_target in manifest.yaml",
+            "the performance target is met ({}): the campaign is done.\nnext: kcamp report   (to go on instead, raise performance_target in manifest.yaml)",
             t.describe()
         )));
     }
@@ -44,7 +44,7 @@ pub fn new_round(c: &Campaign, hypothesis: &str) -> Result<u32> {
         && n - 1 > max
     {
         return Err(Error::State(format!(
-            "max_iterations ({max}) reached: the campaign has {} optimization rounds.\nnext: `kcamp report`; to go on, raise max_iterations in manifest.yaml",
+            "max_iterations ({max}) reached: the campaign has {} optimization rounds.\nnext: kcamp report   (to go on instead, raise max_iterations in manifest.yaml)",
             n - 2
         )));
     }

@@ -72,7 +72,7 @@ pub(super) fn verify(c: &Campaign, round: u32) -> Result<()> {
     let snapshot = c.round_dir(round).join(KERNEL_DIR);
     if !snapshot.is_dir() {
         return Err(Error::State(format!(
-            "the kernel snapshot {} of round {round} is missing.\nnext: `kcamp repair` (restores it from the git history where the campaign commits its steps)",
+            "the kernel snapshot {} of round {round} is missing.\nnext: kcamp repair   (restores it from the git history where the campaign commits its steps)",
             snapshot.display()
         )));
     }
@@ -87,7 +87,7 @@ pub(super) fn verify(c: &Campaign, round: u32) -> Result<()> {
         None => vec![snapshot.clone()],
     };
     Err(Error::State(format!(
-        "{} of round {round}'s kernel snapshot differs from what {} recorded when the round was decided: a decided round is never changed, so kcamp will not restore or measure it.\nnext: `kcamp repair` (restores it from the git history where the campaign commits its steps), or put the file back as it was",
+        "{} of round {round}'s kernel snapshot differs from what {} recorded when the round was decided: a decided round is never changed, so kcamp will not restore or measure it.\nnext: kcamp repair   (restores it from the git history where the campaign commits its steps)\n      or: put the file back as it was",
         list(&named),
         rec.source
     )))

@@ -72,11 +72,11 @@ pub(super) fn validate_locked(
     on_event: &mut dyn FnMut(ProgressEvent),
 ) -> Result<ValidateOutcome> {
     let round = c.open_round()?.ok_or_else(|| {
-        Error::State("no open round to validate.\nnext: `kcamp round new --hypothesis TEXT` (dashboard: n); `kcamp run` measures kernel/ without a round".into())
+        Error::State("no open round to validate.\nnext: kcamp round new --hypothesis TEXT   (dashboard: n)\n      or: kcamp run   (measures kernel/ without a round)".into())
     })?;
     let incumbent = c
         .incumbent()?
-        .ok_or_else(|| Error::State("no BASELINE yet.\nnext: `kcamp baseline`".into()))?;
+        .ok_or_else(|| Error::State("no BASELINE yet.\nnext: kcamp baseline".into()))?;
     let frozen = c.frozen_header()?.ok_or_else(|| {
         Error::State(format!(
             "{} is missing: the schema was never frozen",
@@ -245,7 +245,7 @@ fn expected_keys(c: &Campaign, validation: Validation) -> Result<BTreeSet<ShapeK
         Validation::Quick => {
             if c.manifest.representative_shapes.is_empty() {
                 return Err(Error::State(
-                    "no representative_shapes in manifest.yaml.\nnext: `kcamp validate --full` (all target shapes), or list 3-5 labels under representative_shapes".into(),
+                    "no representative_shapes in manifest.yaml.\nnext: kcamp validate --full   (all target shapes; dashboard: V)\n      or: list 3-5 labels under representative_shapes in manifest.yaml".into(),
                 ));
             }
             c.manifest
