@@ -25,6 +25,8 @@ use kcamp_runner::Builtin;
 
 #[derive(Debug, Args)]
 pub struct InitArgs {
+    /// The campaign directory to create (made when missing; one that already holds a
+    /// campaign is refused).
     pub dir: PathBuf,
     /// gemm or axpy (default: the --kernel's op, else gemm).
     #[arg(long)]
@@ -36,12 +38,17 @@ pub struct InitArgs {
     /// op's naive one, e.g. gemm_sgemm_128x128_bk16; an unknown name lists them all.
     #[arg(long)]
     pub kernel: Option<String>,
-    /// YAML or CSV file of target shapes (default: the op's standard set).
+    /// YAML (`- {label: s64, M: 64, N: 64, K: 64}` a line) or CSV file of target shapes
+    /// (default: the op's standard set, up to 4096 and 8192 a side: slow on a software
+    /// adapter).
     #[arg(long)]
     pub shapes: Option<PathBuf>,
+    /// The campaign's name, shown in its reports and the dashboard (default: DIR's name).
     #[arg(long)]
     pub name: Option<String>,
-    #[arg(long)]
+    /// The CSV column the gate judges: for gemm `Forward TFLOPS` (default), `Backward
+    /// TFLOPS` or `Combined Step TFLOPS`; for axpy `Forward GB/s`.
+    #[arg(long, value_name = "METRIC")]
     pub primary_metric: Option<String>,
     /// Measure with a harness kcamp writes instead of the built-in runner: `torch` writes
     /// harness/bench.py (PyTorch: CUDA-event timing, L2 flush, float64 reference; runs on
@@ -69,6 +76,7 @@ pub struct BaselineArgs {
 pub enum RoundCommand {
     /// Open round N with its one hypothesis.
     New {
+        /// The one change this round tries, and why it should be faster (one line).
         #[arg(long)]
         hypothesis: String,
     },
@@ -79,6 +87,8 @@ pub struct ValidateArgs {
     /// All target shapes instead of the representative ones.
     #[arg(long)]
     pub full: bool,
+    /// Import this CSV (from your own harness) as the round's measurement instead of
+    /// running the kernel.
     #[arg(long)]
     pub csv: Option<PathBuf>,
     #[command(flatten)]
@@ -87,8 +97,11 @@ pub struct ValidateArgs {
 
 #[derive(Debug, Args)]
 pub struct AcceptArgs {
+    /// Accept although the gate does not allow it (needs --reason; recorded as forced). A
+    /// kernel that passes no shape, or is wrong on the held-out shapes, is refused still.
     #[arg(long)]
     pub force: bool,
+    /// Why the gate is overridden (with --force): recorded with the decision.
     #[arg(long)]
     pub reason: Option<String>,
     /// The confirming full validation's CSV, when a small quick gain needs one (campaigns
@@ -99,6 +112,8 @@ pub struct AcceptArgs {
 
 #[derive(Debug, Args)]
 pub struct RollbackArgs {
+    /// Why the round is rolled back (one line): what later rounds read before they try the
+    /// same direction again.
     #[arg(long)]
     pub reason: String,
 }

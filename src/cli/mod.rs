@@ -324,7 +324,8 @@ pub struct AdapterArgs {
 // `deferred_commands_keep_their_own_help`.
 #[command(defer = true)]
 pub enum Command {
-    /// Create a campaign directory (DEFINE_TARGET + PREPARE_ENVIRONMENT).
+    /// Create a campaign: manifest.yaml (op, dtype, target shapes) and a starting kernel in
+    /// kernel/.
     Init(campaign_cmd::InitArgs),
     /// Full validation of the current kernel; freezes the schema; writes round 1.
     Baseline(campaign_cmd::BaselineArgs),
@@ -348,8 +349,8 @@ pub enum Command {
     Report(campaign_cmd::ReportArgs),
     /// Open the dashboard (default: a scratch copy of the bundled demo campaign).
     Tui(TuiArgs),
-    /// ANALYZE: where the incumbent (or the working kernel) stands against the roofline,
-    /// its static metrics, the shapes furthest from their roof, the open directions.
+    /// Where the incumbent (or the working kernel) stands against the roofline: its static
+    /// metrics, the shapes furthest from their roof, directions worth a round.
     Analyze(analyze_cmd::AnalyzeArgs),
     /// Run the benchmark of the campaign's working kernel without recording a round.
     Run(run_cmd::RunArgs),
@@ -749,6 +750,51 @@ mod tests {
         ] {
             assert!(seen.iter().any(|p| p == path), "{path} not in {seen:?}");
         }
+    }
+
+    /// `--help` is for users: every argument of every command says what it is, and no
+    /// command is described by the engine's internal phase names (`DEFINE_TARGET`,
+    /// `ANALYZE:`).
+    #[test]
+    fn every_command_and_argument_is_described_for_a_user() {
+        use clap::CommandFactory;
+        fn check(cmd: &mut clap::Command, path: &str, missing: &mut Vec<String>) {
+            cmd.build();
+            let about = cmd.get_about().map(ToString::to_string).unwrap_or_default();
+            let phase = |word: &str| {
+                word.len() > 1 && word.chars().all(|c| c.is_ascii_uppercase() || c == '_')
+            };
+            let first = about.split(':').next().unwrap_or_default();
+            if about
+                .split(|c: char| !(c.is_ascii_uppercase() || c == '_'))
+                .any(|word| phase(word) && word.contains('_'))
+                || (about.contains(':') && phase(first))
+            {
+                missing.push(format!("{path}: about names an internal phase: {about}"));
+            }
+            for arg in cmd.get_arguments() {
+                let id = arg.get_id().as_str();
+                if arg.is_hide_set() || matches!(id, "help" | "version") {
+                    continue;
+                }
+                if arg
+                    .get_help()
+                    .is_none_or(|h| h.to_string().trim().is_empty())
+                {
+                    missing.push(format!("{path}: {id} has no help"));
+                }
+            }
+            for child in cmd.get_subcommands_mut() {
+                if child.is_hide_set() || child.get_name() == "help" {
+                    continue;
+                }
+                let path = format!("{path} {}", child.get_name());
+                check(child, &path, missing);
+            }
+        }
+        let mut missing = Vec::new();
+        check(&mut Cli::command(), "kcamp", &mut missing);
+        assert!(missing.is_empty(), "{}", missing.join("\n"));
     }
 
     #[test]
