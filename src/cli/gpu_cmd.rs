@@ -25,16 +25,44 @@ pub fn adapters(_ctx: &Ctx, a: &AdapterArgs) -> Result<CmdOutput> {
     } else {
         shown.iter().map(render).collect::<Vec<_>>().join("\n")
     };
-    let next = if shown.is_empty() {
-        vec!["kcamp adapters   (every adapter wgpu sees; scripts/ensure-driver.sh installs Mesa's software driver where there is none)".to_owned()]
-    } else {
-        vec![
+    let listed: Vec<(&str, &str)> = shown
+        .iter()
+        .map(|r| (r.name.as_str(), r.backend.as_str()))
+        .collect();
+    Ok(CmdOutput::ok(json, human).with_next(next_steps(&listed)))
+}
+
+/// What to do with the adapters listed (name, backend): pick one by name, and by backend
+/// too where one name selects adapters of several backends (Mesa's llvmpipe is both a
+/// Vulkan and a GL adapter).
+fn next_steps(listed: &[(&str, &str)]) -> Vec<String> {
+    if listed.is_empty() {
+        return vec!["kcamp adapters   (every adapter wgpu sees; scripts/ensure-driver.sh installs Mesa's software driver where there is none)".to_owned()];
+    }
+    // `--adapter NAME` selects every adapter whose name contains NAME (case-insensitive).
+    let alike = listed.iter().find_map(|(name, backend)| {
+        let lower = name.to_lowercase();
+        let others: Vec<&str> = listed
+            .iter()
+            .filter(|(n, b)| b != backend && n.to_lowercase().contains(&lower))
+            .map(|(_, b)| *b)
+            .collect();
+        (!others.is_empty()).then_some((*name, *backend, others))
+    });
+    match alike {
+        None => vec![
             "kcamp peak --adapter NAME   (measure an adapter's compute and bandwidth ceilings)"
                 .to_owned(),
             "kcamp init DIR, then adapter: {name: NAME} in its manifest.yaml   (pin a campaign to one adapter)".to_owned(),
-        ]
-    };
-    Ok(CmdOutput::ok(json, human).with_next(next))
+        ],
+        Some((name, backend, others)) => vec![
+            format!(
+                "kcamp peak --adapter NAME --backend BACKEND   (measure an adapter's compute and bandwidth ceilings; a name alone can select several: '{name}' is on {backend} and {})",
+                others.join(", ")
+            ),
+            "kcamp init DIR, then adapter: {name: NAME, backend: BACKEND} in its manifest.yaml   (pin a campaign to one adapter)".to_owned(),
+        ],
+    }
 }
 
 fn render(r: &AdapterReport) -> String {
@@ -91,4 +119,43 @@ fn render(r: &AdapterReport) -> String {
         l.max_buffer_size >> 20
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where one name is the name of adapters on two backends, the hint names the backend
+    /// as well; distinct names need no more than the name.
+    #[test]
+    fn the_hint_names_the_backend_where_names_collide() {
+        let llvmpipe = "llvmpipe (LLVM 15.0.6, 256 bits)";
+        let both = next_steps(&[(llvmpipe, "vulkan"), (llvmpipe, "gl")]);
+        assert_eq!(
+            both[0],
+            format!(
+                "kcamp peak --adapter NAME --backend BACKEND   (measure an adapter's compute and bandwidth ceilings; a name alone can select several: '{llvmpipe}' is on vulkan and gl)"
+            )
+        );
+        assert!(
+            both[1].contains("adapter: {name: NAME, backend: BACKEND}"),
+            "{both:?}"
+        );
+        // One name inside another's selects both as well.
+        let inside = next_steps(&[("NVIDIA H200", "vulkan"), ("NVIDIA H200 (GL)", "gl")]);
+        assert!(inside[0].contains("--backend BACKEND"), "{inside:?}");
+        // Distinct names, or identical GPUs on one backend: the name picks.
+        for listed in [
+            &[("NVIDIA H200", "vulkan"), (llvmpipe, "vulkan")][..],
+            &[("NVIDIA H200", "vulkan"), ("NVIDIA H200", "vulkan")][..],
+        ] {
+            let steps = next_steps(listed);
+            assert!(
+                steps[0].starts_with("kcamp peak --adapter NAME   ("),
+                "{steps:?}"
+            );
+            assert!(!steps[0].contains("--backend"), "{steps:?}");
+        }
+        assert!(next_steps(&[])[0].starts_with("kcamp adapters"));
+    }
 }
