@@ -80,18 +80,10 @@ pub struct GateLine {
     pub paired: bool,
 }
 
-/// Below this, a change has no sign worth comparing.
-const NEGLIGIBLE: f64 = 0.005;
-/// A paired Δ and the means' ratio further apart than this (or than the band) disagree.
-const MEANS_APART: f64 = 0.02;
-
 impl GateLine {
     /// The change the two means state, cand/inc − 1.
     pub fn means_delta(&self) -> Option<f64> {
-        match (self.incumbent, self.candidate) {
-            (Some(i), Some(c)) if i > 0.0 && i.is_finite() && c.is_finite() => Some(c / i - 1.0),
-            _ => None,
-        }
+        kcamp_core::gate::means_change(self.incumbent, self.candidate)
     }
 
     /// A paired row whose Δ and means say different things: opposite signs, or further
@@ -101,9 +93,7 @@ impl GateLine {
         let (Some(d), Some(m)) = (self.delta, self.means_delta()) else {
             return false;
         };
-        let opposite = d * m < 0.0 && d.abs().min(m.abs()) > NEGLIGIBLE;
-        let apart = (d - m).abs() > self.band.unwrap_or(0.0).max(MEANS_APART);
-        self.paired && (opposite || apart)
+        self.paired && kcamp_core::gate::paired_delta_disagrees(d, m, self.band.unwrap_or(0.0))
     }
 
     /// `sq1024 FAIL: rel_err 3.2e-2 over 1e-4`: the first line of the reason (a compile
