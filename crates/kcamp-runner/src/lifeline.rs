@@ -237,17 +237,8 @@ impl GroupGuard {
                p=\"${{f#/proc/}}\"; kill -s KILL \"${{p%/environ}}\" 2>/dev/null; \
              done; exit 0"
         );
-        let mut child = spawn(
-            Command::new("sh")
-                .arg("-c")
-                .arg(script)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .process_group(0),
-        )
-        .map_err(|e| Error::io("starting the watchdog of a measurement (sh)", e))?;
-        let stdin = child.stdin.take();
+        let (child, stdin) = spawn_watchdog(&script)
+            .map_err(|e| Error::io("starting the watchdog of a measurement (sh)", e))?;
         Ok(GroupGuard { child, stdin })
     }
 
@@ -280,4 +271,22 @@ pub(crate) fn kill_group(pgid: u32) {
             libc::kill(-pid, libc::SIGKILL);
         }
     }
+}
+
+/// `sh -c script` in a process group of its own, its stdin a pipe whose closing (this process
+/// ending, however it ends) is the script's signal; registered with [`spawn`].
+pub(crate) fn spawn_watchdog(
+    script: &str,
+) -> std::io::Result<(std::process::Child, Option<std::process::ChildStdin>)> {
+    let mut child = spawn(
+        Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0),
+    )?;
+    let stdin = child.stdin.take();
+    Ok((child, stdin))
 }

@@ -10,7 +10,6 @@
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -381,17 +380,9 @@ impl Watchdog {
             "trap '' INT TERM HUP QUIT; if read -r line; then exit 0; fi; scancel {array} 2>/dev/null; exit 0"
         );
         // A child this process waits for itself, never one a measurement's end kills.
-        let mut child = crate::lifeline::spawn(
-            Command::new("sh")
-                .arg("-c")
-                .arg(script)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .process_group(0),
-        )
-        .map_err(|e| Error::io("starting the watchdog of a slurm job (sh)", e))?;
-        let stdin = child.stdin.take();
+        // A child this process waits for itself, never one a measurement's end kills.
+        let (child, stdin) = crate::lifeline::spawn_watchdog(&script)
+            .map_err(|e| Error::io("starting the watchdog of a slurm job (sh)", e))?;
         Ok(Watchdog { child, stdin })
     }
 

@@ -235,17 +235,7 @@ fn columns(
 ) -> (Vec<(Col, u16)>, Vec<&'static str>) {
     let content = |col: Col| widths_of[col as usize];
     let order: Vec<Col> = if judged {
-        vec![
-            Col::Label,
-            Col::Dims,
-            Col::Check,
-            Col::Inc,
-            Col::Cand,
-            Col::Delta,
-            Col::Band,
-            Col::P,
-            Col::Class,
-        ]
+        Col::ALL.to_vec()
     } else {
         // A BASELINE's values: no comparison to show.
         vec![Col::Label, Col::Dims, Col::Check, Col::Cand]
