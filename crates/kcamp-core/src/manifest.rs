@@ -782,27 +782,38 @@ impl Manifest {
                 "lists no shape: list at least one, or write `none` for no held-out check".into(),
             ));
         }
-        let mut labels = BTreeSet::new();
+        let mut labels = std::collections::BTreeMap::new();
         for (i, s) in shapes.iter().enumerate() {
             let at = format!("held_out[{i}]");
             validate_label(&s.label).map_err(|m| err(Some(i), format!("{at}.label"), m))?;
-            if !labels.insert(s.label.as_str()) {
-                return Err(err(
-                    Some(i),
-                    format!("{at}.label"),
-                    format!("duplicated shape label '{}'", s.label),
-                ));
+            match labels.insert(crate::text::label_reading(&s.label), s.label.as_str()) {
+                Some(earlier) if earlier == s.label => {
+                    return Err(err(
+                        Some(i),
+                        format!("{at}.label"),
+                        format!("duplicated shape label '{}'", s.label),
+                    ));
+                }
+                Some(earlier) => {
+                    return Err(err(
+                        Some(i),
+                        format!("{at}.label"),
+                        crate::text::reads_as_another(&s.label, earlier),
+                    ));
+                }
+                None => {}
             }
             if let Some((dim, msg)) = self.shape_dims_error(s) {
                 return Err(err(Some(i), format!("{at}.{dim}"), msg));
             }
             let dims = self.shape_dims(s);
-            if let Some(t) = self
-                .target_shapes
-                .iter()
-                .find(|t| t.label == s.label || self.shape_dims(t) == dims)
-            {
-                let what = if t.label == s.label {
+            if let Some(t) = self.target_shapes.iter().find(|t| {
+                crate::text::label_reading(&t.label) == crate::text::label_reading(&s.label)
+                    || self.shape_dims(t) == dims
+            }) {
+                let what = if crate::text::label_reading(&t.label)
+                    == crate::text::label_reading(&s.label)
+                {
                     "label"
                 } else {
                     "dimensions"
@@ -862,15 +873,24 @@ impl Manifest {
         if self.target_shapes.is_empty() {
             return Err(field("target_shapes", "needs at least one shape".into()));
         }
-        let mut seen = std::collections::BTreeSet::new();
+        let mut seen = std::collections::BTreeMap::new();
         for (i, s) in self.target_shapes.iter().enumerate() {
             let at = format!("target_shapes[{i}]");
             validate_label(&s.label).map_err(|m| field(&format!("{at}.label"), m))?;
-            if !seen.insert(s.label.clone()) {
-                return Err(field(
-                    &format!("{at}.label"),
-                    format!("duplicated shape label '{}'", s.label),
-                ));
+            match seen.insert(crate::text::label_reading(&s.label), s.label.as_str()) {
+                Some(earlier) if earlier == s.label => {
+                    return Err(field(
+                        &format!("{at}.label"),
+                        format!("duplicated shape label '{}'", s.label),
+                    ));
+                }
+                Some(earlier) => {
+                    return Err(field(
+                        &format!("{at}.label"),
+                        crate::text::reads_as_another(&s.label, earlier),
+                    ));
+                }
+                None => {}
             }
             if let Some((dim, msg)) = self.shape_dims_error(s) {
                 return Err(field(&format!("{at}.{dim}"), msg));
@@ -1125,6 +1145,37 @@ mod tests {
             err.to_string(),
             "m.yaml:6: field 'target_shapes[0].K' at column 31: must be positive\nnext: fix target_shapes[0].K in m.yaml (line 6), then run the command again"
         );
+    }
+
+    #[test]
+    fn labels_that_read_as_another_are_refused_naming_both() {
+        let with = |shapes: &str| {
+            format!(
+                "name: x\nop: gemm\ndtype: f32\nprimary_metric: Forward TFLOPS\ntarget_shapes:\n{shapes}kernel:\n  file: gemm.wgsl\n  entry_points: {{forward: main}}\n  workgroups: {{x: '1', y: '1', z: '1'}}\n"
+            )
+        };
+        for (second, shown) in [
+            ("\u{455}32", "'\u{455}32' reads as 's32'"),
+            ("\u{ff53}32", "reads as 's32'"),
+        ] {
+            let text = with(&format!(
+                "  - {{label: s32, M: 32, N: 32, K: 32}}\n  - {{label: \"{second}\", M: 64, N: 64, K: 64}}\n"
+            ));
+            let err = Manifest::parse(&text, Path::new("m.yaml"))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("target_shapes[1].label"), "{err}");
+            assert!(err.contains(shown), "{err}");
+        }
+        let text = with("  - {label: \"s32 \", M: 32, N: 32, K: 32}\n");
+        let err = Manifest::parse(&text, Path::new("m.yaml"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("starts or ends with white space"), "{err}");
+        // Distinct ASCII labels stay distinct.
+        let text =
+            with("  - {label: s1, M: 32, N: 32, K: 32}\n  - {label: sl, M: 64, N: 64, K: 64}\n");
+        Manifest::parse(&text, Path::new("m.yaml")).unwrap();
     }
 
     /// The parser's own errors: the line said once (by `FILE:LINE:`), the field named, and

@@ -33,6 +33,61 @@ pub fn is_invisible(c: char) -> bool {
     )
 }
 
+/// A label that starts or ends with white space, or starts with a combining mark, reads as
+/// another label (`s32 ` as `s32`; a lone accent joins whatever is printed before it).
+pub fn check_label_reads_as_itself(label: &str) -> std::result::Result<(), String> {
+    let shown = || quote(label, QUOTE_CHARS);
+    if label.starts_with(char::is_whitespace) || label.ends_with(char::is_whitespace) {
+        return Err(format!(
+            "label '{}' starts or ends with white space: it reads as '{}'",
+            shown(),
+            quote(label.trim(), QUOTE_CHARS)
+        ));
+    }
+    if label
+        .chars()
+        .next()
+        .is_some_and(unicode_normalization::char::is_combining_mark)
+    {
+        return Err(format!(
+            "label '{}' starts with a combining mark, which joins the text printed before it",
+            shown()
+        ));
+    }
+    Ok(())
+}
+
+/// What a label reads as, for telling labels apart: its NFKC form (`ﬁ` → `fi`, full-width →
+/// ASCII, NFD `é` → NFC `é`) with every non-ASCII character replaced by the skeleton of
+/// Unicode's confusables (Cyrillic `ѕ` → `s`). ASCII is kept as it is, so `s1` and `sl`, or
+/// `rn` and `m`, stay distinct labels: a campaign's own labels are ASCII far more often than
+/// not, and refusing those would be wrong more often than right.
+pub fn label_reading(label: &str) -> Cow<'_, str> {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_security::confusable_detection::skeleton;
+    if label.is_ascii() {
+        return Cow::Borrowed(label);
+    }
+    let mut out = String::with_capacity(label.len());
+    for c in label.nfkc() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            out.extend(skeleton(c.encode_utf8(&mut [0; 4])));
+        }
+    }
+    Cow::Owned(out.nfc().collect())
+}
+
+/// The refusal for `label`, which reads as `earlier` (a different label already listed).
+pub fn reads_as_another(label: &str, earlier: &str) -> String {
+    format!(
+        "label '{}' reads as '{}', listed earlier: two shapes must not have labels that read alike",
+        quote(label, QUOTE_CHARS),
+        quote(earlier, QUOTE_CHARS)
+    )
+}
+
 /// `text` with every control character, and every character that reorders or hides text
 /// ([`is_invisible`]), written as an escape (`\u{1b}`, `\n`, `\u{202e}`, ...), so an ESC
 /// sequence or a bidi override in a file prints as text instead of acting on the terminal.
@@ -214,5 +269,39 @@ mod tests {
         let e = check_one_line("--reason", &"y".repeat(101), 100).unwrap_err();
         assert!(e.to_string().contains("101 characters"), "{e}");
         assert_eq!(e.exit_code(), crate::error::exit::BAD_INPUT);
+    }
+
+    #[test]
+    fn labels_that_read_alike_have_one_reading() {
+        let alike = [
+            ("\u{fb01}x", "fix"),                // the ligature ﬁ
+            ("\u{455}32", "s32"),                // Cyrillic ѕ
+            ("b\u{430}tch", "batch"),            // Cyrillic а
+            ("caf\u{e9}", "cafe\u{301}"),        // NFC and NFD é
+            ("\u{ff53}\u{ff13}\u{ff12}", "s32"), // full width
+        ];
+        for (a, b) in alike {
+            assert_eq!(label_reading(a), label_reading(b), "{a:?} vs {b:?}");
+        }
+        // ASCII stays itself: two ASCII labels are never folded together.
+        for (a, b) in [("s1", "sl"), ("rn", "m"), ("O0", "00"), ("s32", "S32")] {
+            assert_ne!(label_reading(a), label_reading(b), "{a:?} vs {b:?}");
+        }
+        assert!(matches!(label_reading("s32"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn labels_that_hide_their_edges_are_refused() {
+        for bad in [" s32", "s32 ", "s32\u{a0}", "\u{301}", "\u{301}s32"] {
+            let e = check_label_reads_as_itself(bad).unwrap_err();
+            assert!(
+                e.contains("white space") || e.contains("combining mark"),
+                "{bad:?}: {e}"
+            );
+        }
+        check_label_reads_as_itself("cafe\u{301}").unwrap();
+        check_label_reads_as_itself("a b").unwrap();
+        let msg = reads_as_another("\u{455}32", "s32");
+        assert!(msg.contains("'\u{455}32' reads as 's32'"), "{msg}");
     }
 }

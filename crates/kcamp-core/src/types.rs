@@ -159,6 +159,8 @@ pub fn validate_label(label: &str) -> std::result::Result<(), String> {
     // The usual label, short printable ASCII without separators, commas or quotes, passes
     // every rule below; one pass over its bytes says so.
     if (1..=MAX_LABEL_CHARS).contains(&label.len())
+        && !label.starts_with(' ')
+        && !label.ends_with(' ')
         && label
             .bytes()
             .all(|b| matches!(b, b' '..=b'~') && !matches!(b, b'/' | b'\\' | b',' | b'"'))
@@ -191,7 +193,7 @@ pub fn validate_label(label: &str) -> std::result::Result<(), String> {
     if label.contains([',', '"']) {
         return Err(format!("label '{}' contains a comma or quote", shown()));
     }
-    Ok(())
+    crate::text::check_label_reads_as_itself(label)
 }
 
 /// `Check` column values.
@@ -384,13 +386,13 @@ mod tests {
         if label.contains([',', '"']) {
             return Err(format!("label '{}' contains a comma or quote", shown()));
         }
-        Ok(())
+        crate::text::check_label_reads_as_itself(label)
     }
 
     proptest! {
         #[test]
         fn the_fast_path_keeps_every_label_rule(
-            label in "[ -~]{0,130}|[a-z0-9\\x00-\\x1f\\x7f\\u{80}-\\u{9f}é/\\\\,\"µ\\u{200b}\\u{202e}\\u{feff}]{0,130}",
+            label in "[ -~]{0,130}|[a-z0-9 \\x00-\\x1f\\x7f\\u{80}-\\u{9f}é/\\\\,\"µ\\u{200b}\\u{202e}\\u{feff}\\u{301}]{0,130}",
         ) {
             prop_assert_eq!(validate_label(&label), validate_label_rules(&label));
         }

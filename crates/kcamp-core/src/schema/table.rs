@@ -203,12 +203,21 @@ pub(super) fn push_field(out: &mut String, field: &str) {
 /// Labels identify shapes: a label seen twice is a duplicated shape (same dims) or two
 /// shapes under one name.
 fn check_unique_shapes(rows: &[Row], lines: &[u64], schema: &Schema, origin: &Path) -> Result<()> {
-    let mut seen: HashMap<&str, usize> = HashMap::with_capacity(rows.len());
+    let mut seen: HashMap<std::borrow::Cow<'_, str>, usize> = HashMap::with_capacity(rows.len());
     for (i, row) in rows.iter().enumerate() {
-        let Some(&first) = seen.get(row.label.as_str()) else {
-            seen.insert(&row.label, i);
+        let reading = crate::text::label_reading(&row.label);
+        let Some(&first) = seen.get(&reading) else {
+            seen.insert(reading, i);
             continue;
         };
+        if rows[first].label != row.label {
+            let msg = format!(
+                "{} (line {})",
+                crate::text::reads_as_another(&row.label, &rows[first].label),
+                lines[first]
+            );
+            return Err(Error::in_file(origin, Some(lines[i]), Some("label"), msg));
+        }
         let (label, dims, earlier) = (&row.label, &row.dims, &rows[first].dims);
         let (first_line, line) = (lines[first], lines[i]);
         let msg = if earlier == dims {

@@ -194,6 +194,15 @@ fn refuses_duplicated_shapes_and_labels() {
 }
 
 #[test]
+fn refuses_labels_that_read_as_another() {
+    // ROW_B's label is `b`; a Cyrillic `а` (U+0430) reads as ROW_A's `a`.
+    let look_alike = ROW_B.replacen('b', "\u{430}", 1);
+    let msg = parse_err(&gemm_csv(&[ROW_A, &look_alike]));
+    assert!(msg.contains("reads as 'a'"), "{msg}");
+    assert!(msg.contains("line 2") && msg.contains(":3"), "{msg}");
+}
+
+#[test]
 fn refuses_bom_empty_and_header_only() {
     assert!(parse_err(&format!("\u{feff}{}", gemm_csv(&[ROW_A]))).contains("byte order mark"));
     assert!(parse_err("").contains("empty file"));
