@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use serde_json::Value;
 
-use common::{append_to_manifest, csv, edit_kernel, init, kcamp, run};
+use common::{append_to_manifest, csv, describe, edit_kernel, init, kcamp, run, tree};
 
 /// Exit 2 whose message contains every one of `needles`; returns the message.
 fn refused(dir: &Path, args: &[&str], needles: &[&str]) -> String {
@@ -1102,4 +1102,67 @@ fn second_audit_hostile_inputs_are_refused() {
         .filter_map(Result::err)
         .collect();
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// A timeout past a week, in the manifest or in `TEST_TIMEOUT_SEC`, is bad input: the
+/// validation starts nothing and the campaign is as it was.
+#[test]
+fn timeouts_past_their_bound_are_refused_and_change_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let nums = tmp.path().join("numbers");
+    std::fs::create_dir_all(&nums).unwrap();
+    std::fs::copy(
+        common::fixture("campaign/baseline.csv"),
+        nums.join("baseline.csv"),
+    )
+    .unwrap();
+    let dir = common::harness_campaign(tmp.path(), &nums);
+    run(&dir, &["baseline"], 0);
+    run(&dir, &["round", "new", "--hypothesis", "tiles"], 0);
+    let before = tree(&dir);
+    for value in ["1e300", "604801", "inf"] {
+        let out = kcamp(&dir)
+            .env("TEST_TIMEOUT_SEC", value)
+            .args(["--json", "validate"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{}",
+            describe(&["validate"], &out)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let message = v["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("TEST_TIMEOUT_SEC") && message.contains("a week"),
+            "{message}"
+        );
+        assert_eq!(
+            tree(&dir),
+            before,
+            "TEST_TIMEOUT_SEC={value} changed the campaign"
+        );
+    }
+    let manifest = dir.join("manifest.yaml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let edited = if text.contains("timeout_sec:") {
+        text.lines()
+            .map(|l| {
+                if l.starts_with("timeout_sec:") {
+                    "timeout_sec: 1e20"
+                } else {
+                    l
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n"
+    } else {
+        format!("{text}timeout_sec: 1e20\n")
+    };
+    std::fs::write(&manifest, edited).unwrap();
+    let before = tree(&dir);
+    refused(&dir, &["validate"], &["timeout_sec", "a week"]);
+    assert_eq!(tree(&dir), before);
 }

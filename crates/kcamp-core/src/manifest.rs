@@ -178,6 +178,10 @@ pub struct Manifest {
     pub executor: Option<crate::executor::Executor>,
 }
 
+/// The longest per-case timeout (a week): past it a limit stops being a limit, and a
+/// larger one overflows the clock's arithmetic.
+pub const MAX_TIMEOUT_SEC: f64 = 604_800.0;
+
 fn default_timeout() -> f64 {
     30.0
 }
@@ -676,9 +680,10 @@ impl Manifest {
     pub fn effective_timeout_sec(&self) -> Result<f64> {
         match std::env::var("TEST_TIMEOUT_SEC") {
             Ok(v) => match v.trim().parse::<f64>() {
-                Ok(t) if t.is_finite() && t > 0.0 => Ok(t),
+                Ok(t) if t.is_finite() && t > 0.0 && t <= MAX_TIMEOUT_SEC => Ok(t),
                 _ => Err(Error::input(format!(
-                    "TEST_TIMEOUT_SEC must be a positive number of seconds, got '{v}'"
+                    "TEST_TIMEOUT_SEC must be a positive number of seconds up to {MAX_TIMEOUT_SEC} (a week), got '{}'",
+                    crate::text::quote(&v, crate::text::QUOTE_CHARS)
                 ))),
             },
             Err(_) => Ok(self.timeout_sec),
@@ -918,6 +923,15 @@ impl Manifest {
         }
         if !(self.timeout_sec.is_finite() && self.timeout_sec > 0.0) {
             return Err(field("timeout_sec", "must be a positive number".into()));
+        }
+        if self.timeout_sec > MAX_TIMEOUT_SEC {
+            return Err(field(
+                "timeout_sec",
+                format!(
+                    "{} s is over the bound of {MAX_TIMEOUT_SEC} s (a week)",
+                    self.timeout_sec
+                ),
+            ));
         }
         if !(2..=MAX_REPEATS).contains(&self.timing.repeats) {
             return Err(field(
@@ -1176,6 +1190,25 @@ mod tests {
         let text =
             with("  - {label: s1, M: 32, N: 32, K: 32}\n  - {label: sl, M: 64, N: 64, K: 64}\n");
         Manifest::parse(&text, Path::new("m.yaml")).unwrap();
+    }
+
+    #[test]
+    fn a_timeout_past_a_week_is_refused() {
+        let text = |t: &str| {
+            format!(
+                "name: x\nop: gemm\ndtype: f32\nprimary_metric: Forward TFLOPS\ntimeout_sec: {t}\ntarget_shapes:\n  - {{label: a, M: 1, N: 2, K: 3}}\nkernel:\n  file: gemm.wgsl\n  entry_points: {{forward: main}}\n  workgroups: {{x: '1', y: '1', z: '1'}}\n"
+            )
+        };
+        for t in ["1e20", "604801"] {
+            let err = Manifest::parse(&text(t), Path::new("m.yaml"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("field 'timeout_sec'") && err.contains("a week"),
+                "{t}: {err}"
+            );
+        }
+        Manifest::parse(&text("604800"), Path::new("m.yaml")).unwrap();
     }
 
     /// The parser's own errors: the line said once (by `FILE:LINE:`), the field named, and
