@@ -637,7 +637,7 @@ fn lock_error_names_the_holder_pid() {
     let holder_pid = holder.id();
     // Once the holder has the lock (its name is in the lock file), another writer is
     // refused with the holder's pid and command.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while !std::fs::read_to_string(dir.join(".kcamp.lock"))
         .unwrap_or_default()
         .contains("kcamp validate")

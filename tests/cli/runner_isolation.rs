@@ -118,7 +118,7 @@ fn a_hanging_case_times_out_and_the_following_cases_still_pass() {
     let started = Instant::now();
     let (outcomes, events) = run(&["a", "hang-1", "b", "c"], &opts);
     assert!(
-        started.elapsed() < Duration::from_secs(8),
+        started.elapsed() < Duration::from_secs(40),
         "{:?}",
         started.elapsed()
     );
@@ -220,7 +220,7 @@ fn cancel_kills_the_worker_and_returns_the_outcomes_so_far() {
     let (outcomes, events) = run(&["a", "hang-1", "b"], &opts);
     canceller.join().unwrap();
     assert!(
-        started.elapsed() < Duration::from_secs(5),
+        started.elapsed() < Duration::from_secs(30),
         "{:?}",
         started.elapsed()
     );
@@ -267,7 +267,7 @@ fn a_worker_that_never_reads_a_large_case_still_times_out() {
     let started = Instant::now();
     let outcomes = run_cases(&[case], &opts, &mut |_| {});
     assert!(
-        started.elapsed() < Duration::from_secs(5),
+        started.elapsed() < Duration::from_secs(30),
         "{:?}",
         started.elapsed()
     );

@@ -280,7 +280,7 @@ pub fn interrupt(child: &mut std::process::Child, what: &str) -> std::process::E
     unsafe {
         libc::kill(child.id() as libc::pid_t, libc::SIGINT);
     }
-    wait_for(what, Duration::from_secs(10), || child.try_wait().unwrap())
+    wait_for(what, Duration::from_secs(60), || child.try_wait().unwrap())
 }
 
 /// The harness of [`harness_campaign`]: writes the rows of `$KCAMP_SHAPES` from the fixture

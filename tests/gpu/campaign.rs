@@ -182,10 +182,12 @@ fn a_case_past_the_timeout_is_killed_and_the_other_shapes_go_on() {
         "- {label: s16, M: 16, N: 16, K: 16}\n- {label: slow1536, M: 1536, N: 1536, K: 1536}\n- {label: s32, M: 32, N: 32, K: 32}\n",
     );
     let started = std::time::Instant::now();
-    // Recorded with the TIMEOUT_FAIL, and exit 1: a shape of the BASELINE did not PASS.
-    let b = run(&dir, &["baseline", "--no-peak"], 1, Some("2"));
+    // Recorded with the TIMEOUT_FAIL, and exit 1: a shape of the BASELINE did not PASS. The
+    // limit leaves the small cases room on a loaded machine; the 1536³ one needs many times
+    // it for its warm-up alone.
+    let b = run(&dir, &["baseline", "--no-peak"], 1, Some("5"));
     assert!(
-        started.elapsed().as_secs() < 60,
+        started.elapsed().as_secs() < 120,
         "the slow case was cut off"
     );
     assert_eq!(b["passed"], 2, "{b}");
@@ -203,7 +205,7 @@ fn a_case_past_the_timeout_is_killed_and_the_other_shapes_go_on() {
     );
     let result = std::fs::read_to_string(dir.join("rounds/round-1/artifacts/result.json")).unwrap();
     assert!(
-        result.contains("exceeded 2 s"),
+        result.contains("exceeded 5 s"),
         "the reason names the timeout: {result}"
     );
     let report = std::fs::read_to_string(dir.join("baseline_report.md")).unwrap();
@@ -525,9 +527,11 @@ fn workers_started_after_the_binary_is_replaced_are_still_this_build() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    common::wait_for("the first case", std::time::Duration::from_secs(60), || {
-        common::in_a_timed_case(&dir).then_some(())
-    });
+    common::wait_for(
+        "the first case",
+        std::time::Duration::from_secs(180),
+        || common::in_a_timed_case(&dir).then_some(()),
+    );
     std::fs::remove_file(&copy).unwrap();
     let out = run.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);

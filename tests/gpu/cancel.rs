@@ -15,8 +15,10 @@ use serde_json::Value;
 use crate::common;
 use common::{alive, child_running, children, git, interrupt, wait_for};
 
-/// Everything a run started must be gone this soon after the signal.
-const WITHIN: Duration = Duration::from_secs(1);
+/// Everything a run started must be gone this soon after the signal: it goes in
+/// milliseconds, but a loaded 2-core CI machine can delay any process by seconds, and a
+/// leaked one (a worker in a 1024³ case, a harness's `sleep`) outlives this by far.
+const WITHIN: Duration = Duration::from_secs(15);
 
 fn kcamp() -> Command {
     let mut cmd = Command::new(assert_cmd::cargo::cargo_bin("kcamp"));
@@ -54,7 +56,7 @@ fn cancel_and_check(dir: &Path, mut validate: Child, signal: libc::c_int, run_pi
     unsafe {
         libc::kill(validate.id() as libc::pid_t, signal);
     }
-    let status = wait_for("validate to exit", Duration::from_secs(10), || {
+    let status = wait_for("validate to exit", Duration::from_secs(60), || {
         validate.try_wait().unwrap()
     });
     let exited = sent.elapsed();
@@ -150,7 +152,7 @@ fn grown_after_baseline(dir: &Path) {
 /// The worker that runs a case for process `parent`, not the one that compiled the kernels
 /// first and is gone: the live progress names what the current worker does.
 fn case_worker(dir: &Path, parent: u32) -> u32 {
-    wait_for("the worker of the case", Duration::from_secs(60), || {
+    wait_for("the worker of the case", Duration::from_secs(180), || {
         if !common::in_a_timed_case(dir) {
             return None;
         }
@@ -168,7 +170,7 @@ fn each_signal_ends_a_harness_command_and_its_whole_group() {
         let (_tmp, dir) = campaign(&shapes, &baseline, extra);
         let validate = start_validate(&dir);
         let pid_file = dir.join("harness.pid");
-        let sleeper: u32 = wait_for("the harness", Duration::from_secs(30), || {
+        let sleeper: u32 = wait_for("the harness", Duration::from_secs(120), || {
             std::fs::read_to_string(&pid_file).ok()?.trim().parse().ok()
         });
         assert!(dir.join("rounds/round-2/.kernel.tmp").exists(), "staged");
@@ -205,7 +207,7 @@ fn a_cancelled_run_exits_2_and_says_to_run_again() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let worker = wait_for("the worker", Duration::from_secs(60), || {
+    let worker = wait_for("the worker", Duration::from_secs(180), || {
         child_running(run.id(), "__worker")
     });
     // Let the worker get into the case.

@@ -88,7 +88,7 @@ fn harness_and_its_children_die_with_kcamp() {
             ),
         );
         let mut owner = start(&dir, &["baseline"]);
-        wait_until("the harness to start", Duration::from_secs(20), || {
+        wait_until("the harness to start", Duration::from_secs(120), || {
             read_pid(&dir.join("child.pid")).is_some() && read_pid(&dir.join("stray.pid")).is_some()
         });
         let harness = read_pid(&dir.join("harness.pid")).unwrap();
@@ -104,7 +104,7 @@ fn harness_and_its_children_die_with_kcamp() {
         );
         let took = wait_until(
             "the harness and its children to die",
-            Duration::from_secs(1),
+            Duration::from_secs(15),
             || !alive(harness) && !alive(child) && !alive(stray),
         );
         eprintln!("signal {sig}: harness gone {took:?} after the owner");
@@ -136,7 +136,7 @@ fn builtin_worker_dies_with_kcamp_mid_kernel() {
     let mut owner = start(&dir, &["baseline"]);
     let mut worker = None;
     // The worker of the case, not the one that compiles the kernels first and ends.
-    wait_until("the worker to start", Duration::from_secs(60), || {
+    wait_until("the worker to start", Duration::from_secs(180), || {
         if !common::in_a_timed_case(&dir) {
             return false;
         }
@@ -155,7 +155,7 @@ fn builtin_worker_dies_with_kcamp_mid_kernel() {
     );
     signal(&owner, libc::SIGKILL);
     owner.wait().unwrap();
-    let took = wait_until("the worker to die", Duration::from_secs(1), || {
+    let took = wait_until("the worker to die", Duration::from_secs(15), || {
         !alive(worker)
     });
     eprintln!("worker gone {took:?} after the owner's SIGKILL");

@@ -28,12 +28,16 @@ struct Cluster {
 fn missing() -> Option<String> {
     for tool in [
         "munged",
+        "munge",
+        "unmunge",
         "slurmctld",
         "slurmd",
         "sbatch",
         "srun",
         "squeue",
         "scancel",
+        "scontrol",
+        "sinfo",
     ] {
         let found = std::env::var_os("PATH").is_some_and(|p| {
             std::env::split_paths(&p)
@@ -59,6 +63,46 @@ fn sbin(tool: &str) -> PathBuf {
         .map(|d| Path::new(d).join(tool))
         .find(|p| p.is_file())
         .unwrap_or_else(|| PathBuf::from(tool))
+}
+
+/// How long each daemon of a test cluster may take to be ready: generous, since the first
+/// start on a fresh, loaded machine is the slow one and a wait ends as soon as it is ready.
+const READY_WITHIN: Duration = Duration::from_secs(180);
+
+/// Whether munged at `socket` signs a credential that it then verifies (`munge -n |
+/// unmunge`).
+fn munge_round_trip(socket: &Path) -> bool {
+    if !socket.exists() {
+        return false;
+    }
+    let Ok(cred) = Command::new("munge")
+        .arg("-n")
+        .arg("-S")
+        .arg(socket)
+        .stderr(Stdio::null())
+        .output()
+    else {
+        return false;
+    };
+    if !cred.status.success() {
+        return false;
+    }
+    let Ok(mut unmunge) = Command::new("unmunge")
+        .arg("-S")
+        .arg(socket)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        return false;
+    };
+    use std::io::Write;
+    let wrote = unmunge
+        .stdin
+        .take()
+        .is_some_and(|mut i| i.write_all(&cred.stdout).is_ok());
+    unmunge.wait().is_ok_and(|s| s.success()) && wrote
 }
 
 /// A port nothing listens on now.
@@ -158,8 +202,13 @@ impl Cluster {
                 .arg(format!("--seed-file={}", munge.join("seed").display())),
             &d.join("munged.out"),
         ));
-        wait_for("munged's socket", Duration::from_secs(10), || {
-            munge.join("munge.sock").exists().then_some(())
+        // Each daemon is started once the one it needs answers, not once its files exist:
+        // a slurmd that cannot reach slurmctld registers only at the controller's next
+        // ping, minutes later, and the first start after installing (cold caches, munged
+        // seeding its pool) is slow on a busy machine.
+        let socket = munge.join("munge.sock");
+        cluster.ready("munged to sign and verify a credential", || {
+            munge_round_trip(&socket).then_some(())
         });
         let conf = d.join("slurm.conf");
         cluster.daemons.push(daemon(
@@ -169,6 +218,10 @@ impl Cluster {
                 .arg(&conf),
             &d.join("slurmctld.out"),
         ));
+        cluster.ready("slurmctld to answer `scontrol ping`", || {
+            let out = cluster.client("scontrol", &["ping"]);
+            out.contains("is UP").then_some(())
+        });
         cluster.daemons.push(daemon(
             Command::new(sbin("slurmd"))
                 .arg("-D")
@@ -177,11 +230,90 @@ impl Cluster {
                 .args(["-N", "kcamp-node"]),
             &d.join("slurmd.out"),
         ));
-        wait_for("the node to be idle", Duration::from_secs(30), || {
-            let out = cluster.client("sinfo", &["-h", "-o", "%t"]);
-            out.trim().starts_with("idle").then_some(())
+        cluster.ready("the node to be idle (`sinfo -h -o %T`)", || {
+            let out = cluster.client("sinfo", &["-h", "-o", "%T"]);
+            (out.trim() == "idle").then_some(())
         });
         Some(cluster)
+    }
+
+    /// Poll `found` until it holds, for at most [`READY_WITHIN`]; a daemon that exits, or
+    /// the limit, fails the test with every daemon's log and what Slurm says of the node.
+    fn ready(&self, what: &str, mut found: impl FnMut() -> Option<()>) {
+        let start = std::time::Instant::now();
+        loop {
+            if found().is_some() {
+                return;
+            }
+            let exited = self.daemons.iter().find_map(|c| {
+                let pid = c.id();
+                // A zombie is a daemon that exited; /proc says so without reaping it.
+                std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .map_or(true, |s| {
+                        s.rsplit(')')
+                            .next()
+                            .is_some_and(|r| r.trim_start().starts_with('Z'))
+                    })
+                    .then_some(pid)
+            });
+            if let Some(pid) = exited {
+                panic!(
+                    "waiting for {what}: daemon {pid} exited after {:.1} s\n{}",
+                    start.elapsed().as_secs_f64(),
+                    self.logs()
+                );
+            }
+            if start.elapsed() > READY_WITHIN {
+                panic!(
+                    "timed out after {} s waiting for {what}\n{}",
+                    READY_WITHIN.as_secs(),
+                    self.logs()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(250));
+        }
+    }
+
+    /// Every daemon's log and output, and what the clients say, for a failure message.
+    fn logs(&self) -> String {
+        let d = self.dir.path();
+        let mut out = String::new();
+        for name in [
+            "munge/munged.log",
+            "munged.out",
+            "slurmctld.log",
+            "slurmctld.out",
+            "slurmd.log",
+            "slurmd.out",
+        ] {
+            let text = std::fs::read_to_string(d.join(name))
+                .unwrap_or_else(|e| format!("(not readable: {e})"));
+            let tail: Vec<&str> = text.lines().rev().take(60).collect();
+            out.push_str(&format!("--- {name} (last {} lines)\n", tail.len()));
+            for line in tail.into_iter().rev() {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+        for (tool, args) in [
+            ("scontrol", &["ping"][..]),
+            ("sinfo", &["-N", "-l"][..]),
+            ("scontrol", &["show", "node", "kcamp-node"][..]),
+        ] {
+            let o = Command::new(tool)
+                .args(args)
+                .env("SLURM_CONF", self.conf())
+                .output();
+            out.push_str(&format!("--- {tool} {}\n", args.join(" ")));
+            match o {
+                Ok(o) => {
+                    out.push_str(&String::from_utf8_lossy(&o.stdout));
+                    out.push_str(&String::from_utf8_lossy(&o.stderr));
+                }
+                Err(e) => out.push_str(&format!("(not run: {e})\n")),
+            }
+        }
+        out
     }
 
     fn conf(&self) -> PathBuf {
@@ -422,7 +554,7 @@ fn a_cancel_leaves_no_job_whether_it_waits_for_its_node_or_runs_a_case() {
     let live = dir.join("live/progress.json");
     let doc = wait_for(
         "the pending job in the live panel",
-        Duration::from_secs(30),
+        Duration::from_secs(180),
         || {
             let doc: Value = serde_json::from_str(&std::fs::read_to_string(&live).ok()?).ok()?;
             (doc["shards"][0]["state"] == "pending").then_some(doc)
@@ -441,7 +573,7 @@ fn a_cancel_leaves_no_job_whether_it_waits_for_its_node_or_runs_a_case() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let srun = wait_for("the worker's job step", Duration::from_secs(60), || {
+    let srun = wait_for("the worker's job step", Duration::from_secs(180), || {
         if !common::in_a_timed_case(&dir) {
             return None;
         }
@@ -463,7 +595,7 @@ fn a_cancel_leaves_no_job_whether_it_waits_for_its_node_or_runs_a_case() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    wait_for("the worker's job step", Duration::from_secs(60), || {
+    wait_for("the worker's job step", Duration::from_secs(180), || {
         common::in_a_timed_case(&dir).then_some(())
     });
     let job = cluster.jobs();
@@ -513,9 +645,11 @@ fn cancelled(cluster: &Cluster, mut validate: Child, dir: &Path, pids: &[u32]) {
     assert_eq!(doc["error"]["kind"], "cancelled", "{doc}");
     cluster.assert_no_job("a cancel");
     for &pid in pids {
-        wait_for("the run's processes to end", Duration::from_secs(5), || {
-            (!alive(pid)).then_some(())
-        });
+        wait_for(
+            "the run's processes to end",
+            Duration::from_secs(30),
+            || (!alive(pid)).then_some(()),
+        );
     }
     assert!(
         !dir.join("live/progress.json").exists(),
