@@ -198,8 +198,7 @@ impl GemmDispatch {
                         part.iter()
                             .map(|&(z, row, col)| {
                                 let index = ((z * self.m + row) * self.n + col) as usize;
-                                let value =
-                                    self.entry(|i| lhs.at(i), |i| rhs.at(i), z, row, col);
+                                let value = self.entry(|i| lhs.at(i), |i| rhs.at(i), z, row, col);
                                 (index, value)
                             })
                             .collect::<Vec<_>>()

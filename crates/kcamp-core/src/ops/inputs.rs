@@ -136,7 +136,10 @@ mod tests {
             let mean = v.iter().sum::<f64>() / v.len() as f64;
             assert!(mean.abs() < 0.03, "{mean}");
             assert!(v.iter().any(|x| *x < -0.99) && v.iter().any(|x| *x > 0.99));
-            assert_eq!(s.encoded().len() as u64, 20_000 * crate::ops::dtype_size(dtype));
+            assert_eq!(
+                s.encoded().len() as u64,
+                20_000 * crate::ops::dtype_size(dtype)
+            );
         }
         // The extremes of the bits map to -1 and to just below 1.
         assert_eq!(value(Dtype::F32, 0), -1.0);
