@@ -614,3 +614,44 @@ fn asking_for_the_drivers_statistics_where_the_driver_has_none_changes_nothing_e
         "{events:?}"
     );
 }
+
+#[test]
+fn the_device_generates_the_hosts_inputs_bit_for_bit() {
+    use kcamp_core::ops::inputs::Seeded;
+    // Odd and even lengths (an f16 buffer's last word holds one element), several seeds
+    // (high bits included) and buffer numbers; lengths past one grid-stride lap of
+    // lavapipe's workgroups are covered by the largest.
+    let mut adapters = vec![lavapipe()];
+    // The GL backend where this machine has one (Mesa's llvmpipe through EGL).
+    if gpu::list_adapters()
+        .iter()
+        .any(|a| a.backend.eq_ignore_ascii_case("gl"))
+    {
+        adapters.push(AdapterSelector {
+            backend: Some("gl".into()),
+            ..AdapterSelector::default()
+        });
+    }
+    for sel in adapters {
+        let ctx = GpuContext::open(&sel).unwrap();
+        for (seed, buffer, len) in [
+            (42u64, 0u32, 1u64),
+            (42, 1, 4097),
+            (0xdead_beef_0000_0001, 2, 70_000),
+            (u64::MAX, 7, 1 << 20),
+        ] {
+            for dtype in [Dtype::F32, Dtype::F16] {
+                let s = Seeded::new(seed, buffer, dtype, len);
+                let got = gpu::generated_bytes(&ctx, &s).unwrap();
+                let want = s.encoded();
+                assert_eq!(got.len(), want.len());
+                if let Some(i) = got.iter().zip(&want).position(|(g, w)| g != w) {
+                    panic!(
+                        "{}: seed {seed} buffer {buffer} {dtype:?} len {len}: byte {i} differs",
+                        ctx.report().summary()
+                    );
+                }
+            }
+        }
+    }
+}

@@ -113,8 +113,11 @@ pub struct CaseOutcome {
 
 /// The phases of a case's time ([`CaseOutcome::time_ms`], `result.json`'s `time_breakdown`).
 pub mod phase {
-    /// Generating the seeded inputs and the f64 references, and uploading the inputs.
+    /// Generating the seeded inputs on the device, in place (its generator pass, and the
+    /// generator's pipeline where the worker has none yet).
     pub const INPUTS: &str = "inputs";
+    /// The host's f64 references (the operand values they read generated on the host).
+    pub const REFS: &str = "refs";
     /// Compiling the scored kernel (its pipelines, bind groups, rotating outputs).
     pub const COMPILE: &str = "compile";
     /// Compiling the paired kernel (the incumbent's snapshot).

@@ -314,16 +314,11 @@ fn run(
         &spec.kernel_source,
     )?;
     let mut laps = Laps::start();
-    say(progress, spec, "generating the inputs");
+    say(progress, spec, "computing the f64 references");
     let problem = ops::op(spec.op).problem(spec.dtype, &dims, spec.seed);
-    let inputs: Vec<wgpu::Buffer> = problem
-        .inputs
-        .iter()
-        .map(|(name, values)| {
-            let bytes = encode(values, spec.dtype);
-            ctx.buffer_with(name, &bytes, wgpu::BufferUsages::STORAGE)
-        })
-        .collect();
+    laps.lap(outcome, phase::REFS);
+    say(progress, spec, "generating the inputs on the device");
+    let inputs = crate::inputs::generate(ctx, &problem.inputs)?;
     laps.lap(outcome, phase::INPUTS);
     say(progress, spec, "compiling the kernel");
     let side = prepare_side(
@@ -926,6 +921,7 @@ fn check_output(
     Ok(verify::compare_encoded(&bytes, dtype, &plan.reference))
 }
 
+#[cfg(test)]
 fn encode(values: &[f64], dtype: Dtype) -> Vec<u8> {
     match dtype {
         Dtype::F32 => values

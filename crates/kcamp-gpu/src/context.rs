@@ -47,6 +47,9 @@ pub struct GpuContext {
     pub(crate) features: wgpu::Features,
     errors: Arc<Mutex<Vec<String>>>,
     timing: TimingMethod,
+    /// The seeded-input generator's pipeline, made by the first case that needs it and
+    /// kept for every later case of this device.
+    pub(crate) generator: std::sync::OnceLock<crate::inputs::Generator>,
 }
 
 impl std::fmt::Debug for GpuContext {
@@ -148,6 +151,7 @@ impl GpuContext {
             },
             features,
             errors,
+            generator: std::sync::OnceLock::new(),
         })
     }
 

@@ -7,8 +7,9 @@
 //! shapes beyond the adapter's limits and wgpu failures become `ERROR`.
 //!
 //! # How a case is measured
-//! 1. Inputs: `StdRng::seed_from_u64(seed)`, uniform in [-1, 1), rounded to the dtype so the
-//!    f64 reference sees exactly what the kernel reads.
+//! 1. Inputs: generated on the device in place by a counter-based generator
+//!    (`kcamp_core::ops::inputs`, `inputs.wgsl`: each value a function of seed, buffer and
+//!    index, exact in the dtype); the host computes only the values its references read.
 //! 2. Compilation: naga parses and validates first (errors read `file:line:col: message`);
 //!    then the device compiles inside an error scope, with runtime bounds checks unless
 //!    `kernel.trusted` (recorded in `CaseOutcome.trusted`).
@@ -34,6 +35,7 @@ mod compile;
 mod context;
 mod driver_stats;
 mod executor;
+mod inputs;
 pub mod peak;
 pub mod shader_metrics;
 mod timing;
@@ -43,6 +45,7 @@ pub use adapters::{AdapterFeatures, AdapterReport, ComputeLimits, CooperativeMat
 pub use case::execute_case;
 pub use context::GpuContext;
 pub use executor::executor;
+pub use inputs::generated_bytes;
 
 /// The wgpu major version kcamp is built against (the workspace's `wgpu = "30"`; a unit
 /// test keeps the two in step, since Cargo exposes no dependency versions to the code).

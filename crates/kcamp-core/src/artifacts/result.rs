@@ -271,6 +271,7 @@ impl TimeBreakdown {
         use crate::case::phase;
         let worker_phases = [
             phase::INPUTS,
+            phase::REFS,
             phase::COMPILE,
             phase::COMPILE_PAIRED,
             phase::DRIVER_STATISTICS,

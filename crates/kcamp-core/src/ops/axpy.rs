@@ -1,9 +1,7 @@
 //! axpy: `out = alpha·x + y` (memory-bound, GB/s schema).
 
-use rand::rngs::StdRng;
-use rand::{Rng, SeedableRng};
-
-use super::problem::{PassPlan, Problem, Step, quantize, random_values};
+use super::inputs::{Seeded, scalar};
+use super::problem::{PassPlan, Problem, Step};
 use super::verify::Reference;
 use super::{AxpyParams, BaselineKernel, Op, dtype_size};
 use crate::schema::Schema;
@@ -95,18 +93,18 @@ impl Op for Axpy {
     }
 
     fn problem(&self, dtype: Dtype, dims: &[u64], seed: u64) -> Problem {
-        let mut rng = StdRng::seed_from_u64(seed);
         let n = dims[0];
-        let alpha = quantize(rng.random_range(0.5..2.0), Dtype::F32);
-        let x = random_values(&mut rng, n, dtype);
-        let y = random_values(&mut rng, n, dtype);
+        // Buffer numbers of the generator: x = 0, y = 1; alpha in [0.5, 2) from number 2.
+        let x = Seeded::new(seed, 0, dtype, n);
+        let y = Seeded::new(seed, 1, dtype, n);
+        let alpha = scalar(seed, 2, 0.5, 1.5);
         let params = AxpyParams {
             n: n as u32,
             alpha: alpha as f32,
             _pad0: 0,
             _pad1: 0,
         };
-        let reference = reference(alpha, &x, &y);
+        let reference = Reference::Full((0..n).map(|i| alpha * x.at(i) + y.at(i)).collect());
         Problem {
             inputs: vec![(format!("x ({n})"), x), (format!("y ({n})"), y)],
             passes: vec![PassPlan {

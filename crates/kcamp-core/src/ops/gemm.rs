@@ -3,7 +3,8 @@
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::problem::{PassPlan, Problem, Step, random_values};
+use super::inputs::Seeded;
+use super::problem::{PassPlan, Problem, Step};
 use super::verify::Reference;
 use super::{BaselineKernel, GemmParams, Op, dtype_size};
 use crate::schema::Schema;
@@ -86,30 +87,38 @@ impl GemmDispatch {
         ]
     }
 
-    fn lhs_at(&self, lhs: &[f64], z: u64, row: u64, p: u64) -> f64 {
+    /// Flat index of `op(lhs)[row][p]` of batch `z`.
+    fn lhs_index(&self, z: u64, row: u64, p: u64) -> u64 {
         let base = z * self.m * self.k;
-        let i = if self.trans_a {
+        if self.trans_a {
             base + p * self.m + row
         } else {
             base + row * self.k + p
-        };
-        lhs[i as usize]
+        }
     }
 
-    fn rhs_at(&self, rhs: &[f64], z: u64, p: u64, col: u64) -> f64 {
+    /// Flat index of `op(rhs)[p][col]` of batch `z`.
+    fn rhs_index(&self, z: u64, p: u64, col: u64) -> u64 {
         let base = z * self.k * self.n;
-        let i = if self.trans_b {
+        if self.trans_b {
             base + col * self.k + p
         } else {
             base + p * self.n + col
-        };
-        rhs[i as usize]
+        }
     }
 
-    /// One exact output entry.
-    pub fn entry(&self, lhs: &[f64], rhs: &[f64], z: u64, row: u64, col: u64) -> f64 {
+    /// One exact output entry, the operands read through `lhs` and `rhs` (flat index →
+    /// value): the seeded generator itself, so a sampled reference needs no operand in memory.
+    pub fn entry(
+        &self,
+        lhs: impl Fn(u64) -> f64,
+        rhs: impl Fn(u64) -> f64,
+        z: u64,
+        row: u64,
+        col: u64,
+    ) -> f64 {
         (0..self.k)
-            .map(|p| self.lhs_at(lhs, z, row, p) * self.rhs_at(rhs, z, p, col))
+            .map(|p| lhs(self.lhs_index(z, row, p)) * rhs(self.rhs_index(z, p, col)))
             .sum()
     }
 
@@ -123,12 +132,12 @@ impl GemmDispatch {
         for z in 0..self.batch {
             for row in 0..m {
                 for p in 0..k {
-                    lhs_rows[row * k + p] = self.lhs_at(lhs, z, row as u64, p as u64);
+                    lhs_rows[row * k + p] = lhs[self.lhs_index(z, row as u64, p as u64) as usize];
                 }
             }
             for col in 0..n {
                 for p in 0..k {
-                    rhs_cols[col * k + p] = self.rhs_at(rhs, z, p as u64, col as u64);
+                    rhs_cols[col * k + p] = rhs[self.rhs_index(z, p as u64, col as u64) as usize];
                 }
             }
             for row in lhs_rows.chunks_exact(k.max(1)).take(m) {
@@ -140,12 +149,15 @@ impl GemmDispatch {
         out
     }
 
-    /// The reference: exact for small dispatches, else exact dot products at the corners of
-    /// the first and last batch plus [`SAMPLED_ENTRIES`] entries drawn with `seed`.
-    pub fn reference(&self, lhs: &[f64], rhs: &[f64], seed: u64) -> Reference {
-        if self.output_len() * self.k <= FULL_REFERENCE_MAX_FMAS {
-            return Reference::Full(self.full(lhs, rhs));
-        }
+    /// Whether the reference is every entry (below [`FULL_REFERENCE_MAX_FMAS`]).
+    pub fn full_reference(&self) -> bool {
+        self.output_len() * self.k <= FULL_REFERENCE_MAX_FMAS
+    }
+
+    /// The entries a sampled reference holds, as `(batch, row, column)`, sorted and
+    /// distinct: the corners of the first and last batch plus [`SAMPLED_ENTRIES`] drawn
+    /// with `seed`.
+    pub fn sampled_entries(&self, seed: u64) -> Vec<(u64, u64, u64)> {
         let (m, n, b) = (self.m, self.n, self.batch);
         let mut picks = Vec::with_capacity(SAMPLED_ENTRIES + 8);
         for z in [0, b - 1] {
@@ -163,15 +175,45 @@ impl GemmDispatch {
         }
         picks.sort_unstable();
         picks.dedup();
-        Reference::Sampled(
-            picks
-                .into_iter()
-                .map(|(z, row, col)| {
-                    let index = ((z * m + row) * n + col) as usize;
-                    (index, self.entry(lhs, rhs, z, row, col))
+        picks
+    }
+
+    /// The reference of the seeded operands: exact for small dispatches, else the exact
+    /// dot products of [`Self::sampled_entries`], whose operand values are generated as the
+    /// products read them (the rows and columns behind the sampled entries, nothing else).
+    pub fn reference(&self, lhs: &Seeded, rhs: &Seeded, seed: u64) -> Reference {
+        if self.full_reference() {
+            return Reference::Full(self.full(&lhs.values(), &rhs.values()));
+        }
+        let picks = self.sampled_entries(seed);
+        // Each entry is a K-long dot product of generated values: the entries are shared
+        // out over the host's cores.
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        let chunk = picks.len().div_ceil(threads).max(1);
+        let entries = std::thread::scope(|scope| {
+            let handles: Vec<_> = picks
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .map(|&(z, row, col)| {
+                                let index = ((z * self.m + row) * self.n + col) as usize;
+                                let value = self.entry(|i| lhs.at(i), |i| rhs.at(i), z, row, col);
+                                (index, value)
+                            })
+                            .collect::<Vec<_>>()
+                    })
                 })
-                .collect(),
-        )
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| match h.join() {
+                    Ok(part) => part,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                })
+                .collect()
+        });
+        Reference::Sampled(entries)
     }
 }
 
@@ -276,35 +318,51 @@ impl Op for Gemm {
     }
 
     fn problem(&self, dtype: Dtype, dims: &[u64], seed: u64) -> Problem {
-        let mut rng = StdRng::seed_from_u64(seed);
         let (b, m, n, k) = (dims[0], dims[1], dims[2], dims[3]);
-        let a = random_values(&mut rng, b * m * k, dtype);
-        let bm = random_values(&mut rng, b * k * n, dtype);
-        let dc = random_values(&mut rng, b * m * n, dtype);
+        // Buffer numbers of the generator: A = 0, B = 1, dC = 2.
+        let a = Seeded::new(seed, 0, dtype, b * m * k);
+        let bm = Seeded::new(seed, 1, dtype, b * k * n);
+        let dc = Seeded::new(seed, 2, dtype, b * m * n);
         let operand = |o: Operand| match o {
-            Operand::A => ("a", 0usize),
-            Operand::B => ("b", 1),
-            Operand::DC => ("dC", 2),
+            Operand::A => 0usize,
+            Operand::B => 1,
+            Operand::DC => 2,
         };
-        let values = [&a, &bm, &dc];
-        let passes = passes(b, m, n, k)
+        let values = [a, bm, dc];
+        let dispatches = passes(b, m, n, k);
+        // The three references are independent: one thread each.
+        let references: Vec<Reference> = std::thread::scope(|scope| {
+            let handles: Vec<_> = dispatches
+                .iter()
+                .map(|d| {
+                    let (lhs, rhs) = (values[operand(d.lhs)], values[operand(d.rhs)]);
+                    scope.spawn(move || d.reference(&lhs, &rhs, seed ^ 0x5eed))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| match h.join() {
+                    Ok(r) => r,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                })
+                .collect()
+        });
+        let passes = dispatches
             .iter()
-            .map(|d| {
-                let (lhs, rhs) = (operand(d.lhs).1, operand(d.rhs).1);
-                PassPlan {
-                    key: d.pass,
-                    snr_column: match d.pass {
-                        "forward" => "out_snr",
-                        "backward_da" => "da_snr",
-                        _ => "db_snr",
-                    },
-                    params: bytemuck::bytes_of(&d.params()).to_vec(),
-                    reads: [("a", lhs), ("b", rhs)],
-                    output_name: "c",
-                    output_len: d.output_len(),
-                    vars: d.vars().to_vec(),
-                    reference: d.reference(values[lhs], values[rhs], seed ^ 0x5eed),
-                }
+            .zip(references)
+            .map(|(d, reference)| PassPlan {
+                key: d.pass,
+                snr_column: match d.pass {
+                    "forward" => "out_snr",
+                    "backward_da" => "da_snr",
+                    _ => "db_snr",
+                },
+                params: bytemuck::bytes_of(&d.params()).to_vec(),
+                reads: [("a", operand(d.lhs)), ("b", operand(d.rhs))],
+                output_name: "c",
+                output_len: d.output_len(),
+                vars: d.vars().to_vec(),
+                reference,
             })
             .collect();
         let (fwd, bwd) = self.flops(dims);
@@ -368,20 +426,38 @@ mod tests {
             let rhs = operand(d.batch * d.k * d.n, 1.5);
             let full = d.full(&lhs, &rhs);
             let i = ((d.m + 2) * d.n + 1) as usize;
-            assert!((full[i] - d.entry(&lhs, &rhs, 1, 2, 1)).abs() < 1e-12);
+            let got = d.entry(|i| lhs[i as usize], |i| rhs[i as usize], 1, 2, 1);
+            assert!((full[i] - got).abs() < 1e-12);
         }
     }
 
     #[test]
     fn large_dispatches_sample_deterministically() {
         let [fwd, ..] = passes(1, 1024, 1024, 256);
-        let a = operand(1024 * 256, 0.1);
-        let b = operand(256 * 1024, 0.2);
+        let a = Seeded::new(3, 0, Dtype::F32, 1024 * 256);
+        let b = Seeded::new(3, 1, Dtype::F32, 256 * 1024);
         let Reference::Sampled(first) = fwd.reference(&a, &b, 7) else {
             panic!("expected a sampled reference")
         };
         assert!(first.len() > 4000);
         assert!(first.iter().any(|(i, _)| *i == 1024 * 1024 - 1));
         assert_eq!(fwd.reference(&a, &b, 7), Reference::Sampled(first));
+    }
+
+    #[test]
+    fn sampled_entries_from_the_generator_equal_the_full_product() {
+        // The sampled path reads operands through the generator, the full one from its
+        // values: at every sampled position (batched, transposed) both give the same number.
+        for d in passes(2, 9, 7, 5) {
+            let lhs = Seeded::new(11, 0, Dtype::F16, d.batch * d.m * d.k);
+            let rhs = Seeded::new(11, 2, Dtype::F16, d.batch * d.k * d.n);
+            let full = d.full(&lhs.values(), &rhs.values());
+            for (z, row, col) in d.sampled_entries(5) {
+                let i = ((z * d.m + row) * d.n + col) as usize;
+                let got = d.entry(|i| lhs.at(i), |i| rhs.at(i), z, row, col);
+                assert_eq!(got.to_bits(), full[i].to_bits(), "{} at {i}", d.pass);
+            }
+            assert_eq!(d.reference(&lhs, &rhs, 5), Reference::Full(full));
+        }
     }
 }

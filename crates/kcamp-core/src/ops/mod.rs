@@ -56,6 +56,7 @@
 
 pub mod axpy;
 pub mod gemm;
+pub mod inputs;
 pub mod problem;
 pub mod verify;
 
