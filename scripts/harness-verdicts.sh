@@ -14,7 +14,8 @@
 # CPU), SHAPES (a shapes file; default small GEMMs on the CPU, 4096-class ones on CUDA), CLOCK
 # (on the CPU: process, the default, or wall; bench.py's --cpu-clock), PAIRS (harness.pairs,
 # default 6), UNPAIRED=1 (commands without {kernel_dir}: judged against recorded numbers),
-# OUT (default /tmp/kcamp-harness-verdicts), CASES (which of "unchanged faster cached" to run,
+# PROTOCOL (harness.protocol: persistent, the default, one bench.py process per validation;
+# invocation: one per invocation), OUT (default /tmp/kcamp-harness-verdicts), CASES (which of "unchanged faster cached" to run,
 # default all three: a long run split over two sittings, the summary of one OUT read with
 # SUMMARY_ONLY=1). Prints a table last.
 set -euo pipefail
@@ -27,9 +28,11 @@ export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-/tmp}" XDG_DATA_HOME="$WORK/data"
 DEVICE="$("$PYTHON" -c 'import torch; print("cuda" if torch.cuda.is_available() else "cpu")')"
 if [ "$DEVICE" = cuda ]; then RUNS="${RUNS:-5}"; else RUNS="${RUNS:-10}"; fi
 CLOCK="${CLOCK:-process}"
+# A persistent harness names the kernel directory in every request: always paired.
+PROTOCOL="${PROTOCOL:-$([ -n "${UNPAIRED:-}" ] && echo invocation || echo persistent)}"
 if [ -z "${SUMMARY_ONLY:-}" ]; then
 "$PYTHON" -c 'import torch; print(torch.__version__, torch.cuda.get_device_name() if torch.cuda.is_available() else "cpu", torch.get_num_threads(), "threads")' > "$OUT/device.txt"
-echo "clock: $([ "$DEVICE" = cuda ] && echo cuda-events || echo "$CLOCK"), pairs: ${PAIRS:-6}, $([ -n "${UNPAIRED:-}" ] && echo unpaired || echo paired)" >> "$OUT/device.txt"
+echo "clock: $([ "$DEVICE" = cuda ] && echo cuda-events || echo "$CLOCK"), pairs: ${PAIRS:-6}, $([ -n "${UNPAIRED:-}" ] && echo unpaired || echo paired), protocol: $PROTOCOL" >> "$OUT/device.txt"
 command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,pci.device_id,driver_version --format=csv,noheader >> "$OUT/device.txt" || true
 fi
 if [ -z "${SHAPES:-}" ]; then
@@ -60,10 +63,14 @@ new_campaign() {
   [ "$DEVICE" = cpu ] && flags=" --cpu-clock $CLOCK"
   sed -i "s/^git_commit: true/git_commit: false/; s#^\(quick_command\|full_command\): python3 harness/bench.py\(.*\)#\1: $PYTHON harness/bench.py\2$flags#" "$1/manifest.yaml"
   if [ -n "${UNPAIRED:-}" ]; then sed -i 's# --kernel-dir {kernel_dir}##g' "$1/manifest.yaml"; fi
-  if [ -n "${PAIRS:-}" ]; then
-    if grep -q '^  pairs:' "$1/manifest.yaml"; then sed -i "s/^  pairs: .*/  pairs: $PAIRS/" "$1/manifest.yaml"
-    else printf 'harness:\n  pairs: %s\n' "$PAIRS" >> "$1/manifest.yaml"; fi
+  if [ "$PROTOCOL" = persistent ]; then
+    sed -i 's# --csv {csv}\( --kernel-dir {kernel_dir}\)\?# --persistent#' "$1/manifest.yaml"
   fi
+  {
+    echo "harness:"
+    [ -n "${PAIRS:-}" ] && echo "  pairs: $PAIRS"
+    echo "  protocol: $PROTOCOL"
+  } >> "$1/manifest.yaml"
 }
 # kernel DIR BODY: kernel/kernel.py's gemm() made of BODY (a Python expression of a, b).
 kernel() {

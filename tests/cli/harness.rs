@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::common;
-use common::{fixture, run};
+use common::{describe, fixture, run};
 
 /// Logs one JSON line per invocation (its environment, the shapes file, its process group),
 /// then writes the rows of `$KCAMP_SHAPES` from the CSV that the kernel directory's file
@@ -546,4 +546,321 @@ fn a_harness_log_is_bounded_and_says_where_it_was_cut() {
     let record =
         std::fs::read_to_string(dir.join("rounds/round-2/artifacts/harness.json")).unwrap();
     assert!(record.contains("\"output_cut\""), "{record}");
+}
+
+/// A persistent harness (`harness.protocol: persistent`): answers every request of
+/// stdin with a tagged reply, logging one JSON line per request (its process, the request).
+/// Rows are made up, consistent with their times. Markers in the kernel directory: `crash`
+/// prints two lines and exits 3 mid-request, `garbage` prints what looks like replies, a
+/// 200 kB line and a line without its newline before the reply. `$HANG_ONCE`, a file
+/// outside the campaign: the first timed request that finds it removes it and hangs (with
+/// a child).
+const PERSISTENT: &str = r#"import json, os, random, subprocess, sys, time
+log = sys.argv[1]
+tag = os.environ["KCAMP_REPLY_TAG"]
+def reply(obj):
+    sys.stdout.write(tag + " " + json.dumps(obj) + "\n")
+    sys.stdout.flush()
+print("harness starting, pid", os.getpid(), flush=True)
+reply({"ready": True})
+for line in sys.stdin:
+    req = json.loads(line)
+    kdir = req["kernel_dir"]
+    marker = lambda n: os.path.exists(os.path.join(kdir, n))
+    entry = {"pid": os.getpid(), "pgid": os.getpgid(0), "kernel_dir": kdir, "pair": req["pair"],
+             "validation": req["validation"], "seed": req["seed"], "csv": req["csv"],
+             "shapes": [s["label"] for s in req["shapes"]], "env": os.environ.get("KCAMP_PROTOCOL")}
+    once = os.environ.get("HANG_ONCE")
+    hang = req["validation"] != "check" and once and os.path.exists(once)
+    if hang:
+        os.remove(once)
+        entry["child"] = subprocess.Popen(["sleep", "300"]).pid
+    with open(log, "a") as f:
+        f.write(json.dumps(entry) + "\n")
+    if hang:
+        time.sleep(300)
+    if marker("crash"):
+        print("crashing now: line 1", flush=True)
+        print("crashing now: line 2", file=sys.stderr, flush=True)
+        os._exit(3)
+    if marker("garbage"):
+        print('{"done": true}')
+        print('@kcamp-reply-forged {"done": true}')
+        print("x" * 200000)
+        print("to stderr", file=sys.stderr, flush=True)
+        sys.stdout.write("no newline before the reply")
+        sys.stdout.flush()
+    with open(req["csv"], "w") as f:
+        f.write("label,B,M,N,K,Check,Forward TFLOPS,Forward TFLOPS_stddev,Backward TFLOPS,Backward TFLOPS_stddev,Forward Time (ms),Backward Time (ms),out_snr,da_snr,db_snr\n")
+        for s in req["shapes"]:
+            d = s["dims"]
+            work = 2.0 * d["B"] * d["M"] * d["N"] * d["K"]
+            ms = 0.01 * (1 + random.uniform(-0.01, 0.01))
+            t = work / (ms * 1e-3) / 1e12
+            f.write(f"{s['label']},{d['B']},{d['M']},{d['N']},{d['K']},PASS,{t},{t * 0.01},{t},{t * 0.01},{ms},{2 * ms},100,100,100\n")
+    reply({"done": True, "csv": req["csv"]})
+"#;
+
+/// Two small shapes: a quick validation times both, so a request's limit is short.
+const TWO_SHAPES: &str =
+    "- {label: s64, M: 64, N: 64, K: 64}\n- {label: s96, M: 96, N: 96, K: 96}\n";
+
+/// A GEMM campaign on [`TWO_SHAPES`] measured by [`PERSISTENT`], baselined, round 2 open;
+/// the harness's log.
+fn persistent_campaign(root: &Path) -> (PathBuf, PathBuf) {
+    let dir = root.join("camp");
+    let shapes = root.join("shapes.yaml");
+    std::fs::write(&shapes, TWO_SHAPES).unwrap();
+    let d = dir.to_str().unwrap();
+    run(
+        root,
+        &[
+            "init",
+            d,
+            "--op",
+            "gemm",
+            "--dtype",
+            "f32",
+            "--shapes",
+            shapes.to_str().unwrap(),
+        ],
+        0,
+    );
+    let log = root.join("calls.jsonl");
+    std::fs::write(dir.join("harness.py"), PERSISTENT).unwrap();
+    let manifest = std::fs::read_to_string(dir.join("manifest.yaml")).unwrap();
+    std::fs::write(
+        dir.join("manifest.yaml"),
+        manifest.replace("git_commit: true", "git_commit: false") + "target_gpu: m2\n",
+    )
+    .unwrap();
+    common::append_to_manifest(
+        &dir,
+        &format!(
+            "quick_command: \"python3 harness.py '{}'\"\nharness_files: [harness.py]\nharness:\n  protocol: persistent",
+            log.display()
+        ),
+    );
+    run(&dir, &["baseline"], 0);
+    run(&dir, &["round", "new", "--hypothesis", "persistent"], 0);
+    std::fs::remove_file(&log).unwrap();
+    (dir, log)
+}
+
+fn harness_record(dir: &Path, round: u32) -> Value {
+    let path = dir.join(format!("rounds/round-{round}/artifacts/harness.json"));
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_persistent_harness_serves_every_request_of_a_validation_from_one_process() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, log) = persistent_campaign(tmp.path());
+    let out = common::output(&dir, &["validate"]);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        describe(&["validate"], &out)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["summary"]["all_pass"], true, "{v}");
+    let calls = calls(&log);
+    // Six pairs A B B A, no check run (both target shapes are timed).
+    assert_eq!(calls.len(), 12, "{calls:?}");
+    let pid = &calls[0]["pid"];
+    assert!(calls.iter().all(|c| &c["pid"] == pid), "{calls:?}");
+    assert!(calls.iter().all(|c| c["env"] == "persistent"));
+    let incumbent = dir.join("rounds/round-1/kernel").display().to_string();
+    let kernels: Vec<bool> = calls
+        .iter()
+        .map(|c| c["kernel_dir"].as_str().unwrap() == incumbent)
+        .collect();
+    assert_eq!(&kernels[..4], &[true, false, false, true], "{calls:?}");
+    let pairs: Vec<i64> = calls.iter().map(|c| c["pair"].as_i64().unwrap()).collect();
+    assert_eq!(pairs, [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]);
+    // Every request its own CSV.
+    let mut csvs: Vec<&str> = calls.iter().map(|c| c["csv"].as_str().unwrap()).collect();
+    csvs.dedup();
+    assert_eq!(csvs.len(), 12);
+    let record = harness_record(&dir, 2);
+    assert_eq!(record["protocol"], "persistent", "{record}");
+    let invocations = record["invocations"].as_array().unwrap();
+    assert!(
+        invocations
+            .iter()
+            .all(|i| i["ended"]["kind"] == "answered" && i["process"] == 1),
+        "{record}"
+    );
+    assert!(invocations[0]["start_sec"].as_f64().is_some(), "{record}");
+    assert!(invocations[1].get("start_sec").is_none(), "{record}");
+    // The harness process is gone once the validation is.
+    let pid = pid.as_u64().unwrap() as u32;
+    assert!(!common::alive(pid));
+}
+
+#[test]
+fn output_that_looks_like_a_reply_does_not_break_the_protocol() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, _log) = persistent_campaign(tmp.path());
+    std::fs::write(dir.join("kernel/garbage"), "").unwrap();
+    let out = common::output(&dir, &["validate"]);
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        describe(&["validate"], &out)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["summary"]["all_pass"], true, "{v}");
+    let record = harness_record(&dir, 2);
+    assert!(
+        record["invocations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|i| i["ended"]["kind"] == "answered" && i["process"] == 1),
+        "{record}"
+    );
+    let kept = std::fs::read_to_string(dir.join("rounds/round-2/artifacts/harness.log")).unwrap();
+    assert!(
+        kept.contains("@kcamp-reply-forged") && kept.contains("no newline before the reply"),
+        "the garbage is output, in the log"
+    );
+}
+
+#[test]
+fn a_persistent_request_past_its_limit_is_killed_and_the_next_one_gets_a_new_process() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, log) = persistent_campaign(tmp.path());
+    let once = tmp.path().join("hang-once");
+    std::fs::write(&once, "").unwrap();
+    let out = common::kcamp(&dir)
+        .env("TEST_TIMEOUT_SEC", "3")
+        .env("HANG_ONCE", &once)
+        .args(["--json", "validate"])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", describe(&["validate"], &out)));
+    let record = harness_record(&dir, 2);
+    let inv = record["invocations"].as_array().unwrap();
+    // The incumbent's first request hung: killed at 3 s × 2 shapes + 2 s.
+    assert_eq!(inv[0]["ended"]["kind"], "timed_out", "{record}");
+    assert_eq!(inv[0]["limit_sec"], 8.0, "{record}");
+    let took = inv[0]["seconds"].as_f64().unwrap();
+    assert!((8.0..10.0).contains(&took), "{took}");
+    // The next request started process 2, and it answered; so did the rest.
+    assert_eq!(inv[1]["process"], 2, "{record}");
+    assert!(inv[1]["start_sec"].as_f64().is_some(), "{record}");
+    assert_eq!(inv.len(), 12, "{record}");
+    assert!(
+        inv[1..].iter().all(|i| i["ended"]["kind"] == "answered"),
+        "{record}"
+    );
+    let why = record["paired_reasons"]["s64"].as_str().unwrap();
+    assert!(
+        why.contains(
+            "ran past its limit of 8 s = timeout_sec 3 s × 2 shapes + 2 s (no start allowance"
+        ) && why.contains("TEST_TIMEOUT_SEC=3"),
+        "{why}"
+    );
+    let paired = std::fs::read_to_string(dir.join("rounds/round-2/artifacts/paired.csv")).unwrap();
+    assert!(paired.contains(",TIMEOUT_FAIL,"), "{paired}");
+    // The candidate passed every request.
+    assert_eq!(v["summary"]["all_pass"], true, "{v}");
+    // Nothing of the hung process is left: neither its group nor its child.
+    let hung = calls(&log)
+        .into_iter()
+        .find(|c| c.get("child").is_some())
+        .unwrap();
+    let (pgid, child) = (
+        hung["pgid"].as_i64().unwrap(),
+        hung["child"].as_u64().unwrap(),
+    );
+    assert_eq!(group_members(pgid), Vec::<u32>::new());
+    assert!(!common::alive(child as u32));
+}
+
+#[test]
+fn a_persistent_harness_that_crashes_mid_request_is_an_error_with_its_last_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, _log) = persistent_campaign(tmp.path());
+    std::fs::write(dir.join("kernel/crash"), "").unwrap();
+    let v = run(&dir, &["validate"], 1);
+    assert_eq!(v["report"]["verdict"], "REJECT", "{v}");
+    let failures = v["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 2, "{v}");
+    for f in failures {
+        assert_eq!(f["check"], "ERROR", "{v}");
+        let why = f["reason"].as_str().unwrap();
+        assert!(
+            why.contains("harness invocation 2 of 12 (the candidate) (persistent harness process 1) exited with status 3")
+                && why.contains("its last lines: crashing now: line 1 / crashing now: line 2"),
+            "{why}"
+        );
+    }
+    let record = harness_record(&dir, 2);
+    assert_eq!(
+        record["invocations"].as_array().unwrap().len(),
+        2,
+        "{record}"
+    );
+}
+
+#[test]
+fn sigterm_ends_a_persistent_harness_and_everything_it_started() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, log) = persistent_campaign(tmp.path());
+    let once = tmp.path().join("hang-once");
+    std::fs::write(&once, "").unwrap();
+    let mut validate = common::kcamp_process(&dir)
+        .env("HANG_ONCE", &once)
+        .args(["--json", "validate"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let hung = common::wait_for("the hanging request", Duration::from_secs(30), || {
+        calls(&log).into_iter().find(|c| c.get("child").is_some())
+    });
+    let (pid, child) = (
+        hung["pid"].as_u64().unwrap() as u32,
+        hung["child"].as_u64().unwrap() as u32,
+    );
+    assert!(common::alive(pid) && common::alive(child));
+    // SAFETY: kill(2) sends a signal to our own child and touches no memory.
+    unsafe {
+        libc::kill(validate.id() as libc::pid_t, libc::SIGTERM);
+    }
+    let status = common::wait_for("validate to exit", Duration::from_secs(10), || {
+        validate.try_wait().unwrap()
+    });
+    assert_eq!(status.code(), Some(2));
+    common::wait_for(
+        "the harness and its child to end",
+        Duration::from_secs(1),
+        || (!common::alive(pid) && !common::alive(child)).then_some(()),
+    );
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut validate.stdout.take().unwrap(), &mut stdout).unwrap();
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["error"]["kind"], "cancelled", "{doc}");
+    assert!(!dir.join("rounds/round-2/artifacts/gate.json").exists());
+}
+
+#[test]
+fn a_persistent_command_may_not_name_one_csv_or_kernel_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::init(tmp.path());
+    common::append_to_manifest(
+        &dir,
+        "quick_command: python3 bench.py --csv {csv}\nharness:\n  protocol: persistent",
+    );
+    let v = run(&dir, &["status"], 2);
+    let m = v["error"]["message"].as_str().unwrap();
+    assert!(
+        m.contains("quick_command")
+            && m.contains("contains {csv}")
+            && m.contains("harness.protocol: persistent"),
+        "{m}"
+    );
 }

@@ -293,3 +293,62 @@ fn a_torch_axpy_campaign_baselines_in_gb_per_s() {
     );
     assert!(csv.contains("\nn4097,4097,PASS,"), "{csv}");
 }
+
+/// bench.py's inputs are the bits of `kcamp_core::inputs::value_bits`, the built-in
+/// runner's generator: compared at indices where every part of the hash matters (the high
+/// half of the seed, large indices, each buffer), and its f32 and f16 values.
+#[test]
+fn bench_py_generates_the_inputs_of_the_builtin_runner() {
+    let Some(python) = torch_python() else {
+        return;
+    };
+    let cases: [(u64, u32, u32); 6] = [
+        (0, 0, 0),
+        (42, 0, 1),
+        (42, 1, 7),
+        (0x9E37_79B9_7F4A_7C15, 2, 123_456),
+        (u64::MAX, 1, u32::MAX),
+        (1 << 32, 0, 65_535),
+    ];
+    let script = format!(
+        "import sys, torch\nsys.path.insert(0, {dir:?})\nimport bench\nfor seed, buf, i in {cases:?}:\n    bits = int(bench.value_bits(seed, buf, i + 1, 'cpu')[i]) if i < 1 << 20 else int(bench._mix((bench._mix(i ^ bench.input_key(seed, buf)) + bench.input_key(seed, buf)) & bench.M32))\n    print(bits)\nprint(repr(bench.uniform(42, 1, (8,), torch.float32, 'cpu').tolist()))\nprint(repr(bench.uniform(42, 1, (8,), torch.float16, 'cpu').float().tolist()))\n",
+        dir = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/harness/torch"),
+    );
+    let out = Command::new(&python)
+        .args(["-c", &script])
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    for (k, (seed, buffer, index)) in cases.iter().enumerate() {
+        let want = kcamp_core::inputs::value_bits(*seed, *buffer, *index);
+        assert_eq!(
+            lines[k],
+            want.to_string(),
+            "seed {seed} buffer {buffer} index {index}"
+        );
+    }
+    let f32s: Vec<String> = (0..8)
+        .map(|i| {
+            let bits = kcamp_core::inputs::value_bits(42, 1, i);
+            format!("{:?}", f64::from((bits >> 8) as f32 * 2f32.powi(-23) - 1.0))
+        })
+        .collect();
+    assert_eq!(lines[6], format!("[{}]", f32s.join(", ")));
+    let f16s: Vec<String> = (0..8)
+        .map(|i| {
+            let bits = kcamp_core::inputs::value_bits(42, 1, i);
+            format!(
+                "{:?}",
+                f64::from((bits >> 21) as f32 * 2f32.powi(-10) - 1.0)
+            )
+        })
+        .collect();
+    assert_eq!(lines[7], format!("[{}]", f16s.join(", ")));
+}

@@ -20,9 +20,10 @@ What kcamp passes (the harness contract, docs/harness.md in the kcamp repository
   KCAMP_KERNEL_DIR   the kernel directory (the same as --kernel-dir)
 
 How a shape is measured (each step: forward, and for GEMM the backward dA and dB):
-  inputs     uniform in [-1, 1) from torch.Generator seeded with KCAMP_SEED and the
-             label, then cast to the dtype: never all zero, fresh every validation,
-             identical for the two kernels of one validation.
+  inputs     uniform in [-1, 1), the bits of kcamp's built-in runner (value_bits below,
+             seeded with KCAMP_SEED and the label), generated on the device: exact in
+             the dtype, never all zero, fresh every validation, identical for the two
+             kernels of one validation (under --persistent: of one pair).
   check      against a float64 reference computed on the same device from the very
              inputs the kernel read. rel_err = ||out - ref|| / ||ref|| (Frobenius),
              snr = 10 log10(||ref||^2 / ||out - ref||^2) dB. PASS iff the output has
@@ -41,6 +42,10 @@ How a shape is measured (each step: forward, and for GEMM the backward dA and dB
              kernel that raises, fails to import or returns a wrong result is a FAIL
              row, not a crash: the script exits 0 whenever it wrote every row, 2 on
              bad input (unknown shape, bad arguments).
+
+With --persistent (manifest: harness.protocol: persistent, the command without --csv and
+--kernel-dir) one process serves every invocation of a validation: a JSON request per line
+on stdin, a reply tagged with $KCAMP_REPLY_TAG per request on stdout (serve() below).
 
 Run it by hand (all target shapes of harness/shapes.json, a seed of your choice):
     KCAMP_SEED=1 python3 harness/bench.py --csv /tmp/out.csv --kernel-dir kernel
@@ -184,10 +189,59 @@ def shape_seed(seed, label):
     return (seed * 0x9E3779B97F4A7C15 + zlib.crc32(label.encode())) % (1 << 63)
 
 
-def uniform(gen, shape, dtype, device):
-    # Drawn on the CPU so that a shape's inputs do not depend on the device.
-    t = torch.rand(shape, generator=gen, dtype=torch.float32) * 2 - 1
-    return t.to(dtype).to(device)
+def pair_seed(seed, pair):
+    """The seed of one pair of a persistent harness's requests: pair 1 (and a check, and
+    every one-process invocation) uses the validation's seed, pair p its seed + p - 1, so
+    a kernel that kept a result from an earlier request fails the check."""
+    if pair is None or pair <= 1:
+        return seed
+    return (seed + pair - 1) % (1 << 64)
+
+
+# The counter-based generator kcamp's built-in runner uses (kcamp_core::inputs::value_bits):
+# element `index` of input buffer `buffer` depends on the seed, the buffer and the index
+# alone. u32 arithmetic in int64 tensors masked to 32 bits; a product with a 32-bit constant
+# is taken in 16-bit halves so that it never overflows int64.
+M32 = 0xFFFFFFFF
+
+
+def _mul32(x, c):
+    return ((x * (c & 0xFFFF)) + (((x * (c >> 16)) & 0xFFFF) << 16)) & M32
+
+
+def _mix(x):
+    """lowbias32, on a tensor or a Python int."""
+    x = x ^ (x >> 16)
+    x = _mul32(x, 0x7FEB352D)
+    x = x ^ (x >> 15)
+    x = _mul32(x, 0x846CA68B)
+    return x ^ (x >> 16)
+
+
+def input_key(seed, buffer):
+    lo, hi = seed & M32, (seed >> 32) & M32
+    return _mix(_mix(lo ^ _mix(hi)) ^ ((buffer * 0x9E3779B9) & M32))
+
+
+def value_bits(seed, buffer, n, device):
+    """The bits of elements 0..n-1 of `buffer`, an int64 tensor on `device`."""
+    if n > 1 << 32:
+        raise ValueError(f"{n} elements: the generator's index is 32 bits")
+    key = input_key(seed, buffer)
+    index = torch.arange(n, dtype=torch.int64, device=device)
+    return _mix((_mix(index ^ key) + key) & M32)
+
+
+def uniform(seed, buffer, shape, dtype, device):
+    """Buffer `buffer` of a shape's inputs, row-major, in [-1, 1): 24 bits of f32 or 11 of
+    f16, exact in the dtype, generated on the device."""
+    n = math.prod(shape)
+    bits = value_bits(seed, buffer, n, device)
+    if dtype == torch.float16:
+        t = (bits >> 21).to(torch.float32) * 2.0**-10 - 1.0
+    else:
+        t = (bits >> 8).to(torch.float32) * 2.0**-23 - 1.0
+    return t.reshape(shape).to(dtype)
 
 
 # ---------------------------------------------------------------------------------------
@@ -196,12 +250,11 @@ def uniform(gen, shape, dtype, device):
 
 def gemm_problem(kernel, dims, dtype, device, seed):
     b, m, n, k = (dims[d] for d in "BMNK")
-    gen = torch.Generator().manual_seed(seed)
     # (M, K) @ (K, N) for B = 1, batched (B, M, K) @ (B, K, N) otherwise.
     lead = (b,) if b > 1 else ()
-    a = uniform(gen, lead + (m, k), dtype, device)
-    bm = uniform(gen, lead + (k, n), dtype, device)
-    dc = uniform(gen, lead + (m, n), dtype, device)
+    a = uniform(seed, 0, lead + (m, k), dtype, device)
+    bm = uniform(seed, 1, lead + (k, n), dtype, device)
+    dc = uniform(seed, 2, lead + (m, n), dtype, device)
     a64, b64, dc64 = a.double(), bm.double(), dc.double()
     fwd = kernel.gemm
     # dA = dC·Bᵀ, dB = Aᵀ·dC. The default calls the forward kernel on transposed views,
@@ -230,11 +283,11 @@ def gemm_problem(kernel, dims, dtype, device, seed):
 
 def axpy_problem(kernel, dims, dtype, device, seed):
     n = dims["N"]
-    gen = torch.Generator().manual_seed(seed)
-    # alpha in [0.5, 2), exactly representable in f32 like the built-in runner's.
-    alpha = float(torch.tensor(0.5 + 1.5 * torch.rand((), generator=gen).item(), dtype=torch.float32))
-    x = uniform(gen, (n,), dtype, device)
-    y = uniform(gen, (n,), dtype, device)
+    # alpha in [0.5, 2) from element 0 of buffer 2, exactly representable in f32.
+    u = float(uniform(seed, 2, (1,), torch.float32, "cpu")[0])
+    alpha = float(torch.tensor(0.5 + 1.5 * (u + 1) / 2, dtype=torch.float32))
+    x = uniform(seed, 0, (n,), dtype, device)
+    y = uniform(seed, 1, (n,), dtype, device)
     size = torch.finfo(dtype).bits // 8
     steps = [
         {
@@ -485,15 +538,15 @@ def csv_row(op, label, dims, row):
 # ---------------------------------------------------------------------------------------
 
 
-def load_kernel(kernel_dir, op):
-    """kernel.py of the kernel directory as a module, or the reason it cannot be used."""
+def load_kernel(kernel_dir, op, name="kcamp_kernel"):
+    """kernel.py of the kernel directory as module `name`, or the reason it cannot be used."""
     path = os.path.join(os.path.abspath(kernel_dir), "kernel.py")
     if not os.path.isfile(path):
         return None, f"{path} does not exist"
     # Helpers beside kernel.py (a Triton kernel in its own file) import by name.
     sys.path.insert(0, os.path.abspath(kernel_dir))
     try:
-        spec = importlib.util.spec_from_file_location("kcamp_kernel", path)
+        spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     except Exception as e:
@@ -523,11 +576,13 @@ def flush_mib(device, asked):
     return max(DEFAULT_FLUSH_MIB, math.ceil(2 * l2 / (1 << 20)))
 
 
-def main(argv):
+def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--csv", required=True, help="output CSV (samples.csv goes beside it)")
+    p.add_argument("--csv", help="output CSV (samples.csv goes beside it); required unless --persistent")
     p.add_argument("--kernel-dir", default=os.environ.get("KCAMP_KERNEL_DIR", "kernel"),
                    help="directory holding kernel.py (default: $KCAMP_KERNEL_DIR, else kernel)")
+    p.add_argument("--persistent", action="store_true",
+                   help="serve kcamp's requests on stdin (harness.protocol: persistent) instead of one run")
     p.add_argument("--shapes-file", help="shapes JSON when KCAMP_SHAPES_FILE is not set (default: harness/shapes.json)")
     p.add_argument("--device", default="auto", help="auto (cuda if available, else cpu), cuda, cuda:N or cpu")
     p.add_argument("--repeats", type=int, default=10, help="timed samples per step (default 10)")
@@ -540,16 +595,18 @@ def main(argv):
                    help="on the CPU: the process's CPU time (default; what the kernel computed, whatever else the machine ran) or the wall clock (use it with --threads N > 1: CPU time adds up the threads)")
     p.add_argument("--rtol", type=float, default=None, help="relative error a PASS allows (default: TOLERANCE in this file)")
     args = p.parse_args(argv)
-    try:
-        if args.repeats < 1 or args.warmup_iters < 0 or args.min_sample_ms <= 0:
-            raise BadInput("--repeats must be >= 1, --warmup-iters >= 0, --min-sample-ms > 0")
-        if args.threads is not None and args.threads < 1:
-            raise BadInput("--threads must be >= 1")
-        op, dtype, validation, seed, shapes = load_request(args)
-        device = pick_device(args.device)
-    except BadInput as e:
-        print(f"bench.py: {e}", file=sys.stderr)
-        return 2
+    if args.repeats < 1 or args.warmup_iters < 0 or args.min_sample_ms <= 0:
+        raise BadInput("--repeats must be >= 1, --warmup-iters >= 0, --min-sample-ms > 0")
+    if args.threads is not None and args.threads < 1:
+        raise BadInput("--threads must be >= 1")
+    if not args.persistent and not args.csv:
+        raise BadInput("--csv is required (unless --persistent)")
+    return args
+
+
+def setup(args):
+    """The device and the clock, set up once per process."""
+    device = pick_device(args.device)
     if args.warmup_ms is None:
         args.warmup_ms = 100.0 if device.type == "cuda" else 20.0
     if device.type == "cpu":
@@ -557,12 +614,16 @@ def main(argv):
         # scheduler of a busy machine for milliseconds a call, so one thread unless asked.
         torch.set_num_threads(args.threads or 1)
     mib = flush_mib(device, args.flush_mib)
-    clock = Clock(device, mib, args.cpu_clock)
-    kernel, load_error = load_kernel(args.kernel_dir, op)
+    return device, mib, Clock(device, mib, args.cpu_clock)
+
+
+def measure(args, device, mib, clock, op, dtype, validation, seed, shapes, kernel_dir, csv_path, module="kcamp_kernel"):
+    """Measure `shapes` of the kernel in `kernel_dir` into `csv_path` and samples.csv beside
+    it. Returns 0, or 2 when the CSV cannot be written."""
+    kernel, load_error = load_kernel(kernel_dir, op, module)
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"
     print(f"[bench] {op} {dtype} {validation}: {len(shapes)} shape(s) on {name} (torch {torch.__version__}), "
-          f"kernel {os.path.abspath(args.kernel_dir)}, seed {seed}, flush {mib:g} MiB", flush=True)
-    csv_path = args.csv
+          f"kernel {os.path.abspath(kernel_dir)}, seed {seed}, flush {mib:g} MiB", flush=True)
     samples_path = os.path.join(os.path.dirname(os.path.abspath(csv_path)), "samples.csv")
     # Rows are written as they are measured, so a run that is killed leaves the shapes it
     # finished; a sample row follows its CSV row, never precedes it.
@@ -570,8 +631,7 @@ def main(argv):
         out = open(csv_path, "w", encoding="utf-8")
         sam = open(samples_path, "w", encoding="utf-8")
     except OSError as e:
-        print(f"bench.py: cannot write the CSV: {e}", file=sys.stderr)
-        return 2
+        raise BadInput(f"cannot write the CSV: {e}") from e
     with out, sam:
         out.write(HEADERS[op] + "\n")
         sam.write(SAMPLES_HEADER + "\n")
@@ -583,6 +643,134 @@ def main(argv):
                 sam.write(f"{s[0]},{s[1]},{s[2]},{fmt(s[3])}\n")
             sam.flush()
             print(f"[bench] {shape['label']}: {line}", flush=True)
+
+
+# ---------------------------------------------------------------------------------------
+# The persistent protocol (harness.protocol: persistent; docs/harness.md in kcamp)
+
+
+def torch_settings():
+    """The global switches a kernel.py may set (TF32, cuDNN's autotuner, the matmul
+    precision): restored before every request, so that one kernel's settings never
+    measure another."""
+    b = torch.backends
+    keys = [
+        (b.cuda.matmul, "allow_tf32"),
+        (b.cuda.matmul, "allow_fp16_reduced_precision_reduction"),
+        (b.cuda.matmul, "allow_bf16_reduced_precision_reduction"),
+        (b.cudnn, "allow_tf32"),
+        (b.cudnn, "benchmark"),
+        (b.cudnn, "deterministic"),
+    ]
+    saved = [(o, k, getattr(o, k)) for o, k in keys if hasattr(o, k)]
+    precision = torch.get_float32_matmul_precision()
+    threads = torch.get_num_threads()
+
+    def restore():
+        for o, k, v in saved:
+            setattr(o, k, v)
+        torch.set_float32_matmul_precision(precision)
+        torch.set_num_threads(threads)
+
+    return restore
+
+
+def forget_kernel(kernel_dir, module):
+    """Unload what a request imported from `kernel_dir`: the kernel module and the helpers
+    beside it, so that the next request imports its own directory's, fresh."""
+    root = os.path.abspath(kernel_dir)
+    while root in sys.path:
+        sys.path.remove(root)
+    for name, mod in list(sys.modules.items()):
+        f = getattr(mod, "__file__", None) or ""
+        if name == module or os.path.abspath(f).startswith(root + os.sep):
+            del sys.modules[name]
+
+
+def request_of(req):
+    """The op, dtype, validation, seed, shapes, kernel_dir, csv and pair of a request."""
+    if not isinstance(req, dict):
+        raise BadInput("a request must be a JSON object")
+    op, dtype = req.get("op"), req.get("dtype")
+    if op not in HEADERS:
+        raise BadInput(f"request field 'op' is {op!r}; this harness knows {sorted(HEADERS)}")
+    if dtype not in DTYPES:
+        raise BadInput(f"request field 'dtype' is {dtype!r}; this harness knows {sorted(DTYPES)}")
+    validation = req.get("validation")
+    if validation not in ("quick", "full", "check"):
+        raise BadInput(f"request field 'validation' is {validation!r}; expected quick, full or check")
+    seed, pair = req.get("seed"), req.get("pair")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise BadInput(f"request field 'seed' is {seed!r}; expected an integer")
+    if pair is not None and (not isinstance(pair, int) or isinstance(pair, bool) or pair < 1):
+        raise BadInput(f"request field 'pair' is {pair!r}; expected a positive integer or null")
+    shapes = req.get("shapes")
+    if not isinstance(shapes, list):
+        raise BadInput("request field 'shapes' must be a list")
+    parsed = [parse_shape(op, s, i, "request") for i, s in enumerate(shapes)]
+    if validation == "check":
+        for s in parsed:
+            s["timed"] = False
+    for field in ("kernel_dir", "csv"):
+        if not isinstance(req.get(field), str) or not req[field]:
+            raise BadInput(f"request field '{field}' must be a path")
+    return op, dtype, validation, pair_seed(seed, pair), parsed, req["kernel_dir"], req["csv"]
+
+
+def serve(args):
+    """Answer kcamp's requests, one JSON line each on stdin, until stdin ends."""
+    tag = os.environ.get("KCAMP_REPLY_TAG")
+    if not tag:
+        raise BadInput("--persistent: KCAMP_REPLY_TAG is not set (kcamp sets it under harness.protocol: persistent)")
+    # Replies go to a private copy of stdout; fd 1 becomes stderr, so that nothing a kernel
+    # or a library prints (Python or C) lands on the reply channel. kcamp reads both.
+    replies = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    sys.stdout.flush()
+    os.dup2(2, 1)
+
+    def reply(obj):
+        replies.write(f"{tag} {json.dumps(obj)}\n")
+        replies.flush()
+
+    device, mib, clock = setup(args)
+    restore = torch_settings()
+    reply({"ready": True})
+    served = 0
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return 0
+        if not line.strip():
+            continue
+        served += 1
+        module = f"kcamp_kernel_{served}"
+        kernel_dir = None
+        try:
+            op, dtype, validation, seed, shapes, kernel_dir, csv_path = request_of(json.loads(line))
+            restore()
+            measure(args, device, mib, clock, op, dtype, validation, seed, shapes, kernel_dir, csv_path, module)
+            reply({"done": True, "csv": csv_path})
+        except (BadInput, ValueError) as e:
+            reply({"error": f"bench.py: {e}"})
+        except Exception as e:
+            traceback.print_exc()
+            reply({"error": f"bench.py: {type(e).__name__}: {e}"})
+        finally:
+            if kernel_dir:
+                forget_kernel(kernel_dir, module)
+
+
+def main(argv):
+    try:
+        args = parse_args(argv)
+        if args.persistent:
+            return serve(args)
+        op, dtype, validation, seed, shapes = load_request(args)
+        device, mib, clock = setup(args)
+        measure(args, device, mib, clock, op, dtype, validation, seed, shapes, args.kernel_dir, args.csv)
+    except BadInput as e:
+        print(f"bench.py: {e}", file=sys.stderr)
+        return 2
     return 0
 
 

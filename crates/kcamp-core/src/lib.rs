@@ -16,6 +16,7 @@ pub mod fsutil;
 pub mod gate;
 pub mod held_out;
 pub mod host;
+pub mod inputs;
 pub mod isa;
 pub mod kernel_spec;
 pub mod kernels;

@@ -93,6 +93,35 @@ pub struct HarnessConfig {
     /// A paired measurement runs the command `2 × pairs` times, incumbent and candidate
     /// alternating A B B A; each invocation is one sample per shape.
     pub pairs: u32,
+    /// How the command is run: once per invocation (the default), or started once per
+    /// measurement and sent one request per invocation on its stdin.
+    #[serde(default, skip_serializing_if = "HarnessProtocol::is_default")]
+    pub protocol: HarnessProtocol,
+}
+
+/// How kcamp talks to a harness command (docs/harness.md, "The persistent protocol").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HarnessProtocol {
+    /// One process per invocation: placeholders and `KCAMP_*` variables say what to do.
+    #[default]
+    Invocation,
+    /// One process per measurement, one JSON request per invocation on its stdin, one
+    /// tagged JSON reply per request on its stdout.
+    Persistent,
+}
+
+impl HarnessProtocol {
+    fn is_default(&self) -> bool {
+        *self == HarnessProtocol::default()
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HarnessProtocol::Invocation => "invocation",
+            HarnessProtocol::Persistent => "persistent",
+        }
+    }
 }
 
 impl HarnessConfig {
@@ -110,6 +139,7 @@ impl Default for HarnessConfig {
     fn default() -> Self {
         HarnessConfig {
             pairs: HarnessConfig::DEFAULT_PAIRS,
+            protocol: HarnessProtocol::default(),
         }
     }
 }
@@ -690,6 +720,35 @@ impl Manifest {
         }
     }
 
+    /// A persistent harness is started once, so its command cannot name one CSV or one
+    /// kernel directory: each request carries them.
+    fn check_persistent_commands(&self) -> std::result::Result<(), (&'static str, String)> {
+        let commands = [
+            ("quick_command", &self.quick_command),
+            ("full_command", &self.full_command),
+        ];
+        if commands.iter().all(|(_, c)| c.is_none()) {
+            return Err((
+                "harness.protocol",
+                "persistent needs a quick_command or a full_command to start".into(),
+            ));
+        }
+        for (name, command) in commands {
+            let Some(command) = command else { continue };
+            for placeholder in ["{csv}", "{kernel_dir}"] {
+                if command.contains(placeholder) {
+                    return Err((
+                        name,
+                        format!(
+                            "contains {placeholder}, but with harness.protocol: persistent the command is started once and every request carries its CSV and kernel directory (docs/harness.md, \"The persistent protocol\"): remove it"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Dimension names of the op, in CSV order.
     pub fn dim_names(&self) -> &'static [&'static str] {
         crate::ops::op(self.op).dim_names()
@@ -1013,6 +1072,10 @@ impl Manifest {
             .map_err(|(name, msg)| field(&format!("gate.{name}"), msg))?;
         check_pairs(self.harness.pairs, self.gate.p_value)
             .map_err(|msg| field("harness.pairs", msg))?;
+        if self.harness.protocol == HarnessProtocol::Persistent {
+            self.check_persistent_commands()
+                .map_err(|(name, msg)| field(name, msg))?;
+        }
         if self.kernel.file.contains("..") || Path::new(&self.kernel.file).is_absolute() {
             return Err(field("kernel.file", "must be a path inside kernel/".into()));
         }

@@ -15,6 +15,7 @@
 
 mod combine;
 mod invoke;
+mod persistent;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -32,7 +33,7 @@ use kcamp_core::case::ProgressEvent;
 use kcamp_core::error::IoContext;
 use kcamp_core::files::{BENCHMARK_CSV, CHECKED_JSON, PAIRED_CSV, PAIRED_SAMPLES_CSV, SAMPLES_CSV};
 use kcamp_core::fsutil::{MAX_INPUT_BYTES, read_input_text, write_atomic, write_json_atomic};
-use kcamp_core::manifest::Manifest;
+use kcamp_core::manifest::{HarnessProtocol, Manifest};
 use kcamp_core::schema::{
     BenchTable, CheckedRow, Row, Samples, Schema, describe_shape, parse_checks, schema_of_header,
 };
@@ -55,6 +56,8 @@ pub struct Harness {
     /// The adapters wgpu finds on this machine, for the hardware recorded in the
     /// fingerprint (the vendors' tools and the device nodes are asked without it).
     pub adapters: Option<AdapterProbe>,
+    /// Started per invocation, or once per measurement (`harness.protocol`).
+    pub protocol: HarnessProtocol,
 }
 
 impl Harness {
@@ -67,6 +70,7 @@ impl Harness {
             full_command: full?,
             cancel: Arc::new(AtomicBool::new(false)),
             adapters: None,
+            protocol: manifest.harness.protocol,
         })
     }
 
@@ -79,6 +83,10 @@ impl Harness {
 
     /// Whether the command can be pointed at another kernel directory.
     fn takes_kernel_dir(&self, validation: Validation) -> bool {
+        if self.protocol == HarnessProtocol::Persistent {
+            // Every request names its kernel directory.
+            return true;
+        }
         let cmd = self.command(validation);
         cmd.contains(KERNEL_DIR_PLACEHOLDER) || cmd.contains("KCAMP_KERNEL_DIR")
     }
@@ -216,6 +224,8 @@ struct Measurement<'a> {
     invocations: Vec<Invocation>,
     /// The Slurm job the invocations run in as job steps (`executor: slurm`).
     job: Option<crate::slurm::SlurmJobs>,
+    /// The harness process of `harness.protocol: persistent`, else None.
+    server: Option<persistent::Server>,
 }
 
 /// One invocation of the sequence.
@@ -260,6 +270,8 @@ impl<'a> Measurement<'a> {
             total: 0,
             invocations: Vec::new(),
             job: None,
+            server: (req.campaign.manifest.harness.protocol == HarnessProtocol::Persistent)
+                .then(persistent::Server::default),
         })
     }
 
@@ -346,7 +358,18 @@ impl<'a> Measurement<'a> {
                 break;
             }
         }
+        if let Some(server) = self.server.as_mut() {
+            server.finish();
+        }
         let mut record = HarnessRecord {
+            protocol: self
+                .server
+                .is_some()
+                .then(|| HarnessProtocol::Persistent.as_str().to_owned()),
+            request_grace_sec: self
+                .server
+                .is_some()
+                .then_some(persistent::REQUEST_GRACE_SEC),
             seed: req.seed,
             pairs: if paired { pairs } else { 0 },
             timeout_sec: self.timeout_sec,
@@ -405,6 +428,17 @@ impl<'a> Measurement<'a> {
     /// `KCAMP_SHAPES_FILE` of the invocations of one kind: the op, the dtype, the
     /// validation, the seed, the per-shape timeout and each shape with its dimensions.
     fn shapes_file(&self, validation: &str, shapes: &[ShapeSpec], timed: bool) -> Result<PathBuf> {
+        let doc = self.shapes_doc(validation, shapes, timed);
+        let path = self
+            .out_dir
+            .join(RUNS_DIR)
+            .join(format!("shapes-{validation}.json"));
+        write_json_atomic(&path, &doc)?;
+        Ok(path)
+    }
+
+    /// What a shapes file holds.
+    fn shapes_doc(&self, validation: &str, shapes: &[ShapeSpec], timed: bool) -> serde_json::Value {
         let m = self.manifest();
         let shapes: Vec<serde_json::Value> = shapes
             .iter()
@@ -418,20 +452,14 @@ impl<'a> Measurement<'a> {
                 json!({"label": s.label, "dims": dims, "timed": timed})
             })
             .collect();
-        let doc = json!({
+        json!({
             "op": m.op.as_str(),
             "dtype": m.dtype.as_str(),
             "validation": validation,
             "seed": self.req.seed,
             "timeout_sec": self.timeout_sec,
             "shapes": shapes,
-        });
-        let path = self
-            .out_dir
-            .join(RUNS_DIR)
-            .join(format!("shapes-{validation}.json"));
-        write_json_atomic(&path, &doc)?;
-        Ok(path)
+        })
     }
 
     /// The schema of the tables kcamp writes: the CSVs', else the frozen one, else the op's.
@@ -446,8 +474,12 @@ impl<'a> Measurement<'a> {
         }
     }
 
-    /// Run the command once for `slot`, its CSV at `csv`.
-    fn invoke(&self, slot: Slot<'_>, csv: &Path, shapes_file: &Path) -> Result<(Ran, f64)> {
+    /// Run the command once for `slot`, its CSV at `csv` (a persistent harness: one
+    /// request).
+    fn invoke(&mut self, slot: Slot<'_>, csv: &Path, shapes_file: &Path) -> Result<(Ran, f64)> {
+        if self.server.is_some() {
+            return self.request(slot, csv, shapes_file);
+        }
         let Slot {
             position,
             role,
@@ -514,6 +546,71 @@ impl<'a> Measurement<'a> {
         Ok((ran, limit))
     }
 
+    /// One request of `slot` to the persistent harness, started first when none runs.
+    fn request(&mut self, slot: Slot<'_>, csv: &Path, shapes_file: &Path) -> Result<(Ran, f64)> {
+        let Slot {
+            position,
+            role,
+            pair,
+            kernel_dir,
+            shapes,
+        } = slot;
+        let kernel_dir = std::path::absolute(kernel_dir)
+            .ctx(|| format!("resolving {}", kernel_dir.display()))?;
+        let validation = match role {
+            InvocationRole::Check => "check",
+            _ => self.req.validation.as_str(),
+        };
+        let mut doc = self.shapes_doc(validation, shapes, role != InvocationRole::Check);
+        if let Some(obj) = doc.as_object_mut() {
+            obj.insert("kernel_dir".into(), json!(kernel_dir));
+            obj.insert("csv".into(), json!(csv));
+            obj.insert("shapes_file".into(), json!(shapes_file));
+            obj.insert("request".into(), json!(position));
+            obj.insert("role".into(), json!(role.as_str()));
+            obj.insert("pair".into(), json!(pair));
+        }
+        let limit = self.timeout_sec * shapes.len().max(1) as f64 + persistent::REQUEST_GRACE_SEC;
+        let labels: Vec<&str> = shapes.iter().map(|s| s.label.as_str()).collect();
+        let header = format!(
+            "[kcamp] harness request {position} of {}: {}, kernel_dir {}, validation {validation}, shapes {}, limit {} s",
+            self.total,
+            described(role),
+            kernel_dir.display(),
+            labels.join(","),
+            secs(limit)
+        );
+        let env = [
+            ("KCAMP_SEED", self.req.seed.to_string()),
+            ("KCAMP_VALIDATION", self.req.validation.as_str().to_owned()),
+        ];
+        let prefix = self
+            .job
+            .as_ref()
+            .and_then(|j| j.tasks.first())
+            .map(|t| crate::slurm::srun_prefix(t, &self.campaign_dir));
+        let start = persistent::Start {
+            prefix: prefix.as_deref(),
+            line: self.cmd,
+            campaign_dir: &self.campaign_dir,
+            env: &env,
+            log: &self.log,
+            allowance: Duration::from_secs_f64(START_ALLOWANCE_SEC),
+        };
+        let request = persistent::Request {
+            json: &doc,
+            csv,
+            limit: Duration::from_secs_f64(limit),
+            header: &header,
+        };
+        let server = self
+            .server
+            .as_mut()
+            .ok_or_else(|| Error::Internal("a request without a persistent harness".into()))?;
+        let ran = server.request(&start, &request, self.cancel)?;
+        Ok((ran, limit))
+    }
+
     /// The directory of invocation `position`, created.
     fn run_dir(&self, position: usize, role: InvocationRole) -> Result<PathBuf> {
         let dir = self
@@ -549,10 +646,16 @@ impl<'a> Measurement<'a> {
             shapes: shapes.iter().map(|s| s.label.clone()).collect(),
             limit_sec: limit,
             seconds: ran.seconds,
-            ended: match ran.ended {
+            ended: match &ran.ended {
                 Ended::Exited(s) => InvocationEnd::Exited { code: s.code() },
                 Ended::TimedOut => InvocationEnd::TimedOut,
+                Ended::Answered => InvocationEnd::Answered,
+                Ended::Refused(reason) => InvocationEnd::Refused {
+                    reason: reason.clone(),
+                },
             },
+            process: ran.process,
+            start_sec: ran.start_sec,
             csv: csv.is_file().then(|| {
                 csv.strip_prefix(&self.out_dir)
                     .unwrap_or(csv)
@@ -587,47 +690,78 @@ impl<'a> Measurement<'a> {
             described(role)
         );
         let note = note.map_or_else(String::new, |n| format!("; {n}"));
-        match ran.ended {
-            Ended::TimedOut => {
-                let overridden = std::env::var("TEST_TIMEOUT_SEC").map_or_else(
-                    |_| String::new(),
-                    |v| {
-                        format!(
-                            " (here TEST_TIMEOUT_SEC={} overrides it)",
-                            kcamp_core::text::quote(&v, 20)
-                        )
-                    },
-                );
-                (
-                    Check::TimeoutFail,
-                    format!(
-                        "{who} ran past its limit of {} s = timeout_sec {} s × {} + {} s start allowance and was killed with its process group before it reported this shape; raise `timeout_sec:` in manifest.yaml{overridden}{note}",
-                        secs(limit),
-                        secs(self.timeout_sec),
-                        kcamp_core::text::count(shapes, "shape"),
-                        secs(START_ALLOWANCE_SEC),
-                    ),
+        let overridden = std::env::var("TEST_TIMEOUT_SEC").map_or_else(
+            |_| String::new(),
+            |v| {
+                format!(
+                    " (here TEST_TIMEOUT_SEC={} overrides it)",
+                    kcamp_core::text::quote(&v, 20)
                 )
-            }
-            Ended::Exited(status) if !status.success() => {
+            },
+        );
+        // A persistent harness: which process, and whether it got as far as being ready.
+        let process = match (ran.process, ran.starting) {
+            (Some(n), true) => format!(" while persistent harness process {n} was starting"),
+            (Some(n), false) => format!(" (persistent harness process {n})"),
+            (None, _) => String::new(),
+        };
+        let last = match (ran.last_lines.as_slice(), &ran.last_line) {
+            ([], None) => String::new(),
+            ([], Some(l)) | ([l], _) => format!(" (its last line: {l})"),
+            (lines, _) => format!(" (its last lines: {})", lines.join(" / ")),
+        };
+        match &ran.ended {
+            Ended::TimedOut if ran.starting => (
+                Check::TimeoutFail,
+                format!(
+                    "{who}: persistent harness process {} did not say it was ready within the {} s start allowance and was killed with its process group before it reported this shape{last}{note}",
+                    ran.process.unwrap_or(0),
+                    secs(START_ALLOWANCE_SEC),
+                ),
+            ),
+            Ended::TimedOut if ran.process.is_some() => (
+                Check::TimeoutFail,
+                format!(
+                    "{who}{process} ran past its limit of {} s = timeout_sec {} s × {} + {} s (no start allowance: its process was ready before the request) and was killed with its process group before it reported this shape; raise `timeout_sec:` in manifest.yaml{overridden}{note}",
+                    secs(limit),
+                    secs(self.timeout_sec),
+                    kcamp_core::text::count(shapes, "shape"),
+                    secs(persistent::REQUEST_GRACE_SEC),
+                ),
+            ),
+            Ended::TimedOut => (
+                Check::TimeoutFail,
+                format!(
+                    "{who} ran past its limit of {} s = timeout_sec {} s × {} + {} s start allowance and was killed with its process group before it reported this shape; raise `timeout_sec:` in manifest.yaml{overridden}{note}",
+                    secs(limit),
+                    secs(self.timeout_sec),
+                    kcamp_core::text::count(shapes, "shape"),
+                    secs(START_ALLOWANCE_SEC),
+                ),
+            ),
+            Ended::Exited(status) if !status.success() || ran.process.is_some() => {
                 let how = match status.code() {
                     Some(code) => format!("exited with status {code}"),
                     None => format!("was killed ({status})"),
                 };
-                let last = ran
-                    .last_line
-                    .as_ref()
-                    .map_or_else(String::new, |l| format!(" (its last line: {l})"));
                 (
                     Check::Error,
                     format!(
-                        "{who} {how} before it reported this shape; its output is in the measurement's {LOG_FILE}{last}{note}"
+                        "{who}{process} {how} before it reported this shape; its output is in the measurement's {LOG_FILE}{last}{note}"
                     ),
                 )
             }
             Ended::Exited(_) => (
                 Check::Error,
                 format!("{who} exited with status 0 without reporting this shape{note}"),
+            ),
+            Ended::Refused(why) => (
+                Check::Error,
+                format!("{who}{process} {why}; it did not report this shape{note}"),
+            ),
+            Ended::Answered => (
+                Check::Error,
+                format!("{who}{process} answered done without reporting this shape{note}"),
             ),
         }
     }
@@ -1002,6 +1136,7 @@ mod tests {
             full_command: "sh h.sh {csv}".into(),
             cancel: Arc::new(AtomicBool::new(false)),
             adapters: None,
+            protocol: HarnessProtocol::Invocation,
         };
         let shape = |label: &str, n: u64| ShapeSpec {
             label: label.into(),

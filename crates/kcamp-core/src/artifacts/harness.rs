@@ -41,6 +41,10 @@ pub enum InvocationEnd {
     Exited { code: Option<i32> },
     /// It ran past its limit and its process group was killed.
     TimedOut,
+    /// A persistent harness answered the request (and went on running).
+    Answered,
+    /// A persistent harness replied with an error, or with what kcamp cannot read.
+    Refused { reason: String },
 }
 
 /// One run of the harness command.
@@ -69,6 +73,13 @@ pub struct Invocation {
     /// (its first and last [`LOG_KEPT_BYTES`] / 2): `harness.log` says where it cut them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_cut: Option<u64>,
+    /// The persistent harness process that served it (1-based; `harness.protocol:
+    /// persistent`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process: Option<u32>,
+    /// Seconds that process took to say it was ready, when it was started for this request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_sec: Option<f64>,
 }
 
 /// How much of one harness invocation's output (stdout and stderr together) the
@@ -79,6 +90,13 @@ pub const LOG_KEPT_BYTES: u64 = 512 << 10;
 /// The record of a harness measurement.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HarnessRecord {
+    /// `persistent` when one process served the invocations as requests; absent when each
+    /// was a process of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
+    /// What a request of a persistent harness gets beyond `timeout_sec` per shape.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_grace_sec: Option<f64>,
     /// `KCAMP_SEED` of every invocation.
     pub seed: u64,
     /// The pairs run (0 when the measurement was not paired).

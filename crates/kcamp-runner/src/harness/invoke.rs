@@ -33,11 +33,15 @@ pub(super) struct Call<'a> {
 }
 
 /// How it ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Ended {
     Exited(ExitStatus),
     /// Past its limit: its process group was killed.
     TimedOut,
+    /// A persistent harness replied that it is done (and keeps running).
+    Answered,
+    /// A persistent harness replied with an error, or with a reply kcamp cannot read.
+    Refused(String),
 }
 
 /// An invocation that ran to its end (or its limit).
@@ -47,18 +51,30 @@ pub(super) struct Ran {
     pub seconds: f64,
     /// The last line of its own output, if it wrote any.
     pub last_line: Option<String>,
+    /// A persistent harness's last lines before it crashed, oldest first.
+    pub last_lines: Vec<String>,
+    /// A persistent harness ended this way while starting, before it said it was ready.
+    pub starting: bool,
+    /// The persistent harness process that served it (1-based).
+    pub process: Option<u32>,
+    /// Seconds its persistent harness process took to be ready, when started for it.
+    pub start_sec: Option<f64>,
     /// Bytes it wrote, when more than the log keeps ([`LOG_KEPT_BYTES`]).
     pub output_cut: Option<u64>,
 }
 
 impl Ran {
-    /// It exited by itself with status 0.
+    /// It exited by itself with status 0, or a persistent harness answered.
     pub(super) fn succeeded(&self) -> bool {
-        matches!(self.ended, Ended::Exited(s) if s.success())
+        match &self.ended {
+            Ended::Exited(s) => s.success(),
+            Ended::Answered => true,
+            Ended::TimedOut | Ended::Refused(_) => false,
+        }
     }
 }
 
-fn append(log: &Path) -> Result<std::fs::File> {
+pub(super) fn append(log: &Path) -> Result<std::fs::File> {
     kcamp_core::fsutil::fault("append", log)
         .and_then(|()| {
             std::fs::OpenOptions::new()
@@ -69,7 +85,7 @@ fn append(log: &Path) -> Result<std::fs::File> {
         .ctx(|| format!("opening {}", log.display()))
 }
 
-fn write_log(log: &mut std::fs::File, path: &Path, bytes: &[u8]) -> Result<()> {
+pub(super) fn write_log(log: &mut std::fs::File, path: &Path, bytes: &[u8]) -> Result<()> {
     kcamp_core::fsutil::fault("append", path)
         .and_then(|()| log.write_all(bytes))
         .ctx(|| format!("writing {}", path.display()))
@@ -77,28 +93,75 @@ fn write_log(log: &mut std::fs::File, path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// How long to wait, after the invocation and everything it left have ended, for the last
 /// of its output: a process that escaped every kill could hold the pipe open forever.
-const DRAIN_GRACE: Duration = Duration::from_secs(2);
+pub(super) const DRAIN_GRACE: Duration = Duration::from_secs(2);
 
-/// What the reader of an invocation's output kept.
+/// An output kept within [`LOG_KEPT_BYTES`]: the first half goes to the log as it comes (so
+/// the log is live), the last half is kept in memory until the end; the middle of a larger
+/// output is counted, not kept.
 #[derive(Default)]
-struct Captured {
-    /// Everything read, in bytes.
+pub(super) struct Bounded {
+    /// Everything pushed, in bytes.
     total: u64,
     /// The first half of [`LOG_KEPT_BYTES`], already in the log.
     head: Vec<u8>,
     /// The last half, kept in memory until the end.
     tail: std::collections::VecDeque<u8>,
     /// The log could not be written (its error, for the caller).
-    failed: Option<Error>,
+    pub failed: Option<Error>,
 }
 
-/// Read `pipe` to its end: the first half of [`LOG_KEPT_BYTES`] goes to the log as it comes
-/// (so the log is live), the last half is kept; the middle of a larger output is counted,
-/// not kept.
-fn capture(mut pipe: std::io::PipeReader, mut log: std::fs::File, path: &Path) -> Captured {
+impl Bounded {
+    pub(super) fn push(&mut self, log: &mut std::fs::File, path: &Path, chunk: &[u8]) {
+        let half = (LOG_KEPT_BYTES / 2) as usize;
+        self.total += chunk.len() as u64;
+        let room = half.saturating_sub(self.head.len()).min(chunk.len());
+        if room > 0 {
+            self.head.extend_from_slice(&chunk[..room]);
+            if self.failed.is_none()
+                && let Err(e) = write_log(log, path, &chunk[..room])
+            {
+                self.failed = Some(e);
+            }
+        }
+        self.tail.extend(&chunk[room..]);
+        let over = self.tail.len().saturating_sub(half);
+        self.tail.drain(..over);
+    }
+
+    /// What goes to the log at the end (the note of a cut, the tail; starting on a line of
+    /// its own), the last line of the output, and its size when it was cut.
+    pub(super) fn close(&self) -> (String, Option<String>, Option<u64>) {
+        let mut footer = String::new();
+        let cut = self.total > LOG_KEPT_BYTES;
+        let (a, b) = self.tail.as_slices();
+        let mut tail = a.to_vec();
+        tail.extend_from_slice(b);
+        if cut {
+            footer.push_str(&format!(
+                "\n[kcamp] … {} bytes of output left out here: the log keeps the first and the last {} bytes of the {} this invocation wrote\n",
+                self.total - LOG_KEPT_BYTES,
+                LOG_KEPT_BYTES / 2,
+                self.total
+            ));
+        }
+        footer.push_str(&String::from_utf8_lossy(&tail));
+        let own = if self.tail.is_empty() {
+            &self.head
+        } else {
+            &tail
+        };
+        // The head ended wherever the output did: the footer starts on a line of its own.
+        if self.tail.is_empty() && self.head.last().is_some_and(|b| *b != b'\n') {
+            footer.insert(0, '\n');
+        }
+        (footer, last_line_of(own), cut.then_some(self.total))
+    }
+}
+
+/// Read `pipe` to its end into a [`Bounded`] output.
+fn capture(mut pipe: std::io::PipeReader, mut log: std::fs::File, path: &Path) -> Bounded {
     use std::io::Read;
-    let half = (LOG_KEPT_BYTES / 2) as usize;
-    let mut got = Captured::default();
+    let mut got = Bounded::default();
     let mut buf = vec![0u8; 64 << 10];
     loop {
         let n = match pipe.read(&mut buf) {
@@ -107,22 +170,45 @@ fn capture(mut pipe: std::io::PipeReader, mut log: std::fs::File, path: &Path) -
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
-        let chunk = &buf[..n];
-        got.total += n as u64;
-        let room = half.saturating_sub(got.head.len()).min(n);
-        if room > 0 {
-            got.head.extend_from_slice(&chunk[..room]);
-            if got.failed.is_none()
-                && let Err(e) = write_log(&mut log, path, &chunk[..room])
-            {
-                got.failed = Some(e);
-            }
-        }
-        got.tail.extend(&chunk[room..]);
-        let over = got.tail.len().saturating_sub(half);
-        got.tail.drain(..over);
+        got.push(&mut log, path, &buf[..n]);
     }
     got
+}
+
+/// The command that runs `line` through `sh -c` (behind `prefix`, `srun … --`, when given)
+/// in `dir`, with `env`, in a process group of its own that dies with this process, marked
+/// with `token`; its standard streams are the caller's to set.
+pub(super) fn shell(
+    prefix: Option<&[std::ffi::OsString]>,
+    line: &str,
+    dir: &Path,
+    env: &[(&str, String)],
+    token: &str,
+) -> Command {
+    let mut command = match prefix {
+        Some([program, args @ ..]) => {
+            let mut c = Command::new(program);
+            c.args(args).arg("sh");
+            c
+        }
+        _ => Command::new("sh"),
+    };
+    command
+        .arg("-c")
+        .arg(line)
+        .current_dir(dir)
+        .env(crate::lifeline::RUN_TOKEN_VAR, token)
+        // A harness may write only beside its CSV: Python's bytecode cache would land in
+        // the kernel and harness folders it imports from.
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        // Its own process group: a cancel or a timeout ends everything the command
+        // started, not only the shell.
+        .process_group(0);
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    die_with_parent(&mut command);
+    command
 }
 
 /// Run `call`; `Err` only when it could not be run, was cancelled, or the log could not be
@@ -144,32 +230,8 @@ pub(super) fn invoke(call: &Call<'_>, cancel: &AtomicBool) -> Result<Ran> {
         .try_clone()
         .ctx(|| "creating the harness's output pipe".to_owned())?;
     let token = crate::lifeline::run_token();
-    let mut command = match call.prefix {
-        Some([program, args @ ..]) => {
-            let mut c = Command::new(program);
-            c.args(args).arg("sh");
-            c
-        }
-        _ => Command::new("sh"),
-    };
-    command
-        .arg("-c")
-        .arg(call.line)
-        .current_dir(call.campaign_dir)
-        .stdin(Stdio::null())
-        .stdout(out)
-        .stderr(err)
-        .env(crate::lifeline::RUN_TOKEN_VAR, &token)
-        // A harness may write only beside its CSV: Python's bytecode cache would land in
-        // the kernel and harness folders it imports from.
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        // Its own process group: a cancel or a timeout ends everything the command
-        // started, not only the shell.
-        .process_group(0);
-    for (name, value) in call.env {
-        command.env(name, value);
-    }
-    die_with_parent(&mut command);
+    let mut command = shell(call.prefix, call.line, call.campaign_dir, call.env, &token);
+    command.stdin(Stdio::null()).stdout(out).stderr(err);
     let spawned = crate::lifeline::spawn(&mut command);
     // The command holds the pipe's write ends: dropped, the pipe ends with the invocation.
     drop(command);
@@ -229,61 +291,37 @@ pub(super) fn invoke(call: &Call<'_>, cancel: &AtomicBool) -> Result<Ran> {
     {
         return Err(e);
     }
-    let mut footer = String::new();
-    let (last_line, output_cut) = match &captured {
-        Ok(got) => {
-            let cut = got.total > LOG_KEPT_BYTES;
-            let (tail, _) = got.tail.as_slices();
-            let mut tail = tail.to_vec();
-            tail.extend_from_slice(got.tail.as_slices().1);
-            if cut {
-                footer.push_str(&format!(
-                    "\n[kcamp] … {} bytes of output left out here: the log keeps the first and the last {} bytes of the {} this invocation wrote\n",
-                    got.total - LOG_KEPT_BYTES,
-                    LOG_KEPT_BYTES / 2,
-                    got.total
-                ));
-            }
-            footer.push_str(&String::from_utf8_lossy(&tail));
-            let own = if got.tail.is_empty() {
-                &got.head
-            } else {
-                &tail
-            };
-            (last_line_of(own), cut.then_some(got.total))
-        }
-        Err(_) => {
-            footer.push_str(
-                "\n[kcamp] the rest of its output was not read: a process it started kept the output open after every kill\n",
-            );
-            (None, None)
-        }
+    let (mut footer, last_line, output_cut) = match &captured {
+        Ok(got) => got.close(),
+        Err(_) => (
+            "\n[kcamp] the rest of its output was not read: a process it started kept the output open after every kill\n".to_owned(),
+            None,
+            None,
+        ),
     };
-    footer.push_str(&match ended {
+    footer.push_str(&match &ended {
         Ended::Exited(status) => format!("[kcamp] ended: {status} after {seconds:.2} s\n"),
-        Ended::TimedOut => format!(
+        // The loop above ends no other way.
+        _ => format!(
             "[kcamp] ended: killed (with its process group) at its limit of {:.0} s\n",
             call.limit.as_secs_f64()
         ),
     });
-    // The head ended wherever the output did: the footer starts on a line of its own.
-    if captured
-        .as_ref()
-        .is_ok_and(|g| g.tail.is_empty() && g.head.last().is_some_and(|b| *b != b'\n'))
-    {
-        footer.insert(0, '\n');
-    }
     write_log(&mut log, call.log, footer.as_bytes())?;
     Ok(Ran {
         ended,
         seconds,
         last_line,
+        last_lines: Vec::new(),
+        starting: false,
+        process: None,
+        start_sec: None,
         output_cut,
     })
 }
 
 /// The last non-empty line of `bytes`.
-fn last_line_of(bytes: &[u8]) -> Option<String> {
+pub(super) fn last_line_of(bytes: &[u8]) -> Option<String> {
     String::from_utf8_lossy(bytes)
         .lines()
         .rev()
@@ -291,7 +329,7 @@ fn last_line_of(bytes: &[u8]) -> Option<String> {
         .map(|l| kcamp_core::text::quote(l.trim_end(), 200))
 }
 
-fn cancelled(line: &str) -> Error {
+pub(super) fn cancelled(line: &str) -> Error {
     Error::Cancelled(format!(
         "cancelled: harness command `{line}` was stopped; nothing was recorded"
     ))
