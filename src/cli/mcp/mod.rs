@@ -13,6 +13,7 @@
 mod progress;
 mod resources;
 mod tools;
+mod transport;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -88,8 +89,10 @@ async fn run(campaign: PathBuf, signalled: Arc<AtomicBool>) -> Result<()> {
         stopped,
     };
     let steps = Arc::clone(&server.steps);
+    // The end of standard input sets the flag a SIGTERM sets: the client that closes it
+    // cancels the step in progress exactly as a signal does.
     let running = server
-        .serve(rmcp::transport::io::stdio_pipes())
+        .serve(transport::stdio(Arc::clone(&signalled)))
         .await
         .map_err(|e| Error::input(format!("the MCP client did not initialize: {e}")))?;
     let signal = async {
