@@ -176,6 +176,28 @@ fn a_line_that_is_not_json_gets_a_parse_error_and_bad_tools_call_params_invalid_
             .contains("arguments"),
         "{array}"
     );
+    // Usage errors are bad input naming the tool's arguments, not the command line's.
+    for (tool, args, names) in [
+        (
+            "analyze",
+            json!({"round": 3, "working": true}),
+            &["'round'", "'working'"][..],
+        ),
+        ("memory_show", json!({"version": "vx"}), &["'version'"][..]),
+    ] {
+        let (doc, error) = c.call(tool, args.clone());
+        assert!(error, "{tool} {args}: {doc}");
+        assert_eq!(doc["error"]["kind"], "bad_input", "{tool} {args}: {doc}");
+        let message = doc["error"]["message"].as_str().unwrap();
+        for name in names {
+            assert!(message.contains(name), "{tool} {args}: {message}");
+        }
+        assert!(
+            !message.contains("Usage") && !message.contains("--"),
+            "{tool} {args}: {message}"
+        );
+        assert!(doc["error"].get("next").is_none(), "{doc}");
+    }
     // The server goes on answering.
     let (status, error) = c.call("status", json!({}));
     assert!(!error, "{status}");

@@ -217,7 +217,7 @@ impl Server {
         };
         let campaign = self.campaign.clone();
         let mut job = tokio::task::spawn_blocking(move || {
-            let out = run_step(argv, campaign, hooks);
+            let out = run_step(tool.name, argv, campaign, hooks);
             drop(guard);
             out
         });
@@ -269,14 +269,16 @@ async fn until_stopped(stopped: &mut watch::Receiver<bool>) {
 }
 
 /// Run one step the way `kcamp ARGV --json` runs it, in this thread.
-fn run_step(argv: Vec<String>, campaign: PathBuf, hooks: StepHooks) -> StepOutput {
+fn run_step(tool: &str, argv: Vec<String>, campaign: PathBuf, hooks: StepHooks) -> StepOutput {
     let cli = match Cli::try_parse_from(std::iter::once("kcamp".to_owned()).chain(argv)) {
         Ok(cli) => cli,
         Err(e) => {
-            let (doc, exit) = super::usage_error_document(&e);
+            // The tool's own argument named, as a bad input (exit 2), without the command
+            // line's usage text.
+            let err = Error::input(tools::usage_message(tool, &e));
             return StepOutput {
-                doc,
-                exit,
+                doc: super::error_document(&err),
+                exit: err.exit_code(),
                 error: true,
             };
         }

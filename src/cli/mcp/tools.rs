@@ -91,6 +91,15 @@ impl<'a> Args<'a> {
                 ));
             }
         }
+        if let Some((a, b)) = exclusive(tool.name)
+            .iter()
+            .find(|(a, b)| values.contains_key(*a) && values.contains_key(*b))
+        {
+            return Err(format!(
+                "{}: arguments '{a}' and '{b}' exclude each other: give one of them",
+                tool.name
+            ));
+        }
         if let Some(p) = tool
             .params
             .iter()
@@ -189,7 +198,67 @@ pub fn input_schema(tool: &ToolDef) -> Map<String, Value> {
         schema.insert("required".into(), json!(required));
     }
     schema.insert("additionalProperties".into(), json!(false));
+    let pairs = exclusive(tool.name);
+    if !pairs.is_empty() {
+        let not: Vec<Value> = pairs
+            .iter()
+            .map(|(a, b)| json!({"required": [a, b]}))
+            .collect();
+        // Valid when no excluded pair is given together.
+        schema.insert("not".into(), json!({"anyOf": not}));
+    }
     schema
+}
+
+/// The pairs of a tool's arguments that exclude each other (its command's clap conflicts).
+pub fn exclusive(tool: &str) -> &'static [(&'static str, &'static str)] {
+    match tool {
+        "analyze" => &[("round", "working")],
+        _ => &[],
+    }
+}
+
+/// A refusal of the command's argument parser as a tool's: the first line of clap's
+/// message, each option it names (`'--version <vN>'`) written as the tool's argument
+/// (`'version'`), without clap's usage and help lines, which name a command line the tool
+/// does not take.
+pub fn usage_message(tool: &str, e: &clap::Error) -> String {
+    let rendered = e.render().to_string();
+    let mut lines: Vec<&str> = rendered
+        .lines()
+        .map(str::trim_end)
+        .take_while(|l| !l.trim_start().starts_with("Usage:"))
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with("tip:"))
+        .collect();
+    if lines.is_empty() {
+        lines.push("the arguments do not fit the tool");
+    }
+    let text = lines.join(" ");
+    let text = text.trim_start_matches("error: ");
+    format!("{tool}: {}", argument_names(text))
+}
+
+/// `'--no-peak'` and `'--version <vN>'` as `'no_peak'` and `'version'`.
+fn argument_names(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("'--") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 3..];
+        let Some(end) = after.find('\'') else {
+            out.push_str(&rest[i..]);
+            return out;
+        };
+        let name = after[..end]
+            .split([' ', '='])
+            .next()
+            .unwrap_or("")
+            .replace('-', "_");
+        out.push_str(&format!("argument '{name}'"));
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 pub fn find(name: &str) -> Option<&'static ToolDef> {
@@ -623,6 +692,29 @@ mod tests {
         assert!(e.contains("one of quick, full"), "{e}");
         let e = argv("analyze", json!({"round": -1})).unwrap_err();
         assert!(e.contains("non-negative integer"), "{e}");
+        let e = argv("analyze", json!({"round": 3, "working": true})).unwrap_err();
+        assert!(
+            e.contains("'round' and 'working' exclude each other"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_refusal_of_the_parser_names_the_tools_argument_without_usage_text() {
+        use clap::Parser;
+        let e = crate::cli::Cli::try_parse_from(["kcamp", "memory", "show", "--version=vx"])
+            .unwrap_err();
+        let m = usage_message("memory_show", &e);
+        assert!(m.starts_with("memory_show: "), "{m}");
+        assert!(m.contains("argument 'version'"), "{m}");
+        assert!(!m.contains("--version") && !m.contains("Usage"), "{m}");
+        let e = crate::cli::Cli::try_parse_from(["kcamp", "analyze", "--round=3", "--working"])
+            .unwrap_err();
+        let m = usage_message("analyze", &e);
+        assert!(
+            m.contains("argument 'round'") && m.contains("argument 'working'"),
+            "{m}"
+        );
     }
 
     #[test]
