@@ -266,3 +266,81 @@ fn closing_stdin_during_a_validate_cancels_it_exactly_as_sigterm_does() {
     assert_eq!(eof_code, term_code);
     assert_eq!(eof_round, term_round);
 }
+
+/// Every next step of `doc` (its `next`, its `error.next`, each one's `then`).
+fn next_steps(doc: &Value) -> Vec<Value> {
+    let mut out = Vec::new();
+    for next in [&doc["next"], &doc["error"]["next"]] {
+        for step in next.as_array().into_iter().flatten() {
+            out.push(step.clone());
+            out.extend(step["then"].as_array().into_iter().flatten().cloned());
+        }
+    }
+    out
+}
+
+#[test]
+fn next_steps_are_tool_calls_that_name_only_arguments_the_tool_takes() {
+    let (_tmp, dir, _) = campaign();
+    let mut c = Client::start(&dir);
+    let tools = c.request("tools/list", json!({}));
+    let schemas: serde_json::Map<String, Value> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap().to_owned(),
+                t["inputSchema"].clone(),
+            )
+        })
+        .collect();
+    let base = fixture("campaign/baseline.csv");
+    let better = fixture("campaign/better.csv");
+    let calls = [
+        ("status", json!({})),
+        ("round_new", json!({"hypothesis": "another"})),
+        ("accept", json!({})),
+        ("validate", json!({})),
+        ("rollback", json!({"reason": "no gain"})),
+        ("rollback", json!({"reason": "again"})),
+        ("report", json!({"no_run": true})),
+        ("gate", json!({"base": base, "candidate": better})),
+        ("log", json!({})),
+    ];
+    let mut seen = 0;
+    for (tool, args) in calls {
+        let (doc, _) = c.call(tool, args.clone());
+        for step in next_steps(&doc) {
+            seen += 1;
+            assert!(
+                step.is_object(),
+                "{tool} {args}: a step that is text: {step}"
+            );
+            let Some(name) = step["tool"].as_str() else {
+                assert!(
+                    step["command"].is_string() || step["before"].is_string(),
+                    "{step}"
+                );
+                continue;
+            };
+            let schema = schemas
+                .get(name)
+                .unwrap_or_else(|| panic!("{tool}: next names no tool: {step}"));
+            let properties = schema["properties"].as_object().unwrap();
+            let given = step["arguments"].as_object().unwrap();
+            let filled = step["fill"].as_array().into_iter().flatten();
+            for arg in given
+                .keys()
+                .map(String::as_str)
+                .chain(filled.map(|f| f.as_str().unwrap()))
+            {
+                assert!(
+                    properties.contains_key(arg),
+                    "{tool} {args}: next names '{arg}', which {name} does not take: {step}"
+                );
+            }
+        }
+    }
+    assert!(seen >= 5, "too few next steps to judge: {seen}");
+}
