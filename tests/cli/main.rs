@@ -22,6 +22,7 @@ mod harness;
 mod held_out;
 mod hostile_input;
 mod integrity;
+mod mcp;
 mod memory;
 mod reading;
 mod records;

@@ -13,6 +13,7 @@
 mod progress;
 mod resources;
 mod tools;
+mod transport;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -44,7 +45,7 @@ const INSTRUCTIONS: &str = "kcamp runs one GPU-kernel optimization campaign (the
 The loop: `status` and `analyze` -> `round_new` with ONE hypothesis -> change the working kernel (resources kcamp://kernel/...; edit the files on disk) -> `validate` -> `accept` when the gate allows it, else `rollback` with a reason -> again; `report` when done. \
 Rules: one hypothesis and one change per round; the gate decides (it rejects a round that fails or regresses any shape beyond its noise band, whatever the mean); `accept` with `force` overrides it only with a `reason`, and is recorded as forced; a kernel becomes the incumbent only once its output is also right on held-out shapes you are not shown; `rollback` restores the working kernel exactly. \
 Before choosing a hypothesis read `rolled_back` in `status` (directions tried and why they failed): `round_new` and `validate` name a rolled-back round in `tried_before` when the kernel equals its snapshot. \
-Every tool returns the JSON document of the kcamp command it names (`kcamp validate --json` for `validate`); a refusal is an error result holding {\"error\": {\"kind\", \"message\", \"next\"}} (`next` only where a step fixes it: not for arguments that do not fit a tool's schema, whose message names the argument). `next` lists what to do next as kcamp command lines: call the tool of the same name (`kcamp round new` is `round_new`, `kcamp memory show v2` is `memory_show`). \
+Every tool returns the JSON document of the kcamp command it names (`kcamp validate --json` for `validate`); a refusal is an error result holding {\"error\": {\"kind\", \"message\", \"next\"}} (`next` only where a step fixes it: not for arguments that do not fit a tool's schema, whose message names the argument). `next` lists what to do next as tool calls: {\"tool\", \"arguments\"} naming only arguments that tool takes, with `fill` (arguments left to you, e.g. a hypothesis), `then` (calls after it), `before` (what to do first) and `why`; `tool` is null for a command no tool runs (named in `command`). \
 Long steps (validate, accept, report, baseline, run) send progress notifications; cancelling one stops it as Ctrl-C does: its workers end and nothing is recorded.";
 
 /// `kcamp mcp`: serve the campaign of `ctx` until the client closes stdin or a signal
@@ -88,8 +89,10 @@ async fn run(campaign: PathBuf, signalled: Arc<AtomicBool>) -> Result<()> {
         stopped,
     };
     let steps = Arc::clone(&server.steps);
+    // The end of standard input sets the flag a SIGTERM sets: the client that closes it
+    // cancels the step in progress exactly as a signal does.
     let running = server
-        .serve(rmcp::transport::io::stdio_pipes())
+        .serve(transport::stdio(Arc::clone(&signalled)))
         .await
         .map_err(|e| Error::input(format!("the MCP client did not initialize: {e}")))?;
     let signal = async {
@@ -214,7 +217,7 @@ impl Server {
         };
         let campaign = self.campaign.clone();
         let mut job = tokio::task::spawn_blocking(move || {
-            let out = run_step(argv, campaign, hooks);
+            let out = run_step(tool.name, argv, campaign, hooks);
             drop(guard);
             out
         });
@@ -266,14 +269,16 @@ async fn until_stopped(stopped: &mut watch::Receiver<bool>) {
 }
 
 /// Run one step the way `kcamp ARGV --json` runs it, in this thread.
-fn run_step(argv: Vec<String>, campaign: PathBuf, hooks: StepHooks) -> StepOutput {
+fn run_step(tool: &str, argv: Vec<String>, campaign: PathBuf, hooks: StepHooks) -> StepOutput {
     let cli = match Cli::try_parse_from(std::iter::once("kcamp".to_owned()).chain(argv)) {
         Ok(cli) => cli,
         Err(e) => {
-            let (doc, exit) = super::usage_error_document(&e);
+            // The tool's own argument named, as a bad input (exit 2), without the command
+            // line's usage text.
+            let err = Error::input(tools::usage_message(tool, &e));
             return StepOutput {
-                doc,
-                exit,
+                doc: super::error_document(&err),
+                exit: err.exit_code(),
                 error: true,
             };
         }
@@ -304,11 +309,18 @@ fn run_step(argv: Vec<String>, campaign: PathBuf, hooks: StepHooks) -> StepOutpu
 /// error result for an error document; `_meta` says the command's exit code and how long
 /// the step took.
 fn result(out: StepOutput, started: Instant) -> CallToolResult {
-    let structured = serde_json::from_str::<Value>(&out.doc).ok();
+    // Next steps become the calls of tools; the text is the same document.
+    let structured = serde_json::from_str::<Value>(&out.doc)
+        .ok()
+        .map(tools::with_next_steps);
+    let text = structured
+        .as_ref()
+        .and_then(|v| serde_json::to_string_pretty(v).ok())
+        .unwrap_or(out.doc);
     let mut r = if out.error {
-        CallToolResult::error(vec![ContentBlock::text(out.doc)])
+        CallToolResult::error(vec![ContentBlock::text(text)])
     } else {
-        CallToolResult::success(vec![ContentBlock::text(out.doc)])
+        CallToolResult::success(vec![ContentBlock::text(text)])
     };
     r.structured_content = structured;
     let mut meta = serde_json::Map::new();

@@ -91,6 +91,15 @@ impl<'a> Args<'a> {
                 ));
             }
         }
+        if let Some((a, b)) = exclusive(tool.name)
+            .iter()
+            .find(|(a, b)| values.contains_key(*a) && values.contains_key(*b))
+        {
+            return Err(format!(
+                "{}: arguments '{a}' and '{b}' exclude each other: give one of them",
+                tool.name
+            ));
+        }
         if let Some(p) = tool
             .params
             .iter()
@@ -189,7 +198,67 @@ pub fn input_schema(tool: &ToolDef) -> Map<String, Value> {
         schema.insert("required".into(), json!(required));
     }
     schema.insert("additionalProperties".into(), json!(false));
+    let pairs = exclusive(tool.name);
+    if !pairs.is_empty() {
+        let not: Vec<Value> = pairs
+            .iter()
+            .map(|(a, b)| json!({"required": [a, b]}))
+            .collect();
+        // Valid when no excluded pair is given together.
+        schema.insert("not".into(), json!({"anyOf": not}));
+    }
     schema
+}
+
+/// The pairs of a tool's arguments that exclude each other (its command's clap conflicts).
+pub fn exclusive(tool: &str) -> &'static [(&'static str, &'static str)] {
+    match tool {
+        "analyze" => &[("round", "working")],
+        _ => &[],
+    }
+}
+
+/// A refusal of the command's argument parser as a tool's: the first line of clap's
+/// message, each option it names (`'--version <vN>'`) written as the tool's argument
+/// (`'version'`), without clap's usage and help lines, which name a command line the tool
+/// does not take.
+pub fn usage_message(tool: &str, e: &clap::Error) -> String {
+    let rendered = e.render().to_string();
+    let mut lines: Vec<&str> = rendered
+        .lines()
+        .map(str::trim_end)
+        .take_while(|l| !l.trim_start().starts_with("Usage:"))
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with("tip:"))
+        .collect();
+    if lines.is_empty() {
+        lines.push("the arguments do not fit the tool");
+    }
+    let text = lines.join(" ");
+    let text = text.trim_start_matches("error: ");
+    format!("{tool}: {}", argument_names(text))
+}
+
+/// `'--no-peak'` and `'--version <vN>'` as `'no_peak'` and `'version'`.
+fn argument_names(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("'--") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 3..];
+        let Some(end) = after.find('\'') else {
+            out.push_str(&rest[i..]);
+            return out;
+        };
+        let name = after[..end]
+            .split([' ', '='])
+            .next()
+            .unwrap_or("")
+            .replace('-', "_");
+        out.push_str(&format!("argument '{name}'"));
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 pub fn find(name: &str) -> Option<&'static ToolDef> {
@@ -559,6 +628,253 @@ const VERSION: Param = Param {
     required: true,
 };
 
+/// A command's next step (a line such as `kcamp -C DIR validate, then kcamp accept
+/// (dashboard: v, then a)`) as what an agent calls: `{tool, arguments}` naming only
+/// arguments that tool takes (an option the tool has not, `--format`, is left out), with
+/// `fill` for the arguments the step leaves to the caller (`--hypothesis TEXT`), `then`
+/// for the calls that follow, `before` for what to do first (`fix the kernel`), `why` for
+/// the step's note. A command no tool runs is named as `command` (`tool` null).
+pub fn next_step(step: &str) -> Value {
+    let step = step.strip_prefix("or: ").unwrap_or(step).trim();
+    let (body, why) = split_why(step);
+    let mut calls: Vec<Value> = Vec::new();
+    let mut before = None;
+    for (i, part) in body.split(", then ").enumerate() {
+        let part = part.trim();
+        match command_at(part) {
+            Some((lead, command)) => {
+                if i == 0 && !lead.is_empty() {
+                    before = Some(lead.trim_end_matches([',', ' ']).to_owned());
+                }
+                calls.push(call_of(command));
+            }
+            None if calls.is_empty() => {
+                before = Some(match before {
+                    Some(b) => format!("{b}, then {part}"),
+                    None => part.to_owned(),
+                })
+            }
+            None => {}
+        }
+    }
+    let mut first = if calls.is_empty() {
+        json!({"tool": Value::Null, "arguments": {}})
+    } else {
+        calls.remove(0)
+    };
+    if !calls.is_empty() {
+        first["then"] = Value::Array(calls);
+    }
+    if let Some(b) = before {
+        first["before"] = json!(b);
+    }
+    if let Some(w) = why {
+        first["why"] = json!(w);
+    }
+    first
+}
+
+/// A step's text and its note: `(…)` after three spaces or `# …`, without the dashboard's
+/// key hints (`dashboard: v`), which are no step of an agent's.
+fn split_why(step: &str) -> (&str, Option<String>) {
+    let (body, note) = if let Some(i) = step.find("   (") {
+        (
+            &step[..i],
+            step[i + 4..].strip_suffix(')').unwrap_or(&step[i + 4..]),
+        )
+    } else if let Some(i) = step.find("   # ") {
+        (&step[..i], &step[i + 5..])
+    } else {
+        return (step, None);
+    };
+    let kept: Vec<&str> = note
+        .split("; ")
+        .map(str::trim)
+        .filter(|n| !n.is_empty() && !n.starts_with("dashboard:"))
+        .collect();
+    (body.trim(), (!kept.is_empty()).then(|| kept.join("; ")))
+}
+
+/// The text before the command a part names, and the command (from `kcamp `).
+fn command_at(part: &str) -> Option<(&str, &str)> {
+    let i = part
+        .match_indices("kcamp ")
+        .map(|(i, _)| i)
+        .find(|&i| i == 0 || part[..i].ends_with(' '))?;
+    Some((&part[..i], &part[i..]))
+}
+
+/// Words as a POSIX shell splits them (quotes and backslashes; no expansions).
+fn shell_words(text: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                for c in chars.by_ref() {
+                    if c == '\'' {
+                        break;
+                    }
+                    word.push(c);
+                }
+            }
+            '"' => {
+                in_word = true;
+                while let Some(c) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => word.extend(chars.next()),
+                        c => word.push(c),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                word.extend(chars.next());
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    words
+}
+
+/// A value the step leaves to the caller: `TEXT`, `N`, `vN`, `CSV`.
+fn placeholder(value: &str) -> bool {
+    value == "vN"
+        || (!value.is_empty()
+            && value
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c == '_' || c == '.'))
+}
+
+/// `kcamp [-C DIR] COMMAND [ARGS]` as `{tool, arguments, fill}`.
+fn call_of(command: &str) -> Value {
+    let mut words = shell_words(command).into_iter().skip(1).peekable();
+    let mut rest: Vec<String> = Vec::new();
+    while let Some(w) = words.next() {
+        match w.as_str() {
+            "-C" | "--campaign" => {
+                words.next();
+            }
+            "--json" => {}
+            _ if w.starts_with("--campaign=") => {}
+            _ => rest.push(w),
+        }
+    }
+    let two = rest.iter().take(2).cloned().collect::<Vec<_>>().join("_");
+    let (tool, skip) = match (find(&two), rest.first().and_then(|w| find(w))) {
+        (Some(t), _) if rest.len() >= 2 => (t, 2),
+        (_, Some(t)) => (t, 1),
+        _ => {
+            return json!({"tool": Value::Null, "command": command.trim(), "arguments": {}});
+        }
+    };
+    let mut arguments = Map::new();
+    let mut fill: Vec<&str> = Vec::new();
+    let mut positional: Vec<String> = Vec::new();
+    let mut args = rest.into_iter().skip(skip).peekable();
+    let mut options = true;
+    while let Some(w) = args.next() {
+        let flag = w.strip_prefix("--").filter(|f| options && !f.is_empty());
+        let Some(flag) = flag else {
+            if w == "--" {
+                options = false;
+            } else {
+                positional.push(w);
+            }
+            continue;
+        };
+        let (name, inline) = match flag.split_once('=') {
+            Some((n, v)) => (n.replace('-', "_"), Some(v.to_owned())),
+            None => (flag.replace('-', "_"), None),
+        };
+        let param = tool.params.iter().find(|p| p.name == name);
+        let takes_value = !matches!(param.map(|p| p.ty), Some(Ty::Bool));
+        let value = match inline {
+            Some(v) => Some(v),
+            None if takes_value && args.peek().is_some_and(|n| !n.starts_with("--")) => args.next(),
+            None => None,
+        };
+        let Some(p) = param else { continue };
+        match (p.ty, value) {
+            (Ty::Bool, _) => {
+                arguments.insert(p.name.into(), json!(true));
+            }
+            (_, Some(v)) if placeholder(&v) => fill.push(p.name),
+            (Ty::Integer, Some(v)) => match v.parse::<u64>() {
+                Ok(n) => {
+                    arguments.insert(p.name.into(), json!(n));
+                }
+                Err(_) => fill.push(p.name),
+            },
+            (Ty::Strings, Some(v)) => {
+                arguments.insert(p.name.into(), json!([v]));
+            }
+            (_, Some(v)) => {
+                arguments.insert(p.name.into(), json!(v));
+            }
+            (_, None) => fill.push(p.name),
+        }
+    }
+    // Positional words fill the tool's arguments that the command line takes in place:
+    // the record's version, the gate's two CSVs.
+    let slots: Vec<&Param> = tool
+        .params
+        .iter()
+        .filter(|p| p.required && !arguments.contains_key(p.name) && !fill.contains(&p.name))
+        .collect();
+    let mut slots = slots.into_iter();
+    for w in positional {
+        let Some(p) = slots.next() else { break };
+        if placeholder(&w) {
+            fill.push(p.name);
+        } else {
+            arguments.insert(p.name.into(), json!(w));
+        }
+    }
+    let mut call = json!({"tool": tool.name, "arguments": arguments});
+    if !fill.is_empty() {
+        call["fill"] = json!(fill);
+    }
+    call
+}
+
+/// A command's document with its next steps as [`next_step`] objects: the document's own
+/// `next`, and an error document's `error.next`.
+pub fn with_next_steps(mut doc: Value) -> Value {
+    fn convert(next: &mut Value) {
+        if let Value::Array(steps) = next {
+            for s in steps.iter_mut() {
+                if let Value::String(line) = s {
+                    *s = next_step(line);
+                }
+            }
+        }
+    }
+    if let Some(next) = doc.get_mut("next") {
+        convert(next);
+    }
+    if let Some(next) = doc.get_mut("error").and_then(|e| e.get_mut("next")) {
+        convert(next);
+    }
+    doc
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -623,6 +939,73 @@ mod tests {
         assert!(e.contains("one of quick, full"), "{e}");
         let e = argv("analyze", json!({"round": -1})).unwrap_err();
         assert!(e.contains("non-negative integer"), "{e}");
+        let e = argv("analyze", json!({"round": 3, "working": true})).unwrap_err();
+        assert!(
+            e.contains("'round' and 'working' exclude each other"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_next_step_is_a_tool_call_naming_only_arguments_the_tool_takes() {
+        assert_eq!(
+            next_step(
+                "kcamp -C '/my camp' report --no-run --format markdown   (paste into a pull request)"
+            ),
+            json!({"tool": "report", "arguments": {"no_run": true}, "why": "paste into a pull request"})
+        );
+        assert_eq!(
+            next_step("kcamp round new --hypothesis TEXT   (dashboard: n)"),
+            json!({"tool": "round_new", "arguments": {}, "fill": ["hypothesis"]})
+        );
+        assert_eq!(
+            next_step("kcamp validate, then kcamp accept   (dashboard: v, then a)"),
+            json!({"tool": "validate", "arguments": {}, "then": [{"tool": "accept", "arguments": {}}]})
+        );
+        assert_eq!(
+            next_step(
+                "or: fix the kernel, then kcamp -C x validate --full   (measures kernel/ as it is now; dashboard: v)"
+            ),
+            json!({"tool": "validate", "arguments": {"full": true}, "before": "fix the kernel", "why": "measures kernel/ as it is now"})
+        );
+        assert_eq!(
+            next_step("kcamp accept --force --reason \"s32 -3% is noise\""),
+            json!({"tool": "accept", "arguments": {"force": true, "reason": "s32 -3% is noise"}})
+        );
+        assert_eq!(
+            next_step("kcamp gate a.csv 'b c.csv' --format csv   # every shape's numbers"),
+            json!({"tool": "gate", "arguments": {"base": "a.csv", "candidate": "b c.csv"}, "why": "every shape's numbers"})
+        );
+        assert_eq!(
+            next_step("kcamp memory show v2"),
+            json!({"tool": "memory_show", "arguments": {"version": "v2"}})
+        );
+        assert_eq!(
+            next_step("kcamp repair   (restores it from the git history)"),
+            json!({"tool": null, "command": "kcamp repair", "arguments": {}, "why": "restores it from the git history"})
+        );
+        assert_eq!(
+            next_step("put the file back as it was"),
+            json!({"tool": null, "arguments": {}, "before": "put the file back as it was"})
+        );
+    }
+
+    #[test]
+    fn a_refusal_of_the_parser_names_the_tools_argument_without_usage_text() {
+        use clap::Parser;
+        let e = crate::cli::Cli::try_parse_from(["kcamp", "memory", "show", "--version=vx"])
+            .unwrap_err();
+        let m = usage_message("memory_show", &e);
+        assert!(m.starts_with("memory_show: "), "{m}");
+        assert!(m.contains("argument 'version'"), "{m}");
+        assert!(!m.contains("--version") && !m.contains("Usage"), "{m}");
+        let e = crate::cli::Cli::try_parse_from(["kcamp", "analyze", "--round=3", "--working"])
+            .unwrap_err();
+        let m = usage_message("analyze", &e);
+        assert!(
+            m.contains("argument 'round'") && m.contains("argument 'working'"),
+            "{m}"
+        );
     }
 
     #[test]
