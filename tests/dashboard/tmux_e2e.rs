@@ -98,6 +98,32 @@ impl Tmux {
         assert!(status.success());
     }
 
+    /// Paste `text` as the terminal would: `paste-buffer -p` wraps it in the bracketed-paste
+    /// markers when the program asked for them (and sends it as bare keys when it did not).
+    fn paste(&self, text: &str) {
+        let status = Command::new("tmux")
+            .args(["-L", &self.socket, "set-buffer", "-b", "e2e", "--", text])
+            .status()
+            .expect("tmux set-buffer");
+        assert!(status.success());
+        let status = Command::new("tmux")
+            .args(["-L", &self.socket, "paste-buffer", "-p", "-d", "-b", "e2e"])
+            .args(["-t", "e2e"])
+            .status()
+            .expect("tmux paste-buffer");
+        assert!(status.success());
+    }
+
+    /// Resize the window (and the dashboard's terminal with it).
+    fn resize(&self, width: u16, height: u16) {
+        let status = Command::new("tmux")
+            .args(["-L", &self.socket, "resize-window", "-t", "e2e"])
+            .args(["-x", &width.to_string(), "-y", &height.to_string()])
+            .status()
+            .expect("tmux resize-window");
+        assert!(status.success());
+    }
+
     /// Poll the screen until `found` says yes; panics with the last screen on timeout.
     fn wait_for(&self, what: &str, timeout: Duration, found: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
@@ -484,6 +510,92 @@ fn diff_search_mouse_and_the_editor_in_the_dashboard() {
 
     tmux.send(&["q"]);
     let end = tmux.wait_for("the exit", Duration::from_secs(60), |s| {
+        s.contains("KCAMP_EXIT=")
+    });
+    assert!(end.contains("KCAMP_EXIT=0"), "{end}");
+}
+
+#[test]
+fn a_multi_line_paste_into_a_text_field_records_nothing() {
+    if tmux_missing() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let campaign = demo_copy(tmp.path(), |m| m);
+    let (tmux, screen) = open_dashboard("paste", &campaign);
+    let round = ensure_open_round(&tmux, &screen);
+    let decision = campaign.join(format!("rounds/round-{round}/decision.json"));
+    let journal_before = std::fs::read_to_string(campaign.join("journal.jsonl")).unwrap();
+    let pasted = "first line of pasted note\ndef\tghi\n";
+
+    // The rollback reason: `r`, clear the suggestion, paste. Without bracketed paste the
+    // line break was Enter (the rollback sent) and `d`, `e` were keys.
+    tmux.send(&["r"]);
+    tmux.wait_for("the rollback popup", Duration::from_secs(10), |s| {
+        s.contains(&format!("Roll back round {round}"))
+    });
+    tmux.send(&["C-u"]);
+    tmux.paste(pasted);
+    tmux.wait_for("the pasted reason", Duration::from_secs(10), |s| {
+        s.contains("reason: first line of pasted note def ghi")
+    });
+    // Search: the same, in the rounds' search field.
+    tmux.send(&["Escape"]);
+    tmux.wait_for("the popup closed", Duration::from_secs(10), |s| {
+        !s.contains(&format!("Roll back round {round}"))
+    });
+    tmux.send(&["/"]);
+    tmux.paste("strides\nonce");
+    tmux.wait_for("the pasted search", Duration::from_secs(10), |s| {
+        s.contains("hypothesis contains: strides once")
+    });
+    tmux.send(&["Escape"]);
+    // Outside a text field a paste is no keys: `q` in it does not quit, `v` does not run.
+    tmux.paste("qv\n");
+    tmux.wait_for("the paste refused", Duration::from_secs(10), |s| {
+        s.contains("a paste goes into a text field only")
+    });
+    std::thread::sleep(Duration::from_millis(500));
+    let screen = tmux.capture();
+    assert!(!screen.contains("KCAMP_EXIT="), "{screen}");
+    assert!(!screen.contains("» started"), "no command ran:\n{screen}");
+
+    assert!(!decision.exists(), "no decision is recorded");
+    let journal_after = std::fs::read_to_string(campaign.join("journal.jsonl")).unwrap();
+    assert_eq!(journal_before, journal_after, "nothing is journaled");
+    tmux.send(&["q"]);
+    let end = tmux.wait_for("the exit", Duration::from_secs(10), |s| {
+        s.contains("KCAMP_EXIT=")
+    });
+    assert!(end.contains("KCAMP_EXIT=0"), "{end}");
+}
+
+#[test]
+fn a_resize_that_hides_the_focused_panel_moves_the_focus() {
+    if tmux_missing() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let campaign = demo_copy(tmp.path(), |m| m);
+    let (tmux, _) = open_dashboard("resize", &campaign);
+    tmux.resize(80, 24);
+    tmux.wait_for("80×24", Duration::from_secs(10), |s| {
+        s.lines().next().is_some_and(|l| l.chars().count() <= 80) && s.contains("6 Log")
+    });
+    tmux.send(&["6"]);
+    std::thread::sleep(Duration::from_millis(300));
+    tmux.resize(80, 17);
+    let screen = tmux.wait_for("the focus moved", Duration::from_secs(10), |s| {
+        s.contains("panel 6 Log is left out at 80×17: the focus is on 1 Rounds")
+    });
+    assert!(!screen.contains("┌ 6 Log"), "the log is left out:\n{screen}");
+    // k now moves the rounds, the panel in sight.
+    tmux.send(&["k"]);
+    tmux.wait_for("round 3 selected", Duration::from_secs(10), |s| {
+        s.contains("2 Gate round 3")
+    });
+    tmux.send(&["q"]);
+    let end = tmux.wait_for("the exit", Duration::from_secs(10), |s| {
         s.contains("KCAMP_EXIT=")
     });
     assert!(end.contains("KCAMP_EXIT=0"), "{end}");

@@ -46,7 +46,11 @@ struct TerminalGuard;
 
 impl Drop for TerminalGuard {
     fn drop(&mut self) {
-        let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
+        let _ = crossterm::execute!(
+            std::io::stdout(),
+            crossterm::event::DisableMouseCapture,
+            crossterm::event::DisableBracketedPaste
+        );
         ratatui::restore();
     }
 }
@@ -61,6 +65,8 @@ pub trait Console: Stream<Item = std::io::Result<Event>> + Unpin {
     fn resume(&mut self) -> std::io::Result<()>;
     /// Put `text` on the clipboard of the terminal (OSC 52: through SSH and tmux too).
     fn copy(&mut self, text: &str) -> std::io::Result<()>;
+    /// Stop this process until the shell continues it (the terminal already paused).
+    fn stop(&mut self);
 }
 
 /// The terminal the dashboard runs in. Its event reader is dropped while an editor runs,
@@ -88,6 +94,7 @@ impl Console for TerminalConsole {
         crossterm::execute!(
             std::io::stdout(),
             crossterm::event::DisableMouseCapture,
+            crossterm::event::DisableBracketedPaste,
             crossterm::terminal::LeaveAlternateScreen,
             crossterm::cursor::Show
         )?;
@@ -99,7 +106,8 @@ impl Console for TerminalConsole {
         crossterm::execute!(
             std::io::stdout(),
             crossterm::terminal::EnterAlternateScreen,
-            crossterm::event::EnableMouseCapture
+            crossterm::event::EnableMouseCapture,
+            crossterm::event::EnableBracketedPaste
         )?;
         self.events = Some(EventStream::new());
         Ok(())
@@ -110,6 +118,12 @@ impl Console for TerminalConsole {
             std::io::stdout(),
             crossterm::clipboard::CopyToClipboard::to_clipboard_from(text)
         )
+    }
+
+    fn stop(&mut self) {
+        // SAFETY: raise only sends a signal to this process; SIGTSTP's default action stops
+        // it, and raise returns once the shell continues it (`fg`).
+        unsafe { libc::raise(libc::SIGTSTP) };
     }
 }
 
@@ -124,6 +138,7 @@ impl Console for futures::channel::mpsc::UnboundedReceiver<std::io::Result<Event
     fn copy(&mut self, _text: &str) -> std::io::Result<()> {
         Ok(())
     }
+    fn stop(&mut self) {}
 }
 
 /// What the loop did, for tests and the idle-cost check.
@@ -164,9 +179,20 @@ pub fn run(dir: &Path, options: &DashboardOptions) -> Result<Option<CampaignStat
             ratatui::try_init().map_err(|e| Error::io("switching the terminal to raw mode", e))?;
         let _guard = TerminalGuard;
         // Clicks and the wheel; text is still selected with Shift held, as in other
-        // terminal programs that take the mouse.
-        crossterm::execute!(std::io::stdout(), crossterm::event::EnableMouseCapture)
-            .map_err(|e| Error::io("asking the terminal for mouse events", e))?;
+        // terminal programs that take the mouse. Bracketed paste: a pasted text arrives
+        // whole, so its line breaks are never read as Enter (a submit) nor its letters as
+        // keys.
+        crossterm::execute!(
+            std::io::stdout(),
+            crossterm::event::EnableMouseCapture,
+            crossterm::event::EnableBracketedPaste
+        )
+        .map_err(|e| {
+            Error::io(
+                "asking the terminal for mouse events and bracketed paste",
+                e,
+            )
+        })?;
         let mut model = Model::new(Theme::from_env(), Utc::now);
         model.scratch = options.scratch;
         let stats = LoopStats::default();
@@ -254,6 +280,7 @@ where
             event = events.next() => match event {
                 Some(Ok(Event::Key(key))) => Msg::Key(key),
                 Some(Ok(Event::Resize(w, h))) => Msg::Resize(w, h),
+                Some(Ok(Event::Paste(text))) => Msg::Paste(text),
                 Some(Ok(Event::Mouse(m))) if matches!(
                     m.kind,
                     crossterm::event::MouseEventKind::Down(_)
@@ -305,6 +332,15 @@ where
                     let result = edit(&mut events, terminal, options, &path).await;
                     // Heard on the next turn, as any other message.
                     let _ = tx.send(Msg::EditorDone(result));
+                }
+                Effect::Suspend => {
+                    if let Err(e) = suspend(&mut events, terminal) {
+                        let _ = tx.send(Msg::EffectFailed(format!("suspending: {e}")));
+                    }
+                    // Drawn whole again, at the size the terminal has now.
+                    if let Ok(size) = terminal.size() {
+                        let _ = tx.send(Msg::Resize(size.width, size.height));
+                    }
                 }
             }
         }
@@ -531,6 +567,23 @@ where
         )),
         Err(e) => Err(format!("`{}`: {e}", words[0])),
     }
+}
+
+/// Ctrl-Z: the terminal as the shell had it, then SIGTSTP to this process (stopped until
+/// the shell continues it: `fg`), then the terminal taken again. A command the dashboard
+/// started runs in its own process group and goes on meanwhile.
+fn suspend<B, E>(events: &mut E, terminal: &mut Terminal<B>) -> std::io::Result<()>
+where
+    B: Backend,
+    E: Console,
+{
+    events.pause()?;
+    events.stop();
+    let resumed = events.resume();
+    if let Ok(size) = terminal.size() {
+        let _ = terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height));
+    }
+    resumed
 }
 
 fn spawn(

@@ -70,6 +70,9 @@ pub enum Action {
     Up,
     PageDown,
     PageUp,
+    /// Half a page (Ctrl-d / Ctrl-u, as in vi and less).
+    HalfPageDown,
+    HalfPageUp,
     Top,
     Bottom,
     Reasons,
@@ -100,6 +103,13 @@ pub enum Action {
     Copy,
     NextMatch,
     PrevMatch,
+    /// Every key of the key bar, over as many rows as they take (again: one row).
+    ExpandBar,
+    /// The focused panel over the whole screen (again: every panel).
+    Zoom,
+    /// Give the terminal back to the shell and stop (Ctrl-Z); `fg` brings the dashboard
+    /// back.
+    Suspend,
 }
 
 /// Which contexts a binding applies to.
@@ -350,6 +360,24 @@ pub const BINDINGS: &[Binding] = &[
         bar: true,
     },
     Binding {
+        keys: &[ctrl('d')],
+        action: Action::HalfPageDown,
+        scope: Scope::Viewer,
+        target: Target::None,
+        short: "half page",
+        description: "scroll half a page down",
+        bar: false,
+    },
+    Binding {
+        keys: &[ctrl('u')],
+        action: Action::HalfPageUp,
+        scope: Scope::Viewer,
+        target: Target::None,
+        short: "half page up",
+        description: "scroll half a page up",
+        bar: false,
+    },
+    Binding {
         keys: &[key('g'), code(KeyCode::Home)],
         action: Action::Top,
         scope: Scope::Viewer,
@@ -455,6 +483,24 @@ pub const BINDINGS: &[Binding] = &[
         target: Target::None,
         short: "page up",
         description: "move a page up",
+        bar: false,
+    },
+    Binding {
+        keys: &[ctrl('d')],
+        action: Action::HalfPageDown,
+        scope: Scope::Panels(MOVABLE),
+        target: Target::None,
+        short: "half page",
+        description: "move half a page down (as in vi and less)",
+        bar: false,
+    },
+    Binding {
+        keys: &[ctrl('u')],
+        action: Action::HalfPageUp,
+        scope: Scope::Panels(MOVABLE),
+        target: Target::None,
+        short: "half page up",
+        description: "move half a page up",
         bar: false,
     },
     Binding {
@@ -629,21 +675,21 @@ pub const BINDINGS: &[Binding] = &[
         bar: true,
     },
     Binding {
-        keys: &[code(KeyCode::Tab)],
+        keys: &[code(KeyCode::Tab), key('l')],
         action: Action::FocusNext,
         scope: Scope::Main,
         target: Target::None,
         short: "next panel",
-        description: "focus the next panel",
+        description: "focus the next panel (l, as in lazygit)",
         bar: true,
     },
     Binding {
-        keys: &[code(KeyCode::BackTab)],
+        keys: &[code(KeyCode::BackTab), key('h')],
         action: Action::FocusPrev,
         scope: Scope::Main,
         target: Target::None,
         short: "prev panel",
-        description: "focus the previous panel",
+        description: "focus the previous panel (h)",
         bar: false,
     },
     Binding {
@@ -698,6 +744,33 @@ pub const BINDINGS: &[Binding] = &[
         target: Target::None,
         short: "log",
         description: "focus panel 6: log",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('+')],
+        action: Action::Zoom,
+        scope: Scope::Main,
+        target: Target::None,
+        short: "zoom",
+        description: "the focused panel over the whole screen; + again shows every panel (Tab still moves, zoomed)",
+        bar: false,
+    },
+    Binding {
+        keys: &[key('.')],
+        action: Action::ExpandBar,
+        scope: Scope::Main,
+        target: Target::None,
+        short: "more keys",
+        description: "the key bar over several rows, every key it leaves out at this width shown (. again: one row)",
+        bar: false,
+    },
+    Binding {
+        keys: &[ctrl('z')],
+        action: Action::Suspend,
+        scope: Scope::Main,
+        target: Target::None,
+        short: "suspend",
+        description: "suspend the dashboard to the shell (fg brings it back); a command it started goes on",
         bar: false,
     },
     Binding {

@@ -9,7 +9,7 @@ use std::path::{Component, Path};
 
 use kcamp_core::Result;
 use kcamp_core::artifacts::progress::Progress;
-use kcamp_core::campaign::{CampaignState, JournalEntry, RoundState};
+use kcamp_core::campaign::{CampaignState, Damage, JournalEntry, RoundState};
 use kcamp_core::files::{
     FROZEN_HEADER_FILE, JOURNAL_FILE, KERNEL_DIR, KERNEL_OVERRIDE_FILE, LOCK_FILE, MANIFEST_FILE,
     MEMORY_DIR, PROGRESS_FILE, ROUNDS_DIR,
@@ -213,6 +213,7 @@ pub fn read_all(dir: &Path, load: crate::Loader) -> Result<Loaded> {
     for round in &mut state.rounds {
         with_snapshot_key(round);
     }
+    state.damage.extend(torn_journal_line(dir));
     Ok(Loaded {
         state,
         working_key: working_key(dir),
@@ -239,12 +240,49 @@ pub fn with_snapshot_key(round: &mut RoundState) {
     }
 }
 
+/// Bytes of the journal's end read to find a torn last line.
+const TORN_TAIL_WINDOW: u64 = 64 * 1024;
+
+/// The journal's torn last line (a crash or a full disk cut the last append short: no
+/// newline), as damage the dashboard shows; readers skip it and the next writer sets it
+/// aside. Only the end of the file is read.
+pub fn torn_journal_line(dir: &Path) -> Option<Damage> {
+    use std::io::{Read, Seek, SeekFrom};
+    let path = dir.join(JOURNAL_FILE);
+    let mut file = std::fs::File::open(&path).ok()?;
+    let len = file.metadata().ok()?.len();
+    let start = len.saturating_sub(TORN_TAIL_WINDOW);
+    file.seek(SeekFrom::Start(start)).ok()?;
+    let mut tail = Vec::new();
+    file.read_to_end(&mut tail).ok()?;
+    if tail.is_empty() || tail.ends_with(b"\n") {
+        return None;
+    }
+    let torn = match tail.iter().rposition(|&b| b == b'\n') {
+        Some(i) => tail.len() - i - 1,
+        None if start == 0 => tail.len(),
+        None => return None,
+    };
+    Some(Damage {
+        path,
+        line: None,
+        problem: format!(
+            "torn last line ({torn} bytes, no newline), skipped; the next write sets it aside"
+        ),
+    })
+}
+
 /// The parts of a campaign read again: each field is `Some` when it was read.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StatePatch {
-    /// Re-read rounds; `None` for a round whose directory is gone.
+    /// Re-read rounds; `None` for a round whose directory is gone, or whose decision is
+    /// unreadable (then named in `round_damage`).
     pub rounds: Vec<(u32, Option<RoundState>)>,
+    /// What each re-read round's read went around (its decision, records).
+    pub round_damage: Vec<(u32, Vec<Damage>)>,
     pub journal: Option<Vec<JournalEntry>>,
+    /// The re-read journal's malformed lines and torn last line.
+    pub journal_damage: Option<Vec<Damage>>,
     pub lock_holder: Option<Option<String>>,
     pub live: Option<Option<Progress>>,
     /// The working kernel's key ([`working_key`]).
@@ -260,14 +298,19 @@ pub fn read_patch(
 ) -> Result<StatePatch> {
     let mut patch = StatePatch::default();
     for &n in &scope.rounds {
-        let mut round = CampaignState::load_round(dir, n, frozen_header)?;
+        let mut damage = Vec::new();
+        let mut round = CampaignState::load_round_noting(dir, n, frozen_header, &mut damage)?;
         if let Some(r) = round.as_mut() {
             with_snapshot_key(r);
         }
         patch.rounds.push((n, round));
+        patch.round_damage.push((n, damage));
     }
     if scope.journal {
-        patch.journal = Some(CampaignState::read_journal(dir)?);
+        let (entries, mut damage) = CampaignState::read_journal_noting(dir)?;
+        damage.extend(torn_journal_line(dir));
+        patch.journal = Some(entries);
+        patch.journal_damage = Some(damage);
     }
     if scope.lock {
         patch.lock_holder = Some(CampaignState::read_lock_holder(dir));
@@ -291,6 +334,20 @@ impl StatePatch {
                 changed.rounds.insert(n);
             }
         }
+        for (n, damage) in self.round_damage {
+            let rdir = state.dir.join(ROUNDS_DIR).join(format!("round-{n}"));
+            let memory = state
+                .dir
+                .join(MEMORY_DIR)
+                .join(format!("v{}.json", n.wrapping_sub(1)));
+            if replace_damage(state, damage, |p| p.starts_with(&rdir) || p == memory) {
+                changed.rounds.insert(n);
+            }
+        }
+        if let Some(damage) = self.journal_damage {
+            let journal = state.dir.join(JOURNAL_FILE);
+            changed.journal |= replace_damage(state, damage, |p| p == journal);
+        }
         if let Some(journal) = self.journal
             && journal != state.journal
         {
@@ -312,6 +369,22 @@ impl StatePatch {
         }
         changed
     }
+}
+
+/// Put `damage` in place of the state's damage of the files `of` names; true when it
+/// differs.
+fn replace_damage(
+    state: &mut CampaignState,
+    damage: Vec<Damage>,
+    of: impl Fn(&Path) -> bool,
+) -> bool {
+    let old: Vec<&Damage> = state.damage.iter().filter(|d| of(&d.path)).collect();
+    if old.len() == damage.len() && old.iter().zip(&damage).all(|(a, b)| *a == b) {
+        return false;
+    }
+    state.damage.retain(|d| !of(&d.path));
+    state.damage.extend(damage);
+    true
 }
 
 /// What a patch changed.

@@ -37,12 +37,8 @@ impl CampaignState {
                 rounds.push(round);
             }
         }
-        let journal = read_journal(dir)?;
-        damage.extend(journal.malformed.iter().map(|m| Damage {
-            path: dir.join(JOURNAL_FILE),
-            line: Some(m.line),
-            problem: format!("malformed journal line, skipped: {}", m.error),
-        }));
+        let (journal, journal_damage) = CampaignState::read_journal_noting(dir)?;
+        damage.extend(journal_damage);
         let mut state = CampaignState {
             dir: dir.to_path_buf(),
             manifest,
@@ -51,7 +47,7 @@ impl CampaignState {
             incumbent: None,
             open_round: None,
             lock_holder: CampaignState::read_lock_holder(dir),
-            journal: journal.entries,
+            journal,
             live: CampaignState::read_live(dir),
             damage,
         };
@@ -73,7 +69,7 @@ impl CampaignState {
     /// [`load_round`](CampaignState::load_round), what it reads around noted in `damage`:
     /// a round whose decision is unreadable is left out (None), since whether it is open
     /// or decided is not known; its other unreadable records are left empty.
-    fn load_round_noting(
+    pub fn load_round_noting(
         dir: &Path,
         n: u32,
         frozen_header: Option<&str>,
@@ -157,6 +153,22 @@ impl CampaignState {
     }
 
     /// `journal.jsonl`.
+    /// The journal's entries and its malformed lines as [`load`](CampaignState::load) lists
+    /// them in `damage` (skipped, read around).
+    pub fn read_journal_noting(dir: &Path) -> Result<(Vec<JournalEntry>, Vec<Damage>)> {
+        let journal = read_journal(dir)?;
+        let damage = journal
+            .malformed
+            .iter()
+            .map(|m| Damage {
+                path: dir.join(JOURNAL_FILE),
+                line: Some(m.line),
+                problem: format!("malformed journal line, skipped: {}", m.error),
+            })
+            .collect();
+        Ok((journal.entries, damage))
+    }
+
     pub fn read_journal(dir: &Path) -> Result<Vec<JournalEntry>> {
         Ok(read_journal(dir)?.entries)
     }

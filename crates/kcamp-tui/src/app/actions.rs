@@ -45,6 +45,12 @@ pub(super) fn on_key(model: &mut Model, key: &KeyEvent) -> Vec<Effect> {
                 model.popup = Some(Popup::Viewer(viewer));
                 copy(model, text)
             }
+            ViewerOutcome::Unknown => {
+                let title = viewer.title.clone();
+                model.popup = Some(Popup::Viewer(viewer));
+                unknown_popup_key(model, key, &title);
+                Vec::new()
+            }
         },
         Some(Popup::Shape(mut shape)) => match shape.on_key(action, key, area) {
             ViewerOutcome::Close => Vec::new(),
@@ -56,6 +62,11 @@ pub(super) fn on_key(model: &mut Model, key: &KeyEvent) -> Vec<Effect> {
                 let text = shape.copy_text();
                 model.popup = Some(Popup::Shape(shape));
                 copy(model, text)
+            }
+            ViewerOutcome::Unknown => {
+                model.popup = Some(Popup::Shape(shape));
+                unknown_popup_key(model, key, "shape");
+                Vec::new()
             }
         },
         Some(Popup::Confirm(mut confirm)) => match confirm.on_action(action, area) {
@@ -87,6 +98,31 @@ pub(super) fn on_key(model: &mut Model, key: &KeyEvent) -> Vec<Effect> {
                 InputOutcome::Submitted(text) => submit_input(model, purpose, text),
             }
         }
+    }
+}
+
+/// Pasted text: into the text field being typed (an input popup, a viewer's search), as one
+/// line; anywhere else it is no keys and does nothing, said so. A paste never submits.
+pub(super) fn on_paste(model: &mut Model, text: &str) {
+    let area = crate::view::body_area(model);
+    let taken = match model.popup.as_mut() {
+        Some(Popup::Input(input)) => {
+            input.paste(text);
+            if let InputPurpose::Filter(panel) = input.purpose {
+                let typed = input.text().to_owned();
+                set_filter(model, panel, &typed);
+            }
+            true
+        }
+        Some(Popup::Viewer(viewer)) => viewer.paste(text, area),
+        _ => false,
+    };
+    if !taken {
+        model.toast(
+            "a paste goes into a text field only (n, r, /, a forced accept): nothing was done with it"
+                .to_owned(),
+            Tone::Dim,
+        );
     }
 }
 
@@ -234,6 +270,8 @@ pub(super) fn move_in_panel(model: &mut Model, action: Action) {
         Action::Up => -1,
         Action::PageDown => page,
         Action::PageUp => -page,
+        Action::HalfPageDown => (page / 2).max(1),
+        Action::HalfPageUp => -(page / 2).max(1),
         Action::Top => isize::MIN / 2,
         _ => isize::MAX / 2,
     };
@@ -559,6 +597,8 @@ fn on_main_action(model: &mut Model, action: Option<Action>, key: &KeyEvent) -> 
         | Action::Up
         | Action::PageDown
         | Action::PageUp
+        | Action::HalfPageDown
+        | Action::HalfPageUp
         | Action::Top
         | Action::Bottom => {
             move_in_panel(model, action);
@@ -603,6 +643,15 @@ fn on_main_action(model: &mut Model, action: Option<Action>, key: &KeyEvent) -> 
         },
         Action::LogViewer => {
             open_log(model);
+            Vec::new()
+        }
+        Action::ExpandBar => {
+            model.bar_expanded = !model.bar_expanded;
+            Vec::new()
+        }
+        Action::Suspend => vec![Effect::Suspend],
+        Action::Zoom => {
+            model.zoomed = !model.zoomed;
             Vec::new()
         }
         Action::Copy => {
@@ -678,16 +727,8 @@ const IMPORTED: &str = "This campaign's measurements are imported CSVs: kcamp ha
 
 /// A key that does nothing here is said so, once, with where the keys are listed.
 fn unknown_key(model: &mut Model, key: &KeyEvent) {
-    use crossterm::event::{KeyCode, KeyEventKind};
-    if key.kind == KeyEventKind::Release {
+    let Some(name) = key_name(key) else {
         return;
-    }
-    let name = match key.code {
-        KeyCode::Char(c) if !c.is_control() => c.to_string(),
-        KeyCode::Enter => "Enter".into(),
-        KeyCode::Esc | KeyCode::Modifier(_) => return,
-        KeyCode::F(n) => format!("F{n}"),
-        _ => return,
     };
     let panel = model.focus;
     model.toast(
@@ -698,6 +739,54 @@ fn unknown_key(model: &mut Model, key: &KeyEvent) {
         ),
         Tone::Dim,
     );
+}
+
+/// The same in a read-only popup (a diff, the help, a shape), with the keys it has.
+fn unknown_popup_key(model: &mut Model, key: &KeyEvent, title: &str) {
+    let Some(name) = key_name(key) else {
+        return;
+    };
+    let title = title.split_whitespace().next().unwrap_or("this");
+    model.toast(
+        format!(
+            "{name} does nothing in the {} viewer: j/k and PgUp/PgDn scroll, / searches, y copies, Esc closes",
+            title.to_lowercase()
+        ),
+        Tone::Dim,
+    );
+}
+
+/// A key as pressed (`C-d`, `Space`, `M-x`, `←`); None for one not worth a word (a
+/// release, a lone modifier, Esc).
+fn key_name(key: &KeyEvent) -> Option<String> {
+    use crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
+    if key.kind == KeyEventKind::Release {
+        return None;
+    }
+    // The key as pressed: C-d is not d (the diff), and Space has a name.
+    let base = match key.code {
+        KeyCode::Char(' ') => "Space".to_owned(),
+        KeyCode::Char(c) if !c.is_control() => c.to_string(),
+        KeyCode::Enter => "Enter".into(),
+        KeyCode::Tab => "Tab".into(),
+        KeyCode::Backspace => "Bksp".into(),
+        KeyCode::Delete => "Del".into(),
+        KeyCode::Insert => "Ins".into(),
+        KeyCode::Left => "←".into(),
+        KeyCode::Right => "→".into(),
+        KeyCode::Esc | KeyCode::Modifier(_) => return None,
+        KeyCode::F(n) => format!("F{n}"),
+        _ => return None,
+    };
+    let mut name = String::new();
+    if key.modifiers.contains(KeyModifiers::CONTROL) {
+        name.push_str("C-");
+    }
+    if key.modifiers.contains(KeyModifiers::ALT) {
+        name.push_str("M-");
+    }
+    name.push_str(&base);
+    Some(name)
 }
 
 fn cancel_run(model: &mut Model) {
@@ -1161,18 +1250,7 @@ fn selected_text(model: &Model) -> String {
         Panel::Gate => model
             .gate
             .current()
-            .map(|l| match l.failure() {
-                Some(failure) => match &l.reason {
-                    Some(reason) => format!("{} {}: {reason}", l.label, l.check.as_str()),
-                    None => failure,
-                },
-                None => format!(
-                    "{} {} Δ {}",
-                    l.label,
-                    l.class.map_or("", |c| c.as_str()),
-                    crate::view::fmt_pct(l.delta)
-                ),
-            })
+            .map(|l| shape::shape_text(l, &model.gate.view.metric))
             .unwrap_or_default(),
         Panel::Log => {
             let end = model.log_rows.len().saturating_sub(model.log_scroll);
@@ -1184,10 +1262,15 @@ fn selected_text(model: &Model) -> String {
         Panel::Live | Panel::Chart => match (&model.running, &model.state) {
             (Some(run), Some(state)) => format!(
                 "kcamp -C {} {}",
-                kcamp_core::text::shell_word(&state.dir.display().to_string()),
+                kcamp_core::text::shell_word(&absolute(&state.dir).display().to_string()),
                 run.command.label()
             ),
             _ => String::new(),
         },
     }
+}
+
+/// `dir` as an absolute path, for a command copied to run elsewhere (`-C .` would not).
+pub(crate) fn absolute(dir: &std::path::Path) -> std::path::PathBuf {
+    std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf())
 }

@@ -64,6 +64,8 @@ pub struct GateTable {
     pub counts: ClassCounts,
     /// The narrowest label column with no two labels cut alike.
     pub label_width: u16,
+    /// Characters every label starts and ends with: a cut label elides them first.
+    pub label_ends: (usize, usize),
     /// Each column's widest cell ([`crate::view::content_widths`]).
     pub widths: [u16; crate::view::GATE_COLS],
     /// Some shape has a p-value (else the column is left out).
@@ -80,6 +82,7 @@ impl Default for GateTable {
             cursor: 0,
             counts: ClassCounts::default(),
             label_width: 0,
+            label_ends: (0, 0),
             widths: [0; crate::view::GATE_COLS],
             any_p: false,
         }
@@ -106,7 +109,8 @@ impl GateTable {
         self.view = view;
         self.counts = count(&self.view.lines);
         let labels: Vec<&str> = self.view.lines.iter().map(|l| l.label.as_str()).collect();
-        self.label_width = crate::view::unambiguous_label_width(&labels);
+        self.label_ends = crate::view::text::common_ends(&labels);
+        self.label_width = crate::view::unambiguous_label_width(&labels, self.label_ends);
         self.widths = crate::view::content_widths(&self.view.lines, &self.view.metric);
         self.any_p = self.view.lines.iter().any(|l| l.p_value.is_some());
         self.arrange();

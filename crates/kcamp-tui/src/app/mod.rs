@@ -50,6 +50,9 @@ const LIVENESS_SECONDS: i64 = 1;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
     Key(KeyEvent),
+    /// Text the terminal pasted (bracketed paste): it goes into the text field being
+    /// typed, as one line, and is never read as keys.
+    Paste(String),
     Resize(u16, u16),
     Tick,
     /// A whole campaign read.
@@ -94,6 +97,9 @@ pub enum Effect {
     Edit(std::path::PathBuf),
     /// Put the text on the terminal's clipboard (OSC 52).
     Copy(String),
+    /// Hand the terminal back to the shell and stop the process (SIGTSTP), as Ctrl-Z does
+    /// outside raw mode; take the terminal again when the shell continues it.
+    Suspend,
 }
 
 /// The command this dashboard started and is waiting for.
@@ -149,11 +155,21 @@ pub struct Model {
     pub popup: Option<Popup>,
     pub running: Option<Running>,
     pub toast: Option<Toast>,
+    /// What the last read of the campaign went around (a file, its line, what is wrong),
+    /// relative to the campaign: the header warns, each is said once in the log.
+    pub damage: Vec<String>,
+    /// Rounds whose decision is unreadable, with what to show in their row of the rounds
+    /// list (`decision.json:9 unreadable — kcamp repair`): they are not left out of it.
+    pub damaged_rounds: Vec<(u32, String)>,
     /// Shown once reloads have failed RELOAD_RETRIES times in a row.
     pub load_error: Option<String>,
     /// The campaign is a scratch copy (of the bundled demo): the header says so, since what
     /// is done here changes no campaign of the user's.
     pub scratch: bool,
+    /// The key bar shows every key, over several rows (`.`).
+    pub bar_expanded: bool,
+    /// The focused panel takes the whole body (`+`).
+    pub zoomed: bool,
     /// The terminal's size, for paging.
     pub size: (u16, u16),
     /// What the working kernel holds against the incumbent, once an edit was seen
@@ -201,6 +217,10 @@ impl Model {
             running: None,
             toast: None,
             load_error: None,
+            damage: Vec::new(),
+            damaged_rounds: Vec::new(),
+            bar_expanded: false,
+            zoomed: false,
             scratch: false,
             size: (80, 24),
             working_kernel: None,
@@ -421,7 +441,94 @@ impl Model {
         true
     }
 
+    /// The damage of the state, after a read: kept for the header and the rounds list, and
+    /// each new one said in the log (a warning).
+    fn damage_changed(&mut self) {
+        let Some(state) = &self.state else {
+            return;
+        };
+        let dir = state.dir.clone();
+        let relative =
+            |p: &std::path::Path| p.strip_prefix(&dir).unwrap_or(p).display().to_string();
+        let mut lines = Vec::new();
+        let mut rounds = Vec::new();
+        for d in &state.damage {
+            let file = relative(&d.path);
+            let at = d.line.map_or(String::new(), |l| format!(":{l}"));
+            lines.push(format!("{file}{at}: {}", d.problem));
+            let round = file
+                .strip_prefix(&format!("{}/round-", kcamp_core::files::ROUNDS_DIR))
+                .and_then(|rest| {
+                    rest.strip_suffix(&format!("/{}", kcamp_core::files::DECISION_FILE))
+                })
+                .and_then(|n| n.parse::<u32>().ok());
+            if let Some(n) = round {
+                rounds.push((
+                    n,
+                    format!(
+                        "{}{at} unreadable — kcamp repair",
+                        kcamp_core::files::DECISION_FILE
+                    ),
+                ));
+            }
+        }
+        rounds.sort();
+        let new: Vec<String> = lines
+            .iter()
+            .filter(|l| !self.damage.contains(l))
+            .cloned()
+            .collect();
+        if lines != self.damage || rounds != self.damaged_rounds {
+            self.redraw = true;
+        }
+        self.damage = lines;
+        self.damaged_rounds = rounds;
+        for line in new {
+            self.note(format!("read around: {line} (kcamp repair)"), Tone::Warn);
+        }
+    }
+
+    /// A resize that leaves the focused panel out moves the focus to the first panel still
+    /// drawn, so that the keys and the key bar are of a panel in sight.
+    fn refocus_if_hidden(&mut self) {
+        if self.too_small() {
+            return;
+        }
+        let shown = crate::view::shown_panels(self);
+        if shown.contains(&self.focus) {
+            return;
+        }
+        if let Some(&first) = shown.first() {
+            let hidden = self.focus;
+            self.focus = first;
+            self.toast(
+                format!(
+                    "panel {} {} is left out at {}×{}: the focus is on {} {}",
+                    hidden.number(),
+                    hidden.title(),
+                    self.size.0,
+                    self.size.1,
+                    first.number(),
+                    first.title()
+                ),
+                Tone::Dim,
+            );
+        }
+    }
+
+    /// The incumbent as the header names it: None when a round with an unreadable decision
+    /// comes after the incumbent read, since that round may be the real one.
+    pub fn incumbent_doubt(&self) -> Option<u32> {
+        let incumbent = self.rounds.iter().find(|r| r.incumbent).map(|r| r.number);
+        self.damaged_rounds
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|&n| incumbent.is_none_or(|i| n > i))
+            .max()
+    }
+
     fn rounds_changed(&mut self) {
+        self.damage_changed();
         // A round rolled back (or a decision re-read) may be one the working kernel tried.
         self.ledger_changed();
         let Some(state) = &self.state else {
@@ -444,6 +551,7 @@ impl Model {
     }
 
     fn journal_changed(&mut self) {
+        self.damage_changed();
         if let Some(state) = &self.state {
             self.journal = derive::journal_lines(state);
             self.merge_log();
@@ -686,7 +794,7 @@ fn query_line(
         to,
         why: DiffWhy::Show,
     }
-    .command_line(dir)?;
+    .command_line(&actions::absolute(dir))?;
     Some(line)
 }
 
@@ -696,9 +804,15 @@ pub fn update(model: &mut Model, msg: Msg) -> Vec<Effect> {
             model.redraw = true;
             actions::on_key(model, &key)
         }
+        Msg::Paste(text) => {
+            model.redraw = true;
+            actions::on_paste(model, &text);
+            Vec::new()
+        }
         Msg::Resize(w, h) => {
             model.size = (w, h);
             model.redraw = true;
+            model.refocus_if_hidden();
             Vec::new()
         }
         Msg::Tick => model.on_tick(),

@@ -955,3 +955,191 @@ fn round_new_and_validate_say_when_the_kernel_was_tried_before() {
         last_message(&m)
     );
 }
+
+fn paste(m: &mut Model, text: &str) -> Vec<Effect> {
+    update(m, Msg::Paste(text.into()))
+}
+
+#[test]
+fn a_multi_line_paste_is_one_line_of_the_field_and_never_a_submit() {
+    // Every text field: the rollback reason, the forced accept's reason, the hypothesis and
+    // a search. A pasted line break or TAB is a space; nothing is sent.
+    let pasted = "first line of pasted note\ndef\tghi\r\n";
+    let one_line = "first line of pasted note def ghi ";
+    let mut m = model_with(fixtures::several_rounds());
+    chr(&mut m, 'r');
+    update(
+        &mut m,
+        Msg::Key(KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL)),
+    );
+    assert!(paste(&mut m, pasted).is_empty());
+    let Some(Popup::Input(p)) = &m.popup else {
+        panic!("the reason field stays open: {:?}", m.popup)
+    };
+    assert_eq!(p.purpose, InputPurpose::RollbackReason);
+    assert_eq!(p.text(), one_line);
+    key(&mut m, KeyCode::Esc);
+
+    chr(&mut m, 'a');
+    assert!(paste(&mut m, pasted).is_empty());
+    assert!(matches!(&m.popup,
+        Some(Popup::Input(p)) if p.purpose == InputPurpose::ForceReason && p.text() == one_line));
+    let effects = key(&mut m, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        [Effect::Spawn(CampaignCommand::Accept {
+            force: true,
+            reason: Some(one_line.trim().into())
+        })],
+        "Enter typed by the user submits the whole pasted text"
+    );
+
+    let mut m = model_with(fixtures::baseline_only());
+    chr(&mut m, 'n');
+    assert!(paste(&mut m, pasted).is_empty());
+    assert!(matches!(&m.popup,
+        Some(Popup::Input(p)) if p.purpose == InputPurpose::Hypothesis && p.text() == one_line));
+
+    let mut m = model_with(fixtures::several_rounds());
+    chr(&mut m, '2');
+    chr(&mut m, '/');
+    assert!(paste(&mut m, "sq1\n28").is_empty());
+    assert!(m.popup.is_some(), "the search is still being typed");
+    assert!(m.gate.rows.is_empty(), "'sq1 28' matches no label");
+}
+
+#[test]
+fn a_paste_outside_a_text_field_is_no_keys() {
+    let mut m = model_with(fixtures::several_rounds());
+    let before = m.selected;
+    // Letters that would be keys (v validates, q quits, j moves) and a line break.
+    assert!(paste(&mut m, "vqj\n").is_empty());
+    assert!(m.popup.is_none());
+    assert_eq!(m.selected, before);
+    let toast = m.toast.as_ref().expect("said so");
+    assert!(toast.text.contains("text field only"), "{}", toast.text);
+}
+
+#[test]
+fn a_resize_that_hides_the_focused_panel_moves_the_focus() {
+    let mut m = model_with(fixtures::several_rounds());
+    update(&mut m, Msg::Resize(80, 24));
+    chr(&mut m, '6');
+    assert_eq!(m.focus, Panel::Log);
+    update(&mut m, Msg::Resize(80, 17));
+    assert!(!crate::view::shown_panels(&m).contains(&Panel::Log));
+    assert_eq!(m.focus, Panel::Rounds, "on a panel in sight");
+    assert_eq!(m.context(), Context::Main(Panel::Rounds));
+    let before = m.selected;
+    chr(&mut m, 'k');
+    assert_ne!(m.selected, before, "k moves the rounds, the panel in sight");
+    // Too small for any panel: nothing moves until the panels are back.
+    chr(&mut m, '2');
+    update(&mut m, Msg::Resize(40, 10));
+    assert_eq!(m.focus, Panel::Gate);
+}
+
+#[test]
+fn a_key_that_does_nothing_is_named_as_pressed() {
+    let mut m = model_with(fixtures::several_rounds());
+    for (code, modifiers, name) in [
+        (KeyCode::Char('f'), KeyModifiers::CONTROL, "C-f "),
+        (KeyCode::Char('l'), KeyModifiers::CONTROL, "C-l "),
+        (KeyCode::Char(' '), KeyModifiers::NONE, "Space "),
+        (KeyCode::Char('x'), KeyModifiers::ALT, "M-x "),
+    ] {
+        let effects = update(&mut m, Msg::Key(KeyEvent::new(code, modifiers)));
+        assert!(effects.is_empty());
+        let toast = m.toast.as_ref().expect("said").text.clone();
+        assert!(toast.starts_with(name), "{toast}");
+        assert!(toast.contains("does nothing in panel 1 Rounds"), "{toast}");
+    }
+}
+
+fn copied(effects: &[Effect]) -> String {
+    match effects {
+        [Effect::Copy(text)] => text.clone(),
+        other => panic!("expected a copy, got {other:?}"),
+    }
+}
+
+#[test]
+fn y_copies_a_shapes_whole_line_and_reason() {
+    let mut m = model_with(fixtures::several_rounds());
+    chr(&mut m, '2');
+    // Worst first: sq1024 FAIL, with its reason.
+    let text = copied(&chr(&mut m, 'y'));
+    assert!(text.starts_with("sq1024 ["), "{text}");
+    assert!(text.contains(" FAIL "), "{text}");
+    assert!(text.contains("output mismatch: rel_err 3.2e-2"), "{text}");
+    chr(&mut m, 'j');
+    let text = copied(&chr(&mut m, 'y'));
+    assert!(
+        text.contains(" → ") && text.contains("Δ ") && text.contains("band ±"),
+        "{text}"
+    );
+    // A BASELINE row: its own value, never an empty Δ.
+    let mut m = model_with(fixtures::baseline_only());
+    chr(&mut m, '2');
+    let text = copied(&chr(&mut m, 'y'));
+    assert!(
+        text.contains("(no gate: its own value)") && !text.contains("Δ —"),
+        "{text}"
+    );
+}
+
+#[test]
+fn keys_a_viewer_has_no_use_for_say_so() {
+    let mut m = model_with(fixtures::several_rounds());
+    chr(&mut m, 'e');
+    assert!(matches!(m.popup, Some(Popup::Viewer(_))));
+    for code in [KeyCode::Left, KeyCode::Right, KeyCode::Char('v')] {
+        m.toast = None;
+        assert!(
+            key(&mut m, code).is_empty(),
+            "v validates nothing from a viewer"
+        );
+        let toast = m.toast.as_ref().expect("said").text.clone();
+        assert!(toast.contains("does nothing in the"), "{toast}");
+        assert!(toast.contains("Esc closes"), "{toast}");
+        assert!(m.popup.is_some(), "the viewer stays open");
+    }
+}
+
+#[test]
+fn ctrl_d_and_ctrl_u_move_half_a_page_and_h_l_change_panels() {
+    let mut m = model_with(fixtures::synthetic_gate(200));
+    update(&mut m, Msg::Resize(120, 40));
+    chr(&mut m, '2');
+    let page = crate::view::page_rows(&m, Panel::Gate);
+    let ctrl = |c| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
+    update(&mut m, ctrl('d'));
+    assert_eq!(m.gate.cursor, page / 2);
+    update(&mut m, ctrl('u'));
+    assert_eq!(m.gate.cursor, 0);
+    chr(&mut m, 'l');
+    assert_eq!(m.focus, Panel::Chart);
+    chr(&mut m, 'h');
+    chr(&mut m, 'h');
+    assert_eq!(m.focus, Panel::Rounds);
+}
+
+#[test]
+fn plus_zooms_the_focused_panel_and_tab_still_moves() {
+    let mut m = model_with(fixtures::several_rounds());
+    update(&mut m, Msg::Resize(120, 40));
+    chr(&mut m, '6');
+    chr(&mut m, '+');
+    let areas = crate::view::panel_areas(&m);
+    assert_eq!(
+        areas[5],
+        crate::view::body_area(&m),
+        "the log over the body"
+    );
+    assert!(areas[..5].iter().all(|a| a.is_empty()));
+    key(&mut m, KeyCode::Tab);
+    assert_eq!(m.focus, Panel::Rounds);
+    assert_eq!(crate::view::panel_areas(&m)[0], crate::view::body_area(&m));
+    chr(&mut m, '+');
+    assert!(crate::view::panel_areas(&m).iter().all(|a| !a.is_empty()));
+}

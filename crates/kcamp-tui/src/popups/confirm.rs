@@ -79,19 +79,33 @@ impl ConfirmPopup {
         place(area, MAX_WIDTH, &self.body(theme), 1)
     }
 
+    /// A notice: nothing to confirm, every answer closes it.
+    pub fn is_notice(&self) -> bool {
+        self.on_confirm.is_none()
+    }
+
     pub fn draw(&self, frame: &mut Frame, area: Rect, theme: Theme) {
         let placed = self.placed(area, theme);
         let width = placed.footer.width as usize;
         let hints = if self.on_confirm.is_some() {
             key_hints(Context::Confirm, theme, width)
         } else {
-            Line::from(vec![
-                ratatui::text::Span::styled(" Enter/Esc", theme.key()),
-                ratatui::text::Span::styled(" close", theme.dim()),
-            ])
+            notice_hints(theme)
         };
         render(frame, &placed, &self.title, self.scroll, vec![hints], theme);
     }
+}
+
+/// The keys of a notice, in its footer and the key bar alike: each of the confirmation's
+/// answers closes it.
+pub fn notice_hints(theme: Theme) -> Line<'static> {
+    let keys: Vec<String> = crate::keys::bindings_for(Context::Confirm)
+        .map(crate::keys::Binding::key_names)
+        .collect();
+    Line::from(vec![
+        ratatui::text::Span::styled(format!(" {}", keys.join("/")), theme.key()),
+        ratatui::text::Span::styled(" close ", theme.dim()),
+    ])
 }
 
 #[cfg(test)]

@@ -58,6 +58,17 @@ impl TextField {
         self.input.value() != before
     }
 
+    /// Insert pasted text at the cursor, as one line: a line break (CR, LF or CRLF), a TAB
+    /// and any other control character become one space each, so a paste never submits
+    /// and never loses a word boundary. True when the text changed.
+    pub fn paste(&mut self, text: &str) -> bool {
+        let before = self.input.value().to_owned();
+        for c in one_line(text).chars() {
+            self.input.handle(InputRequest::InsertChar(c));
+        }
+        self.input.value() != before
+    }
+
     /// The field as rows of at most `width` cells: `prompt` then the text, wrapped; the
     /// cursor a reversed cell. Past `max_rows`, the rows around the cursor, the first one
     /// kept marked `…` when rows before it are left out.
@@ -126,6 +137,14 @@ impl TextField {
     }
 }
 
+/// `text` as one line: CRLF, CR, LF, TAB and other control characters each become a space.
+pub fn one_line(text: &str) -> String {
+    text.replace("\r\n", "\n")
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +189,16 @@ mod tests {
         press(&mut f, KeyCode::Char('u'), ctrl);
         assert_eq!(f.text(), "");
         assert!(!press(&mut f, KeyCode::Enter, none), "Enter is no edit");
+    }
+
+    #[test]
+    fn a_paste_is_one_line_inserted_at_the_cursor() {
+        let mut f = TextField::new("ab");
+        press(&mut f, KeyCode::Left, KeyModifiers::NONE);
+        assert!(f.paste("first line\r\nsecond\tcol\nthird\u{7}"));
+        assert_eq!(f.text(), "afirst line second col third b");
+        assert_eq!(f.cursor(), "afirst line second col third ".chars().count());
+        assert!(!f.paste(""), "an empty paste changes nothing");
     }
 
     #[test]

@@ -95,6 +95,13 @@ impl InputPopup {
         self.field.text()
     }
 
+    /// Pasted text goes into the field as one line (never a submit).
+    pub fn paste(&mut self, text: &str) {
+        if self.field.paste(text) {
+            self.error = None;
+        }
+    }
+
     /// `area` is where the popup is drawn (for scrolling by pages).
     pub fn on_key(&mut self, action: Option<Action>, key: &KeyEvent, area: Rect) -> InputOutcome {
         match action {

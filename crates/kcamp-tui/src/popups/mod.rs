@@ -127,6 +127,8 @@ pub fn scrolled(scroll: usize, action: Option<Action>, placed: &Placed) -> Optio
         Action::Up => scroll.saturating_sub(1),
         Action::PageDown => scroll + page,
         Action::PageUp => scroll.saturating_sub(page),
+        Action::HalfPageDown => scroll + (page / 2).max(1),
+        Action::HalfPageUp => scroll.saturating_sub((page / 2).max(1)),
         Action::Top => 0,
         Action::Bottom => max,
         _ => return None,

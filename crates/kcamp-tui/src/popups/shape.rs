@@ -17,6 +17,49 @@ use kcamp_core::analysis::ShapeRoof;
 use kcamp_core::specs::Bound;
 use kcamp_core::units;
 
+/// A gate row as `y` copies it, whole: label, dims, check, class, both values, Δ, band,
+/// p and the whole reason (`s32 [1×32×32×32] PASS regressed: 120 GFLOP/s → 10.1 GFLOP/s,
+/// Δ -91.6% (band ±5.0%, p 0.004)`); a BASELINE row, its value.
+pub fn shape_text(l: &GateLine, metric: &str) -> String {
+    let mut text = l.label.clone();
+    if !l.dims.is_empty() {
+        text.push_str(&format!(" [{}]", l.dims));
+    }
+    text.push_str(&format!(" {}", l.check.as_str()));
+    match l.class {
+        Some(class) => {
+            text.push_str(&format!(" {}", class.as_str()));
+            if l.untimed {
+                text.push_str(" (untimed)");
+            }
+            text.push_str(&format!(
+                ": {} → {}, Δ {}",
+                fmt_metric(l.incumbent, metric),
+                fmt_metric(l.candidate, metric),
+                fmt_pct(l.delta)
+            ));
+            let mut stats = Vec::new();
+            if let Some(band) = l.band {
+                stats.push(format!("band {}", units::band(band)));
+            }
+            if let Some(p) = l.p_value {
+                stats.push(format!("p {}", units::p_value(p)));
+            }
+            if !stats.is_empty() {
+                text.push_str(&format!(" ({})", stats.join(", ")));
+            }
+        }
+        None => text.push_str(&format!(
+            ": {} (no gate: its own value)",
+            fmt_metric(l.candidate, metric)
+        )),
+    }
+    if let Some(reason) = &l.reason {
+        text.push_str(&format!(" — {reason}"));
+    }
+    text
+}
+
 /// Where a part of the popup stands: asked for, come in, or failed (said in full).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Pending<T> {
@@ -124,6 +167,7 @@ impl ShapePopup {
         match action {
             Some(Action::Dismiss) => ViewerOutcome::Close,
             Some(Action::Copy) => ViewerOutcome::Copy,
+            None => ViewerOutcome::Unknown,
             other => {
                 let placed = place(area, MAX_WIDTH, &self.body(Theme::plain()), 1);
                 if let Some(s) = scrolled(self.scroll, other, &placed) {
@@ -136,17 +180,7 @@ impl ShapePopup {
 
     /// What `y` copies: the shape's line and its whole reason.
     pub fn copy_text(&self) -> String {
-        let mut text = format!(
-            "{} {} {} Δ {}",
-            self.line.label,
-            self.line.check.as_str(),
-            self.line.class.map_or("", |c| c.as_str()),
-            fmt_pct(self.line.delta)
-        );
-        if let Some(reason) = &self.line.reason {
-            text.push_str(&format!(": {reason}"));
-        }
-        text
+        shape_text(&self.line, &self.metric)
     }
 
     pub fn body(&self, theme: Theme) -> Vec<Line<'static>> {
@@ -182,13 +216,19 @@ impl ShapePopup {
         let against = self
             .parent
             .map_or(String::new(), |p| format!(" (r{p} → r{})", self.round));
+        // A shape the run could not time (a FAIL) has no incumbent value of its own in
+        // this gate: the incumbent's, from its round in the history, is still worth saying.
+        let incumbent = match (l.incumbent, self.parent) {
+            (Some(v), _) => fmt_metric(Some(v), m),
+            (None, Some(p)) => match self.history.iter().find(|(n, _)| *n == p) {
+                Some((_, Some(v))) => format!("{} (r{p}'s own run)", fmt_metric(Some(*v), m)),
+                _ => fmt_metric(None, m),
+            },
+            (None, None) => fmt_metric(None, m),
+        };
         out.push(row(
             "value",
-            format!(
-                "{} → {}{against}",
-                fmt_metric(l.incumbent, m),
-                fmt_metric(l.candidate, m)
-            ),
+            format!("{incumbent} → {}{against}", fmt_metric(l.candidate, m)),
             Tone::Normal,
         ));
         if l.delta.is_some() || l.band.is_some() {

@@ -51,6 +51,8 @@ pub enum ViewerOutcome {
     Stay,
     /// `y`: copy this text.
     Copy,
+    /// A key that does nothing here.
+    Unknown,
 }
 
 /// Widest a viewer gets.
@@ -88,6 +90,19 @@ impl ViewerPopup {
             Some(s) if s.typing => Context::Input,
             _ => Context::Viewer,
         }
+    }
+
+    /// Pasted text goes into the search field while one is typed, as one line; false when
+    /// no field takes it.
+    pub fn paste(&mut self, text: &str, area: Rect) -> bool {
+        let Some(search) = self.search.as_mut().filter(|s| s.typing) else {
+            return false;
+        };
+        if search.field.paste(text) {
+            search.current = 0;
+            self.show_match(area);
+        }
+        true
     }
 
     pub fn on_key(&mut self, action: Option<Action>, key: &KeyEvent, area: Rect) -> ViewerOutcome {
@@ -134,6 +149,8 @@ impl ViewerPopup {
                 }
             }
             Some(Action::Copy) => return ViewerOutcome::Copy,
+            // A key the viewer has no use for (←, →, v) is said so, not dropped.
+            None => return ViewerOutcome::Unknown,
             other => self.scroll_by(other, area),
         }
         ViewerOutcome::Stay

@@ -8,7 +8,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState};
 
-use super::text::{clip_rows, fit_end, fit_line, fit_middle, width, wrap};
+use super::text::{clip_rows, fit_differing, fit_end, fit_line, width, wrap};
 use super::{dim_parts, fmt_metric, fmt_pct, panel_block, position, window};
 use crate::app::Model;
 use crate::derive::{GateLine, collapse_reasons};
@@ -19,7 +19,7 @@ use kcamp_core::units;
 
 /// The columns that may be left out, first left out first. Label, Check, Δ and class are
 /// always shown (the label is cut in the middle instead).
-pub const GATE_DROP_ORDER: [&str; 5] = ["dims", "inc", "p", "cand", "band"];
+pub const GATE_DROP_ORDER: [&str; 5] = ["p", "dims", "inc", "cand", "band"];
 
 /// The narrowest a label gets before columns are left out for it.
 const LABEL_MIN: u16 = 8;
@@ -286,13 +286,16 @@ fn columns(
     (sized, hidden)
 }
 
-/// The narrowest a label column can be with no two labels cut alike (cut in the middle),
-/// at least [`LABEL_MIN`]; the widest label when even that does not tell them apart.
-pub fn unambiguous_label_width(labels: &[&str]) -> u16 {
+/// The narrowest a label column can be with no two labels cut alike (what they share at
+/// both ends elided first, [`fit_differing`]), at least [`LABEL_MIN`]; the widest label
+/// when even that does not tell them apart.
+pub fn unambiguous_label_width(labels: &[&str], ends: (usize, usize)) -> u16 {
     let widest = labels.iter().map(|l| width(l)).max().unwrap_or(0);
     let distinct = |w: usize| {
         let mut seen = std::collections::HashSet::with_capacity(labels.len());
-        labels.iter().all(|l| seen.insert(fit_middle(l, w)))
+        labels
+            .iter()
+            .all(|l| seen.insert(fit_differing(l, w, ends)))
     };
     let (mut lo, mut hi) = ((LABEL_MIN as usize).min(widest), widest);
     if distinct(lo) {
@@ -635,7 +638,7 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
                 .map(|&(col, w)| {
                     let text = col.cell(l, metric);
                     let text = if col == Col::Label {
-                        fit_middle(&text, w as usize)
+                        fit_differing(&text, w as usize, model.gate.label_ends)
                     } else {
                         fit_end(&text, w as usize)
                     };

@@ -30,6 +30,8 @@ pub use rounds::{ROUNDS_DROP_ORDER, row_at as rounds_row_at};
 /// under the gate, the log across the bottom.
 const WIDE_MIN_WIDTH: u16 = 140;
 const WIDE_MIN_HEIGHT: u16 = 36;
+/// The expanded key bar never takes more than this many rows.
+const BAR_MAX_ROWS: usize = 4;
 /// The toast never takes more than this many rows.
 const TOAST_MAX_ROWS: usize = 3;
 /// Below this the panels cannot be drawn: the screen says so and what it needs.
@@ -64,7 +66,8 @@ pub fn view(model: &Model, frame: &mut Frame) {
         return;
     }
     let status = status_lines(model, area.width as usize);
-    let [header, body, status_area, bar] = outer(area, status.len() as u16);
+    let bar_lines = key_bar(model, area.width as usize);
+    let [header, body, status_area, bar] = outer(area, status.len() as u16, bar_lines.len() as u16);
     draw_header(model, frame, header);
     let areas = panel_areas(model);
     let draws: [fn(&Model, &mut Frame, Rect); 6] = [
@@ -80,7 +83,7 @@ pub fn view(model: &Model, frame: &mut Frame) {
             draw(model, frame, area);
         }
     }
-    frame.render_widget(Paragraph::new(key_bar(model, bar.width as usize)), bar);
+    frame.render_widget(Paragraph::new(bar_lines), bar);
     if let Some(popup) = &model.popup {
         popup.draw(frame, body, model.theme);
     }
@@ -114,12 +117,12 @@ fn draw_too_small(model: &Model, frame: &mut Frame, area: Rect) {
 }
 
 /// Header, body, the status rows (the toast, a read error) and the key bar.
-fn outer(area: Rect, status_rows: u16) -> [Rect; 4] {
+fn outer(area: Rect, status_rows: u16, bar_rows: u16) -> [Rect; 4] {
     Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(0),
         Constraint::Length(status_rows),
-        Constraint::Length(1),
+        Constraint::Length(bar_rows),
     ])
     .areas(area)
 }
@@ -128,7 +131,8 @@ fn outer(area: Rect, status_rows: u16) -> [Rect; 4] {
 pub fn body_area(model: &Model) -> Rect {
     let (width, height) = model.size;
     let status = status_lines(model, width as usize).len() as u16;
-    outer(Rect::new(0, 0, width, height), status)[1]
+    let bar = key_bar(model, width as usize).len() as u16;
+    outer(Rect::new(0, 0, width, height), status, bar)[1]
 }
 
 /// Rows a page key moves in `panel`.
@@ -145,9 +149,10 @@ pub fn page_rows(model: &Model, panel: Panel) -> usize {
 
 /// The panels drawn at the model's terminal size, in Tab order.
 pub fn shown_panels(model: &Model) -> Vec<Panel> {
+    // A zoomed panel hides the others from sight, not from Tab: the layout they would have.
     Panel::ALL
         .into_iter()
-        .zip(panel_areas(model))
+        .zip(layout_areas(model))
         .filter(|(_, a)| !a.is_empty())
         .map(|(p, _)| p)
         .collect()
@@ -156,6 +161,18 @@ pub fn shown_panels(model: &Model) -> Vec<Panel> {
 /// Areas of the panels in `Panel::ALL` order on the model's terminal; an empty one for a
 /// panel left out for want of room.
 pub fn panel_areas(model: &Model) -> [Rect; 6] {
+    let areas = layout_areas(model);
+    if model.zoomed && !too_small(model.size) {
+        // `+`: the focused panel over the whole body (as lazygit's zoom).
+        let mut zoomed = [Rect::default(); 6];
+        zoomed[model.focus.number() - 1] = body_area(model);
+        return zoomed;
+    }
+    areas
+}
+
+/// The areas of the panels without a zoom.
+fn layout_areas(model: &Model) -> [Rect; 6] {
     if too_small(model.size) {
         return [Rect::default(); 6];
     }
@@ -269,24 +286,47 @@ fn draw_header(model: &Model, frame: &mut Frame, area: Rect) {
             if model.scratch {
                 spans.push(Span::styled(" (scratch copy)", theme.warning()));
             }
+            if !model.damage.is_empty() {
+                let n = model.damage.len();
+                spans.push(Span::styled(
+                    format!(
+                        " · ⚠ {n} unreadable record{} (log) — kcamp repair",
+                        if n == 1 { "" } else { "s" }
+                    ),
+                    theme.error(),
+                ));
+            }
             if let Some(open) = state.open_round {
                 spans.push(Span::styled(format!(" · open r{open}"), theme.warning()));
             }
-            if let Some(inc) = model.rounds.iter().find(|r| r.incumbent) {
+            // Who holds the lock says why the writing keys are refused: before the
+            // incumbent, so that 80 columns keep it.
+            if let Some(holder) = &state.lock_holder {
                 spans.push(Span::styled(
+                    format!(" · locked by {holder}"),
+                    theme.warning(),
+                ));
+            }
+            let incumbent = model.rounds.iter().find(|r| r.incumbent);
+            match (model.incumbent_doubt(), incumbent) {
+                // A later round's decision is unreadable: it may have been accepted.
+                (Some(doubt), Some(inc)) => spans.push(Span::styled(
+                    format!(" · incumbent r{}? (r{doubt} unreadable)", inc.number),
+                    theme.error(),
+                )),
+                (Some(doubt), None) => spans.push(Span::styled(
+                    format!(" · incumbent unknown (r{doubt} unreadable)"),
+                    theme.error(),
+                )),
+                (None, Some(inc)) => spans.push(Span::styled(
                     format!(
                         " · incumbent r{} {}",
                         inc.number,
                         fmt_metric(inc.aggregate, &m.primary_metric)
                     ),
                     theme.incumbent(),
-                ));
-            }
-            if let Some(holder) = &state.lock_holder {
-                spans.push(Span::styled(
-                    format!(" · locked by {holder}"),
-                    theme.warning(),
-                ));
+                )),
+                (None, None) => {}
             }
             spans.push(Span::raw(format!(" · {}", m.primary_metric)));
             spans.push(Span::raw(format!(
@@ -376,6 +416,8 @@ pub struct Targets {
     pub open: Option<u32>,
     pub next: Option<u32>,
     pub selected: Option<u32>,
+    /// The open round's gate does not allow accepting: `a` force-accepts it.
+    pub force: bool,
 }
 
 impl Targets {
@@ -384,6 +426,10 @@ impl Targets {
             open: model.open_round_number(),
             next: model.state.as_ref().map(|_| model.next_round_number()),
             selected: model.gate.view.round,
+            force: model
+                .open_round_number()
+                .and_then(|n| model.state.as_ref()?.round(n)?.gate.as_ref())
+                .is_some_and(|g| !g.verdict.allows_accept()),
         }
     }
 
@@ -394,9 +440,15 @@ impl Targets {
             Target::NextRound => self.next,
             Target::Selected => self.selected,
         };
+        // What the key does: `a` on a round the gate does not allow opens the forced accept.
+        let short = if b.action == Action::Accept && self.force {
+            "force-accept"
+        } else {
+            b.short
+        };
         match round {
-            Some(n) => format!("{} r{n}", b.short),
-            None => b.short.to_owned(),
+            Some(n) => format!("{short} r{n}"),
+            None => short.to_owned(),
         }
     }
 }
@@ -440,8 +492,16 @@ pub fn key_hints_without(
 
 /// The bar under the panels: the keys that would do something now (a key that would be
 /// refused is left out), with `Esc cancel run` first while a run of ours goes on.
-fn key_bar(model: &Model, width: usize) -> Line<'static> {
+fn key_bar(model: &Model, width: usize) -> Vec<Line<'static>> {
     let context = model.context();
+    if let Some(crate::popups::Popup::Confirm(c)) = &model.popup
+        && c.is_notice()
+    {
+        return vec![text::fit_line(
+            crate::popups::confirm::notice_hints(model.theme),
+            width,
+        )];
+    }
     let mut items = bar_spans(context, model.theme, Targets::of(model));
     if matches!(model.popup, Some(crate::popups::Popup::Shape(_))) {
         // The shape popup has no search.
@@ -449,23 +509,114 @@ fn key_bar(model: &Model, width: usize) -> Line<'static> {
     }
     if matches!(context, Context::Main(_)) {
         items.retain(|(action, _)| model.refusal(*action).is_none());
-        if let Some(i) = items.iter().position(|(a, _)| *a == Action::CancelRun) {
-            let cancel = items.remove(i);
-            items.insert(0, cancel);
+        // The round's actions first (what a narrow bar must keep), then the panel's keys.
+        let round_action = |a: &Action| {
+            matches!(
+                a,
+                Action::CancelRun
+                    | Action::ValidateQuick
+                    | Action::ValidateFull
+                    | Action::Accept
+                    | Action::Rollback
+                    | Action::NewRound
+                    | Action::EditKernel
+            )
+        };
+        let (mut first, rest): (Vec<_>, Vec<_>) =
+            items.into_iter().partition(|(a, _)| round_action(a));
+        if let Some(i) = first.iter().position(|(a, _)| *a == Action::CancelRun) {
+            let cancel = first.remove(i);
+            first.insert(0, cancel);
         }
+        first.extend(rest);
+        items = first;
+        if model.bar_expanded {
+            return wrap_bar(items, width, model.theme);
+        }
+        let line = fit_bar(items.clone(), width, model.theme);
+        if line.width()
+            < items
+                .iter()
+                .flat_map(|(_, s)| s)
+                .map(Span::width)
+                .sum::<usize>()
+        {
+            // Cut: `.` shows the rest.
+            let mut kept = items;
+            kept.push((
+                Action::ExpandBar,
+                vec![
+                    Span::styled(" .", model.theme.key()),
+                    Span::styled(" more ", model.theme.dim()),
+                ],
+            ));
+            return vec![fit_bar_keeping(kept, width, model.theme, Action::ExpandBar)];
+        }
+        return vec![line];
     }
-    fit_bar(items, width, model.theme)
+    vec![fit_bar(items, width, model.theme)]
+}
+
+/// Every item of the bar, over the rows they take (at most [`BAR_MAX_ROWS`]).
+fn wrap_bar(
+    items: Vec<(Action, Vec<Span<'static>>)>,
+    width: usize,
+    theme: Theme,
+) -> Vec<Line<'static>> {
+    let mut rows: Vec<Vec<Span<'static>>> = vec![Vec::new()];
+    let mut used = 0;
+    let items = items.into_iter().chain([(
+        Action::ExpandBar,
+        vec![
+            Span::styled(" .", theme.key()),
+            Span::styled(" fewer ", theme.dim()),
+        ],
+    )]);
+    for (_, spans) in items {
+        let w: usize = spans.iter().map(Span::width).sum();
+        if used + w > width && used > 0 {
+            rows.push(Vec::new());
+            used = 0;
+        }
+        used += w;
+        rows.last_mut().map(|r| r.extend(spans));
+    }
+    rows.truncate(BAR_MAX_ROWS);
+    rows.into_iter()
+        .map(|r| text::fit_line(Line::from(r), width))
+        .collect()
+}
+
+/// [`fit_bar`], `keep` never left out (with help and the run's cancel).
+fn fit_bar_keeping(
+    items: Vec<(Action, Vec<Span<'static>>)>,
+    width: usize,
+    theme: Theme,
+    keep: Action,
+) -> Line<'static> {
+    fit_bar_with(items, width, theme, |a| *a == keep, false)
 }
 
 fn fit_bar(items: Vec<(Action, Vec<Span<'static>>)>, width: usize, theme: Theme) -> Line<'static> {
+    fit_bar_with(items, width, theme, |_| false, true)
+}
+
+fn fit_bar_with(
+    items: Vec<(Action, Vec<Span<'static>>)>,
+    width: usize,
+    theme: Theme,
+    keep: impl Fn(&Action) -> bool,
+    mark_cut: bool,
+) -> Line<'static> {
     let item_width = |spans: &Vec<Span<'static>>| spans.iter().map(Span::width).sum::<usize>();
     let total: usize = items.iter().map(|(_, s)| item_width(s)).sum();
     let mut kept = items;
     if total > width {
-        let more = Span::styled(" …", theme.dim());
+        // Where the bar says how to see the rest (`. more`), no `…` besides.
+        let more = Span::styled(if mark_cut { " …" } else { "" }, theme.dim());
         let budget = width.saturating_sub(more.width());
         // Help, and the way to stop a run, are never left out.
-        let always = |a: &Action| matches!(a, Action::Help | Action::CancelRun);
+        let always = |a: &Action| matches!(a, Action::Help | Action::CancelRun) || keep(a);
         let mut used: usize = kept
             .iter()
             .filter(|(a, _)| always(a))

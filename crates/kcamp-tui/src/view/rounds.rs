@@ -153,14 +153,20 @@ fn columns(
 pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
     let theme = model.theme;
     let shown_rows = &model.round_rows;
-    let count = match (model.rounds.len(), model.rounds_filter.is_empty()) {
+    let damaged = model.damaged_rounds.len();
+    let mut count = match (model.rounds.len() + damaged, model.rounds_filter.is_empty()) {
         (1, true) => "1 round".to_owned(),
         (n, true) => format!("{n} rounds"),
         (n, false) => format!("'{}' {}/{n}", model.rounds_filter, shown_rows.len()),
     };
+    if damaged > 0 {
+        count.push_str(&format!(" · {damaged} ⚠"));
+    }
     let mut block = panel_block(model, Panel::Rounds, dim_extra(theme, count), area);
     let inner = block.inner(area);
-    if model.rounds.is_empty() || shown_rows.is_empty() {
+    if (model.rounds.is_empty() && damaged == 0)
+        || (!model.rounds.is_empty() && shown_rows.is_empty())
+    {
         let text = if model.rounds.is_empty() {
             "no rounds yet: run `kcamp baseline`".to_owned()
         } else {
@@ -204,33 +210,20 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         block = block.title_bottom(pos);
     }
     frame.render_widget(block, area);
-    let visible = window(shown_rows.len(), visible_rows, cursor);
-    let start = visible.start;
-    let rows: Vec<Row> = shown_rows[visible]
+    let listed = listed_rows(model, visible_rows);
+    let mut selected_at = None;
+    let rows: Vec<Row> = listed
         .iter()
-        .map(|&i| {
-            let r = &model.rounds[i];
-            let cells: Vec<Cell> = cols
-                .iter()
-                .map(|&(col, w)| {
-                    let text = fit_end(&cell_text(col, r, &aggregates[i], narrow), w as usize);
-                    let style = match col {
-                        Col::Number if r.incumbent => theme.incumbent(),
-                        Col::State => match r.status {
-                            RoundStatus::Baseline | RoundStatus::Accepted => theme.good(),
-                            RoundStatus::RolledBack => theme.dim(),
-                            RoundStatus::Open => theme.warning(),
-                        },
-                        Col::Gate => r.verdict.map_or(theme.text(), |v| theme.verdict(v)),
-                        // A round with a failing shape has no honest Δ (as `kcamp log` says).
-                        Col::Delta if r.failed > 0 => theme.error(),
-                        Col::Val | Col::Vs => theme.dim(),
-                        _ => theme.text(),
-                    };
-                    Cell::from(text).style(style)
-                })
-                .collect();
-            Row::new(cells)
+        .enumerate()
+        .map(|(at, row)| match *row {
+            // Drawn over the whole row below: a table cell cannot span the columns.
+            Listed::Damaged(_) => Row::new(Vec::<Cell>::new()),
+            Listed::Round(i) => {
+                if i == model.selected {
+                    selected_at = Some(at);
+                }
+                round_row(model, &cols, &aggregates, narrow, i)
+            }
         })
         .collect();
     let header: Vec<String> = cols
@@ -242,9 +235,122 @@ pub fn draw(model: &Model, frame: &mut Frame, area: Rect) {
         .header(Row::new(header).style(theme.title()))
         .row_highlight_style(theme.selected())
         .column_spacing(1);
-    let mut state = TableState::default()
-        .with_selected(shown_rows.contains(&model.selected).then(|| cursor - start));
+    let mut state = TableState::default().with_selected(selected_at);
     frame.render_stateful_widget(table, inner, &mut state);
+    for (at, row) in listed.iter().enumerate() {
+        if let Listed::Damaged(j) = *row {
+            let y = inner.y + 1 + at as u16;
+            if y < inner.y + inner.height {
+                let line = damaged_line(model, j, inner.width as usize);
+                frame.render_widget(
+                    Paragraph::new(line),
+                    Rect {
+                        y,
+                        height: 1,
+                        ..inner
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// A row of the rounds table: a round, or a round whose decision is unreadable (listed
+/// where it belongs, never left out, never selected).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Listed {
+    /// An index into the rounds.
+    Round(usize),
+    /// An index into the damaged rounds.
+    Damaged(usize),
+}
+
+/// The rows shown in `visible_rows`: the window of the listed rounds around the selection,
+/// with the damaged rounds that fall among them (or after the last, when it is shown).
+fn listed_rows(model: &Model, visible_rows: usize) -> Vec<Listed> {
+    let shown = &model.round_rows;
+    let cursor = shown.iter().position(|&i| i == model.selected).unwrap_or(0);
+    // The damaged rounds are few; each takes a row from the window.
+    let room = visible_rows
+        .saturating_sub(model.damaged_rounds.len())
+        .max(1);
+    let visible = window(shown.len(), room, cursor);
+    let at_end = visible.end == shown.len();
+    let at_start = visible.start == 0;
+    let rounds: Vec<usize> = shown[visible].to_vec();
+    let first = rounds.first().map(|&i| model.rounds[i].number);
+    let last = rounds.last().map(|&i| model.rounds[i].number);
+    let mut out = Vec::new();
+    let mut damaged = model.damaged_rounds.iter().enumerate().peekable();
+    for &i in &rounds {
+        let n = model.rounds[i].number;
+        while let Some(&(j, (d, _))) = damaged.peek() {
+            if *d > n {
+                break;
+            }
+            if at_start || first.is_some_and(|f| *d > f) {
+                out.push(Listed::Damaged(j));
+            }
+            damaged.next();
+        }
+        out.push(Listed::Round(i));
+    }
+    for (j, (d, _)) in damaged {
+        if at_end || last.is_none_or(|l| *d < l) {
+            out.push(Listed::Damaged(j));
+        }
+    }
+    out.truncate(visible_rows.max(1));
+    out
+}
+
+fn round_row<'a>(
+    model: &Model,
+    cols: &[(Col, u16)],
+    aggregates: &[String],
+    narrow: bool,
+    i: usize,
+) -> Row<'a> {
+    let theme = model.theme;
+    let r = &model.rounds[i];
+    let cells: Vec<Cell> = cols
+        .iter()
+        .map(|&(col, w)| {
+            let text = fit_end(&cell_text(col, r, &aggregates[i], narrow), w as usize);
+            let style = match col {
+                Col::Number if r.incumbent => theme.incumbent(),
+                Col::State => match r.status {
+                    RoundStatus::Baseline | RoundStatus::Accepted => theme.good(),
+                    RoundStatus::RolledBack => theme.dim(),
+                    RoundStatus::Open => theme.warning(),
+                },
+                Col::Gate => r.verdict.map_or(theme.text(), |v| theme.verdict(v)),
+                // A round with a failing shape has no honest Δ (as `kcamp log` says).
+                Col::Delta if r.failed > 0 => theme.error(),
+                Col::Val | Col::Vs => theme.dim(),
+                _ => theme.text(),
+            };
+            Cell::from(text).style(style)
+        })
+        .collect();
+    Row::new(cells)
+}
+
+/// `r2 ⚠ decision.json:9 unreadable — kcamp repair`, across the row; in a narrow panel
+/// the words go first, the file and line stay.
+fn damaged_line(model: &Model, j: usize, width: usize) -> Line<'static> {
+    let (n, text) = &model.damaged_rounds[j];
+    let whole = format!(" r{n} ⚠ {text}");
+    let shorter: Vec<String> = [" — kcamp repair", " unreadable — kcamp repair"]
+        .iter()
+        .filter_map(|tail| text.strip_suffix(tail))
+        .map(|t| format!(" r{n} ⚠ {t}"))
+        .collect();
+    let fitting = std::iter::once(whole.clone())
+        .chain(shorter)
+        .find(|t| super::text::width(t) <= width)
+        .unwrap_or(whole);
+    Line::styled(fit_end(&fitting, width), model.theme.error())
 }
 
 /// The row of the rounds table at terminal row `y` (a click), as an index into the rounds.
@@ -255,17 +361,10 @@ pub fn row_at(model: &Model, area: Rect, y: u16) -> Option<usize> {
         return None;
     }
     let visible_rows = inner.height.saturating_sub(1) as usize;
-    let cursor = model
-        .round_rows
-        .iter()
-        .position(|&i| i == model.selected)
-        .unwrap_or(0);
-    let visible = window(model.round_rows.len(), visible_rows, cursor);
-    model
-        .round_rows
-        .get(visible.start + (y - first) as usize)
-        .filter(|_| visible.start + ((y - first) as usize) < visible.end)
-        .copied()
+    match listed_rows(model, visible_rows).get((y - first) as usize)? {
+        Listed::Round(i) => Some(*i),
+        Listed::Damaged(_) => None,
+    }
 }
 
 #[cfg(test)]

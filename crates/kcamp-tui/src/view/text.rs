@@ -92,6 +92,73 @@ pub fn fit_middle(s: &str, max: usize) -> String {
     head
 }
 
+/// The characters every one of `texts` starts with and ends with (prefix, suffix), never
+/// overlapping in the shortest; (0, 0) for fewer than two texts.
+pub fn common_ends(texts: &[&str]) -> (usize, usize) {
+    if texts.len() < 2 {
+        return (0, 0);
+    }
+    let chars: Vec<Vec<char>> = texts.iter().map(|t| t.chars().collect()).collect();
+    let shortest = chars.iter().map(Vec::len).min().unwrap_or(0);
+    let first = &chars[0];
+    let prefix = (0..shortest)
+        .take_while(|&i| chars.iter().all(|c| c[i] == first[i]))
+        .count();
+    let suffix = (0..shortest - prefix)
+        .take_while(|&i| {
+            let at = |c: &Vec<char>| c[c.len() - 1 - i];
+            chars.iter().all(|c| at(c) == at(first))
+        })
+        .count();
+    (prefix, suffix)
+}
+
+/// `s` in at most `max` cells, keeping what tells it from the texts it shares
+/// `ends` with ([`common_ends`]): the shared start and end go first, each marked `…`,
+/// and what is left of the start comes back when there is room; the part that differs is
+/// cut in the middle only when it does not fit alone.
+pub fn fit_differing(s: &str, max: usize, (prefix, suffix): (usize, usize)) -> String {
+    if width(s) <= max || prefix + suffix == 0 {
+        return fit_middle(s, max);
+    }
+    let chars: Vec<char> = s.chars().collect();
+    if prefix + suffix >= chars.len() {
+        return fit_middle(s, max);
+    }
+    let middle: String = chars[prefix..chars.len() - suffix].iter().collect();
+    let marks = usize::from(prefix > 0) + usize::from(suffix > 0);
+    let core = width(&middle) + marks;
+    if core > max {
+        let cut = fit_middle(&middle, max.saturating_sub(marks).max(1));
+        let mut out = String::new();
+        if prefix > 0 {
+            out.push(ELLIPSIS);
+        }
+        out.push_str(&cut);
+        if suffix > 0 {
+            out.push(ELLIPSIS);
+        }
+        return fit_end(&out, max);
+    }
+    // Room left: the start of the shared prefix back (it names the family), all of it
+    // (and no mark) when it fits.
+    let spare = max - core;
+    let mut out: String = if spare >= prefix {
+        chars[..prefix].iter().collect()
+    } else {
+        let mut head: String = take_cells(chars[..prefix].iter().copied(), spare)
+            .into_iter()
+            .collect();
+        head.push(ELLIPSIS);
+        head
+    };
+    out.push_str(&middle);
+    if suffix > 0 {
+        out.push(ELLIPSIS);
+    }
+    out
+}
+
 /// The last cells of `s` that fit in `max`, starting with `…` when cut: the end of a text
 /// being typed stays in sight.
 pub fn fit_start(s: &str, max: usize) -> String {
@@ -230,6 +297,41 @@ pub fn clip_rows(mut lines: Vec<Line<'static>>, rows: usize, max: usize) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cut_labels_keep_what_differs() {
+        let labels: Vec<String> = (0..60)
+            .map(|i| {
+                format!(
+                    "batch1_m{:04}_n0024_k0064_variant_{:02}_x___",
+                    16 + i % 3,
+                    i
+                )
+            })
+            .collect();
+        let refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+        let ends = common_ends(&refs);
+        assert_eq!(ends, ("batch1_m001".len(), "_x___".len()));
+        for max in [12, 17, 24, 30] {
+            let cut: std::collections::HashSet<String> =
+                refs.iter().map(|l| fit_differing(l, max, ends)).collect();
+            for c in &cut {
+                assert!(width(c) <= max, "{c} over {max}");
+            }
+            if max >= 30 {
+                assert_eq!(cut.len(), 60, "every label tells itself apart at {max}");
+            }
+        }
+        let l = refs[7];
+        assert_eq!(fit_differing(l, 30, ends), "batc…7_n0024_k0064_variant_07…");
+        assert_eq!(fit_differing(l, 30, ends).chars().count(), 30);
+        // Fits whole: unchanged; no shared ends: cut in the middle as before.
+        assert_eq!(fit_differing("short", 10, ends), "short");
+        assert_eq!(
+            fit_differing("abcdefghij", 5, (0, 0)),
+            fit_middle("abcdefghij", 5)
+        );
+    }
     use ratatui::style::{Color, Stylize};
 
     #[test]
