@@ -1138,6 +1138,7 @@ impl Manifest {
         ] {
             if let Some(c) = cmd
                 && !c.contains("{csv}")
+                && self.harness.protocol != HarnessProtocol::Persistent
             {
                 return Err(field(key, "must contain the placeholder {csv}".into()));
             }

@@ -280,10 +280,10 @@ impl Server {
             .map(|s| s.write_all(line.as_bytes()).and_then(|()| s.flush()));
         let mut section = Section::default();
         // A harness that closed its stdin or died cannot read it: how it ended tells.
-        if !matches!(sent, Some(Ok(()))) {
-            if let Some(p) = self.process.as_mut() {
-                p.stdin = None;
-            }
+        if !matches!(sent, Some(Ok(())))
+            && let Some(p) = self.process.as_mut()
+        {
+            p.stdin = None;
         }
         let outcome = self.wait(&mut section, &mut log, start, t0 + req.limit, cancel)?;
         let seconds = t0.elapsed().as_secs_f64();
