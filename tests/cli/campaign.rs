@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
+use crate::common;
+
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/campaign")
@@ -901,4 +903,36 @@ fn kernel_settings_travel_with_the_kernel() {
             .x,
         "ceil(N/16)"
     );
+}
+
+/// A round that re-measured the incumbent unchanged and was rolled back is no direction
+/// tried: the working kernel of every later round starts as that same kernel, and
+/// `round new`, `validate` and `status` must not name the round for it.
+#[test]
+fn a_rolled_back_round_of_the_unchanged_incumbent_is_not_tried_before() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = common::harness_campaign(tmp.path(), &common::fixture("campaign"));
+    common::run(&dir, &["baseline"], 0);
+    common::run(&dir, &["round", "new", "--hypothesis", "measure again"], 0);
+    let v = common::output(&dir, &["validate"]);
+    assert!(
+        v.status.code().is_some_and(|c| c < 2),
+        "{}",
+        common::describe(&["validate"], &v)
+    );
+    common::run(&dir, &["rollback", "--reason", "only noise"], 0);
+    let opened = common::run(&dir, &["round", "new", "--hypothesis", "a real change"], 0);
+    assert_eq!(opened["tried_before"], serde_json::json!([]), "{opened}");
+    let status = common::run(&dir, &["status"], 0);
+    assert_eq!(
+        status["working_kernel_tried"],
+        serde_json::json!([]),
+        "{status}"
+    );
+    assert_eq!(status["rolled_back"][0]["round"], 2, "{status}");
+    // A real change that equals a rolled-back round is still named.
+    common::edit_kernel(&dir, "the change");
+    let out = common::output(&dir, &["validate"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["tried_before"], serde_json::json!([]), "{v}");
 }

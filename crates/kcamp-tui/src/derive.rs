@@ -1040,6 +1040,14 @@ pub fn working_tried(state: &CampaignState, key: Option<&str>) -> Vec<Tried> {
     let Some(key) = key else {
         return Vec::new();
     };
+    // The incumbent's own kernel is where every round starts, not a direction tried.
+    let incumbent = state
+        .incumbent
+        .and_then(|n| state.rounds.iter().find(|r| r.number == n))
+        .and_then(|r| r.decision.as_ref()?.kernel_key.as_deref());
+    if incumbent == Some(key) {
+        return Vec::new();
+    }
     state
         .rounds
         .iter()

@@ -95,6 +95,13 @@ pub fn working_tried(state: &CampaignState, rolled_back: &[Tried]) -> Vec<Tried>
     let Ok(key) = kernel_key(&state.dir.join(KERNEL_DIR)) else {
         return Vec::new();
     };
+    let incumbent = state
+        .incumbent
+        .and_then(|n| state.rounds.iter().find(|r| r.number == n))
+        .and_then(|r| key_of(&r.dir, r.decision.as_ref()?));
+    if incumbent.as_deref() == Some(key.as_str()) {
+        return Vec::new();
+    }
     rolled_back
         .iter()
         .filter(|t| t.kernel_key.as_deref() == Some(key.as_str()))
@@ -104,10 +111,23 @@ pub fn working_tried(state: &CampaignState, rolled_back: &[Tried]) -> Vec<Tried>
 
 /// The rolled-back rounds whose kernel snapshot equals the kernel in `dir` (normalised),
 /// oldest first. Only the matching rounds' records are read beyond their decisions.
+///
+/// A kernel that is the incumbent's own (kernel/ right after a round is opened, or a round
+/// that re-measured the incumbent unchanged and was rolled back) names none: it is where
+/// every round starts, not a direction tried.
 pub fn tried_before(c: &Campaign, dir: &Path) -> Result<Vec<Tried>> {
     let key = kernel_key(dir)?;
+    let decisions = c.decisions()?;
+    let incumbent = super::layout::incumbent_of(decisions.iter().map(|(n, d)| (*n, d.as_ref())))
+        .and_then(|n| {
+            let (_, d) = decisions.iter().find(|(m, _)| *m == n)?;
+            key_of(&c.round_dir(n), d.as_ref()?)
+        });
+    if incumbent.as_deref() == Some(key.as_str()) {
+        return Ok(Vec::new());
+    }
     let mut out = Vec::new();
-    for (n, decision) in c.decisions()? {
+    for (n, decision) in decisions {
         let Some(d) = decision.filter(|d| d.decision == DecisionKind::RolledBack) else {
             continue;
         };
