@@ -588,7 +588,10 @@ fn a_resize_that_hides_the_focused_panel_moves_the_focus() {
     let screen = tmux.wait_for("the focus moved", Duration::from_secs(10), |s| {
         s.contains("panel 6 Log is left out at 80×17: the focus is on 1 Rounds")
     });
-    assert!(!screen.contains("┌ 6 Log"), "the log is left out:\n{screen}");
+    assert!(
+        !screen.contains("┌ 6 Log"),
+        "the log is left out:\n{screen}"
+    );
     // k now moves the rounds, the panel in sight.
     tmux.send(&["k"]);
     tmux.wait_for("round 3 selected", Duration::from_secs(10), |s| {

@@ -579,7 +579,9 @@ fn wrap_bar(
             used = 0;
         }
         used += w;
-        rows.last_mut().map(|r| r.extend(spans));
+        if let Some(r) = rows.last_mut() {
+            r.extend(spans);
+        }
     }
     rows.truncate(BAR_MAX_ROWS);
     rows.into_iter()
