@@ -68,7 +68,6 @@ fn forward<'a>(inc: &'a BenchTable, cand: &'a BenchTable, paired: bool) -> GateI
         metric: FWD,
         config: &DEFAULT,
         paired,
-        repeats_per_block: 1,
     }
 }
 
@@ -416,7 +415,6 @@ fn run_with_samples(inc_s: &Samples, cand_s: &Samples) -> GateReport {
         metric: FWD,
         config: &GateConfig::default(),
         paired: false,
-        repeats_per_block: 1,
     })
     .unwrap()
 }
@@ -633,7 +631,6 @@ fn judge_streams(inc: &[(&str, Vec<f64>)], cand: &[(&str, Vec<f64>)], paired: bo
         metric: FWD,
         config: &GateConfig::default(),
         paired,
-        repeats_per_block: 1,
     })
     .unwrap()
 }
@@ -765,7 +762,6 @@ proptest! {
             metric: FWD,
             config: &config,
             paired: true,
-            repeats_per_block: 1,
         })
         .unwrap();
         prop_assert!(r.paired);
