@@ -657,8 +657,9 @@ fn kcamp_outside_a_campaign_opens_a_scratch_copy_and_says_where_at_the_end() {
         kcamp_core::text::shell_word(exe),
     );
     let tmux = Tmux::start("scratch", &command);
+    // The header names the campaign once it has been read (it says `loading…` before).
     let screen = tmux.wait_for("the dashboard", Duration::from_secs(120), |s| {
-        s.contains("1 Rounds")
+        s.contains("1 Rounds") && !s.lines().next().is_some_and(|l| l.contains("loading"))
     });
     assert!(
         screen
