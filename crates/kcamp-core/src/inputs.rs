@@ -38,7 +38,8 @@ mod tests {
         // mix(0) = 0, so element 0 of buffer 0 under seed 0 has bits 0 (the value -1.0);
         // its neighbours do not repeat it.
         assert_eq!(mix(0), 0);
-        let firsts: std::collections::BTreeSet<u32> = (0..64).map(|i| value_bits(0, 0, i)).collect();
+        let firsts: std::collections::BTreeSet<u32> =
+            (0..64).map(|i| value_bits(0, 0, i)).collect();
         assert_eq!(firsts.len(), 64);
     }
 
