@@ -43,7 +43,7 @@ impl Row {
         schema.resolve_metric(name)?.value(self)
     }
 
-    /// Absolute stddev of a metric (derived metrics: see SPEC §7 rule 2).
+    /// Absolute stddev of a metric (docs/csv-schema.md, "Conventions").
     pub fn stddev(&self, schema: &Schema, name: &str) -> Option<f64> {
         schema.resolve_metric(name)?.stddev(self)
     }
