@@ -116,7 +116,7 @@ mod tests {
             [bits(k, 0), bits(k, 1), bits(k, 2)],
             [0xf709_6a94, 0x91d2_b1b4, 0xb55f_cd80]
         );
-        assert_eq!(value(Dtype::F32, 0x8272_cb80), 0.019128203392028809);
+        assert_eq!(value(Dtype::F32, 0x8272_cb80), 0.019_128_203_392_028_81);
         assert_eq!(value(Dtype::F16, 0x8272_cb80), 0.0185546875);
         assert_eq!(scalar(42, 2, 0.5, 1.5), f64::from(0.932_947_4_f32));
     }
