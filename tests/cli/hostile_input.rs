@@ -1109,13 +1109,7 @@ fn second_audit_hostile_inputs_are_refused() {
 #[test]
 fn timeouts_past_their_bound_are_refused_and_change_nothing() {
     let tmp = tempfile::tempdir().unwrap();
-    let nums = tmp.path().join("numbers");
-    std::fs::create_dir_all(&nums).unwrap();
-    std::fs::copy(
-        common::fixture("campaign/baseline.csv"),
-        nums.join("baseline.csv"),
-    )
-    .unwrap();
+    let nums = common::numbers(tmp.path(), &["baseline.csv"]);
     let dir = common::harness_campaign(tmp.path(), &nums);
     run(&dir, &["baseline"], 0);
     run(&dir, &["round", "new", "--hypothesis", "tiles"], 0);

@@ -4,7 +4,7 @@
 //! reason; a harness campaign's baseline report describes the harness's measurement; and
 //! the edge of the CLI (exit codes, `--json` usage errors, YAML errors, next steps).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
@@ -13,15 +13,6 @@ use common::{fixture, run};
 
 /// A folder of numbers for [`common::RECORDS_HARNESS`]: the fixture CSVs it is given, by
 /// their own names.
-fn numbers(root: &Path, names: &[&str]) -> PathBuf {
-    let dir = root.join("numbers");
-    std::fs::create_dir_all(&dir).unwrap();
-    for name in names {
-        std::fs::copy(fixture(&format!("campaign/{name}")), dir.join(name)).unwrap();
-    }
-    dir
-}
-
 fn read_json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
@@ -44,7 +35,7 @@ fn lineage_row(md: &str, round: u32) -> String {
 #[test]
 fn a_round_that_fails_an_untimed_shape_is_fail_in_its_record_report_and_log() {
     let tmp = tempfile::tempdir().unwrap();
-    let nums = numbers(tmp.path(), &["baseline.csv", "better.csv"]);
+    let nums = common::numbers(tmp.path(), &["baseline.csv", "better.csv"]);
     let dir = common::harness_campaign(tmp.path(), &nums);
     run(&dir, &["baseline"], 0);
     run(
@@ -125,7 +116,7 @@ fn a_round_that_fails_an_untimed_shape_is_fail_in_its_record_report_and_log() {
 #[test]
 fn an_overturned_quick_accept_records_the_confirming_runs_own_reason() {
     let tmp = tempfile::tempdir().unwrap();
-    let nums = numbers(tmp.path(), &["baseline.csv", "gain3.csv"]);
+    let nums = common::numbers(tmp.path(), &["baseline.csv", "gain3.csv"]);
     // 1% slower than the BASELINE on every shape.
     let slower = common::scaled_csv(&nums, "baseline.csv", 0.99);
     let dir = common::harness_campaign(tmp.path(), &nums);
@@ -166,7 +157,7 @@ fn an_overturned_quick_accept_records_the_confirming_runs_own_reason() {
 #[test]
 fn a_harness_baseline_report_describes_the_harness_measurement() {
     let tmp = tempfile::tempdir().unwrap();
-    let nums = numbers(tmp.path(), &["baseline.csv"]);
+    let nums = common::numbers(tmp.path(), &["baseline.csv"]);
     let dir = common::harness_campaign(tmp.path(), &nums);
     run(&dir, &["baseline"], 0);
     let md = std::fs::read_to_string(dir.join("baseline_report.md")).unwrap();

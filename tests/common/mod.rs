@@ -306,6 +306,16 @@ if [ -f "$kdir/wrong" ] && [ "$KCAMP_VALIDATION" = check ]; then
 fi
 "#;
 
+/// A folder `root/numbers` holding the fixture CSVs `names`, for [`harness_campaign`].
+pub fn numbers(root: &Path, names: &[&str]) -> PathBuf {
+    let dir = root.join("numbers");
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in names {
+        std::fs::copy(fixture(&format!("campaign/{name}")), dir.join(name)).unwrap();
+    }
+    dir
+}
+
 /// A campaign (`root/camp`, the fixture shapes, git commits off) measured by
 /// [`RECORDS_HARNESS`], which reads its numbers from `fixtures` (a folder of CSVs of the
 /// fixture schema); `kernel/numbers` starts as `baseline.csv`.
