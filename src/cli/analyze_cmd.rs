@@ -10,18 +10,21 @@ use super::{CmdOutput, Ctx};
 use kcamp_core::Result;
 use kcamp_core::analysis::ProfileEvidence;
 use kcamp_core::campaign::{self, AnalyzeTarget, Campaign};
+use kcamp_core::next::{Command, NextStep};
 use kcamp_core::specs::Bound;
 use kcamp_core::units;
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct AnalyzeArgs {
     /// Analyze this round's kernel snapshot and measurement (default: the incumbent).
     #[arg(long, value_name = "N", conflicts_with = "working")]
     pub round: Option<u32>,
+    #[serde(default)]
     /// Analyze the working kernel/ (static metrics), with the open round's latest
     /// validation when it has one, else the incumbent's numbers.
     #[arg(long)]
     pub working: bool,
+    #[serde(default)]
     /// Print the evidence without storing it (no lock, nothing written): what the
     /// dashboard asks while a validation may hold the campaign.
     #[arg(long)]
@@ -51,20 +54,13 @@ pub fn analyze(ctx: &Ctx, a: &AnalyzeArgs) -> Result<CmdOutput> {
         }
         None => human.push_str("not recorded (--no-record)\n"),
     }
-    let k = if ctx.campaign == std::path::Path::new(".") {
-        "kcamp".to_owned()
-    } else {
-        format!("kcamp -C {}", ctx.campaign.display())
-    };
     let next = if c.open_round()?.is_some() {
-        vec![format!(
-            "edit {}, then {k} validate   (dashboard: v)",
+        vec![NextStep::run(Command::Validate).before(format!(
+            "edit {}",
             c.kernel_dir().join(&c.manifest.kernel.file).display()
-        )]
+        ))]
     } else {
-        vec![format!(
-            "{k} round new --hypothesis TEXT   (start from the findings above; dashboard: n)"
-        )]
+        vec![NextStep::new_round().why("start from the findings above")]
     };
     Ok(CmdOutput::ok(
         serde_json::json!({"record": record, "profile_evidence": evidence}),

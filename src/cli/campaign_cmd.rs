@@ -18,12 +18,13 @@ use kcamp_core::case::ProgressEvent;
 use kcamp_core::error::exit;
 use kcamp_core::gate::{GateReport, ShapeClass, Verdict};
 use kcamp_core::manifest::AdapterSelector;
+use kcamp_core::next::{Call, Command, NextStep};
 use kcamp_core::types::{Check, DecisionKind, Dtype, OpName};
 use kcamp_core::units;
 use kcamp_core::{Error, Result};
 use kcamp_runner::Builtin;
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct InitArgs {
     /// The campaign directory to create (made when missing; one that already holds a
     /// campaign is refused).
@@ -57,16 +58,18 @@ pub struct InitArgs {
     pub harness: Option<String>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct BaselineArgs {
     /// Import this CSV (from your own harness) instead of running the kernel.
     #[arg(long)]
     pub csv: Option<PathBuf>,
+    #[serde(default)]
     /// Do not measure the adapter's peaks first when none are stored or cited (utilization
     /// and the roofline then stay unknown until `kcamp peak`).
     #[arg(long)]
     pub no_peak: bool,
     #[command(flatten)]
+    #[serde(flatten)]
     pub adapter: AdapterArgs,
 }
 
@@ -75,15 +78,19 @@ pub struct BaselineArgs {
 #[command(defer = true)]
 pub enum RoundCommand {
     /// Open round N with its one hypothesis.
-    New {
-        /// The one change this round tries, and why it should be faster (one line).
-        #[arg(long)]
-        hypothesis: String,
-    },
+    New(RoundNewArgs),
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
+pub struct RoundNewArgs {
+    /// The one change this round tries, and why it should be faster (one line).
+    #[arg(long)]
+    pub hypothesis: String,
+}
+
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct ValidateArgs {
+    #[serde(default)]
     /// All target shapes instead of the representative ones.
     #[arg(long)]
     pub full: bool,
@@ -92,11 +99,13 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub csv: Option<PathBuf>,
     #[command(flatten)]
+    #[serde(flatten)]
     pub adapter: AdapterArgs,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct AcceptArgs {
+    #[serde(default)]
     /// Accept although the gate does not allow it (needs --reason; recorded as forced). A
     /// kernel that passes no shape, or is wrong on the held-out shapes, is refused still.
     #[arg(long)]
@@ -110,7 +119,7 @@ pub struct AcceptArgs {
     pub csv: Option<PathBuf>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct RollbackArgs {
     /// Why the round is rolled back (one line): what later rounds read before they try the
     /// same direction again.
@@ -118,8 +127,9 @@ pub struct RollbackArgs {
     pub reason: String,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct ReportArgs {
+    #[serde(default)]
     /// Skip the final full validation and report on the recorded rounds only.
     #[arg(long)]
     pub no_run: bool,
@@ -129,14 +139,17 @@ pub struct ReportArgs {
     pub csv: Option<PathBuf>,
     /// text (a summary), markdown (report.md on stdout, for a pull request) or json.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    #[serde(skip)]
     pub format: ReportFormat,
     #[command(flatten)]
+    #[serde(flatten)]
     pub adapter: AdapterArgs,
 }
 
 /// `kcamp report --format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ReportFormat {
+    #[default]
     Text,
     Markdown,
     Json,
@@ -152,10 +165,11 @@ impl From<ReportFormat> for Format {
     }
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct LogArgs {
     /// text, markdown (a pull-request table), csv or json.
     #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[serde(skip)]
     pub format: Format,
 }
 
@@ -201,29 +215,25 @@ fn measuring(
     Ok((measurer, progress))
 }
 
-/// A cancelled command's error with the step that runs it again (`step` without `kcamp`):
-/// nothing was recorded, so the same command is what comes next.
-fn run_again<T>(result: Result<T>, step: &str) -> Result<T> {
-    result.map_err(|e| match e {
-        Error::Cancelled(why) => Error::Cancelled(format!(
-            "{why}\nnext: kcamp {step}   (cancelled: run it again to measure every shape)"
-        )),
-        other => other,
+/// A cancelled command's error with the step that runs it again: nothing was recorded, so
+/// the same command is what comes next.
+fn run_again<T>(result: Result<T>, again: Call) -> Result<T> {
+    result.map_err(|e| match e.cause() {
+        Error::Cancelled(_) => e.with_next(vec![
+            NextStep::call(again).why("cancelled: run it again to measure every shape"),
+        ]),
+        _ => e,
     })
 }
 
-/// `adapter`'s flags as typed, for a step that runs a command again.
-fn adapter_flags(adapter: &AdapterArgs) -> String {
-    let mut flags = String::new();
-    for (flag, value) in [
-        ("--adapter", &adapter.adapter),
-        ("--backend", &adapter.backend),
-    ] {
+/// `call` with the adapter selection it was typed with.
+fn with_adapter(mut call: Call, adapter: &AdapterArgs) -> Call {
+    for (name, value) in [("adapter", &adapter.adapter), ("backend", &adapter.backend)] {
         if let Some(v) = value {
-            flags.push_str(&format!(" {flag} {}", kcamp_core::text::shell_word(v)));
+            call = call.arg(name, v.clone());
         }
     }
-    flags
+    call
 }
 
 /// An imported CSV, or a run of `measurer`.
@@ -367,10 +377,11 @@ pub fn init(_ctx: &Ctx, a: &InitArgs) -> Result<CmdOutput> {
     } else {
         "measures every target shape; the adapter's peaks first when none are known"
     };
-    Ok(CmdOutput::ok(json, human).with_next(vec![format!(
-        "kcamp -C {} baseline   ({what})",
-        c.dir.display()
-    )]))
+    Ok(CmdOutput::ok(json, human).with_next(vec![
+        NextStep::run(Command::Baseline)
+            .why(what)
+            .in_campaign(c.dir.display().to_string()),
+    ]))
 }
 
 /// BASELINE with the built-in runner on a GPU whose peaks are neither stored nor cited:
@@ -488,10 +499,9 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
         campaign::baseline(&c, source(&a.csv, m.as_ref()), &mut progress, |c| {
             kcamp_report::campaign::write_baseline_report(c)
         }),
-        &format!(
-            "baseline{}{}",
-            if a.no_peak { " --no-peak" } else { "" },
-            adapter_flags(&a.adapter)
+        with_adapter(
+            Call::new(Command::Baseline).arg("no_peak", a.no_peak),
+            &a.adapter,
         ),
     )?;
     let metric = &out.metric;
@@ -520,10 +530,9 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
     if let Some(line) = result_line(ctx, &out.summary) {
         human.push_str(&format!("\n{line}"));
     }
-    let k = prefix(ctx);
     let mut next = vec![
-        format!("{k} analyze   (where the kernel stands against the roofline)"),
-        format!("{k} round new --hypothesis TEXT   (dashboard: n)"),
+        NextStep::run(Command::Analyze).why("where the kernel stands against the roofline"),
+        NextStep::new_round(),
     ];
     // Recorded as it is, yet a BASELINE with a shape that does not PASS did not pass.
     let code = if out.failures.is_empty() {
@@ -531,10 +540,10 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
     } else {
         next.insert(
             0,
-            format!(
-                "fix the failing shapes in {} if they should pass, then {k} round new",
+            NextStep::new_round().before(format!(
+                "fix the failing shapes in {} if they should pass",
                 c.kernel_dir().display()
-            ),
+            )),
         );
         exit::GATE_REJECTED
     };
@@ -542,7 +551,7 @@ pub fn baseline(ctx: &Ctx, a: &BaselineArgs) -> Result<CmdOutput> {
 }
 
 pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
-    let RoundCommand::New { hypothesis } = c;
+    let RoundCommand::New(RoundNewArgs { hypothesis }) = c;
     let camp = Campaign::open(&ctx.campaign)?;
     // Short: a signal (the dashboard quitting) lets it finish rather than cut it in half.
     super::cancel::flag(ctx)?;
@@ -557,11 +566,10 @@ pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
         json!({"round": n, "hypothesis": hypothesis.trim(), "tried_before": tried}),
         human,
     )
-    .with_next(vec![format!(
-        "edit {}, then {} validate   (dashboard: v quick, V full)",
+    .with_next(vec![NextStep::run(Command::Validate).before(format!(
+        "edit {}",
         camp.kernel_dir().join(&camp.manifest.kernel.file).display(),
-        prefix(ctx)
-    )]))
+    ))]))
 }
 
 /// What to do after a verdict. `mismatch`: the sides were measured differently (the
@@ -569,34 +577,32 @@ pub fn round(ctx: &Ctx, c: &RoundCommand) -> Result<CmdOutput> {
 /// `None` where that is not known (a stored gate report).
 /// `failures`: where the reasons of the shapes that failed are to be read, when some failed.
 fn next_after_verdict(
-    ctx: &Ctx,
     verdict: Verdict,
     failures: Option<&str>,
     mismatch: Option<bool>,
-) -> Vec<String> {
-    let k = prefix(ctx);
+) -> Vec<NextStep> {
     if let Some(reasons) = failures {
         return vec![
-            format!("fix the kernel ({reasons}), then {k} validate   (dashboard: v)"),
-            format!("or: {k} rollback --reason TEXT   (dashboard: r)"),
+            NextStep::run(Command::Validate).before(format!("fix the kernel ({reasons})")),
+            NextStep::rollback(),
         ];
     }
     match verdict {
-        Verdict::Accept | Verdict::AcceptWithNote => vec![format!("{k} accept   (dashboard: a)")],
+        Verdict::Accept | Verdict::AcceptWithNote => vec![NextStep::run(Command::Accept)],
         Verdict::NeedsRemeasure => match mismatch {
-            Some(true) => vec![format!(
-                "re-measure like the incumbent with the command the reason above names (the sides were measured differently: validating the same way again repeats this verdict)"
+            Some(true) => vec![NextStep::by_hand(
+                "re-measure like the incumbent with the command the reason above names (the sides were measured differently: validating the same way again repeats this verdict)",
             )],
-            Some(false) => vec![format!(
-                "{k} validate again without changing the kernel   (dashboard: v)"
-            )],
-            None => vec![format!(
-                "re-measure as the verdict's reason says: the command it names where the sides were measured differently, else {k} validate again without changing the kernel   (dashboard: v)"
+            Some(false) => vec![
+                NextStep::run(Command::Validate).why("again, without changing the kernel"),
+            ],
+            None => vec![NextStep::run(Command::Validate).why(
+                "again, without changing the kernel; where the sides were measured differently, with the command the verdict's reason names instead",
             )],
         },
         Verdict::Reject => vec![
-            format!("{k} rollback --reason TEXT   (dashboard: r)"),
-            format!("or: change the kernel, then {k} validate   (dashboard: v)"),
+            NextStep::rollback(),
+            NextStep::run(Command::Validate).before("change the kernel"),
         ],
     }
 }
@@ -606,11 +612,7 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
     let (m, mut progress) = measuring(ctx, &c, &a.adapter)?;
     let out = run_again(
         campaign::validate(&c, a.full, source(&a.csv, m.as_ref()), &mut progress),
-        &format!(
-            "validate{}{}",
-            if a.full { " --full" } else { "" },
-            adapter_flags(&a.adapter)
-        ),
+        with_adapter(Call::new(Command::Validate).arg("full", a.full), &a.adapter),
     )?;
     let r = &out.record;
     let exit = if r.report.verdict.allows_accept() {
@@ -649,14 +651,13 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
     let mismatch = r.like_for_like.as_ref().map(|l| !l.comparable());
     let next = if r.unfloored.is_some() && r.report.verdict == Verdict::NeedsRemeasure {
         // Measuring again changes nothing until something names what the rows ran on.
-        vec![format!(
-            "name the GPU the rows come from: target_gpu in {} (the reason above lists the known ones), or `{} peak` on it; then validate again",
+        vec![NextStep::run(Command::Validate).before(format!(
+            "name the GPU the rows come from: target_gpu in {} (the reason above lists the known ones), or `{} peak` on it",
             c.dir.join("manifest.yaml").display(),
             prefix(ctx)
-        )]
+        ))]
     } else {
         next_after_verdict(
-            ctx,
             r.report.verdict,
             (!out.failures.is_empty()).then_some("the reasons above"),
             Some(mismatch.unwrap_or(false)),
@@ -675,13 +676,12 @@ pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
         check_with: Some(m.as_ref()),
     };
     let again = match &a.reason {
-        Some(reason) if a.force => format!(
-            "accept --force --reason {}",
-            kcamp_core::text::shell_word(reason)
-        ),
-        _ => "accept".to_owned(),
+        Some(reason) if a.force => Call::new(Command::Accept)
+            .arg("force", true)
+            .arg("reason", reason.clone()),
+        _ => Call::new(Command::Accept),
     };
-    let out = run_again(campaign::accept(&c, &opts, &mut progress), &again)?;
+    let out = run_again(campaign::accept(&c, &opts, &mut progress), again)?;
     let d = &out.decision;
     let metric = &c.manifest.primary_metric;
     let mut human = String::new();
@@ -726,18 +726,15 @@ pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
     for w in &out.warnings {
         human.push_str(&format!("\nwarning: {w}"));
     }
-    let k = prefix(ctx);
     let target = campaign::target_status(&c)?;
     let next = match (&d.decision, &target) {
         (DecisionKind::Accepted, Some(t)) if t.met => {
             human.push_str(&format!("\nperformance target met: {}", t.describe()));
-            vec![format!(
-                "{k} report   (final full validation, report.md and charts)"
-            )]
+            vec![NextStep::run(Command::Report).why("final full validation, report.md and charts")]
         }
         _ => vec![
-            format!("{k} analyze   (where the incumbent stands against the roofline)"),
-            format!("{k} round new --hypothesis TEXT   (dashboard: n)"),
+            NextStep::run(Command::Analyze).why("where the incumbent stands against the roofline"),
+            NextStep::new_round(),
         ],
     };
     let exit = if d.decision == DecisionKind::Accepted {
@@ -786,7 +783,6 @@ pub fn rollback(ctx: &Ctx, a: &RollbackArgs) -> Result<CmdOutput> {
     // Short: a signal (the dashboard quitting) lets it finish rather than cut it in half.
     super::cancel::flag(ctx)?;
     let out = campaign::rollback(&c, &a.reason)?;
-    let k = prefix(ctx);
     let mut human = format!(
         "round {} ROLLED BACK; kernel/ restored from round {}",
         out.decision.round,
@@ -802,36 +798,38 @@ pub fn rollback(ctx: &Ctx, a: &RollbackArgs) -> Result<CmdOutput> {
         human.push_str(&format!("\nwarning: {w}"));
     }
     let next = vec![
-        format!("{k} round new --hypothesis TEXT   (dashboard: n)"),
+        NextStep::new_round(),
         // v<N-1> belongs to round N.
-        format!(
-            "{k} memory show v{}   (what was learned from this round)",
-            out.decision.round.saturating_sub(1)
-        ),
+        NextStep::run(Command::MemoryShow)
+            .arg(
+                "version",
+                format!("v{}", out.decision.round.saturating_sub(1)),
+            )
+            .why("what was learned from this round"),
     ];
     Ok(CmdOutput::ok(out, human).with_next(next))
 }
 
 /// What to do next in a campaign, from its state (status and log end with it).
-fn next_from_state(ctx: &Ctx, st: &CampaignState) -> Vec<String> {
-    let k = prefix(ctx);
+fn next_from_state(st: &CampaignState) -> Vec<NextStep> {
     if !st.damage.is_empty() {
-        return vec![format!(
-            "{k} repair   (rebuilds what was read around; `--dry-run` says how first)"
-        )];
+        return vec![
+            NextStep::run(Command::Repair)
+                .why("rebuilds what was read around; `--dry-run` says how first"),
+        ];
     }
     if st.incumbent.is_none() {
-        return vec![format!("{k} baseline")];
+        return vec![NextStep::run(Command::Baseline)];
     }
     match st.open_round.and_then(|n| st.round(n)) {
         Some(r) => match &r.gate {
-            None => vec![format!(
-                "edit {}, then {k} validate   (dashboard: v)",
+            None => vec![NextStep::run(Command::Validate).before(format!(
+                "edit {}",
                 st.dir
                     .join("kernel")
                     .join(&st.manifest.kernel.file)
                     .display()
-            )],
+            ))],
             Some(g) => {
                 // Neither status nor log prints why a shape failed: say where it is (the
                 // built-in runner's run record, a harness's log; an imported CSV has none).
@@ -845,7 +843,6 @@ fn next_from_state(ctx: &Ctx, st: &CampaignState) -> Vec<String> {
                     None => "the CSV was imported: why each shape failed is in the output of the harness that wrote it".to_owned(),
                 };
                 next_after_verdict(
-                    ctx,
                     g.verdict,
                     g.shapes
                         .iter()
@@ -856,14 +853,15 @@ fn next_from_state(ctx: &Ctx, st: &CampaignState) -> Vec<String> {
             }
         },
         None => vec![
-            format!("{k} round new --hypothesis TEXT   (dashboard: n)"),
-            format!("{k} report   (when the campaign is done)"),
+            NextStep::new_round(),
+            NextStep::run(Command::Report).why("when the campaign is done"),
         ],
     }
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct RepairArgs {
+    #[serde(default)]
     /// Say what would be repaired, and change nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -892,16 +890,15 @@ pub fn repair(ctx: &Ctx, a: &RepairArgs) -> Result<CmdOutput> {
     if human.is_empty() {
         human.push_str("nothing to repair: every journal line, decision, record and decided snapshot reads as recorded\n");
     }
-    let k = prefix(ctx);
     let (code, next) = if !out.refused.is_empty() {
         (
             exit::BAD_INPUT,
-            vec![format!("fix what is refused by hand, then {k} repair")],
+            vec![NextStep::run(Command::Repair).before("fix what is refused by hand")],
         )
     } else if a.dry_run && !out.repaired.is_empty() {
-        (exit::OK, vec![format!("{k} repair")])
+        (exit::OK, vec![NextStep::run(Command::Repair)])
     } else {
-        (exit::OK, vec![format!("{k} status")])
+        (exit::OK, vec![NextStep::run(Command::Status)])
     };
     Ok(CmdOutput::with_exit(out, human, code).with_next(next))
 }
@@ -984,7 +981,8 @@ pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
             "aggregate_delta": r.gate.as_ref().and_then(|g| g.aggregate.delta),
         })),
         "target": target,
-        "lock_holder": st.lock_holder,
+        "lock_holder": kcamp_core::fsutil::LockHolder::of(&st.dir.join(kcamp_core::files::LOCK_FILE))
+            .or_else(|| st.lock_holder.as_deref().and_then(kcamp_core::fsutil::LockHolder::parse)),
         "representative_shapes": st.manifest.representative_shapes,
         "frozen_header": st.frozen_header,
         "rolled_back": rolled_back,
@@ -1060,7 +1058,7 @@ pub fn status(ctx: &Ctx) -> Result<CmdOutput> {
         human.push_str(&format!("locked by {h}\n"));
     }
     human.push_str(&damage);
-    let next = next_from_state(ctx, &st);
+    let next = next_from_state(&st);
     Ok(CmdOutput::ok(json, human).with_next(next))
 }
 
@@ -1076,6 +1074,7 @@ fn log_rows(st: &CampaignState) -> Vec<LogRow> {
             let d = r.decision.as_ref();
             let table = r.table.as_ref();
             let outcome = r.outcome();
+            let held_out = campaign::read_held_out(&r.dir).ok().flatten();
             LogRow {
                 round: r.number,
                 incumbent: st.incumbent == Some(r.number),
@@ -1090,15 +1089,14 @@ fn log_rows(st: &CampaignState) -> Vec<LogRow> {
                 parent: outcome.parent,
                 failed: outcome.failed_labels(),
                 forced: d.is_some_and(|d| d.forced),
+                cause: d.and_then(kcamp_core::campaign::DecisionCause::of),
                 reason: d.and_then(|d| d.reason.clone()),
                 git_commit: d.and_then(|d| d.git_commit.clone()),
                 hypothesis: r.hypothesis.clone(),
                 time: d.map(|d| d.time),
                 // Unreadable, it is left out: the log still shows the round.
-                held_out: campaign::read_held_out(&r.dir)
-                    .ok()
-                    .flatten()
-                    .map(|h| h.summary()),
+                held_out: held_out.as_ref().map(|h| h.summary()),
+                held_out_status: held_out.as_ref().map(|h| h.status.as_str()),
             }
         })
         .collect()
@@ -1172,7 +1170,7 @@ pub fn log(ctx: &Ctx, a: &LogArgs) -> Result<CmdOutput> {
         human.push_str("(* the incumbent; Δ is the gate's against the incumbent each round was judged against, over the same shapes)\n");
     }
     human.push_str(&damage);
-    let next = next_from_state(ctx, &st);
+    let next = next_from_state(&st);
     Ok(CmdOutput::ok(
         with_damage(
             json!({"rounds": rows, "incumbent": st.incumbent, "rolled_back": rolled_back}),
@@ -1215,7 +1213,7 @@ pub fn report(ctx: &Ctx, a: &ReportArgs) -> Result<CmdOutput> {
             let files = kcamp_report::campaign::write_final_report(&c, fm)?;
             Ok((files, fm.acceptance.clone(), fm.held_out.clone()))
         }),
-        &format!("report{}", adapter_flags(&a.adapter)),
+        with_adapter(Call::new(Command::Report), &a.adapter),
     )?;
     warnings.extend(files.warnings.iter().cloned());
     let gate = &acceptance.report;
@@ -1396,32 +1394,34 @@ fn report_next(
     verdict: kcamp_core::gate::Verdict,
     target: Option<&kcamp_core::campaign::TargetStatus>,
     unfloored: bool,
-) -> Vec<String> {
+) -> Vec<NextStep> {
     use kcamp_core::gate::Verdict;
-    let k = prefix(ctx);
     match verdict {
-        Verdict::NeedsRemeasure if unfloored => vec![format!(
-            "name the GPU the rows come from (target_gpu in manifest.yaml: the reason above lists the known ones; or run {k} peak on it), then {k} report"
-        )],
+        Verdict::NeedsRemeasure if unfloored => vec![NextStep::run(Command::Report).before(format!(
+            "name the GPU the rows come from (target_gpu in manifest.yaml: the reason above lists the known ones; or run {} peak on it)",
+            prefix(ctx)
+        ))],
         Verdict::Accept | Verdict::AcceptWithNote => match target {
-            Some(t) if !t.met => vec![format!(
-                "{k} round new --hypothesis TEXT   (the performance target is not met yet)"
-            )],
-            _ => vec![format!(
-                "{k} report --no-run --format markdown   (paste into a pull request)"
-            )],
+            Some(t) if !t.met => {
+                vec![NextStep::new_round().why("the performance target is not met yet")]
+            }
+            _ => vec![
+                NextStep::run(Command::Report)
+                    .arg("no_run", true)
+                    .arg("format", "markdown")
+                    .why("paste into a pull request"),
+            ],
         },
         Verdict::NeedsRemeasure => vec![
-            format!(
-                "{k} report   (measure the final acceptance again: the gain is inside the noise)"
-            ),
-            format!("{k} round new --hypothesis TEXT   (or improve the kernel further first)"),
+            NextStep::run(Command::Report)
+                .why("measure the final acceptance again: the gain is inside the noise"),
+            NextStep::new_round().why("or improve the kernel further first"),
         ],
         Verdict::Reject => vec![
-            format!(
-                "{k} round new --hypothesis TEXT   (the incumbent does not hold against the BASELINE: fix or improve it, then report again)"
+            NextStep::new_round().why(
+                "the incumbent does not hold against the BASELINE: fix or improve it, then report again",
             ),
-            format!("{k} log   (which rounds led here)"),
+            NextStep::run(Command::Log).why("which rounds led here"),
         ],
     }
 }

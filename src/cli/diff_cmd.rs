@@ -7,8 +7,9 @@ use super::{CmdOutput, Ctx};
 use kcamp_core::Result;
 use kcamp_core::campaign::Campaign;
 use kcamp_core::campaign::diff::{KernelSide, kernel_diff, parse_round};
+use kcamp_core::next::{Command, NextStep};
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct DiffArgs {
     /// The older side: a round (`3` or `r3`) or `kernel` (the working kernel/); default: the
     /// incumbent.
@@ -32,9 +33,9 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> Result<CmdOutput> {
     let from = match &a.from {
         Some(text) => side(text)?,
         None => KernelSide::Round(c.incumbent()?.ok_or_else(|| {
-            kcamp_core::Error::State(
-                "no BASELINE yet: there is no incumbent to compare the working kernel with.\nnext: kcamp baseline"
-                    .into(),
+            kcamp_core::Error::state(
+                "no BASELINE yet: there is no incumbent to compare the working kernel with.",
+                vec![NextStep::run(Command::Baseline)],
             )
         })?),
     };
@@ -45,17 +46,10 @@ pub fn diff(ctx: &Ctx, a: &DiffArgs) -> Result<CmdOutput> {
     let diff = kernel_diff(&c.dir, from, to)?;
     let mut human = diff.unified();
     human.push_str(&diff.summary());
-    let k = if ctx.campaign == std::path::Path::new(".") {
-        "kcamp".to_owned()
-    } else {
-        format!("kcamp -C {}", ctx.campaign.display())
-    };
     let next = if to == KernelSide::Working && c.open_round()?.is_some() {
-        vec![format!(
-            "{k} validate   (measures the working kernel; dashboard: v)"
-        )]
+        vec![NextStep::run(Command::Validate).why("measures the working kernel")]
     } else {
-        vec![format!("{k} log   (the rounds and what became of each)")]
+        vec![NextStep::run(Command::Log).why("the rounds and what became of each")]
     };
     let summary = diff.summary();
     let (added, removed) = diff.totals();

@@ -15,15 +15,15 @@ use kcamp_core::files::MANIFEST_FILE;
 use kcamp_core::files::RESULT_JSON;
 use kcamp_core::gate::{GateConfig, GateInput, GateReport, ShapeClass, Verdict, judge};
 use kcamp_core::manifest::Manifest;
+use kcamp_core::next::{Call, Command, NextStep};
 use kcamp_core::schema::{BenchTable, Samples, Schema};
-use kcamp_core::text::shell_word;
 use kcamp_core::units;
 use kcamp_core::{Error, Result};
 
 /// Raw per-repeat samples are looked up under this name beside each CSV.
 use kcamp_core::files::SAMPLES_CSV as SAMPLES_FILE;
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct GateArgs {
     /// The incumbent's CSV.
     pub base: PathBuf,
@@ -35,6 +35,7 @@ pub struct GateArgs {
     pub metric: Option<String>,
     /// text (aligned table), markdown (a pull-request comment), csv (raw numbers) or json.
     #[arg(long, value_enum, default_value_t = Format::Text)]
+    #[serde(skip)]
     pub format: Format,
 }
 
@@ -126,7 +127,6 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         Vec::new()
     } else {
         let campaign = manifest.as_ref().map(|_| GateCampaign {
-            prefix: super::campaign_cmd::prefix(ctx),
             round_open: kcamp_core::campaign::CampaignState::load(&ctx.campaign)
                 .is_ok_and(|st| st.open_round.is_some()),
             full,
@@ -141,7 +141,7 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
 /// The report as pretty JSON, with the next steps last as `next` when there are any.
 fn write_report(
     report: &GateReport,
-    next: &[String],
+    next: &serde_json::Value,
     out: &mut impl std::io::Write,
 ) -> serde_json::Result<()> {
     /// The report's fields, then `next` when there are next steps.
@@ -149,8 +149,11 @@ fn write_report(
     struct WithNext<'a> {
         #[serde(flatten)]
         report: &'a GateReport,
-        #[serde(skip_serializing_if = "<[String]>::is_empty")]
-        next: &'a [String],
+        #[serde(skip_serializing_if = "no_steps")]
+        next: &'a serde_json::Value,
+    }
+    fn no_steps(next: &&serde_json::Value) -> bool {
+        next.as_array().is_none_or(Vec::is_empty)
     }
     serde_json::to_writer_pretty(out, &WithNext { report, next })
 }
@@ -293,7 +296,6 @@ fn like_for_like(report: &mut GateReport, failed: bool, base: &Path, candidate: 
 /// full validation takes it), and whether the campaign's measurements are imported CSVs
 /// (else it measures its kernel itself, and a CSV from elsewhere is not measured alike).
 struct GateCampaign {
-    prefix: String,
     round_open: bool,
     full: bool,
     imports: bool,
@@ -304,18 +306,25 @@ fn next_step(
     a: &GateArgs,
     unlike: bool,
     campaign: Option<&GateCampaign>,
-) -> String {
-    let candidate = shell_word(&a.candidate.display().to_string()).into_owned();
-    let mut files = format!("{} {candidate}", shell_word(&a.base.display().to_string()));
+) -> NextStep {
+    let candidate = a.candidate.display().to_string();
     // The gate run again on the same files judges the same metric.
-    if let Some(metric) = &a.metric {
-        files.push_str(&format!(" --metric {}", shell_word(metric)));
-    }
-    match (report.verdict, campaign) {
-        (Verdict::NeedsRemeasure, _) if unlike => "measure both sides alike (one adapter, backend, driver, checks mode and harness), then gate again; inside a campaign `kcamp validate` measures the incumbent beside the candidate".into(),
-        (Verdict::NeedsRemeasure, _) => {
-            "measure the candidate again (more `timing.repeats` narrow the bands), then gate again".into()
+    let gate_again = |format: &str| {
+        let mut call = Call::new(Command::Gate)
+            .arg("base", a.base.display().to_string())
+            .arg("candidate", candidate.clone());
+        if let Some(metric) = &a.metric {
+            call = call.arg("metric", metric.clone());
         }
+        NextStep::call(call.arg("format", format))
+    };
+    match (report.verdict, campaign) {
+        (Verdict::NeedsRemeasure, _) if unlike => NextStep::by_hand(
+            "measure both sides alike (one adapter, backend, driver, checks mode and harness), then gate again; inside a campaign `kcamp validate` measures the incumbent beside the candidate",
+        ),
+        (Verdict::NeedsRemeasure, _) => NextStep::by_hand(
+            "measure the candidate again (more `timing.repeats` narrow the bands), then gate again",
+        ),
         // A gain inside the aggregate's band: nothing was lost, the two runs were too noisy.
         (Verdict::Reject, _)
             if report.aggregate.delta.is_some_and(|d| d > 0.0)
@@ -324,36 +333,41 @@ fn next_step(
                     .iter()
                     .any(|s| s.class == ShapeClass::Failed || s.hard_regression) =>
         {
-            "measure both sides again with more `timing.repeats` (or in one run, paired: inside a campaign `kcamp validate` measures the incumbent beside the candidate), then gate again".into()
+            NextStep::by_hand(
+                "measure both sides again with more `timing.repeats` (or in one run, paired: inside a campaign `kcamp validate` measures the incumbent beside the candidate), then gate again",
+            )
         }
         (Verdict::Reject, _) => {
-            format!("kcamp gate {files} --format csv   # every shape's numbers, to find where it lost")
-        }
-        (Verdict::Accept | Verdict::AcceptWithNote, Some(c)) if !c.imports => {
-            let (k, full) = (&c.prefix, if c.full { " --full" } else { "" });
-            let measure = format!(
-                "{k} validate{full}   # with the candidate kernel in kernel/: this campaign measures its kernels itself, so the verdict compares numbers measured alike"
-            );
-            if c.round_open {
-                measure
-            } else {
-                format!("{k} round new --hypothesis TEXT, then {measure}")
-            }
+            gate_again("csv").why("every shape's numbers, to find where it lost")
         }
         (Verdict::Accept | Verdict::AcceptWithNote, Some(c)) => {
-            let (k, full) = (&c.prefix, if c.full { " --full" } else { "" });
-            if c.round_open {
-                format!(
-                    "{k} validate{full} --csv {candidate}   # record the candidate as this round's measurement, then {k} accept"
-                )
-            } else {
-                format!(
-                    "{k} round new --hypothesis TEXT, then {k} validate{full} --csv {candidate}   # record the candidate as a new round's measurement"
-                )
+            let mut validate = Call::new(Command::Validate).arg("full", c.full);
+            if c.imports {
+                validate = validate.arg("csv", candidate.clone());
             }
+            let mut step = if c.round_open {
+                NextStep::call(validate)
+            } else {
+                NextStep {
+                    calls: vec![
+                        Call::new(Command::RoundNew).fill("hypothesis", "TEXT"),
+                        validate,
+                    ],
+                    ..NextStep::default()
+                }
+            };
+            step = match (c.imports, c.round_open) {
+                (false, _) => step.why("with the candidate kernel in kernel/: this campaign measures its kernels itself, so the verdict compares numbers measured alike"),
+                (true, true) => {
+                    step.calls.push(Call::new(Command::Accept));
+                    step.why("record the candidate as this round's measurement")
+                }
+                (true, false) => step.why("record the candidate as a new round's measurement"),
+            };
+            step
         }
         (Verdict::Accept | Verdict::AcceptWithNote, None) => {
-            format!("kcamp gate {files} --format markdown   # the verdict as a pull-request comment")
+            gate_again("markdown").why("the verdict as a pull-request comment")
         }
     }
 }

@@ -2,6 +2,7 @@
 
 use super::{AdapterArgs, CmdOutput, Ctx};
 use kcamp_core::manifest::AdapterSelector;
+use kcamp_core::next::{Command, NextStep};
 use kcamp_core::{Error, Result};
 use kcamp_gpu::{AdapterReport, list_adapters};
 
@@ -35,9 +36,9 @@ pub fn adapters(_ctx: &Ctx, a: &AdapterArgs) -> Result<CmdOutput> {
 /// What to do with the adapters listed (name, backend): pick one by name, and by backend
 /// too where one name selects adapters of several backends (Mesa's llvmpipe is both a
 /// Vulkan and a GL adapter).
-fn next_steps(listed: &[(&str, &str)]) -> Vec<String> {
+fn next_steps(listed: &[(&str, &str)]) -> Vec<NextStep> {
     if listed.is_empty() {
-        return vec!["kcamp adapters   (every adapter wgpu sees; scripts/ensure-driver.sh installs Mesa's software driver where there is none)".to_owned()];
+        return vec![NextStep::run(Command::Adapters).why("every adapter wgpu sees; scripts/ensure-driver.sh installs Mesa's software driver where there is none")];
     }
     // `--adapter NAME` selects every adapter whose name contains NAME (case-insensitive).
     let alike = listed.iter().find_map(|(name, backend)| {
@@ -51,16 +52,20 @@ fn next_steps(listed: &[(&str, &str)]) -> Vec<String> {
     });
     match alike {
         None => vec![
-            "kcamp peak --adapter NAME   (measure an adapter's compute and bandwidth ceilings)"
-                .to_owned(),
-            "kcamp init DIR, then adapter: {name: NAME} in its manifest.yaml   (pin a campaign to one adapter)".to_owned(),
+            NextStep::run(Command::Peak)
+                .fill("adapter", "NAME")
+                .why("measure an adapter's compute and bandwidth ceilings"),
+            NextStep::by_hand("kcamp init DIR, then adapter: {name: NAME} in its manifest.yaml   (pin a campaign to one adapter)"),
         ],
         Some((name, backend, others)) => vec![
-            format!(
-                "kcamp peak --adapter NAME --backend BACKEND   (measure an adapter's compute and bandwidth ceilings; a name alone can select several: '{name}' is on {backend} and {})",
-                others.join(", ")
-            ),
-            "kcamp init DIR, then adapter: {name: NAME, backend: BACKEND} in its manifest.yaml   (pin a campaign to one adapter)".to_owned(),
+            NextStep::run(Command::Peak)
+                .fill("adapter", "NAME")
+                .fill("backend", "BACKEND")
+                .why(format!(
+                    "measure an adapter's compute and bandwidth ceilings; a name alone can select several: '{name}' is on {backend} and {}",
+                    others.join(", ")
+                )),
+            NextStep::by_hand("kcamp init DIR, then adapter: {name: NAME, backend: BACKEND} in its manifest.yaml   (pin a campaign to one adapter)"),
         ],
     }
 }
@@ -129,8 +134,12 @@ mod tests {
     /// as well; distinct names need no more than the name.
     #[test]
     fn the_hint_names_the_backend_where_names_collide() {
+        use kcamp_core::next::{Plain, step_line};
+        let lines = |steps: Vec<NextStep>| -> Vec<String> {
+            steps.iter().map(|s| step_line(s, &Plain)).collect()
+        };
         let llvmpipe = "llvmpipe (LLVM 15.0.6, 256 bits)";
-        let both = next_steps(&[(llvmpipe, "vulkan"), (llvmpipe, "gl")]);
+        let both = lines(next_steps(&[(llvmpipe, "vulkan"), (llvmpipe, "gl")]));
         assert_eq!(
             both[0],
             format!(
@@ -142,20 +151,23 @@ mod tests {
             "{both:?}"
         );
         // One name inside another's selects both as well.
-        let inside = next_steps(&[("NVIDIA H200", "vulkan"), ("NVIDIA H200 (GL)", "gl")]);
+        let inside = lines(next_steps(&[
+            ("NVIDIA H200", "vulkan"),
+            ("NVIDIA H200 (GL)", "gl"),
+        ]));
         assert!(inside[0].contains("--backend BACKEND"), "{inside:?}");
         // Distinct names, or identical GPUs on one backend: the name picks.
         for listed in [
             &[("NVIDIA H200", "vulkan"), (llvmpipe, "vulkan")][..],
             &[("NVIDIA H200", "vulkan"), ("NVIDIA H200", "vulkan")][..],
         ] {
-            let steps = next_steps(listed);
+            let steps = lines(next_steps(listed));
             assert!(
                 steps[0].starts_with("kcamp peak --adapter NAME   ("),
                 "{steps:?}"
             );
             assert!(!steps[0].contains("--backend"), "{steps:?}");
         }
-        assert!(next_steps(&[])[0].starts_with("kcamp adapters"));
+        assert!(lines(next_steps(&[]))[0].starts_with("kcamp adapters"));
     }
 }

@@ -30,26 +30,29 @@ pub enum MemoryCommand {
     Unmask(VersionArg),
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct VersionArg {
     /// Record version: v3 or 3 (v0 is round 1, the BASELINE).
     #[arg(value_name = "vN", value_parser = parse_version, required_unless_present = "flag")]
-    positional: Option<Version>,
+    #[serde(default, deserialize_with = "version_of_text")]
+    #[schemars(with = "String", required)]
+    version: Option<Version>,
     /// The same, as a flag (`--version v3`).
     #[arg(
         id = "flag",
         long = "version",
         value_name = "vN",
         value_parser = parse_version,
-        conflicts_with = "positional"
+        conflicts_with = "version"
     )]
+    #[serde(skip)]
     flag: Option<Version>,
 }
 
 impl VersionArg {
     /// The version given, positionally or with `--version`.
     pub fn get(&self) -> Result<Version> {
-        self.positional.or(self.flag).ok_or_else(|| {
+        self.version.or(self.flag).ok_or_else(|| {
             kcamp_core::Error::input(
                 "give a record version: `kcamp memory show v3` (v0 is round 1)",
             )
@@ -57,26 +60,38 @@ impl VersionArg {
     }
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct UpdateArgs {
     #[command(flatten)]
+    #[serde(flatten)]
     pub version: VersionArg,
+    #[serde(default)]
     /// FIELD=VALUE with a dotted path (performance.tflops=12.5). VALUE is a number, bool or
     /// null when it reads as one, JSON when it starts with [ or {, else a string.
     /// (Parsed by the command, not by the argument parser, so that a refusal is one short
     /// message, in JSON with --json, rather than an echo of the whole argument.)
     #[arg(long = "set", value_name = "FIELD=VALUE")]
     pub set: Vec<String>,
+    #[serde(default)]
     /// FIELD=JSON: append one element to an array field (pitfalls_and_fixes='{...}').
     #[arg(long = "append", value_name = "FIELD=JSON")]
     pub append: Vec<String>,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct ListArgs {
+    #[serde(default)]
     /// Include masked records.
     #[arg(long)]
     pub all: bool,
+}
+
+/// A record version given as JSON text (`"v3"`), read as on the command line.
+fn version_of_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Version>, D::Error> {
+    let text = <String as serde::Deserialize>::deserialize(d)?;
+    parse_version(&text)
+        .map(Some)
+        .map_err(|e| serde::de::Error::custom(format!("argument 'version': {e}")))
 }
 
 fn parse_version(s: &str) -> Result<Version> {

@@ -11,6 +11,7 @@ use std::rc::Rc;
 use clap::{Args, Parser, Subcommand};
 
 use kcamp_core::error::exit;
+use kcamp_core::next::{self, NextStep};
 use kcamp_core::text::for_terminal;
 use kcamp_core::{Error, Result};
 
@@ -25,6 +26,7 @@ mod mcp;
 pub mod memory_cmd;
 pub mod run_cmd;
 mod table;
+pub mod tools;
 
 /// What a command produced: its JSON document and the text for people. The document is
 /// serialized only when `--json` asks for it, straight from its typed value (no
@@ -33,17 +35,16 @@ pub struct CmdOutput {
     doc: Box<dyn JsonDoc>,
     pub human: String,
     pub exit: i32,
-    /// What to run next (or which dashboard key), printed last and added to the JSON
-    /// document as `next`.
-    next: Vec<String>,
+    /// What to run next, printed last and added to the JSON document as `next`.
+    next: Vec<NextStep>,
     /// Writes the JSON document to stdout as it is serialized (see
     /// [`CmdOutput::streamed`]).
     stream: Option<StreamWriter>,
 }
 
-/// Writes a command's JSON document, with its next steps as `next`, to stdout.
+/// Writes a command's JSON document, with its next steps (rendered) as `next`, to stdout.
 type StreamWriter =
-    Box<dyn Fn(&mut BufWriter<StdoutLock<'static>>, &[String]) -> serde_json::Result<()>>;
+    Box<dyn Fn(&mut BufWriter<StdoutLock<'static>>, &serde_json::Value) -> serde_json::Result<()>>;
 
 /// A document held by both the output's `doc` and its stream writer.
 struct Shared<T>(Rc<T>);
@@ -59,7 +60,7 @@ impl<T: serde::Serialize> serde::Serialize for Shared<T> {
 struct WithNext<'a> {
     #[serde(flatten)]
     doc: &'a serde_json::Value,
-    next: &'a [String],
+    next: &'a serde_json::Value,
 }
 
 /// How a run was timed, for a line people read: its methods, or that nothing was timed (a
@@ -133,7 +134,11 @@ impl CmdOutput {
         doc: Rc<T>,
         human: impl Into<String>,
         code: i32,
-        write: fn(&T, &[String], &mut BufWriter<StdoutLock<'static>>) -> serde_json::Result<()>,
+        write: fn(
+            &T,
+            &serde_json::Value,
+            &mut BufWriter<StdoutLock<'static>>,
+        ) -> serde_json::Result<()>,
     ) -> CmdOutput {
         let shared = Rc::clone(&doc);
         let mut out = CmdOutput::with_exit(Shared(doc), human, code);
@@ -141,32 +146,17 @@ impl CmdOutput {
         out
     }
 
-    /// The next steps: each a command to run or a dashboard key, most likely first.
-    pub fn with_next(mut self, next: Vec<String>) -> CmdOutput {
+    /// The next steps, most likely first.
+    pub fn with_next(mut self, next: Vec<NextStep>) -> CmdOutput {
         self.next = next;
         self
     }
 
-    /// The next steps as printed under the command's own output (empty when there are
-    /// none); the output itself is printed as it is, never copied: a gate table is a
-    /// megabyte.
-    fn next_text(&self) -> String {
-        let mut text = String::new();
-        for (i, step) in self.next.iter().enumerate() {
-            if i > 0 {
-                text.push('\n');
-            }
-            text.push_str(if i == 0 { "next: " } else { STEP_INDENT });
-            text.push_str(step);
-        }
-        text
-    }
-
     /// Print a [`streamed`](CmdOutput::streamed) document and its final newline; returns the
     /// exit code (see [`stdout_failed`] for a write that fails).
-    fn print_json_streamed(&self, write: &StreamWriter) -> i32 {
+    fn print_json_streamed(&self, write: &StreamWriter, next: &serde_json::Value) -> i32 {
         let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-        let written = write(&mut out, &self.next)
+        let written = write(&mut out, next)
             .map_err(std::io::Error::from)
             .and_then(|()| out.write_all(b"\n"))
             .and_then(|()| out.flush());
@@ -182,18 +172,18 @@ impl CmdOutput {
         }
     }
 
-    /// The JSON document. One that cannot be serialized (a map with non-string keys: a
-    /// bug) becomes an internal-error document with exit code 3 rather than a silent `{}`.
-    fn json(&self) -> (String, i32) {
+    /// The JSON document, with the next steps as `next` (as the front end renders them).
+    /// One that cannot be serialized (a map with non-string keys: a bug) becomes an
+    /// internal-error document with exit code 3 rather than a silent `{}`.
+    fn json(&self, next: &serde_json::Value) -> (String, i32) {
         let doc = if self.next.is_empty() {
             self.doc.to_json()
         } else {
             // Documents with next steps are small (never a 10,000-shape gate report).
             self.doc.to_value().and_then(|value| match &value {
-                serde_json::Value::Object(_) => serde_json::to_string_pretty(&WithNext {
-                    doc: &value,
-                    next: &self.next,
-                }),
+                serde_json::Value::Object(_) => {
+                    serde_json::to_string_pretty(&WithNext { doc: &value, next })
+                }
                 _ => serde_json::to_string_pretty(&value),
             })
         };
@@ -201,89 +191,76 @@ impl CmdOutput {
             Ok(json) => (json, self.exit),
             Err(e) => {
                 let err = Error::Internal(format!("serializing the output: {e}"));
-                (error_document(&err), err.exit_code())
+                (
+                    error_document(&err, &serde_json::Value::Null),
+                    err.exit_code(),
+                )
             }
         }
     }
 }
 
-/// `{"error": {"kind", "message"}}`, the JSON of a failed command; with `"next"` (the steps
-/// its message ends with) when it names any.
-fn error_document(err: &Error) -> String {
-    error_document_of(err, &err.to_string())
-}
-
-fn error_document_of(err: &Error, message: &str) -> String {
-    let next = next_steps(message);
-    let mut error = serde_json::json!({"kind": err.kind(), "message": message});
-    if !next.is_empty() {
-        error["next"] = serde_json::json!(next);
+/// `{"error": {"kind", "message"}}`, the JSON of a failed command; with `"next"` (its
+/// steps, as the front end renders them) when it has any.
+fn error_document(err: &Error, next: &serde_json::Value) -> String {
+    let mut error = serde_json::json!({"kind": err.kind(), "message": err.to_string()});
+    if next.as_array().is_some_and(|n| !n.is_empty()) {
+        error["next"] = next.clone();
     }
     serde_json::to_string_pretty(&serde_json::json!({ "error": error })).unwrap_or_default()
 }
 
-/// How a step after the first is indented under `next: `, in a message as in a command's
-/// output ([`CmdOutput::next_text`]).
-const STEP_INDENT: &str = "      ";
-
-/// The steps a message ends with: its `next: ` line and the lines indented under it.
-fn next_steps(message: &str) -> Vec<&str> {
-    let mut steps = Vec::new();
-    let mut lines = message.lines();
-    while let Some(line) = lines.next() {
-        if let Some(first) = line.strip_prefix("next: ") {
-            steps.push(first);
-            let mut more = lines.clone();
-            while let Some(step) = more.next().and_then(|l| l.strip_prefix(STEP_INDENT)) {
-                steps.push(step);
-                lines.next();
-            }
-        }
-    }
-    steps
+/// How the command line writes a step: `kcamp -C DIR` where a campaign was named, each
+/// argument as its command's clap definition takes it, and the dashboard's key beside it.
+pub(crate) struct CliStyle {
+    program: String,
 }
 
-/// An error's message with its `next:` steps runnable as printed: the engine names commands
-/// as `kcamp …`, and a campaign given with -C (or KCAMP_DIR) must be named in them too.
-fn with_campaign(message: &str, ctx: &Ctx) -> String {
-    if ctx.campaign == Path::new(".") || !message.contains("next: ") {
-        return message.to_owned();
+impl CliStyle {
+    pub(crate) fn new(ctx: &Ctx) -> CliStyle {
+        CliStyle {
+            program: campaign_cmd::prefix(ctx),
+        }
     }
-    let k = campaign_cmd::prefix(ctx);
-    let mut in_steps = false;
-    message
-        .split('\n')
-        .map(|line| {
-            if let Some(step) = line.strip_prefix("next: ") {
-                in_steps = true;
-                format!("next: {}", in_campaign(step, &k))
-            } else if let Some(step) = line.strip_prefix(STEP_INDENT).filter(|_| in_steps) {
-                format!("{STEP_INDENT}{}", in_campaign(step, &k))
-            } else {
-                in_steps = false;
-                line.to_owned()
-            }
+
+    /// The steps as the JSON document's `next`: each a command line.
+    fn json(&self, steps: &[NextStep]) -> serde_json::Value {
+        serde_json::Value::Array(
+            steps
+                .iter()
+                .map(|s| serde_json::Value::String(next::step_line(s, self)))
+                .collect(),
+        )
+    }
+}
+
+impl next::Style for CliStyle {
+    fn program(&self) -> &str {
+        &self.program
+    }
+
+    fn positional(&self, command: next::Command, name: &str) -> bool {
+        command_def(command).is_some_and(|c| {
+            c.get_arguments()
+                .any(|a| a.get_id().as_str() == name && a.is_positional())
         })
-        .collect::<Vec<_>>()
-        .join("\n")
+    }
+
+    fn key(&self, call: &next::Call) -> Option<String> {
+        kcamp_tui::keys::key_for_call(call)
+    }
 }
 
-/// A step with each command it runs (`kcamp ` at its start or after a space) run in the
-/// campaign `k` (`kcamp -C DIR`); one that already names a campaign keeps it, and a
-/// parenthesised mention (`pid 7 (kcamp validate)`, who holds the lock) is no command.
-fn in_campaign(step: &str, k: &str) -> String {
-    let mut out = String::with_capacity(step.len() + k.len());
-    let mut copied = 0;
-    for (i, _) in step.match_indices("kcamp ") {
-        let command = i == 0 || step[..i].ends_with(' ');
-        if command && !step[i + "kcamp ".len()..].starts_with("-C ") {
-            out.push_str(&step[copied..i]);
-            out.push_str(k);
-            copied = i + "kcamp".len();
-        }
+/// The clap definition of a command a step runs.
+pub(crate) fn command_def(command: next::Command) -> Option<clap::Command> {
+    use clap::CommandFactory;
+    let mut def = Cli::command();
+    // Subcommands are deferred: their arguments exist once built.
+    def.build();
+    for word in command.words().split(' ') {
+        def = def.find_subcommand(word)?.clone();
     }
-    out.push_str(&step[copied..]);
-    out
+    Some(def)
 }
 
 #[derive(Debug, Parser)]
@@ -308,13 +285,14 @@ pub struct Cli {
 // Adapter selection, shared by every command that runs kernels. Not a doc comment: clap
 // would take it for the about line of every command that flattens these args (see
 // `deferred_commands_keep_their_own_help`).
-#[derive(Debug, Clone, Default, Args)]
+#[derive(Debug, Clone, Default, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct AdapterArgs {
     /// Adapter name substring (case-insensitive), e.g. "H200" or "llvmpipe".
     #[arg(long, value_name = "SUBSTR")]
     pub adapter: Option<String>,
     /// Backend: vulkan, metal, dx12 or gl.
     #[arg(long, value_name = "BACKEND")]
+    #[schemars(extend("enum" = ["vulkan", "metal", "dx12", "gl"]))]
     pub backend: Option<String>,
 }
 
@@ -374,6 +352,19 @@ pub enum Command {
     /// Internal: benchmark worker process (reads cases on stdin).
     #[command(name = "__worker", hide = true)]
     Worker(run_cmd::WorkerArgs),
+    /// Internal: run a command from its request, the arguments of its MCP tool as a JSON
+    /// object (the dashboard sends its commands this way).
+    #[command(name = "__call", hide = true)]
+    Call(CallArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CallArgs {
+    /// The tool: `validate`, `round_new`, ...
+    pub tool: String,
+    /// Its arguments, a JSON object.
+    #[arg(default_value = "{}")]
+    pub arguments: String,
 }
 
 impl Command {
@@ -441,14 +432,15 @@ pub fn run() -> i32 {
     };
     match done {
         Ok(out) => {
+            let style = CliStyle::new(&ctx);
             let stream = out.stream.as_ref().filter(|_| json);
             if let Some(write) = stream {
-                out.print_json_streamed(write)
+                out.print_json_streamed(write, &style.json(&out.next))
             } else if json {
-                let (doc, code) = out.json();
+                let (doc, code) = out.json(&style.json(&out.next));
                 print_lines(&[&doc], code)
             } else {
-                let next = out.next_text();
+                let next = next::lines(&out.next, &style);
                 let texts = [for_terminal(out.human.trim_end()), for_terminal(&next)];
                 let texts: Vec<&str> = texts
                     .iter()
@@ -459,10 +451,12 @@ pub fn run() -> i32 {
             }
         }
         Err(err) => {
-            let message = with_campaign(&err.to_string(), &ctx);
+            let style = CliStyle::new(&ctx);
             if json {
-                print_lines(&[&error_document_of(&err, &message)], err.exit_code());
+                let next = style.json(&err.next_steps());
+                print_lines(&[&error_document(&err, &next)], err.exit_code());
             } else {
+                let message = next::with_lines(&err.to_string(), &err.next_steps(), &style);
                 eprintln!("error: {}", for_terminal(&message));
             }
             err.exit_code()
@@ -494,9 +488,12 @@ fn usage_error_document(e: &clap::Error) -> (String, i32) {
     // clap's text starts with `error: ` and ends with its usage and help lines: the message
     // keeps them (they say how to call the command), without the prefix the JSON kind says.
     let message = rendered.trim().trim_start_matches("error: ");
-    let message = format!("{message}\nnext: {} --help", usage_command(message));
-    let err = Error::input(message.as_str());
-    (error_document_of(&err, &message), err.exit_code())
+    let help = format!("{} --help", usage_command(message));
+    let err = Error::input(format!("{message}\nnext: {help}"));
+    (
+        error_document(&err, &serde_json::json!([help])),
+        err.exit_code(),
+    )
 }
 
 /// The command clap's usage line names (`Usage: kcamp round new [OPTIONS] …` gives
@@ -578,10 +575,50 @@ fn dispatch(cli: Cli, ctx: &Ctx) -> Result<CmdOutput> {
         Command::Memory(c) => memory_cmd::memory(ctx, &c),
         Command::Repair(a) => campaign_cmd::repair(ctx, &a),
         Command::Worker(a) => run_cmd::worker(&a),
+        Command::Call(a) => {
+            let command = request_of(&a, &ctx.campaign)?;
+            dispatch(
+                Cli {
+                    json: cli.json,
+                    campaign: cli.campaign,
+                    command: Some(command),
+                },
+                ctx,
+            )
+        }
         Command::Mcp => Err(Error::input(
             "`kcamp mcp` serves an MCP client on stdio; it is not a step of its own",
         )),
     }
+}
+
+/// The command a `__call` runs: its tool's request, read from the JSON arguments exactly as
+/// the MCP server reads a tool call's.
+fn request_of(call: &CallArgs, campaign: &Path) -> Result<Command> {
+    let tool = tools::find(&call.tool).ok_or_else(|| {
+        let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name()).collect();
+        Error::input(format!(
+            "no tool '{}' (the tools: {})",
+            call.tool,
+            names.join(", ")
+        ))
+    })?;
+    let arguments = match serde_json::from_str(&call.arguments) {
+        Ok(serde_json::Value::Object(map)) => map,
+        Ok(_) => {
+            return Err(Error::input(format!(
+                "{}: the arguments must be a JSON object",
+                call.tool
+            )));
+        }
+        Err(e) => {
+            return Err(Error::input(format!(
+                "{}: the arguments are not JSON: {e}",
+                call.tool
+            )));
+        }
+    };
+    tool.request(arguments, campaign).map_err(Error::input)
 }
 
 /// The campaign a dashboard opens.
@@ -798,57 +835,102 @@ mod tests {
     }
 
     #[test]
-    fn next_steps_name_the_campaign_once() {
+    fn next_steps_name_the_campaign_its_arguments_as_clap_takes_them_and_the_dashboard_key() {
+        use kcamp_core::next::Command;
         let ctx = Ctx {
             json: false,
             campaign: PathBuf::from("my camp"),
             step: None,
         };
-        let message = "no open round.\nnext: kcamp round new --hypothesis TEXT   (dashboard: n)\n      or: kcamp -C other status";
+        let style = CliStyle::new(&ctx);
+        let steps = vec![
+            NextStep::new_round(),
+            NextStep::run(Command::Validate)
+                .arg("full", true)
+                .before("fix the kernel"),
+            NextStep::run(Command::MemoryShow).arg("version", "v2"),
+            NextStep::run(Command::Gate)
+                .arg("base", "a.csv")
+                .arg("candidate", "b.csv")
+                .arg("format", "csv")
+                .why("every shape's numbers"),
+            NextStep::run(Command::Accept)
+                .arg("force", true)
+                .fill("reason", "TEXT"),
+        ];
         assert_eq!(
-            with_campaign(message, &ctx),
-            "no open round.\nnext: kcamp -C 'my camp' round new --hypothesis TEXT   (dashboard: n)\n      or: kcamp -C other status"
+            next::lines(&steps, &style),
+            "next: kcamp -C 'my camp' round new --hypothesis TEXT   (dashboard: n)\n      \
+             or: fix the kernel, then kcamp -C 'my camp' validate --full   (dashboard: V)\n      \
+             or: kcamp -C 'my camp' memory show v2\n      \
+             or: kcamp -C 'my camp' gate a.csv b.csv --format csv   (every shape's numbers)\n      \
+             or: kcamp -C 'my camp' accept --force --reason TEXT"
         );
-        // Every command of a step, not a parenthesised mention of one.
-        let line = "locked.\nnext: kcamp status   (wait until pid 7 (kcamp validate) finishes)\n      or: fix the kernel, then kcamp validate --full   (cancelled: run it again)";
-        assert_eq!(
-            with_campaign(line, &ctx),
-            "locked.\nnext: kcamp -C 'my camp' status   (wait until pid 7 (kcamp validate) finishes)\n      or: fix the kernel, then kcamp -C 'my camp' validate --full   (cancelled: run it again)"
-        );
-        let named = "next: kcamp -C other validate";
-        assert_eq!(with_campaign(named, &ctx), named);
-        // Only the next steps: the message itself, and an indented line above them, are left
-        // as they are.
-        let plain = "see kcamp init DIR\n      kcamp status\nnext: kcamp status";
-        assert_eq!(
-            with_campaign(plain, &ctx),
-            "see kcamp init DIR\n      kcamp status\nnext: kcamp -C 'my camp' status"
-        );
-        let here = Ctx {
+        let here = CliStyle::new(&Ctx {
             json: false,
             campaign: PathBuf::from("."),
             step: None,
-        };
-        assert_eq!(with_campaign(message, &here), message);
+        });
+        assert_eq!(
+            here.json(&steps[..1]),
+            serde_json::json!(["kcamp round new --hypothesis TEXT   (dashboard: n)"])
+        );
     }
 
-    /// The error document's `next` is every step the message ends with, in order.
+    /// Every command a step can name is one of the CLI's, and the plain style (the
+    /// engine's and the dashboard's command lines) writes in place exactly the arguments
+    /// clap takes in place.
+    #[test]
+    fn every_step_command_is_a_cli_command_written_as_clap_reads_it() {
+        use kcamp_core::next::Style as _;
+        let cli = CliStyle::new(&Ctx {
+            json: false,
+            campaign: PathBuf::from("."),
+            step: None,
+        });
+        for command in kcamp_core::next::Command::ALL {
+            let def = command_def(command).unwrap_or_else(|| panic!("{command:?}"));
+            for arg in def.get_arguments() {
+                let id = arg.get_id().as_str();
+                assert_eq!(
+                    next::Plain.positional(command, id),
+                    cli.positional(command, id),
+                    "{command:?} {id}"
+                );
+            }
+        }
+    }
+
+    /// The error document's `next` is every step of the error, in order.
     #[test]
     fn an_error_document_lists_every_next_step() {
-        let err = Error::State(
-            "round 2 is open.\n  - a reason\nnext: kcamp accept   (dashboard: a)\n      or: kcamp rollback --reason TEXT"
-                .into(),
+        let err = Error::state(
+            "round 2 is open.",
+            vec![
+                NextStep::run(kcamp_core::next::Command::Accept),
+                NextStep::rollback(),
+            ],
         );
-        let doc: serde_json::Value = serde_json::from_str(&error_document(&err)).unwrap();
+        let style = CliStyle::new(&Ctx {
+            json: true,
+            campaign: PathBuf::from("."),
+            step: None,
+        });
+        let doc: serde_json::Value =
+            serde_json::from_str(&error_document(&err, &style.json(&err.next_steps()))).unwrap();
+        assert_eq!(doc["error"]["message"], "round 2 is open.");
         assert_eq!(
             doc["error"]["next"],
             serde_json::json!([
                 "kcamp accept   (dashboard: a)",
-                "or: kcamp rollback --reason TEXT"
+                "kcamp rollback --reason TEXT   (dashboard: r)"
             ])
         );
-        let none: serde_json::Value =
-            serde_json::from_str(&error_document(&Error::input("bad cell"))).unwrap();
+        let none: serde_json::Value = serde_json::from_str(&error_document(
+            &Error::input("bad cell"),
+            &serde_json::json!([]),
+        ))
+        .unwrap();
         assert!(none["error"].get("next").is_none(), "{none}");
     }
 

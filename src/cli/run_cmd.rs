@@ -12,23 +12,28 @@ use serde_json::json;
 use super::{AdapterArgs, CmdOutput, Ctx};
 use kcamp_core::case::ProgressEvent;
 use kcamp_core::manifest::{AdapterSelector, Manifest};
+use kcamp_core::next::{Command, NextStep};
 use kcamp_core::specs::{self, MeasuredPeaks, Registry};
 use kcamp_core::types::Validation;
 use kcamp_core::{Error, Result};
 use kcamp_runner::{CampaignRunOptions, run_campaign_cases};
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct RunArgs {
     /// quick (representative shapes) or full (all target shapes).
     #[arg(long, default_value = "full")]
+    #[serde(default = "full_shapes")]
+    #[schemars(extend("enum" = ["quick", "full"]))]
     pub shapes: String,
     #[command(flatten)]
+    #[serde(flatten)]
     pub adapter: AdapterArgs,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Args, serde::Deserialize, schemars::JsonSchema)]
 pub struct PeakArgs {
     #[command(flatten)]
+    #[serde(flatten)]
     pub adapter: AdapterArgs,
     /// Time this WGSL file in place of the cooperative-matrix chain: a probe of what a
     /// kernel's inner loop costs on the tensor cores (docs/roofline.md;
@@ -196,32 +201,26 @@ pub fn run(ctx: &Ctx, a: &RunArgs) -> Result<CmdOutput> {
         "summary": summary,
         "result": report.result,
     });
-    let k = if ctx.campaign == std::path::Path::new(".") {
-        "kcamp".to_owned()
-    } else {
-        format!("kcamp -C {}", ctx.campaign.display())
-    };
     // A run records nothing: the next step is the one that would, given the campaign's state.
     let state = kcamp_core::campaign::CampaignState::load(&ctx.campaign).ok();
     let next = match state {
         // Cancelled: what it measured is incomplete, and a signal is not a success (exit 2,
         // as a cancelled validate); measuring again comes before anything else.
         _ if cancelled => {
-            let again = format!("{k} run   (cancelled: run again to measure every shape)");
+            let again =
+                NextStep::run(Command::Run).why("cancelled: run again to measure every shape");
             return Ok(
                 CmdOutput::with_exit(doc, human, kcamp_core::error::exit::BAD_INPUT)
                     .with_next(vec![again]),
             );
         }
-        Some(st) if st.incumbent.is_none() => {
-            format!("{k} baseline   (record these measurements as round 1, the BASELINE)")
-        }
-        Some(st) if st.open_round.is_none() => format!(
-            "{k} round new --hypothesis TEXT, then {k} validate   (a run records nothing; dashboard: n, then v)"
-        ),
-        _ => format!(
-            "{k} validate   (record this kernel in the open round and judge it; dashboard: v)"
-        ),
+        Some(st) if st.incumbent.is_none() => NextStep::run(Command::Baseline)
+            .why("record these measurements as round 1, the BASELINE"),
+        Some(st) if st.open_round.is_none() => NextStep::new_round()
+            .then(Command::Validate)
+            .why("a run records nothing"),
+        _ => NextStep::run(Command::Validate)
+            .why("record this kernel in the open round and judge it"),
     };
     // A run records nothing, yet a shape that does not PASS is a run that did not pass.
     let code = if summary.all_pass {
@@ -335,10 +334,11 @@ pub fn peak(ctx: &Ctx, a: &PeakArgs) -> Result<CmdOutput> {
         .is_file();
     let next = if in_campaign {
         vec![
-            "kcamp baseline   (if not done yet; utilization is stated against these peaks)"
-                .to_owned(),
-            "kcamp report --no-run   (restate utilization and the roofline with these peaks)"
-                .to_owned(),
+            NextStep::run(Command::Baseline)
+                .why("if not done yet; utilization is stated against these peaks"),
+            NextStep::run(Command::Report)
+                .arg("no_run", true)
+                .why("restate utilization and the roofline with these peaks"),
         ]
     } else {
         Vec::new()
@@ -454,7 +454,9 @@ pub fn util(_ctx: &Ctx, a: &UtilArgs) -> Result<CmdOutput> {
             .collect::<std::collections::BTreeMap<_, _>>(),
     });
     Ok(CmdOutput::ok(doc, human).with_next(vec![
-        "kcamp peak --adapter NAME   (measured ceilings of the adapter itself; a campaign uses them before cited ones)".to_owned(),
+        NextStep::run(Command::Peak)
+            .fill("adapter", "NAME")
+            .why("measured ceilings of the adapter itself; a campaign uses them before cited ones"),
     ]))
 }
 
@@ -466,4 +468,8 @@ pub fn worker(_a: &WorkerArgs) -> Result<CmdOutput> {
     let stdout = std::io::stdout();
     kcamp_runner::serve(stdin.lock(), stdout.lock(), &mut kcamp_gpu::executor)?;
     Ok(CmdOutput::ok(serde_json::Value::Null, ""))
+}
+
+fn full_shapes() -> String {
+    "full".to_owned()
 }

@@ -1,10 +1,11 @@
 //! End-to-end tests of the campaign loop through the real binary, on CSVs from an
 //! external harness (tests/fixtures/campaign). No GPU needed.
 
+use crate::common::refusal;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::common;
 
@@ -46,13 +47,6 @@ fn validate_full(dir: &Path, fixture_name: &str, code: i32) -> Value {
         &["validate", "--full", "--csv", csv.to_str().unwrap()],
         code,
     )
-}
-
-fn error_message(v: &Value) -> String {
-    v["error"]["message"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
 }
 
 /// A campaign with BASELINE recorded from baseline.csv.
@@ -186,7 +180,7 @@ fn baseline_freezes_schema_and_picks_representatives() {
         ],
         2,
     );
-    assert!(error_message(&again).contains("already recorded"));
+    assert!(refusal(&again).contains("already recorded"));
 }
 
 #[test]
@@ -252,9 +246,9 @@ fn regression_hidden_by_better_geomean_is_rejected_and_rolled_back() {
         .unwrap();
     assert_eq!(s256["class"], "regressed");
     let refused = run(&dir, &["accept"], 2);
-    assert!(error_message(&refused).contains("REJECT"), "{refused}");
+    assert!(refusal(&refused).contains("REJECT"), "{refused}");
     let no_reason = run(&dir, &["accept", "--force"], 2);
-    assert!(error_message(&no_reason).contains("--reason"));
+    assert!(refusal(&no_reason).contains("--reason"));
     let rb = run(&dir, &["rollback", "--reason", "s256 regressed by 10%"], 0);
     assert_eq!(rb["decision"]["decision"], "ROLLED_BACK");
     assert_eq!(
@@ -307,7 +301,7 @@ fn a_baseline_in_which_no_shape_passes_is_not_recorded() {
     std::fs::write(&failing, text.replace(",PASS,", ",FAIL,")).unwrap();
     let before = snapshot_tree(&dir);
     let v = run(&dir, &["baseline", "--csv", failing.to_str().unwrap()], 2);
-    let msg = error_message(&v);
+    let msg = refusal(&v);
     assert!(
         msg.contains("no target shape PASSes")
             && msg.contains("not recorded")
@@ -337,7 +331,7 @@ fn bad_csvs_change_nothing_on_disk() {
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
     let before = snapshot_tree(&dir);
     let drift = validate_full(&dir, "drifted.csv", 2);
-    let msg = error_message(&drift);
+    let msg = refusal(&drift);
     assert!(
         msg.contains("Forward TFLOP/s")
             && msg.contains("Forward TFLOPS")
@@ -345,9 +339,9 @@ fn bad_csvs_change_nothing_on_disk() {
         "{msg}"
     );
     let bad = validate_full(&dir, "malformed.csv", 2);
-    assert!(error_message(&bad).contains(":5"), "names the line: {bad}");
+    assert!(refusal(&bad).contains(":5"), "names the line: {bad}");
     let nan = validate_full(&dir, "nan_metric.csv", 2);
-    assert!(error_message(&nan).contains("Forward TFLOPS"), "{nan}");
+    assert!(refusal(&nan).contains("Forward TFLOPS"), "{nan}");
     // A quick validation given all shapes names the shape it does not expect.
     let extra = run(
         &dir,
@@ -355,7 +349,7 @@ fn bad_csvs_change_nothing_on_disk() {
         2,
     );
     assert!(
-        error_message(&extra).contains("not in the representative shapes"),
+        refusal(&extra).contains("not in the representative shapes"),
         "{extra}"
     );
     let after: Vec<_> = snapshot_tree(&dir)
@@ -532,8 +526,8 @@ fn quick_accept_under_five_percent_is_confirmed_by_a_full_run() {
     // This campaign's harness is the user's: the confirming full run is their CSV too.
     let refused = run(&dir, &["accept"], 2);
     assert!(
-        error_message(&refused).contains("imported CSVs")
-            && error_message(&refused).contains("kcamp accept --csv"),
+        refusal(&refused).contains("imported CSVs")
+            && refusal(&refused).contains("kcamp accept --csv"),
         "{refused}"
     );
     // The full run overturns it: the round is rolled back.
@@ -673,7 +667,7 @@ fn a_second_writer_is_told_who_holds_the_lock() {
         kcamp_core::fsutil::LockGuard::acquire(&dir.join(".kcamp.lock"), "kcamp validate (test)")
             .unwrap();
     let v = run(&dir, &["round", "new", "--hypothesis", "h"], 2);
-    let msg = error_message(&v);
+    let msg = refusal(&v);
     assert!(
         msg.contains(&format!("pid {}", std::process::id()))
             && msg.contains("kcamp validate (test)"),
@@ -692,12 +686,10 @@ fn a_second_writer_is_told_who_holds_the_lock() {
     );
     // Reading is never blocked.
     let st = run(&dir, &["status"], 0);
-    assert!(
-        st["lock_holder"]
-            .as_str()
-            .unwrap()
-            .contains("kcamp validate (test)")
-    );
+    let holder = &st["lock_holder"];
+    assert_eq!(holder["pid"], std::process::id(), "{st}");
+    assert_eq!(holder["command"], "kcamp validate (test)", "{st}");
+    assert!(holder["since"].is_string(), "{st}");
 }
 
 /// The refusals a new user meets first say what to do next, in the error document's `next`
@@ -710,13 +702,10 @@ fn common_refusals_name_their_next_step() {
     let next = v["error"]["next"][0].as_str().unwrap_or_default();
     assert!(
         next.starts_with("kcamp -C ")
-            && next.ends_with(" rollback --reason \"slower on s64: register pressure\""),
+            && next.ends_with(" rollback --reason 'slower on s64: register pressure'"),
         "{v}"
     );
-    assert!(
-        error_message(&v).ends_with(&format!("\nnext: {next}")),
-        "{v}"
-    );
+    assert!(refusal(&v).ends_with(&format!("\nnext: {next}")), "{v}");
 
     // A misspelt manifest field: the line said once, the field to fix named.
     let manifest = dir.join("manifest.yaml");
@@ -729,7 +718,7 @@ fn common_refusals_name_their_next_step() {
         .unwrap()
         + 1;
     let v = run(&dir, &["status"], 2);
-    let message = error_message(&v);
+    let message = refusal(&v);
     assert!(
         message.contains(&format!(
             "manifest.yaml:{line}: invalid manifest: timing: unknown field `repaets`"
@@ -755,7 +744,7 @@ fn init_refuses_bad_input_and_writes_nothing() {
         &["init", dir.to_str().unwrap(), "--op", "conv"],
         2,
     );
-    assert!(error_message(&v).contains("--op"));
+    assert!(refusal(&v).contains("--op"));
     let bad = tmp.path().join("shapes.yaml");
     std::fs::write(&bad, "- {label: a/b, M: 1, N: 2, K: 3}\n").unwrap();
     let v = run(
@@ -768,7 +757,7 @@ fn init_refuses_bad_input_and_writes_nothing() {
         ],
         2,
     );
-    assert!(error_message(&v).contains("path separator"), "{v}");
+    assert!(refusal(&v).contains("path separator"), "{v}");
     std::fs::write(&bad, "- {label: a, M: 1, N: 2}\n").unwrap();
     let v = run(
         tmp.path(),
@@ -780,11 +769,11 @@ fn init_refuses_bad_input_and_writes_nothing() {
         ],
         2,
     );
-    assert!(error_message(&v).contains("K"), "{v}");
+    assert!(refusal(&v).contains("K"), "{v}");
     assert!(!dir.exists(), "nothing written");
     run(tmp.path(), &["init", dir.to_str().unwrap()], 0);
     let v = run(tmp.path(), &["init", dir.to_str().unwrap()], 2);
-    assert!(error_message(&v).contains("already"));
+    assert!(refusal(&v).contains("already"));
 }
 
 #[test]
@@ -797,10 +786,10 @@ fn malformed_manifest_names_the_field() {
     )
     .unwrap();
     let v = run(&dir, &["status"], 2);
-    assert!(error_message(&v).contains("timeout_sec"), "{v}");
+    assert!(refusal(&v).contains("timeout_sec"), "{v}");
     std::fs::write(dir.join("manifest.yaml"), format!("{m}\nbogus_field: 1\n")).unwrap();
     let v = run(&dir, &["status"], 2);
-    assert!(error_message(&v).contains("bogus_field"), "{v}");
+    assert!(refusal(&v).contains("bogus_field"), "{v}");
 }
 
 #[test]
@@ -887,7 +876,7 @@ fn kernel_settings_travel_with_the_kernel() {
     .unwrap();
     let v = run(&dir, &["status"], 2);
     assert!(
-        error_message(&v).contains("kernel.yaml") && error_message(&v).contains("forward"),
+        refusal(&v).contains("kernel.yaml") && refusal(&v).contains("forward"),
         "{v}"
     );
     run(&dir, &["rollback", "--reason", "back to 16x16"], 0);
@@ -935,4 +924,70 @@ fn a_rolled_back_round_of_the_unchanged_incumbent_is_not_tried_before() {
     let out = common::output(&dir, &["validate"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["tried_before"], serde_json::json!([]), "{v}");
+}
+
+/// Why each round was decided, as data in the ledger: a rollback after a REJECT, one of a
+/// round the gate would have taken, a forced accept. A reader never parses the reason.
+#[test]
+fn the_ledger_says_why_each_round_was_decided_as_data() {
+    let (_tmp, dir) = baselined();
+    let validate = |csv_name: &str, code: i32| {
+        run(
+            &dir,
+            &["validate", "--full", "--csv", &common::csv(csv_name)],
+            code,
+        )
+    };
+    run(&dir, &["round", "new", "--hypothesis", "slower"], 0);
+    validate("hidden_regression.csv", 1);
+    run(&dir, &["rollback", "--reason", "a shape regressed"], 0);
+    run(&dir, &["round", "new", "--hypothesis", "faster"], 0);
+    validate("better.csv", 0);
+    run(&dir, &["rollback", "--reason", "keep it simple"], 0);
+    run(&dir, &["round", "new", "--hypothesis", "forced"], 0);
+    validate("hidden_regression.csv", 1);
+    run(
+        &dir,
+        &["accept", "--force", "--reason", "measured by hand"],
+        0,
+    );
+
+    let status = run(&dir, &["status"], 0);
+    let rolled: Vec<(&Value, &Value)> = status["rolled_back"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (&t["round"], &t["cause"]))
+        .collect();
+    assert_eq!(
+        rolled,
+        [
+            (&json!(2), &json!("gate_reject")),
+            (&json!(3), &json!("rolled_back_by_user"))
+        ],
+        "{status}"
+    );
+    // The failing shapes are listed as the log lists them, not counted.
+    assert!(status["rolled_back"][0]["failed"].is_array(), "{status}");
+    let log = run(&dir, &["log"], 0);
+    let causes: Vec<&Value> = log["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["cause"])
+        .collect();
+    assert_eq!(
+        causes,
+        [
+            &Value::Null,
+            &json!("gate_reject"),
+            &json!("rolled_back_by_user"),
+            &json!("forced")
+        ],
+        "{log}"
+    );
+    let decision: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("rounds/round-4/decision.json")).unwrap())
+            .unwrap();
+    assert_eq!(decision["cause"], "forced");
 }

@@ -317,7 +317,7 @@ fn json_report_has_the_fields() {
     let (_, text, _) = gate(&["base.csv", "accept.csv", "--metric", "Forward TFLOPS"]);
     assert!(
         text.trim_end().ends_with(
-            "--metric 'Forward TFLOPS' --format markdown   # the verdict as a pull-request comment"
+            "--metric 'Forward TFLOPS' --format markdown   (the verdict as a pull-request comment)"
         ),
         "{text}"
     );

@@ -3,6 +3,7 @@
 //! damage that is read around and repaired, what a harness may and may not leave behind.
 //! CSVs are imported or copied by a harness command, so no GPU is needed.
 
+use crate::common::refusal;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -26,13 +27,6 @@ fn in_git_ok(dir: &Path, args: &[&str], code: i32) -> Value {
     let out = in_git(dir, args);
     assert_eq!(out.status.code(), Some(code), "{}", describe(args, &out));
     serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn message(v: &Value) -> String {
-    v["error"]["message"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
 }
 
 /// A campaign that commits its steps, its own git repository: round 1 from baseline.csv,
@@ -82,9 +76,9 @@ fn a_tampered_incumbent_snapshot_is_not_restored_nor_committed_and_repair_restor
     let kernel = std::fs::read(dir.join("kernel/gemm.wgsl")).unwrap();
     let v = in_git_ok(&dir, &["rollback", "--reason", "no gain"], 2);
     assert!(
-        message(&v).contains(&snapshot.display().to_string())
-            && message(&v).contains("kcamp")
-            && message(&v).contains("repair"),
+        refusal(&v).contains(&snapshot.display().to_string())
+            && refusal(&v).contains("kcamp")
+            && refusal(&v).contains("repair"),
         "{v}"
     );
     assert_eq!(std::fs::read(dir.join("kernel/gemm.wgsl")).unwrap(), kernel);
@@ -140,7 +134,7 @@ fn a_harness_that_writes_outside_its_folder_fails_the_measurement_naming_the_fil
         ),
     );
     let v = run(&dir, &["validate", "--full"], 2);
-    let m = message(&v);
+    let m = refusal(&v);
     assert!(
         m.contains("rounds/round-1/kernel/gemm.wgsl (changed)")
             && m.contains("notes.txt (added)")
@@ -332,7 +326,7 @@ fn a_malformed_journal_line_is_read_around_and_set_aside_by_repair() {
         2,
     );
     assert!(
-        message(&v).contains(&format!("journal.jsonl:{line}")) && message(&v).contains("repair"),
+        refusal(&v).contains(&format!("journal.jsonl:{line}")) && refusal(&v).contains("repair"),
         "{v}"
     );
     run(&dir, &["repair"], 0);
@@ -371,7 +365,7 @@ fn a_truncated_decision_is_read_around_and_rebuilt_from_the_journal() {
     std::fs::write(&path, &text[..text.len() / 2]).unwrap();
     read_around(&dir, "rounds/round-2/decision.json");
     let v = run(&dir, &["rollback", "--reason", "x"], 2);
-    assert!(message(&v).contains("decision.json"), "{v}");
+    assert!(refusal(&v).contains("decision.json"), "{v}");
     let r = run(&dir, &["repair"], 0);
     assert!(
         r["repaired"][0].as_str().unwrap().contains("accept_done"),

@@ -4,6 +4,7 @@
 //! gated final acceptance of `kcamp report`, plausibility of imported rows, and
 //! fingerprints compared by `kcamp gate`.
 
+use crate::common::refusal;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
@@ -11,13 +12,6 @@ use serde_json::{Value, json};
 
 use crate::common;
 use common::{fixture, run};
-
-fn error_message(v: &Value) -> String {
-    v["error"]["message"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
 
 fn reasons(v: &Value) -> String {
     v["reasons"].to_string()
@@ -401,7 +395,7 @@ fn an_imported_campaign_never_falls_back_to_the_builtin_runner() {
     run(&dir, &["round", "new", "--hypothesis", "h"], 0);
     for args in [vec!["validate"], vec!["validate", "--full"], vec!["run"]] {
         let e = run(&dir, &args, 2);
-        let msg = error_message(&e);
+        let msg = refusal(&e);
         assert!(
             msg.contains("imported CSVs") && msg.contains("--csv FILE"),
             "{args:?}: {msg}"
@@ -410,7 +404,7 @@ fn an_imported_campaign_never_falls_back_to_the_builtin_runner() {
     assert_eq!(files_named(&dir, "result.json"), Vec::<PathBuf>::new());
     run(&dir, &["rollback", "--reason", "nothing measured"], 0);
     let e = run(&dir, &["report"], 2);
-    assert!(error_message(&e).contains("kcamp report --csv"), "{e}");
+    assert!(refusal(&e).contains("kcamp report --csv"), "{e}");
 }
 
 #[test]
@@ -609,7 +603,7 @@ fn an_import_no_floor_holds_cannot_be_accepted_until_the_target_is_named() {
         "{text}"
     );
     let e = run(&dir, &["accept"], 2);
-    let refusal = error_message(&e);
+    let refusal = refusal(&e);
     assert!(
         refusal.contains("the gate says NEEDS_REMEASURE")
             && refusal.contains("next: name the GPU the rows come from (target_gpu"),

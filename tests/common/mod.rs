@@ -388,3 +388,19 @@ pub fn spread_csv(src: &Path, out: &Path, factor: f64, rel_sd: f64, timeout: Opt
     }
     std::fs::write(out, csv).unwrap();
 }
+
+/// An error document as a person reads it: its message, then its next steps as the command
+/// line prints them (`next: …`, `      or: …`).
+#[allow(dead_code)]
+pub fn refusal(v: &Value) -> String {
+    let mut text = v["error"]["message"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let steps = v["error"]["next"].as_array().cloned().unwrap_or_default();
+    for (i, step) in steps.iter().filter_map(Value::as_str).enumerate() {
+        text.push_str(if i == 0 { "\nnext: " } else { "\n      or: " });
+        text.push_str(step);
+    }
+    text
+}

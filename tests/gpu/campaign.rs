@@ -457,7 +457,7 @@ fn the_gate_in_a_campaign_that_measures_itself_suggests_measuring_not_importing(
     let k = format!("kcamp -C {}", dir.display());
     assert!(
         next.starts_with(&format!(
-            "next: {k} round new --hypothesis TEXT, then {k} validate   # with the candidate kernel in kernel/"
+            "next: {k} round new --hypothesis TEXT, then {k} validate   (with the candidate kernel in kernel/"
         )),
         "{stdout}"
     );

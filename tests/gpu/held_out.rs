@@ -172,6 +172,16 @@ fn a_kernel_tuned_to_the_shape_list_is_refused_at_accept() {
     let log = run(&dir, &["log"], 0);
     let held = log["rounds"][1]["held_out"].as_str().unwrap();
     assert!(held.starts_with("FAIL: held-out-1 ("), "{log}");
+    // Why it was rolled back, as data: the ledger does not make a reader parse the reason.
+    assert_eq!(d["cause"], "held_out_failed", "{v}");
+    assert_eq!(log["rounds"][1]["cause"], "held_out_failed", "{log}");
+    assert_eq!(log["rounds"][1]["held_out_status"], "FAIL", "{log}");
+    assert_eq!(log["rolled_back"][0]["cause"], "held_out_failed", "{log}");
+    assert_eq!(
+        log["rounds"][0]["cause"],
+        Value::Null,
+        "the BASELINE: {log}"
+    );
     let human = common::kcamp(&dir).arg("log").output().unwrap();
     let text = String::from_utf8_lossy(&human.stdout);
     assert!(

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::next::{Command, NextStep};
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Process exit codes (docs/reliability.md, "Exit codes").
@@ -43,9 +45,7 @@ pub enum Error {
     State(String),
     /// Another process holds the campaign lock. The next step waits for it: `kcamp status`
     /// names the holder while it runs.
-    #[error(
-        "campaign is locked by {holder} (lock file {path})\nnext: kcamp status   (wait until {holder} finishes, then run the command again; status names the holder while it runs)"
-    )]
+    #[error("campaign is locked by {holder} (lock file {path})")]
     Locked { path: PathBuf, holder: String },
     #[error("{context}: {source}")]
     Io {
@@ -62,6 +62,12 @@ pub enum Error {
     Cancelled(String),
     #[error("{}", bounded(.0))]
     Internal(String),
+    /// An error and the steps that move past it (see [`Error::with_next`]).
+    #[error("{error}")]
+    Next {
+        error: Box<Error>,
+        next: Vec<NextStep>,
+    },
 }
 
 fn location(line: Option<u64>, column: Option<&str>) -> String {
@@ -100,9 +106,57 @@ impl Error {
         }
     }
 
+    /// A refusal by the campaign's state, with the steps past it.
+    pub fn state(msg: impl Into<String>, next: Vec<NextStep>) -> Self {
+        Error::State(msg.into()).with_next(next)
+    }
+
+    /// This error with `next` as the steps that move past it (after any it has).
+    pub fn with_next(self, mut next: Vec<NextStep>) -> Self {
+        match self {
+            Error::Next {
+                error,
+                next: mut had,
+            } => {
+                had.append(&mut next);
+                Error::Next { error, next: had }
+            }
+            error if next.is_empty() => error,
+            error => Error::Next {
+                error: Box::new(error),
+                next,
+            },
+        }
+    }
+
+    /// The steps that move past this error, most likely first (none: nothing to suggest).
+    pub fn next_steps(&self) -> Vec<NextStep> {
+        match self {
+            Error::Next { next, .. } => next.clone(),
+            Error::Locked { holder, .. } => vec![NextStep::run(Command::Status).why(format!(
+                "wait until {holder} finishes, then run the command again; status names the holder while it runs"
+            ))],
+            _ => Vec::new(),
+        }
+    }
+
+    /// The message followed by its steps, as a person reads them.
+    pub fn full_text(&self) -> String {
+        crate::next::with_lines(&self.to_string(), &self.next_steps(), &crate::next::Plain)
+    }
+
+    /// The error itself, without its steps.
+    pub fn cause(&self) -> &Error {
+        match self {
+            Error::Next { error, .. } => error.cause(),
+            other => other,
+        }
+    }
+
     /// The exit code this error maps to.
     pub fn exit_code(&self) -> i32 {
         match self {
+            Error::Next { error, .. } => error.exit_code(),
             // A cancelled command recorded nothing and can simply be run again: like a
             // refused one, not like a failure of kcamp itself.
             Error::Input(_)
@@ -117,6 +171,7 @@ impl Error {
     /// Stable machine-readable kind for JSON output.
     pub fn kind(&self) -> &'static str {
         match self {
+            Error::Next { error, .. } => error.kind(),
             Error::Input(_) | Error::InFile { .. } => "bad_input",
             Error::State(_) => "bad_state",
             Error::Locked { .. } => "locked",

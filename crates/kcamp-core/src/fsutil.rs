@@ -442,6 +442,42 @@ fn read_holder(path: &Path) -> Option<String> {
     (!t.is_empty()).then(|| t.to_owned())
 }
 
+/// Who holds a lock, as data: the holder's pid and command (`pid 7 (kcamp validate)`), and
+/// since when (the lock file's last write).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct LockHolder {
+    pub pid: u32,
+    pub command: String,
+    pub since: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+impl LockHolder {
+    /// The holder a lock file's text names (`pid 7 (kcamp validate)`).
+    pub fn parse(text: &str) -> Option<LockHolder> {
+        let pid = holder_pid(text)?;
+        let command = text
+            .split_once(" (")
+            .and_then(|(_, rest)| rest.strip_suffix(')'))
+            .unwrap_or_default()
+            .to_owned();
+        Some(LockHolder {
+            pid,
+            command,
+            since: None,
+        })
+    }
+
+    /// The live holder of the lock at `path`, with the time it took the lock.
+    pub fn of(path: &Path) -> Option<LockHolder> {
+        let mut holder = LockHolder::parse(&LockGuard::holder(path)?)?;
+        holder.since = std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .ok()
+            .map(chrono::DateTime::<chrono::Utc>::from);
+        Some(holder)
+    }
+}
+
 fn holder_pid(text: &str) -> Option<u32> {
     text.strip_prefix("pid ")?
         .split(|c: char| !c.is_ascii_digit())
@@ -619,6 +655,21 @@ pub fn read_input_text(path: &Path, max_bytes: u64) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lock_holder_is_read_as_its_pid_and_command() {
+        let h = LockHolder::parse("pid 42 (kcamp validate (test))").unwrap();
+        assert_eq!((h.pid, h.command.as_str()), (42, "kcamp validate (test)"));
+        assert_eq!(LockHolder::parse("pid 7").unwrap().command, "");
+        assert_eq!(LockHolder::parse("someone"), None);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lock");
+        let _held = LockGuard::acquire(&path, "kcamp rollback").unwrap();
+        let live = LockHolder::of(&path).unwrap();
+        assert_eq!(live.pid, std::process::id());
+        assert_eq!(live.command, "kcamp rollback");
+        assert!(live.since.is_some());
+    }
 
     #[test]
     fn atomic_write_replaces_content() {

@@ -22,6 +22,7 @@ pub mod kernel_spec;
 pub mod kernels;
 pub mod manifest;
 pub mod memory;
+pub mod next;
 pub mod ops;
 pub mod plausibility;
 pub mod schema;

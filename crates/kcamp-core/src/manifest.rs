@@ -10,6 +10,7 @@ use crate::fsutil::read_input_text;
 use crate::gate::GateConfig;
 pub use crate::held_out::HeldOut;
 pub use crate::kernel_spec::{AlignedEntries, KernelSpec, WorkgroupExprs};
+use crate::next::NextStep;
 use crate::schema::ShapeKey;
 use crate::types::{Dtype, OpName, RuntimeChecks, ShapeSpec, validate_label};
 use crate::{Error, Result};
@@ -273,11 +274,9 @@ pub fn parse_yaml<T: serde::de::DeserializeOwned>(
             origin,
             line,
             None,
-            format!(
-                "{what}: {}{place}\nnext: {next}",
-                crate::text::quote(&message, 400)
-            ),
+            format!("{what}: {}{place}", crate::text::quote(&message, 400)),
         )
+        .with_next(vec![next])
     };
     // A key given twice (`{M: 32, M: 64}`) would silently keep the last: the generic YAML
     // value refuses it, with its position, before the typed parse.
@@ -315,16 +314,16 @@ fn yaml_error_field(message: &str) -> Option<String> {
 
 /// The step after a refused YAML file: fix the field (or the line) and run the command
 /// again.
-pub(crate) fn fix_step(origin: &Path, line: Option<u64>, field: Option<&str>) -> String {
+pub(crate) fn fix_step(origin: &Path, line: Option<u64>, field: Option<&str>) -> NextStep {
     let file = origin.display();
-    match (field, line) {
+    NextStep::by_hand(match (field, line) {
         (Some(f), Some(l)) => {
             format!("fix {f} in {file} (line {l}), then run the command again")
         }
         (Some(f), None) => format!("fix {f} in {file}, then run the command again"),
         (None, Some(l)) => format!("fix line {l} of {file}, then run the command again"),
         (None, None) => format!("fix {file}, then run the command again"),
-    }
+    })
 }
 
 /// A field that breaks a rule of the manifest: its path (`target_shapes[1].K`) and what is
@@ -345,7 +344,7 @@ impl FieldError {
                 Some(p.line),
                 None,
                 format!(
-                    "field '{}' at column {}: {}\nnext: {next}",
+                    "field '{}' at column {}: {}",
                     self.field, p.column, self.message
                 ),
             ),
@@ -353,9 +352,10 @@ impl FieldError {
                 origin,
                 None,
                 None,
-                format!("field '{}': {}\nnext: {next}", self.field, self.message),
+                format!("field '{}': {}", self.field, self.message),
             ),
         }
+        .with_next(vec![next])
     }
 }
 
@@ -678,7 +678,7 @@ impl Manifest {
         if std::fs::symlink_metadata(kernel_path).is_ok() {
             let text = read_input_text(kernel_path, MAX_MANIFEST_BYTES)?;
             manifest.kernel = parse_yaml(&text, kernel_path, "invalid kernel settings").map_err(
-                |e| match e {
+                |e| match e.cause() {
                     // `trusted: true` alone reads as an override of one field; it is not.
                     Error::InFile {
                         path,
@@ -686,14 +686,15 @@ impl Manifest {
                         column,
                         message,
                     } if message.contains("missing field") => Error::InFile {
-                        path,
-                        line,
-                        column,
+                        path: path.clone(),
+                        line: *line,
+                        column: column.clone(),
                         message: format!(
                             "{message} (this file replaces the manifest's whole `kernel:` section: copy that section here and change what differs)"
                         ),
-                    },
-                    other => other,
+                    }
+                    .with_next(e.next_steps()),
+                    _ => e,
                 },
             )?;
             manifest.validate(kernel_path, &text, "kernel")?;
@@ -832,12 +833,8 @@ impl Manifest {
         let err = |i: Option<usize>, name: String, msg: String| {
             let line = crate::held_out::yaml_entry_line(text, "held_out", i);
             let next = fix_step(origin, line, Some(&name));
-            Error::in_file(
-                origin,
-                line,
-                None,
-                format!("field '{name}': {msg}\nnext: {next}"),
-            )
+            Error::in_file(origin, line, None, format!("field '{name}': {msg}"))
+                .with_next(vec![next])
         };
         if shapes.is_empty() {
             return Err(err(
@@ -1220,7 +1217,7 @@ mod tests {
         let text = "name: x\nop: gemm\ndtype: f32\nprimary_metric: Forward TFLOPS\ntarget_shapes:\n  - {label: a, M: 1, N: 2, K: 0}\nkernel:\n  file: gemm.wgsl\n  entry_points: {forward: main}\n  workgroups: {x: '1', y: '1', z: '1'}\n";
         let err = Manifest::parse(text, Path::new("m.yaml")).unwrap_err();
         assert_eq!(
-            err.to_string(),
+            err.full_text(),
             "m.yaml:6: field 'target_shapes[0].K' at column 31: must be positive\nnext: fix target_shapes[0].K in m.yaml (line 6), then run the command again"
         );
     }
@@ -1283,7 +1280,7 @@ mod tests {
         let parse = |extra: &str| {
             Manifest::parse(&format!("{base}{extra}"), Path::new("m.yaml"))
                 .unwrap_err()
-                .to_string()
+                .full_text()
         };
         let typo = parse("timing:\n  repaets: 10\n");
         assert!(
@@ -1326,14 +1323,14 @@ mod tests {
             "shapes",
         )
         .unwrap_err()
-        .to_string();
+        .full_text();
         assert!(
             shapes.starts_with("s.yaml:2: shapes: .[1].M: invalid value: integer `-1`, expected a positive integer (column 17)\nnext: fix [1].M in s.yaml (line 2)"),
             "{shapes}"
         );
         let missing = Manifest::parse("op: gemm\n", Path::new("m.yaml"))
             .unwrap_err()
-            .to_string();
+            .full_text();
         assert!(missing.contains("missing field `name`"), "{missing}");
         assert!(missing.contains("next: fix name in m.yaml"), "{missing}");
     }

@@ -14,6 +14,7 @@ use serde_json::{Map, Value, json};
 
 use crate::error::IoContext;
 use crate::isa::IsaMetric;
+use crate::next::{Command, NextStep};
 use crate::types::Check;
 use crate::{Error, Result};
 
@@ -324,10 +325,18 @@ impl MemoryStore {
     pub fn create(&self, version: Version) -> Result<Record> {
         let path = self.path_of(version);
         if path.exists() {
-            return Err(Error::State(format!(
-                "record {version} already exists ({}): a record is created once and then updated\nnext: kcamp memory update {version} --set FIELD=VALUE   (or --append FIELD=JSON)",
-                path.display()
-            )));
+            return Err(Error::state(
+                format!(
+                    "record {version} already exists ({}): a record is created once and then updated",
+                    path.display()
+                ),
+                vec![
+                    NextStep::run(Command::MemoryUpdate)
+                        .arg("version", version.to_string())
+                        .fill("set", "FIELD=VALUE")
+                        .why("or --append FIELD=JSON"),
+                ],
+            ));
         }
         self.write(version, Self::default_record(version))
     }

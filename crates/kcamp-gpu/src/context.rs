@@ -4,6 +4,7 @@ use std::sync::{Arc, Mutex};
 
 use super::adapters::{AdapterReport, preference};
 use kcamp_core::manifest::AdapterSelector;
+use kcamp_core::next::{Command, NextStep};
 use kcamp_core::types::{AdapterDescription, TimingMethod};
 use kcamp_core::{Error, Result};
 
@@ -105,9 +106,13 @@ impl GpuContext {
                 .map(AdapterReport::summary)
                 .collect::<Vec<_>>()
                 .join("; ");
-            return Err(Error::input(format!(
-                "{wanted}; adapters found: {found}.\nnext: kcamp adapters   (lists them; then pick one with --adapter SUBSTR, part of a name, case-insensitive, and/or --backend vulkan|metal|dx12|gl, or set the manifest's adapter: section)"
-            )));
+            return Err(
+                Error::input(format!("{wanted}; adapters found: {found}.")).with_next(vec![
+                    NextStep::run(Command::Adapters).why(
+                        "lists them; then pick one with --adapter SUBSTR, part of a name, case-insensitive, and/or --backend vulkan|metal|dx12|gl, or set the manifest's adapter: section",
+                    ),
+                ]),
+            );
         };
         let adapter = &adapters[chosen];
         let report = reports[chosen].clone();

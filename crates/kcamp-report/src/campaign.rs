@@ -245,8 +245,8 @@ fn optional_chart(
 ) -> Result<Option<ChartFiles>> {
     match made {
         Ok(f) => Ok(Some(f)),
-        Err(Error::State(_)) if no_data_ok => Ok(None),
-        Err(e @ Error::State(_)) => Err(e),
+        Err(e) if no_data_ok && matches!(e.cause(), Error::State(_)) => Ok(None),
+        Err(e) if matches!(e.cause(), Error::State(_)) => Err(e),
         Err(e) => {
             warnings.push(format!(
                 "chart {} (.svg, .png) not written: {e}",

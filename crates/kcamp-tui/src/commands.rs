@@ -9,6 +9,7 @@ use kcamp_core::artifacts::result::ShapeFailure;
 use kcamp_core::campaign::diff::KernelSide;
 use kcamp_core::error::exit;
 use kcamp_core::gate::GateReport;
+use kcamp_core::next::{Call, Command};
 
 use crate::derive::{short_paths, verdict_summary};
 use crate::keys::Action;
@@ -40,48 +41,37 @@ pub enum CampaignCommand {
 }
 
 impl CampaignCommand {
-    /// Arguments after the program name.
-    pub fn args(&self, campaign: &Path) -> Vec<String> {
-        let mut args = vec![
-            "--json".to_owned(),
-            "-C".to_owned(),
-            campaign.display().to_string(),
-        ];
+    /// The command as a request: its tool and the arguments it is given, as an agent calls
+    /// it through the MCP server.
+    pub fn call(&self) -> Call {
+        let csv = |p: &PathBuf| p.display().to_string();
         match self {
-            CampaignCommand::Validate { full } => {
-                args.push("validate".into());
-                if *full {
-                    args.push("--full".into());
-                }
-            }
-            CampaignCommand::ValidateCsv { full, csv } => {
-                args.push("validate".into());
-                if *full {
-                    args.push("--full".into());
-                }
-                args.extend(["--csv".into(), csv.display().to_string()]);
-            }
-            CampaignCommand::AcceptCsv { csv } => {
-                args.extend(["accept".into(), "--csv".into(), csv.display().to_string()]);
+            CampaignCommand::Validate { full } => Call::new(Command::Validate).arg("full", *full),
+            CampaignCommand::ValidateCsv { full, csv: path } => Call::new(Command::Validate)
+                .arg("full", *full)
+                .arg("csv", csv(path)),
+            CampaignCommand::AcceptCsv { csv: path } => {
+                Call::new(Command::Accept).arg("csv", csv(path))
             }
             CampaignCommand::NewRound { hypothesis } => {
-                args.extend(["round".into(), "new".into(), "--hypothesis".into()]);
-                args.push(hypothesis.clone());
+                Call::new(Command::RoundNew).arg("hypothesis", hypothesis.clone())
             }
             CampaignCommand::Accept { force, reason } => {
-                args.push("accept".into());
-                if *force {
-                    args.push("--force".into());
-                }
-                if let Some(r) = reason {
-                    args.extend(["--reason".into(), r.clone()]);
+                let call = Call::new(Command::Accept).arg("force", *force);
+                match reason {
+                    Some(r) => call.arg("reason", r.clone()),
+                    None => call,
                 }
             }
             CampaignCommand::Rollback { reason } => {
-                args.extend(["rollback".into(), "--reason".into(), reason.clone()]);
+                Call::new(Command::Rollback).arg("reason", reason.clone())
             }
         }
-        args
+    }
+
+    /// Arguments after the program name.
+    pub fn args(&self, campaign: &Path) -> Vec<String> {
+        call_args(&self.call(), campaign)
     }
 
     /// A short name for log lines.
@@ -159,44 +149,60 @@ pub enum DiffWhy {
 }
 
 impl Query {
-    /// The kcamp arguments of a query that is a command (None for a file read).
-    pub fn args(&self, campaign: &Path) -> Option<Vec<String>> {
-        let mut args = vec![
-            "--json".to_owned(),
-            "-C".to_owned(),
-            campaign.display().to_string(),
-        ];
+    /// The request of a query that is a command (None for a file read).
+    pub fn call(&self) -> Option<Call> {
         let side = |s: &KernelSide| match s {
             KernelSide::Round(n) => format!("r{n}"),
             KernelSide::Working => "kernel".to_owned(),
         };
         match self {
-            Query::Diff { from, to, .. } => {
-                args.extend(["diff".to_owned(), side(from), side(to)]);
-            }
-            Query::Analyze { round } => {
-                args.extend([
-                    "analyze".to_owned(),
-                    "--round".to_owned(),
-                    round.to_string(),
-                    "--no-record".to_owned(),
-                ]);
-            }
-            Query::Samples { .. } => return None,
+            Query::Diff { from, to, .. } => Some(
+                Call::new(Command::Diff)
+                    .arg("from", side(from))
+                    .arg("to", side(to)),
+            ),
+            Query::Analyze { round } => Some(
+                Call::new(Command::Analyze)
+                    .arg("round", *round)
+                    .arg("no_record", true),
+            ),
+            Query::Samples { .. } => None,
         }
-        Some(args)
+    }
+
+    /// The kcamp arguments of a query that is a command (None for a file read).
+    pub fn args(&self, campaign: &Path) -> Option<Vec<String>> {
+        self.call().map(|c| call_args(&c, campaign))
     }
 
     /// The command line a person would type for it (what `y` copies), from the campaign.
     pub fn command_line(&self, campaign: &Path) -> Option<String> {
-        let args = self.args(campaign)?;
-        let words: Vec<String> = args
-            .iter()
-            .skip(1)
-            .map(|a| kcamp_core::text::shell_word(a).into_owned())
-            .collect();
-        Some(format!("kcamp {}", words.join(" ")))
+        let call = self.call()?;
+        Some(kcamp_core::next::command_line(
+            &call,
+            Some(&campaign.display().to_string()),
+            &kcamp_core::next::Plain,
+        ))
     }
+}
+
+/// The arguments that run a request: `--json -C DIR __call TOOL ARGUMENTS`, the tool's
+/// arguments as the JSON object an MCP client sends (the binary reads them with the same
+/// schema), so the dashboard, a script and an agent drive the campaign the same way.
+fn call_args(call: &Call, campaign: &Path) -> Vec<String> {
+    let arguments: serde_json::Map<String, Value> = call
+        .arguments
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect();
+    vec![
+        "--json".to_owned(),
+        "-C".to_owned(),
+        campaign.display().to_string(),
+        "__call".to_owned(),
+        call.command.tool().to_owned(),
+        Value::Object(arguments).to_string(),
+    ]
 }
 
 /// What a query found.
@@ -451,7 +457,7 @@ mod tests {
     }
 
     #[test]
-    fn args_carry_json_and_the_campaign_first() {
+    fn args_carry_json_the_campaign_and_the_request() {
         let cmd = CampaignCommand::Accept {
             force: true,
             reason: Some("noise on the small shapes".into()),
@@ -462,22 +468,34 @@ mod tests {
                 "--json",
                 "-C",
                 "/c",
+                "__call",
                 "accept",
-                "--force",
-                "--reason",
-                "noise on the small shapes"
+                r#"{"force":true,"reason":"noise on the small shapes"}"#
             ]
         );
         assert_eq!(
-            CampaignCommand::Validate { full: true }.args(Path::new("d")),
-            ["--json", "-C", "d", "validate", "--full"]
+            CampaignCommand::Validate { full: true }.args(Path::new("d"))[3..],
+            ["__call", "validate", r#"{"full":true}"#]
         );
         assert_eq!(
             CampaignCommand::NewRound {
-                hypothesis: "tile 64".into()
+                hypothesis: "--tile 64".into()
             }
             .args(Path::new("d"))[3..],
-            ["round", "new", "--hypothesis", "tile 64"]
+            ["__call", "round_new", r#"{"hypothesis":"--tile 64"}"#]
+        );
+        let diff = Query::Diff {
+            from: KernelSide::Round(2),
+            to: KernelSide::Working,
+            why: DiffWhy::Show,
+        };
+        assert_eq!(
+            diff.args(Path::new("d")).unwrap()[3..],
+            ["__call", "diff", r#"{"from":"r2","to":"kernel"}"#]
+        );
+        assert_eq!(
+            diff.command_line(Path::new("/my camp")).unwrap(),
+            "kcamp -C '/my camp' diff r2 kernel"
         );
     }
 

@@ -809,6 +809,26 @@ pub fn key_for(action: Action) -> Option<String> {
         .map(Binding::key_names)
 }
 
+/// The key that runs a step's call in the dashboard (`validate` `v`, `validate --full` `V`),
+/// where one runs it: the CLI names it beside the command line.
+pub fn key_for_call(call: &kcamp_core::next::Call) -> Option<String> {
+    use kcamp_core::next::Command;
+    let flag = |name: &str| {
+        call.arguments
+            .iter()
+            .any(|(k, v)| *k == name && *v == serde_json::Value::Bool(true))
+    };
+    let action = match call.command {
+        Command::Validate if flag("full") => Action::ValidateFull,
+        Command::Validate => Action::ValidateQuick,
+        Command::Accept if !flag("force") => Action::Accept,
+        Command::Rollback => Action::Rollback,
+        Command::RoundNew => Action::NewRound,
+        _ => return None,
+    };
+    key_for(action)
+}
+
 /// The bindings of the bottom bar in a context, in table order.
 pub fn bindings_for(context: Context) -> impl Iterator<Item = &'static Binding> {
     BINDINGS

@@ -49,6 +49,9 @@ pub struct LogRow {
     /// Shapes that did not PASS.
     pub failed: Vec<String>,
     pub forced: bool,
+    /// Why it was decided so, as data (`gate_reject`, `held_out_failed`, …); none while open
+    /// and for the BASELINE.
+    pub cause: Option<kcamp_core::campaign::DecisionCause>,
     pub reason: Option<String>,
     pub git_commit: Option<String>,
     pub hypothesis: String,
@@ -56,6 +59,9 @@ pub struct LogRow {
     /// The held-out check made when the round was decided (`held_out.json`), in one line.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub held_out: Option<String>,
+    /// That check's status, as data: `PASS`, `FAIL`, `skipped`, `not checked`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub held_out_status: Option<&'static str>,
 }
 
 impl LogRow {

@@ -12,7 +12,6 @@
 
 mod progress;
 mod resources;
-mod tools;
 mod transport;
 
 use std::path::{Path, PathBuf};
@@ -20,7 +19,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use clap::Parser;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListResourcesResult, ListToolsResult, MetaObject, PaginatedRequestParams,
@@ -34,11 +32,12 @@ use tokio::sync::{Mutex, watch};
 
 use kcamp_core::case::ProgressEvent;
 use kcamp_core::error::exit;
+use kcamp_core::gate::GateConfig;
 use kcamp_core::{Error, Result};
 
 use super::cancel::StepHooks;
+use super::tools::{self, Kind, ToolDef};
 use super::{Cli, Ctx};
-use tools::{Kind, ToolDef};
 
 /// What the server tells a client about itself when it connects: the rules of the loop.
 const INSTRUCTIONS: &str = "kcamp runs one GPU-kernel optimization campaign (the directory this server was started for). \
@@ -131,6 +130,14 @@ struct Inflight {
 }
 
 impl Server {
+    /// The campaign's gate thresholds, which the tools' descriptions state (the defaults
+    /// while its manifest cannot be read: its own tools say why).
+    fn gate(&self) -> GateConfig {
+        kcamp_core::manifest::Manifest::load(&self.campaign)
+            .map(|m| m.gate)
+            .unwrap_or_default()
+    }
+
     /// Registers a writing step; the sender says when it has ended.
     fn register(&self, context: &RequestContext<RoleServer>) -> watch::Sender<bool> {
         let (ended, ended_rx) = watch::channel(false);
@@ -179,21 +186,20 @@ impl Server {
         context: RequestContext<RoleServer>,
     ) -> CallToolResult {
         let started = Instant::now();
-        let argv =
-            match tools::Args::check(tool, &args, &self.campaign).and_then(|a| (tool.argv)(&a)) {
-                Ok(argv) => argv,
-                Err(message) => {
-                    let err = Error::input(message);
-                    return result(
-                        StepOutput {
-                            doc: super::error_document(&err),
-                            exit: err.exit_code(),
-                            error: true,
-                        },
-                        started,
-                    );
-                }
-            };
+        let command = match tool.request(args, &self.campaign) {
+            Ok(command) => command,
+            Err(message) => {
+                let err = Error::input(message);
+                return result(
+                    StepOutput {
+                        doc: super::error_document(&err, &Value::Null),
+                        exit: err.exit_code(),
+                        error: true,
+                    },
+                    started,
+                );
+            }
+        };
         let (guard, ended) = match tool.kind {
             Kind::Read => {
                 self.settle_cancelled().await;
@@ -217,7 +223,7 @@ impl Server {
         };
         let campaign = self.campaign.clone();
         let mut job = tokio::task::spawn_blocking(move || {
-            let out = run_step(tool.name, argv, campaign, hooks);
+            let out = run_step(command, campaign, hooks);
             drop(guard);
             out
         });
@@ -253,7 +259,7 @@ impl Server {
         let out = joined.unwrap_or_else(|e| {
             let err = Error::Internal(format!("the step ended abnormally: {e}"));
             StepOutput {
-                doc: super::error_document(&err),
+                doc: super::error_document(&err, &Value::Null),
                 exit: err.exit_code(),
                 error: true,
             }
@@ -268,20 +274,12 @@ async fn until_stopped(stopped: &mut watch::Receiver<bool>) {
     let _ = stopped.wait_for(|s| *s).await;
 }
 
-/// Run one step the way `kcamp ARGV --json` runs it, in this thread.
-fn run_step(tool: &str, argv: Vec<String>, campaign: PathBuf, hooks: StepHooks) -> StepOutput {
-    let cli = match Cli::try_parse_from(std::iter::once("kcamp".to_owned()).chain(argv)) {
-        Ok(cli) => cli,
-        Err(e) => {
-            // The tool's own argument named, as a bad input (exit 2), without the command
-            // line's usage text.
-            let err = Error::input(tools::usage_message(tool, &e));
-            return StepOutput {
-                doc: super::error_document(&err),
-                exit: err.exit_code(),
-                error: true,
-            };
-        }
+/// Run one step the way `kcamp COMMAND --json` runs it, in this thread.
+fn run_step(command: super::Command, campaign: PathBuf, hooks: StepHooks) -> StepOutput {
+    let cli = Cli {
+        json: true,
+        campaign: Some(campaign.clone()),
+        command: Some(command),
     };
     let ctx = Ctx {
         json: true,
@@ -290,18 +288,15 @@ fn run_step(tool: &str, argv: Vec<String>, campaign: PathBuf, hooks: StepHooks) 
     };
     match super::dispatch(cli, &ctx) {
         Ok(out) => {
-            let (doc, exit) = out.json();
+            let (doc, exit) = out.json(&tools::next_calls(&out.next));
             let error = exit == exit::INTERNAL;
             StepOutput { doc, exit, error }
         }
-        Err(err) => {
-            let message = super::with_campaign(&err.to_string(), &ctx);
-            StepOutput {
-                doc: super::error_document_of(&err, &message),
-                exit: err.exit_code(),
-                error: true,
-            }
-        }
+        Err(err) => StepOutput {
+            doc: super::error_document(&err, &tools::next_calls(&err.next_steps())),
+            exit: err.exit_code(),
+            error: true,
+        },
     }
 }
 
@@ -309,10 +304,7 @@ fn run_step(tool: &str, argv: Vec<String>, campaign: PathBuf, hooks: StepHooks) 
 /// error result for an error document; `_meta` says the command's exit code and how long
 /// the step took.
 fn result(out: StepOutput, started: Instant) -> CallToolResult {
-    // Next steps become the calls of tools; the text is the same document.
-    let structured = serde_json::from_str::<Value>(&out.doc)
-        .ok()
-        .map(tools::with_next_steps);
+    let structured = serde_json::from_str::<Value>(&out.doc).ok();
     let text = structured
         .as_ref()
         .and_then(|v| serde_json::to_string_pretty(v).ok())
@@ -332,15 +324,15 @@ fn result(out: StepOutput, started: Instant) -> CallToolResult {
     r.with_meta(Some(MetaObject(meta)))
 }
 
-fn tool_of(def: &ToolDef) -> Tool {
+fn tool_of(def: &ToolDef, gate: &GateConfig) -> Tool {
     let annotations = ToolAnnotations::with_title(def.title)
         .read_only(def.kind == Kind::Read)
-        .destructive(matches!(def.name, "rollback" | "accept"))
+        .destructive(matches!(def.name(), "rollback" | "accept"))
         .open_world(false);
     Tool::new(
-        def.name,
-        def.description,
-        Arc::new(tools::input_schema(def)),
+        def.name(),
+        def.description(gate),
+        Arc::new(def.input_schema().clone()),
     )
     .with_title(def.title)
     .with_annotations(annotations)
@@ -366,13 +358,14 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> std::result::Result<ListToolsResult, McpError> {
+        let gate = self.gate();
         Ok(ListToolsResult::with_all_items(
-            tools::TOOLS.iter().map(tool_of).collect(),
+            tools::TOOLS.iter().map(|t| tool_of(t, &gate)).collect(),
         ))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        tools::find(name).map(tool_of)
+        tools::find(name).map(|t| tool_of(t, &self.gate()))
     }
 
     async fn call_tool(
@@ -381,7 +374,7 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> std::result::Result<CallToolResponse, McpError> {
         let Some(tool) = tools::find(&request.name) else {
-            let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name).collect();
+            let names: Vec<&str> = tools::TOOLS.iter().map(|t| t.name()).collect();
             return Err(McpError::invalid_params(
                 format!(
                     "no tool '{}' (the tools: {})",

@@ -15,6 +15,7 @@ use crate::files::{BENCHMARK_CSV, KERNEL_DIR, RESULT_JSON};
 use crate::isa::{EntryMetrics, IsaLimits, isa_metric_progress};
 use crate::manifest::Manifest;
 use crate::memory::{MemoryStore, SetOp, Version};
+use crate::next::{Command, NextStep};
 use crate::schema::BenchTable;
 use crate::specs::Roofs;
 use crate::{Error, Result};
@@ -41,7 +42,10 @@ pub fn gather(
     static_metrics: StaticMetrics<'_>,
 ) -> Result<ProfileEvidence> {
     let incumbent = c.incumbent()?.ok_or_else(|| {
-        Error::State("no BASELINE yet: nothing to analyze.\nnext: kcamp baseline".into())
+        Error::state(
+            "no BASELINE yet: nothing to analyze.",
+            vec![NextStep::run(Command::Baseline)],
+        )
     })?;
     let (round, kernel_dir) = match target {
         AnalyzeTarget::Incumbent => (incumbent, c.round_dir(incumbent).join(KERNEL_DIR)),
@@ -64,10 +68,13 @@ pub fn gather(
     let adir = c.artifacts_dir(round);
     let csv = adir.join(BENCHMARK_CSV);
     if !csv.is_file() {
-        return Err(Error::State(format!(
-            "round {round} has no measurement to analyze ({} is missing).\nnext: kcamp validate   (dashboard: v)",
-            csv.display()
-        )));
+        return Err(Error::state(
+            format!(
+                "round {round} has no measurement to analyze ({} is missing).",
+                csv.display()
+            ),
+            vec![NextStep::run(Command::Validate)],
+        ));
     }
     let table = BenchTable::read_held_to(&csv, c.frozen_header()?.as_deref())?;
     let result = RunResult::read(&adir.join(RESULT_JSON)).ok().flatten();

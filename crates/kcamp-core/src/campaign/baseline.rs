@@ -23,6 +23,7 @@ use crate::files::{
     HYPOTHESIS_FILE, KERNEL_DIR, RESULT_JSON, RUNS_DIR,
 };
 use crate::fsutil::{remove_dir_if_exists, rename, write_atomic, write_json_atomic};
+use crate::next::{Command, NextStep};
 use crate::schema::{BenchTable, ShapeKey};
 use crate::types::{Check, DecisionKind, Validation};
 use crate::{Error, Result};
@@ -76,10 +77,13 @@ pub fn baseline(
                 render_and_commit(&Campaign::open(&c.dir)?, render, &mut out.warnings)?;
             return Ok(out);
         }
-        return Err(Error::State(format!(
-            "{}: BASELINE is already recorded as round 1.\nnext: kcamp round new --hypothesis TEXT   (dashboard: n)",
-            c.dir.display()
-        )));
+        return Err(Error::state(
+            format!(
+                "{}: BASELINE is already recorded as round 1.",
+                c.dir.display()
+            ),
+            vec![NextStep::new_round()],
+        ));
     }
     let staging = c.rounds_dir().join(".round-1.tmp");
     remove_dir_if_exists(&staging)?;
@@ -163,6 +167,7 @@ pub fn baseline(
         aggregate,
         aggregate_delta: None,
         reason: None,
+        cause: None,
         forced: false,
         time: Utc::now(),
         git_commit,
@@ -308,15 +313,17 @@ fn nothing_passed(
         why.push(format!("… and {} more", failures.len() - SHOWN));
     }
     Error::input(format!(
-        "{}: no target shape PASSes, so no later round could be compared with this BASELINE: not recorded, the campaign is unchanged. {}.{}\nnext: fix {}, then kcamp baseline",
+        "{}: no target shape PASSes, so no later round could be compared with this BASELINE: not recorded, the campaign is unchanged. {}.{}",
         c.dir.display(),
         why.join("; "),
         kept.map_or_else(String::new, |k| format!(
             " The measurement is kept in {}.",
             k.display()
         )),
-        c.kernel_dir().display()
     ))
+    .with_next(vec![
+        NextStep::run(Command::Baseline).before(format!("fix {}", c.kernel_dir().display())),
+    ])
 }
 
 fn check_baseline_table(c: &Campaign, table: &BenchTable) -> Result<()> {

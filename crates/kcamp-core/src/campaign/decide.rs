@@ -5,7 +5,6 @@ use chrono::Utc;
 use serde::Serialize;
 use serde_json::json;
 
-use super::Decision;
 use super::finish::{decision_commit, finish_decision, overturn_reason, roll_back};
 use super::gate_record::{GateRecord, read_gate_record};
 use super::held_out::{HeldOutCheck, HeldOutStatus, read_held_out};
@@ -13,9 +12,11 @@ use super::layout::{Campaign, tree_hash};
 use super::measure::{MeasureSource, Measurer};
 use super::recover::{Recovery, recover};
 use super::validate::{ValidateOutcome, validate_locked};
+use super::{Decision, DecisionCause};
 use crate::case::ProgressEvent;
 use crate::files::{DECISION_FILE, KERNEL_DIR};
 use crate::fsutil::write_json_atomic;
+use crate::next::{Command, NextStep};
 use crate::types::{Check, DecisionKind, Validation};
 use crate::{Error, Result};
 
@@ -75,18 +76,25 @@ pub fn accept(
         if let Some(out) = completed_by_recovery(c, &recovery, "accept")? {
             return Ok(out);
         }
-        return Err(Error::State("no open round to accept.\nnext: kcamp round new --hypothesis TEXT   (dashboard: n)\n      or: kcamp status".into()));
+        return Err(Error::state(
+            "no open round to accept.",
+            vec![NextStep::new_round(), NextStep::run(Command::Status)],
+        ));
     };
     let mut record = read_gate_record(c, round)?.ok_or_else(|| {
-        Error::State(format!(
-            "round {round} has not been validated.\nnext: kcamp validate   (dashboard: v)"
-        ))
+        Error::state(
+            format!("round {round} has not been validated."),
+            vec![NextStep::run(Command::Validate)],
+        )
     })?;
     let now_hash = tree_hash(&c.kernel_dir())?;
     if now_hash != record.kernel_hash {
-        return Err(Error::State(format!(
-            "kernel/ changed since round {round} was validated: what would be accepted is not what was measured.\nnext: kcamp validate   (measures kernel/ as it is now; dashboard: v)"
-        )));
+        return Err(Error::state(
+            format!(
+                "kernel/ changed since round {round} was validated: what would be accepted is not what was measured."
+            ),
+            vec![NextStep::run(Command::Validate).why("measures kernel/ as it is now")],
+        ));
     }
     check_snapshot(c, round, &record)?;
     if let Some(reason) = &opts.reason {
@@ -99,14 +107,25 @@ pub fn accept(
     if opts.force {
         let reason = opts.reason.as_deref().map(str::trim).unwrap_or_default();
         if reason.is_empty() {
-            return Err(Error::input(
-                "--force needs --reason TEXT: why the gate is overridden\nnext: kcamp accept --force --reason \"s32 -3% is noise: measured again by hand at -0.4%\"",
-            ));
+            return Err(
+                Error::input("--force needs --reason TEXT: why the gate is overridden").with_next(
+                    vec![NextStep::run(Command::Accept).arg("force", true).arg(
+                        "reason",
+                        "s32 -3% is noise: measured again by hand at -0.4%",
+                    )],
+                ),
+            );
         }
         if nothing_passed {
-            return Err(Error::State(format!(
-                "no shape passes in round {round}, so --force cannot make it the incumbent: there would be no numbers to judge the next round against.\nnext: kcamp rollback --reason TEXT   (dashboard: r)\n      or: fix the kernel, then kcamp validate   (dashboard: v)"
-            )));
+            return Err(Error::state(
+                format!(
+                    "no shape passes in round {round}, so --force cannot make it the incumbent: there would be no numbers to judge the next round against."
+                ),
+                vec![
+                    NextStep::rollback(),
+                    NextStep::run(Command::Validate).before("fix the kernel"),
+                ],
+            ));
         }
     }
     let mut confirmation = None;
@@ -120,7 +139,8 @@ pub fn accept(
         super::fail_point("accept:after_confirmation");
         if !record.report.verdict.allows_accept() {
             let reason = overturn_reason(&record);
-            let mut out = rollback_locked(c, round, &reason)?;
+            let mut out =
+                rollback_locked(c, round, &reason, DecisionCause::ConfirmationOverturned)?;
             c.journal("accept_confirm_done", Some(round), json!({}))?;
             out.confirmation = confirmation;
             return Ok(out);
@@ -150,23 +170,33 @@ pub fn accept(
                 reasons.len() - SHOWN
             ));
         }
-        let force = if nothing_passed {
-            ""
-        } else {
-            "\n      or: kcamp accept --force --reason TEXT   (overrides the gate; recorded as forced)"
-        };
         // Rows no floor holds wait for the target to be named, not for another kernel.
         let next = if record.unfloored.is_some() {
-            "name the GPU the rows come from (target_gpu in manifest.yaml, or run kcamp peak on it), then kcamp validate   (dashboard: v)".to_string()
+            vec![NextStep::run(Command::Validate).before(
+                "name the GPU the rows come from (target_gpu in manifest.yaml, or run kcamp peak on it)",
+            )]
         } else {
-            format!(
-                "kcamp rollback --reason TEXT   (dashboard: r)\n      or: change the kernel, then kcamp validate   (dashboard: v){force}"
-            )
+            let mut next = vec![
+                NextStep::rollback(),
+                NextStep::run(Command::Validate).before("change the kernel"),
+            ];
+            if !nothing_passed {
+                next.push(
+                    NextStep::run(Command::Accept)
+                        .arg("force", true)
+                        .fill("reason", "TEXT")
+                        .why("overrides the gate; recorded as forced"),
+                );
+            }
+            next
         };
-        return Err(Error::State(format!(
-            "the gate says {} for round {round}, which does not allow accepting:{listed}\nnext: {next}",
-            record.report.verdict.as_str(),
-        )));
+        return Err(Error::state(
+            format!(
+                "the gate says {} for round {round}, which does not allow accepting:{listed}",
+                record.report.verdict.as_str(),
+            ),
+            next,
+        ));
     }
     // Wrong output is no speed trade-off: a kernel wrong on a shape the campaign does not
     // list is refused whatever the gate said, --force included, and rolled back.
@@ -186,7 +216,12 @@ pub fn accept(
     super::fail_point("accept:after_held_out");
     let whose = format!("round {round}'s kernel");
     if held_out.status == HeldOutStatus::Fail {
-        let mut out = rollback_locked(c, round, &held_out.refusal(&whose))?;
+        let mut out = rollback_locked(
+            c,
+            round,
+            &held_out.refusal(&whose),
+            DecisionCause::HeldOutFailed,
+        )?;
         out.confirmation = confirmation;
         out.held_out = Some(held_out);
         return Ok(out);
@@ -222,6 +257,11 @@ pub fn accept(
         aggregate: record.report.aggregate.candidate,
         aggregate_delta: record.report.aggregate.delta,
         reason: opts.reason.clone(),
+        cause: Some(if opts.force && !record.report.verdict.allows_accept() {
+            DecisionCause::Forced
+        } else {
+            DecisionCause::GateAccept
+        }),
         forced: opts.force && !record.report.verdict.allows_accept(),
         time: Utc::now(),
         git_commit,
@@ -256,17 +296,20 @@ pub fn rollback(c: &Campaign, reason: &str) -> Result<DecisionOutcome> {
         if let Some(out) = completed_by_recovery(c, &recovery, "rollback")? {
             return Ok(out);
         }
-        return Err(Error::State(
-            "no open round to roll back.\nnext: kcamp status   (a decided round is never reopened)"
-                .into(),
+        return Err(Error::state(
+            "no open round to roll back.",
+            vec![NextStep::run(Command::Status).why("a decided round is never reopened")],
         ));
     };
     if reason.trim().is_empty() {
-        return Err(Error::input(
-            "--reason must say why the round is rolled back\nnext: kcamp rollback --reason \"slower on s64: register pressure\"",
-        ));
+        return Err(
+            Error::input("--reason must say why the round is rolled back").with_next(vec![
+                NextStep::run(Command::Rollback).arg("reason", "slower on s64: register pressure"),
+            ]),
+        );
     }
-    rollback_locked(c, round, reason.trim())
+    let verdict = read_gate_record(c, round)?.map(|r| r.report.verdict);
+    rollback_locked(c, round, reason.trim(), DecisionCause::of_rollback(verdict))
 }
 
 /// The outcome of a decision of `kind` that recovery just completed for a retried command.
@@ -296,21 +339,32 @@ fn completed_by_recovery(
 fn check_snapshot(c: &Campaign, round: u32, record: &GateRecord) -> Result<()> {
     let snapshot = c.round_dir(round).join(KERNEL_DIR);
     if !snapshot.is_dir() {
-        return Err(Error::State(format!(
-            "the kernel snapshot {} of round {round} is missing.\nnext: kcamp validate   (dashboard: v)",
-            snapshot.display()
-        )));
+        return Err(Error::state(
+            format!(
+                "the kernel snapshot {} of round {round} is missing.",
+                snapshot.display()
+            ),
+            vec![NextStep::run(Command::Validate)],
+        ));
     }
     if tree_hash(&snapshot)? != record.kernel_hash {
-        return Err(Error::State(format!(
-            "the kernel snapshot {} differs from the kernel round {round}'s gate judged.\nnext: kcamp validate   (dashboard: v)",
-            snapshot.display()
-        )));
+        return Err(Error::state(
+            format!(
+                "the kernel snapshot {} differs from the kernel round {round}'s gate judged.",
+                snapshot.display()
+            ),
+            vec![NextStep::run(Command::Validate)],
+        ));
     }
     Ok(())
 }
 
-pub(super) fn rollback_locked(c: &Campaign, round: u32, reason: &str) -> Result<DecisionOutcome> {
+pub(super) fn rollback_locked(
+    c: &Campaign,
+    round: u32,
+    reason: &str,
+    cause: DecisionCause,
+) -> Result<DecisionOutcome> {
     let incumbent = c
         .incumbent()?
         .ok_or_else(|| Error::State("no incumbent to roll back to".into()))?;
@@ -318,7 +372,7 @@ pub(super) fn rollback_locked(c: &Campaign, round: u32, reason: &str) -> Result<
     // the rollback with the campaign unchanged.
     super::snapshot::verify(c, incumbent)?;
     let mut warnings = Vec::new();
-    let decision = roll_back(c, round, incumbent, reason, &mut warnings)?;
+    let decision = roll_back(c, round, incumbent, reason, cause, &mut warnings)?;
     Ok(DecisionOutcome {
         decision,
         confirmation: None,

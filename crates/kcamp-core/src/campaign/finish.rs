@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 use chrono::Utc;
 use serde_json::json;
 
-use super::Decision;
 use super::gate_record::{ValidationLog, read_gate_record, read_validation_log};
 use super::git;
 use super::layout::{Campaign, copy_tree};
 use super::like::LikeForLike;
 use super::representatives::representative_manifest;
+use super::{Decision, DecisionCause};
 use crate::files::{ARTIFACTS_DIR, DECISION_FILE, KERNEL_DIR, MANIFEST_FILE, VALIDATIONS_JSONL};
 use crate::fsutil::{append_line, remove_dir_if_exists, rename, write_atomic, write_json_atomic};
 use crate::types::DecisionKind;
@@ -223,6 +223,7 @@ pub(super) fn write_rollback_decision(
     round: u32,
     incumbent: u32,
     reason: &str,
+    cause: DecisionCause,
     warnings: &mut Vec<String>,
 ) -> Result<Decision> {
     if let Some(existing) = c.decision(round)? {
@@ -260,6 +261,7 @@ pub(super) fn write_rollback_decision(
         aggregate: record.as_ref().and_then(|r| r.report.aggregate.candidate),
         aggregate_delta: record.as_ref().and_then(|r| r.report.aggregate.delta),
         reason: Some(reason.to_owned()),
+        cause: Some(cause),
         forced: false,
         time: Utc::now(),
         git_commit,
@@ -280,17 +282,18 @@ pub(super) fn roll_back(
     round: u32,
     incumbent: u32,
     reason: &str,
+    cause: DecisionCause,
     warnings: &mut Vec<String>,
 ) -> Result<Decision> {
     c.journal(
         "rollback_begin",
         Some(round),
-        json!({"incumbent": incumbent, "reason": reason}),
+        json!({"incumbent": incumbent, "reason": reason, "cause": cause}),
     )?;
     super::fail_point("rollback:after_begin");
     restore_kernel(c, incumbent)?;
     super::fail_point("rollback:after_restore");
-    let decision = write_rollback_decision(c, round, incumbent, reason, warnings)?;
+    let decision = write_rollback_decision(c, round, incumbent, reason, cause, warnings)?;
     warnings.extend(finish_decision(c, round, "rollback")?);
     Ok(decision)
 }

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crate::files::{JOURNAL_FILE, LOCK_FILE, ROUNDS_DIR, RUNS_DIR};
 use crate::fsutil::TMP_PREFIX;
+use crate::next::NextStep;
 use crate::{Error, Result};
 
 /// Size, times and inode of a file, and a hash of its bytes when it is small: a write
@@ -178,10 +179,15 @@ pub(super) fn refusal(changed: &[(PathBuf, &'static str)]) -> Error {
     if changed.len() > SHOWN {
         listed.push(format!("and {} more", changed.len() - SHOWN));
     }
-    Error::State(format!(
-        "files of the campaign outside the measurement's own folder changed while it ran: {}. A harness writes only in the folder of its {{csv}}, and nothing else may change a campaign during a measurement, so nothing was recorded.\nnext: put them back (a decided round's files with kcamp repair, from the git history; the rest with git checkout -- FILE or an editor), make the harness write beside its {{csv}}, and measure again",
-        listed.join(", ")
-    ))
+    Error::state(
+        format!(
+            "files of the campaign outside the measurement's own folder changed while it ran: {}. A harness writes only in the folder of its {{csv}}, and nothing else may change a campaign during a measurement, so nothing was recorded.",
+            listed.join(", ")
+        ),
+        vec![NextStep::by_hand(
+            "put them back (a decided round's files with kcamp repair, from the git history; the rest with git checkout -- FILE or an editor), make the harness write beside its {csv}, and measure again",
+        )],
+    )
 }
 
 #[cfg(test)]

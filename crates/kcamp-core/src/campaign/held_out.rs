@@ -21,6 +21,7 @@ use crate::files::{FINAL_ACCEPTANCE_JSON, HELD_OUT_JSON, REPORT_DIR, RESULT_JSON
 use crate::fsutil::{create_dir_all, remove_dir_if_exists, rename, write_json_atomic};
 use crate::gate::{Reason, ReasonKind};
 use crate::held_out::{HeldOut, derive};
+use crate::next::{Command, NextStep};
 use crate::types::{Check, ShapeSpec, Validation};
 use crate::{Error, Result};
 
@@ -309,10 +310,13 @@ fn measure(
         .and_then(|checked| {
             // A kernel changed while it was being checked is not the one checked.
             if tree_hash(kernel_dir)? != kernel_hash {
-                return Err(Error::State(format!(
-                    "{} changed during the held-out check.\nnext: kcamp validate   (dashboard: v)",
-                    kernel_dir.display()
-                )));
+                return Err(Error::state(
+                    format!(
+                        "{} changed during the held-out check.",
+                        kernel_dir.display()
+                    ),
+                    vec![NextStep::run(Command::Validate)],
+                ));
             }
             Ok(checked)
         });
@@ -556,6 +560,7 @@ mod tests {
             aggregate: None,
             aggregate_delta: None,
             reason: Some("held-out".into()),
+            cause: None,
             forced: false,
             time: Utc::now(),
             git_commit: None,

@@ -256,27 +256,23 @@ fn read_shapes_file(path: &Path, op: OpName) -> Result<Vec<ShapeSpec>> {
                 path,
                 Some(line),
                 Some(&column),
-                format!("shape '{shape}': {message}\nnext: {next}"),
+                format!("shape '{shape}': {message}"),
             ),
             Some((line, Some(at))) => Error::in_file(
                 path,
                 Some(line),
                 None,
-                format!("shape '{shape}' at {at}: {message}\nnext: {next}"),
+                format!("shape '{shape}' at {at}: {message}"),
             ),
             Some((line, None)) => Error::in_file(
                 path,
                 Some(line),
                 None,
-                format!("shape '{shape}': {message}\nnext: {next}"),
+                format!("shape '{shape}': {message}"),
             ),
-            None => Error::in_file(
-                path,
-                None,
-                None,
-                format!("shape '{shape}': {message}\nnext: {next}"),
-            ),
+            None => Error::in_file(path, None, None, format!("shape '{shape}': {message}")),
         }
+        .with_next(vec![next])
     })?;
     Ok(shapes)
 }

@@ -12,6 +12,7 @@ use crate::files::{
 };
 use crate::fsutil::{LockGuard, append_line, copy_file, create_dir_all, symlink_refused, sync_dir};
 use crate::manifest::Manifest;
+use crate::next::{Command, NextStep};
 use crate::types::DecisionKind;
 use crate::{Error, Result};
 
@@ -185,10 +186,13 @@ impl Campaign {
                 Some(bad.line),
                 None,
                 format!(
-                    "malformed journal line ({}): kcamp does not write to a campaign whose journal it cannot read whole, since the line may be a step to finish.\nnext: kcamp repair   (takes the line from the git history, or sets it aside when it is no step's beginning, or says why it cannot)",
+                    "malformed journal line ({}): kcamp does not write to a campaign whose journal it cannot read whole, since the line may be a step to finish.",
                     bad.error
                 ),
-            ));
+            )
+            .with_next(vec![NextStep::run(Command::Repair).why(
+                "takes the line from the git history, or sets it aside when it is no step's beginning, or says why it cannot",
+            )]));
         }
         Ok(read.entries)
     }

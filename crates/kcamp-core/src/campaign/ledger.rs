@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::layout::Campaign;
 use super::outcome::{RoundOutcome, delta_text};
-use super::{CampaignState, Decision, RoundState};
+use super::{CampaignState, Decision, DecisionCause, RoundState};
 use crate::Result;
 use crate::error::IoContext;
 use crate::files::KERNEL_DIR;
@@ -27,9 +27,13 @@ pub struct Tried {
     /// The gate's aggregate Δ against `parent` (fraction); none where a shape failed.
     pub delta: Option<f64>,
     pub parent: Option<u32>,
-    /// How many of its shapes (timed or only checked) did not PASS.
-    pub failed: usize,
-    /// Why it was rolled back.
+    /// Its shapes (timed or only checked) that did not PASS, as the log lists them
+    /// (`s64 FAIL`, `s32 FAIL (untimed)`).
+    pub failed: Vec<String>,
+    /// Why it was rolled back, as data: the gate's verdict, the held-out check, an
+    /// overturned confirmation, or its owner.
+    pub cause: Option<DecisionCause>,
+    /// Why it was rolled back, in its owner's (or the check's) words.
     pub reason: Option<String>,
     /// The normalised hash of its kernel snapshot (none without a snapshot: a round rolled
     /// back before it was validated measured nothing).
@@ -59,7 +63,8 @@ impl Tried {
             verdict,
             delta,
             parent: outcome.parent,
-            failed,
+            failed: outcome.failed_labels(),
+            cause: DecisionCause::of(decision),
             reason: decision.reason.clone(),
             kernel_key: decision.kernel_key.clone(),
             line,

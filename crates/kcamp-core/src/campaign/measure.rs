@@ -578,7 +578,7 @@ pub(crate) fn abandon(
         // Best effort: the next writing command's recovery removes what is left.
         let _ = std::fs::remove_dir_all(dir);
     }
-    if let Error::Cancelled(why) = &error {
+    if let Error::Cancelled(why) = error.cause() {
         let entry = campaign.journal(
             "cancelled",
             Some(round),

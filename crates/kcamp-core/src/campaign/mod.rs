@@ -84,6 +84,14 @@ pub use starter::{HARNESS_DIR, HarnessStarter};
 pub use target::{TargetStatus, incumbent_status as target_status};
 pub use validate::{ValidateOutcome, validate};
 
+/// The refusal of a step that needs the BASELINE, before there is one.
+pub(crate) fn no_baseline() -> crate::Error {
+    crate::Error::state(
+        "no BASELINE yet.",
+        vec![crate::next::NextStep::run(crate::next::Command::Baseline)],
+    )
+}
+
 /// Test hook: `KCAMP_FAILPOINT=<name>` makes the process exit abruptly at that step, as a
 /// kill would, so tests can check that the next command completes or undoes the step.
 /// Compiled only with the `test-support` feature: a release binary has no failpoints.
@@ -99,6 +107,59 @@ pub(crate) fn fail_point(name: &str) {
 #[inline(always)]
 pub(crate) fn fail_point(_name: &str) {}
 
+/// Why a round was decided as it was, as data for whoever reads the ledger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DecisionCause {
+    /// Accepted: the gate allowed it.
+    GateAccept,
+    /// Accepted against the gate's verdict (`accept --force`).
+    Forced,
+    /// Rolled back after a verdict that does not allow accepting it.
+    GateReject,
+    /// Rolled back by `accept`: its output was wrong on held-out shapes.
+    HeldOutFailed,
+    /// Rolled back by `accept`: the confirming full validation overturned a quick ACCEPT.
+    ConfirmationOverturned,
+    /// Rolled back by its owner although the gate allowed it (or it was never validated).
+    RolledBackByUser,
+}
+
+impl DecisionCause {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DecisionCause::GateAccept => "gate_accept",
+            DecisionCause::Forced => "forced",
+            DecisionCause::GateReject => "gate_reject",
+            DecisionCause::HeldOutFailed => "held_out_failed",
+            DecisionCause::ConfirmationOverturned => "confirmation_overturned",
+            DecisionCause::RolledBackByUser => "rolled_back_by_user",
+        }
+    }
+
+    /// The cause a decision states, else (one written before causes were kept) what its
+    /// kind, verdict and `forced` say.
+    pub fn of(d: &Decision) -> Option<DecisionCause> {
+        if d.cause.is_some() {
+            return d.cause;
+        }
+        match d.decision {
+            DecisionKind::Baseline => None,
+            DecisionKind::Accepted if d.forced => Some(DecisionCause::Forced),
+            DecisionKind::Accepted => Some(DecisionCause::GateAccept),
+            DecisionKind::RolledBack => Some(DecisionCause::of_rollback(d.verdict)),
+        }
+    }
+
+    /// A rollback its owner asked for, after `verdict` (None: never validated).
+    pub fn of_rollback(verdict: Option<Verdict>) -> DecisionCause {
+        match verdict {
+            Some(v) if !v.allows_accept() => DecisionCause::GateReject,
+            _ => DecisionCause::RolledBackByUser,
+        }
+    }
+}
+
 /// `rounds/round-N/decision.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Decision {
@@ -112,6 +173,10 @@ pub struct Decision {
     pub aggregate: Option<f64>,
     pub aggregate_delta: Option<f64>,
     pub reason: Option<String>,
+    /// Why it was decided so (absent in decisions written before it was kept, and for the
+    /// BASELINE): see [`DecisionCause::of`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<DecisionCause>,
     /// Accepted against the gate with `--force`.
     pub forced: bool,
     pub time: DateTime<Utc>,

@@ -8,7 +8,6 @@ use std::path::PathBuf;
 
 use serde_json::json;
 
-use super::JournalEntry;
 use super::finish::{
     Staging, finish_baseline, finish_decision, overturn_reason, restore_kernel, roll_back,
     write_rollback_decision,
@@ -16,6 +15,7 @@ use super::finish::{
 use super::gate_record::read_gate_record;
 use super::layout::Campaign;
 use super::representatives::choose_representatives;
+use super::{DecisionCause, JournalEntry};
 use crate::files::{BENCHMARK_CSV, DECISION_FILE, FROZEN_HEADER_FILE, MEMORY_DIR, ROUNDS_DIR};
 use crate::fsutil::{
     TMP_PREFIX, remove_dir_if_exists, remove_file_if_exists, rename, write_atomic,
@@ -136,9 +136,22 @@ pub fn recover(c: &Campaign) -> Result<Recovery> {
                         .incumbent()?
                         .ok_or_else(|| Error::State("no incumbent to roll back to".into()))?,
                 };
+                // The cause the rollback began with (a journal written before causes were
+                // kept: what the round's verdict says).
+                let cause = begin
+                    .as_ref()
+                    .and_then(|e| e.detail.get("cause"))
+                    .and_then(|v| serde_json::from_value(v.clone()).ok())
+                    .map_or_else(
+                        || {
+                            read_gate_record(c, round)
+                                .map(|r| DecisionCause::of_rollback(r.map(|r| r.report.verdict)))
+                        },
+                        Ok,
+                    )?;
                 restore_kernel(c, incumbent)?;
                 let mut warnings = Vec::new();
-                write_rollback_decision(c, round, incumbent, &reason, &mut warnings)?;
+                write_rollback_decision(c, round, incumbent, &reason, cause, &mut warnings)?;
                 warnings.extend(finish_decision(c, round, "rollback")?);
                 out.completed.push(("rollback", round));
                 out.actions.push(format!(
@@ -280,6 +293,7 @@ fn confirm_recovered(
         round,
         incumbent,
         &overturn_reason(&record),
+        DecisionCause::ConfirmationOverturned,
         &mut warnings,
     )?;
     c.journal(

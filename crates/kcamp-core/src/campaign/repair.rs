@@ -175,7 +175,7 @@ fn repair_decision(
     let path = rdir.join(DECISION_FILE);
     let problem = match read_decision(&rdir) {
         Ok(_) => return Ok(()),
-        Err(e @ Error::InFile { .. }) => e.to_string(),
+        Err(e) if matches!(e.cause(), Error::InFile { .. }) => e.to_string(),
         Err(e) => return Err(e),
     };
     let from_git = super::git::show_head(c, &rel(c, &path))
@@ -237,6 +237,7 @@ fn rebuild_decision(
         aggregate: gate.as_ref().and_then(|g| g.report.aggregate.candidate),
         aggregate_delta: gate.as_ref().and_then(|g| g.report.aggregate.delta),
         reason: None,
+        cause: None,
         forced: false,
         time,
         git_commit: git_commit.clone(),

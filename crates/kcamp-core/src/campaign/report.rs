@@ -23,6 +23,7 @@ use crate::case::ProgressEvent;
 use crate::files::{BENCHMARK_CSV, FINAL_ACCEPTANCE_JSON, KERNEL_DIR, SAMPLES_CSV};
 use crate::fsutil::write_json_atomic;
 use crate::gate::{Reason, ReasonKind, Verdict};
+use crate::next::{Command, NextStep};
 use crate::schema::{BenchTable, Samples, ShapeKey};
 use crate::types::Validation;
 use crate::{Error, Result};
@@ -70,18 +71,26 @@ pub fn final_report<T>(
     }
     let _lock = c.lock("kcamp report")?;
     super::recover(c)?;
-    let incumbent = c
-        .incumbent()?
-        .ok_or_else(|| Error::State("no BASELINE yet.\nnext: kcamp baseline".into()))?;
-    let frozen = c
-        .frozen_header()?
-        .ok_or_else(|| Error::State("the schema was never frozen.\nnext: kcamp baseline".into()))?;
+    let incumbent = c.incumbent()?.ok_or_else(super::no_baseline)?;
+    let frozen = c.frozen_header()?.ok_or_else(|| {
+        Error::state(
+            "the schema was never frozen.",
+            vec![NextStep::run(Command::Baseline)],
+        )
+    })?;
     let (measured, ran) = match source {
         Some(source) => {
             if let Some(open) = c.open_round()? {
-                return Err(Error::State(format!(
-                    "round {open} is open: accept or roll it back before the final report.\nnext: kcamp accept   (dashboard: a)\n      or: kcamp rollback --reason TEXT   (dashboard: r)\n      or: kcamp report --no-run   (a report on the recorded rounds)"
-                )));
+                return Err(Error::state(
+                    format!(
+                        "round {open} is open: accept or roll it back before the final report."
+                    ),
+                    vec![
+                        NextStep::run(Command::Accept),
+                        NextStep::rollback(),
+                        report_no_run(),
+                    ],
+                ));
             }
             // What is measured (the incumbent, and the BASELINE beside it) must be what was
             // decided.
@@ -90,9 +99,18 @@ pub fn final_report<T>(
                 super::snapshot::verify(c, 1)?;
             }
             if tree_hash(&c.kernel_dir())? != tree_hash(&c.round_dir(incumbent).join(KERNEL_DIR))? {
-                return Err(Error::State(format!(
-                    "kernel/ differs from the incumbent's snapshot (round {incumbent}): the final validation measures the incumbent.\nnext: kcamp round new --hypothesis TEXT   (then validate the change)\n      or: restore kernel/ from rounds/round-{incumbent}/kernel\n      or: kcamp report --no-run   (a report on the recorded rounds)"
-                )));
+                return Err(Error::state(
+                    format!(
+                        "kernel/ differs from the incumbent's snapshot (round {incumbent}): the final validation measures the incumbent."
+                    ),
+                    vec![
+                        NextStep::new_round().why("then validate the change"),
+                        NextStep::by_hand(format!(
+                            "restore kernel/ from rounds/round-{incumbent}/kernel"
+                        )),
+                        report_no_run(),
+                    ],
+                ));
             }
             let out = c.dir.join(FINAL_VALIDATION_DIR);
             let plan = Plan {
@@ -344,4 +362,11 @@ fn recorded(c: &Campaign, incumbent: u32, frozen: &str) -> Result<Measured> {
         summary: RunSummary::default(),
         failures: Vec::new(),
     })
+}
+
+/// `report --no-run`: a report on the recorded rounds, which needs no measurement.
+fn report_no_run() -> NextStep {
+    NextStep::run(Command::Report)
+        .arg("no_run", true)
+        .why("a report on the recorded rounds")
 }

@@ -6,6 +6,7 @@ use super::layout::Campaign;
 use super::recover::recover;
 use crate::files::HYPOTHESIS_FILE;
 use crate::fsutil::{remove_dir_if_exists, rename, write_atomic};
+use crate::next::{Command, NextStep};
 use crate::{Error, Result};
 
 pub fn new_round(c: &Campaign, hypothesis: &str) -> Result<u32> {
@@ -18,35 +19,54 @@ pub fn new_round(c: &Campaign, hypothesis: &str) -> Result<u32> {
     recover(c)?;
     let hypothesis = hypothesis.trim();
     if hypothesis.is_empty() {
-        return Err(Error::input(
-            "--hypothesis must not be empty: one round, one hypothesis\nnext: kcamp round new --hypothesis \"stage 64x64 tiles in workgroup memory\"",
-        ));
+        return Err(
+            Error::input("--hypothesis must not be empty: one round, one hypothesis").with_next(
+                vec![
+                    NextStep::run(Command::RoundNew)
+                        .arg("hypothesis", "stage 64x64 tiles in workgroup memory"),
+                ],
+            ),
+        );
     }
     if c.incumbent()?.is_none() {
-        return Err(Error::State(
-            "no BASELINE yet.\nnext: kcamp baseline".into(),
-        ));
+        return Err(super::no_baseline());
     }
     if let Some(open) = c.open_round()? {
-        return Err(Error::State(format!(
-            "round {open} is still open; accept or roll it back before opening another.\nnext: kcamp validate, then kcamp accept   (dashboard: v, then a)\n      or: kcamp rollback --reason TEXT   (dashboard: r)"
-        )));
+        return Err(Error::state(
+            format!("round {open} is still open; accept or roll it back before opening another."),
+            vec![
+                NextStep::run(Command::Validate).then(Command::Accept),
+                NextStep::rollback(),
+            ],
+        ));
     }
     if let Some(t) = super::target::incumbent_status(c)?.filter(|t| t.met) {
-        return Err(Error::State(format!(
-            "the performance target is met ({}): the campaign is done.\nnext: kcamp report   (to go on instead, raise performance_target in manifest.yaml)",
-            t.describe()
-        )));
+        return Err(Error::state(
+            format!(
+                "the performance target is met ({}): the campaign is done.",
+                t.describe()
+            ),
+            vec![
+                NextStep::run(Command::Report)
+                    .why("to go on instead, raise performance_target in manifest.yaml"),
+            ],
+        ));
     }
     let numbers = c.round_numbers()?;
     let n = numbers.last().copied().unwrap_or(0) + 1;
     if let Some(max) = c.manifest.max_iterations
         && n - 1 > max
     {
-        return Err(Error::State(format!(
-            "max_iterations ({max}) reached: the campaign has {} optimization rounds.\nnext: kcamp report   (to go on instead, raise max_iterations in manifest.yaml)",
-            n - 2
-        )));
+        return Err(Error::state(
+            format!(
+                "max_iterations ({max}) reached: the campaign has {} optimization rounds.",
+                n - 2
+            ),
+            vec![
+                NextStep::run(Command::Report)
+                    .why("to go on instead, raise max_iterations in manifest.yaml"),
+            ],
+        ));
     }
     let staging = c.rounds_dir().join(format!(".round-{n}.tmp"));
     remove_dir_if_exists(&staging)?;

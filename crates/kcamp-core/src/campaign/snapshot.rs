@@ -9,6 +9,7 @@ use super::gate_record::read_gate_record;
 use super::layout::{Campaign, collect_files, tree_hash};
 use crate::error::IoContext;
 use crate::files::KERNEL_DIR;
+use crate::next::{Command, NextStep};
 use crate::types::DecisionKind;
 use crate::{Error, Result};
 
@@ -71,10 +72,13 @@ pub(super) fn recorded(c: &Campaign, round: u32) -> Result<Option<Recorded>> {
 pub(super) fn verify(c: &Campaign, round: u32) -> Result<()> {
     let snapshot = c.round_dir(round).join(KERNEL_DIR);
     if !snapshot.is_dir() {
-        return Err(Error::State(format!(
-            "the kernel snapshot {} of round {round} is missing.\nnext: kcamp repair   (restores it from the git history where the campaign commits its steps)",
-            snapshot.display()
-        )));
+        return Err(Error::state(
+            format!(
+                "the kernel snapshot {} of round {round} is missing.",
+                snapshot.display()
+            ),
+            vec![repair_from_git()],
+        ));
     }
     let Some(rec) = recorded(c, round)? else {
         return Ok(());
@@ -86,11 +90,22 @@ pub(super) fn verify(c: &Campaign, round: u32) -> Result<()> {
         Some(files) => differing(&snapshot, files)?,
         None => vec![snapshot.clone()],
     };
-    Err(Error::State(format!(
-        "{} of round {round}'s kernel snapshot differs from what {} recorded when the round was decided: a decided round is never changed, so kcamp will not restore or measure it.\nnext: kcamp repair   (restores it from the git history where the campaign commits its steps)\n      or: put the file back as it was",
-        list(&named),
-        rec.source
-    )))
+    Err(Error::state(
+        format!(
+            "{} of round {round}'s kernel snapshot differs from what {} recorded when the round was decided: a decided round is never changed, so kcamp will not restore or measure it.",
+            list(&named),
+            rec.source
+        ),
+        vec![
+            repair_from_git(),
+            NextStep::by_hand("put the file back as it was"),
+        ],
+    ))
+}
+
+fn repair_from_git() -> NextStep {
+    NextStep::run(Command::Repair)
+        .why("restores it from the git history where the campaign commits its steps")
 }
 
 /// The files of `snapshot` that differ from `files` (changed, added or missing).

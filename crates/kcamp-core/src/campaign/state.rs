@@ -257,6 +257,7 @@ mod tests {
                 aggregate: None,
                 aggregate_delta: None,
                 reason: None,
+                cause: None,
                 forced: false,
                 time: chrono::Utc::now(),
                 git_commit: None,

@@ -21,6 +21,7 @@ use crate::case::ProgressEvent;
 use crate::files::{FROZEN_HEADER_FILE, GATE_JSON, KERNEL_DIR, RESULT_JSON, SAMPLES_CSV};
 use crate::fsutil::write_json_atomic;
 use crate::gate::{GateReport, Reason, ReasonKind, Verdict, remeasure_holds};
+use crate::next::{Command, NextStep};
 use crate::schema::{BenchTable, Samples, ShapeKey};
 use crate::types::{DecisionKind, Validation};
 use crate::{Error, Result};
@@ -72,11 +73,15 @@ pub(super) fn validate_locked(
     on_event: &mut dyn FnMut(ProgressEvent),
 ) -> Result<ValidateOutcome> {
     let round = c.open_round()?.ok_or_else(|| {
-        Error::State("no open round to validate.\nnext: kcamp round new --hypothesis TEXT   (dashboard: n)\n      or: kcamp run   (measures kernel/ without a round)".into())
+        Error::state(
+            "no open round to validate.",
+            vec![
+                NextStep::new_round(),
+                NextStep::run(Command::Run).why("measures kernel/ without a round"),
+            ],
+        )
     })?;
-    let incumbent = c
-        .incumbent()?
-        .ok_or_else(|| Error::State("no BASELINE yet.\nnext: kcamp baseline".into()))?;
+    let incumbent = c.incumbent()?.ok_or_else(super::no_baseline)?;
     let frozen = c.frozen_header()?.ok_or_else(|| {
         Error::State(format!(
             "{} is missing: the schema was never frozen",
@@ -244,8 +249,16 @@ fn expected_keys(c: &Campaign, validation: Validation) -> Result<BTreeSet<ShapeK
     Ok(match validation {
         Validation::Quick => {
             if c.manifest.representative_shapes.is_empty() {
-                return Err(Error::State(
-                    "no representative_shapes in manifest.yaml.\nnext: kcamp validate --full   (all target shapes; dashboard: V)\n      or: list 3-5 labels under representative_shapes in manifest.yaml".into(),
+                return Err(Error::state(
+                    "no representative_shapes in manifest.yaml.",
+                    vec![
+                        NextStep::run(Command::Validate)
+                            .arg("full", true)
+                            .why("all target shapes"),
+                        NextStep::by_hand(
+                            "list 3-5 labels under representative_shapes in manifest.yaml",
+                        ),
+                    ],
                 ));
             }
             c.manifest

@@ -75,7 +75,11 @@ async fn a_command_reports_its_exit_code_and_json() {
     let args = std::fs::read_to_string(dir.path().join("args")).unwrap();
     assert_eq!(
         args.trim(),
-        format!("--json -C {} validate --full", dir.path().display())
+        format!(
+            "--json -C {} __call validate {}",
+            dir.path().display(),
+            r#"{"full":true}"#
+        )
     );
 }
 
