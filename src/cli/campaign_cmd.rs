@@ -419,7 +419,18 @@ fn ensure_peaks(c: &Campaign, a: &BaselineArgs, ctx: &Ctx) -> Result<Option<Stri
             desc.name
         );
     }
+    // Seconds without a shape: an MCP client is told what runs meanwhile.
+    let phase = |phase: &str| {
+        if let Some(hooks) = &ctx.step {
+            (hooks.progress)(&ProgressEvent::Phase {
+                label: "adapter".into(),
+                phase: phase.into(),
+            });
+        }
+    };
+    phase("measuring the adapter's compute and bandwidth peaks (kcamp peak)");
     let (measured, _) = super::run_cmd::measure_peaks(&selector, None)?;
+    phase("peaks measured");
     let path = kcamp_core::specs::peak_store_path(&c.dir)?;
     let source = kcamp_core::specs::record_measured(&path, measured.clone())?;
     Ok(Some(format!(
@@ -620,13 +631,14 @@ pub fn validate(ctx: &Ctx, a: &ValidateArgs) -> Result<CmdOutput> {
     } else {
         exit::GATE_REJECTED
     };
-    let mut human = format!(
+    let mut human = recovered_lines(&out.recovered);
+    human.push_str(&format!(
         "round {} ({} validation) against round {}:\n{}",
         r.round,
         r.validation.as_str(),
         r.incumbent,
         render_gate(&r.report)
-    );
+    ));
     if !out.failures.is_empty() {
         human.push_str("not PASS:\n");
         human.push_str(&render_failures(
@@ -684,7 +696,7 @@ pub fn accept(ctx: &Ctx, a: &AcceptArgs) -> Result<CmdOutput> {
     let out = run_again(campaign::accept(&c, &opts, &mut progress), again)?;
     let d = &out.decision;
     let metric = &c.manifest.primary_metric;
-    let mut human = String::new();
+    let mut human = recovered_lines(&out.recovered);
     if let Some(conf) = &out.confirmation {
         human.push_str(&format!(
             "confirming full validation of round {} against round {}:\n{}",
@@ -778,12 +790,22 @@ fn render_held_out(held: &campaign::HeldOutCheck, round: u32) -> String {
     out
 }
 
+/// What a step first completed or undid of an interrupted one, a line each, before its own
+/// output.
+fn recovered_lines(recovered: &[String]) -> String {
+    recovered
+        .iter()
+        .map(|r| format!("recovered: {r}\n"))
+        .collect()
+}
+
 pub fn rollback(ctx: &Ctx, a: &RollbackArgs) -> Result<CmdOutput> {
     let c = Campaign::open_base(&ctx.campaign)?;
     // Short: a signal (the dashboard quitting) lets it finish rather than cut it in half.
     super::cancel::flag(ctx)?;
     let out = campaign::rollback(&c, &a.reason)?;
-    let mut human = format!(
+    let mut human = recovered_lines(&out.recovered);
+    human += &format!(
         "round {} ROLLED BACK; kernel/ restored from round {}",
         out.decision.round,
         out.decision

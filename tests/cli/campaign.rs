@@ -613,9 +613,17 @@ fn killed_accept_before_decision_is_undone() {
         .unwrap();
     assert_eq!(out.status.code(), Some(86));
     assert!(!dir.join("rounds/round-2/decision.json").exists());
-    // The next accept undoes the torn one, then accepts for real.
+    // The next accept undoes the torn one, then accepts for real, and says what it undid.
     let a = run(&dir, &["accept"], 0);
     assert_eq!(a["decision"]["decision"], "ACCEPTED");
+    let recovered = a["recovered"].as_array().unwrap_or_else(|| panic!("{a}"));
+    assert!(
+        recovered.iter().any(|r| r
+            .as_str()
+            .unwrap()
+            .contains("undid the interrupted accept of round 2")),
+        "{a}"
+    );
     let ev = journal_events(&dir);
     assert!(ev.contains(&"accept_aborted".to_owned()), "{ev:?}");
 }
@@ -637,6 +645,12 @@ fn killed_rollback_is_completed() {
             // The retried rollback finds it completed by recovery and reports it as done.
             let again = run(&dir, &["rollback", "--reason", "no gain"], 0);
             assert_eq!(again["decision"]["decision"], "ROLLED_BACK", "{again}");
+            assert!(
+                again["recovered"][0]
+                    .as_str()
+                    .is_some_and(|r| r.contains("completed the interrupted rollback of round 2")),
+                "{again}"
+            );
             assert!(
                 again["warnings"][0]
                     .as_str()

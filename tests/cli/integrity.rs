@@ -411,3 +411,20 @@ fn an_undecided_rounds_broken_record_is_not_rebuilt_on_a_guess() {
         "{v}"
     );
 }
+
+/// A reason may hold text that reorders a terminal's (a bidi override); the step's commit
+/// subject holds it escaped, as `kcamp log` shows it, and decision.json keeps it as given.
+#[test]
+fn a_bidi_override_in_a_reason_is_escaped_in_the_commit_subject() {
+    let (_tmp, dir) = git_campaign();
+    let reason = "slower\u{202e}regnaf";
+    in_git_ok(&dir, &["rollback", "--reason", reason], 0);
+    let subject = subjects(&dir).pop().unwrap();
+    assert!(!subject.contains('\u{202e}'), "{subject:?}");
+    let both = git(&dir, &["log", "-2", "--format=%s"]);
+    assert!(both.contains("slower\\u{202e}regnaf"), "{both:?}");
+    let decision: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("rounds/round-2/decision.json")).unwrap())
+            .unwrap();
+    assert_eq!(decision["reason"], reason);
+}

@@ -344,3 +344,62 @@ fn next_steps_are_tool_calls_that_name_only_arguments_the_tool_takes() {
     }
     assert!(seen >= 5, "too few next steps to judge: {seen}");
 }
+
+/// What an agent reads between steps, as data: the diff of the working kernel against the
+/// incumbent (a tool), a round's kernel snapshot and records (resources), and the templates
+/// that say how such addresses are made.
+#[test]
+fn a_diff_and_the_rounds_snapshots_are_read_as_data() {
+    let (_tmp, dir, _) = campaign();
+    let mut c = Client::start(&dir);
+    let (diff, error) = c.call("diff", json!({}));
+    assert!(!error, "{diff}");
+    assert!(diff["changed"].as_u64().unwrap() >= 1, "{diff}");
+    assert!(diff["added"].as_u64().unwrap() >= 1, "{diff}");
+    let (named, error) = c.call("diff", json!({"from": "r1", "to": "kernel"}));
+    assert!(!error, "{named}");
+    assert_eq!(named["files"], diff["files"], "{named}");
+    let (bad, error) = c.call("diff", json!({"from": "r9"}));
+    assert!(error, "{bad}");
+    assert_eq!(bad["error"]["kind"], "bad_input", "{bad}");
+
+    let listed = c.request("resources/list", json!({}));
+    let uris: Vec<&str> = listed["result"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["uri"].as_str())
+        .collect();
+    let snapshot = uris
+        .iter()
+        .find(|u| u.starts_with("kcamp://rounds/1/kernel/"))
+        .unwrap_or_else(|| panic!("round 1's snapshot is listed: {uris:?}"));
+    let read = c.request("resources/read", json!({"uri": snapshot}));
+    let file = snapshot.trim_start_matches("kcamp://rounds/1/kernel/");
+    assert_eq!(
+        read["result"]["contents"][0]["text"].as_str().unwrap(),
+        std::fs::read_to_string(dir.join("rounds/round-1/kernel").join(file)).unwrap(),
+        "{read}"
+    );
+    // A path out of the snapshot is no resource.
+    let outside = c.request(
+        "resources/read",
+        json!({"uri": "kcamp://rounds/1/kernel/../decision.json"}),
+    );
+    assert!(outside["error"].is_object(), "{outside}");
+    let templates = c.request("resources/templates/list", json!({}));
+    let made: Vec<&str> = templates["result"]["resourceTemplates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["uriTemplate"].as_str())
+        .collect();
+    for want in [
+        "kcamp://rounds/{n}/kernel/{path}",
+        "kcamp://rounds/{n}/gate.json",
+        "kcamp://rounds/{n}/held_out.json",
+        "kcamp://rounds/{n}/samples.csv",
+    ] {
+        assert!(made.contains(&want), "{want} in {made:?}");
+    }
+}

@@ -275,7 +275,7 @@ fn a_cancelled_validate_names_the_stopped_shape_says_to_run_again_and_leaves_git
         "{err}"
     );
     let again = format!(
-        "next: kcamp -C {} validate --full   (cancelled: run it again to measure every shape)",
+        "next: kcamp -C {} validate --full   (cancelled: run it again to measure every shape; dashboard: V)",
         kcamp_core::text::shell_word(&dir.display().to_string())
     );
     assert!(err.contains(&again), "{again} in {err}");

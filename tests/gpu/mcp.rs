@@ -262,6 +262,53 @@ fn an_mcp_client_runs_a_campaign_cancels_and_outlives_a_killed_server() {
             .unwrap()
             .contains("kcamp_halved")
     );
+    // Round 5, right only on the listed shapes and forced past the gate: the held-out
+    // check rolls it back, and the ledger says why as data, not in a sentence.
+    let held = ok(calls(&t, "accept")[3]);
+    assert_eq!(held["decision"]["round"], 5, "{held:#}");
+    assert_eq!(held["decision"]["decision"], "ROLLED_BACK", "{held:#}");
+    assert_eq!(held["decision"]["cause"], "held_out_failed", "{held:#}");
+    assert_eq!(held["held_out"]["status"], "fail", "{held:#}");
+    let after = ok(calls(&t, "status").last().unwrap());
+    let five = after["rolled_back"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["round"] == 5)
+        .unwrap_or_else(|| panic!("{after:#}"));
+    assert_eq!(five["cause"], "held_out_failed", "{after:#}");
+    // The diffs, as data: the working kernel against the incumbent before the round was
+    // measured, and round 4's snapshot against round 5's.
+    let diffs = calls(&t, "diff");
+    for d in &diffs {
+        let d = ok(d);
+        assert!(d["changed"].as_u64().unwrap() >= 1, "{d:#}");
+        assert!(
+            d["files"].as_array().is_some_and(|f| !f.is_empty()),
+            "{d:#}"
+        );
+    }
+    assert_eq!(diffs.len(), 2);
+    // A round's snapshot is a resource whose address the templates say how to make.
+    let templates = t["templates"].as_array().unwrap();
+    assert!(
+        templates
+            .iter()
+            .any(|u| u == "kcamp://rounds/{n}/kernel/{path}"),
+        "{templates:?}"
+    );
+    let snapshot = t["snapshot_uri"].as_str().unwrap();
+    assert!(
+        t["read"][snapshot].as_str().unwrap().contains("d == 40u"),
+        "round 5's snapshot is the tuned kernel: {snapshot}"
+    );
+    let held_out: Value = serde_json::from_str(
+        t["read"]["kcamp://rounds/5/held_out.json"]
+            .as_str()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(held_out["status"], "fail", "{held_out:#}");
     let resources = t["resources"].as_array().unwrap();
     for uri in [
         "kcamp://manifest.yaml",

@@ -13,7 +13,11 @@ Five server sessions, in order:
 2. round 4's validate again, the server SIGKILLed during its warm-up;
 3. status, round 4's validate after the kill;
 4. accept of round 4 in a server that dies at the failpoint `accept:after_decision`;
-5. accept again (the next call completes it), log, report, resources.
+5. accept again (the next call completes it), log, round 5 with a kernel tuned to the shape
+   list (forced, then rolled back by the held-out check), a diff, report, resources and
+   their templates.
+
+Every answer is read from the result's structuredContent, never from its text.
 """
 
 import json
@@ -38,6 +42,8 @@ ENV = {k: os.environ[k] for k in PASSED if k in os.environ}
 CHANGE_A = "\nfn kcamp_scaled(x: f32) -> f32 {\n    return x * 2.0;\n}\n"
 CHANGE_A_REWRITTEN = "\n// the same helper, reformatted\nfn kcamp_scaled( x : f32 ) -> f32\n{\n\treturn x*2.0; /* doubled */\n}\n"
 CHANGE_B = "\nfn kcamp_halved(x: f32) -> f32 {\n    return x * 0.5;\n}\n"
+# Right on every target shape, zeros elsewhere: the held-out check must roll it back.
+SHAPE_TUNED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "kernels", "gemm_shape_tuned.wgsl")
 # A warm-up this long holds a worker busy for as long as a cancellation or a kill takes.
 LONG_WARMUP = "timing:\n  warmup_ms: 20000\n"
 
@@ -111,18 +117,21 @@ async def call(session, name, args=None, on_note=None):
     start = time.monotonic()
     result = await session.call_tool(name, args or {}, progress_callback=progress)
     seconds = time.monotonic() - start
+    # The document is the structured content; the text block only repeats it, as the
+    # protocol asks of a server for clients that read no structured content.
+    doc = result.structured_content if result.structured_content is not None else {"unstructured": True}
     text = result.content[0].text if result.content else ""
     try:
-        doc = json.loads(text)
-    except ValueError as e:
-        doc = {"unparsed": text, "why": str(e)}
+        text_is_doc = json.loads(text) == doc
+    except ValueError:
+        text_is_doc = False
     meta = result.meta if getattr(result, "meta", None) is not None else None
     entry = {
         "tool": name,
         "args": args or {},
         "is_error": result.is_error,
         "doc": doc,
-        "structured_is_doc": result.structured_content == doc,
+        "structured_is_doc": text_is_doc,
         "seconds": round(seconds, 3),
         "progress": notes,
         "meta": meta,
@@ -278,12 +287,33 @@ async def session_five():
             await session.initialize()
             await call(session, "accept", {"force": True, "reason": "the test accepts whatever the noise says"})
             await call(session, "log")
+            # Round 5: a kernel right only on the listed shapes. Forced past the gate, the
+            # held-out check rolls it back; the ledger says so as data.
+            await call(session, "round_new", {"hypothesis": "special-case the listed shapes"})
+            with open(SHAPE_TUNED) as f:
+                # Tuned to this campaign's dimensions instead of the fixture's own.
+                tuned = f.read().replace(
+                    "return d == 32u || d == 64u || d == 96u;",
+                    "return d == 8u || d == 16u || d == 24u || d == 32u || d == 40u || d == 48u || d == 64u;",
+                )
+            with open(KERNEL, "w") as f:
+                f.write(tuned)
+            await call(session, "diff")
+            await call(session, "validate")
+            await call(session, "accept", {"force": True, "reason": "the gate is wrong"})
+            await call(session, "status")
+            await call(session, "diff", {"from": "r4", "to": "r5"})
             await call(session, "report")
+            templates = await session.list_resource_templates()
+            transcript["templates"] = [t.uri_template for t in templates.resource_templates]
             read = {}
-            for uri in ["kcamp://report.md", "kcamp://rounds/2/decision.json", "kcamp://kernel/gemm.wgsl"]:
+            snapshot = next(t for t in transcript["templates"] if t.endswith("/kernel/{path}") and "rounds" in t)
+            snapshot_5 = snapshot.replace("{n}", "5").replace("{path}", "gemm.wgsl")
+            for uri in ["kcamp://report.md", "kcamp://rounds/2/decision.json", "kcamp://kernel/gemm.wgsl", snapshot_5, "kcamp://rounds/5/held_out.json"]:
                 r = await session.read_resource(uri)
                 read[uri] = r.contents[0].text
             transcript["read"] = read
+            transcript["snapshot_uri"] = snapshot_5
     transcript["sessions"].append("accept completed, log, report")
 
 

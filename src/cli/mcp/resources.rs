@@ -6,7 +6,8 @@
 use std::path::{Component, Path, PathBuf};
 
 use kcamp_core::files::{
-    ARTIFACTS_DIR, DECISION_FILE, GATE_JSON, KERNEL_DIR, MANIFEST_FILE, MEMORY_DIR,
+    ARTIFACTS_DIR, DECISION_FILE, GATE_JSON, HELD_OUT_JSON, KERNEL_DIR, MANIFEST_FILE, MEMORY_DIR,
+    SAMPLES_CSV,
 };
 
 /// One resource: its address, the file behind it, what it is.
@@ -78,6 +79,17 @@ pub fn list(dir: &Path) -> Vec<Entry> {
                     .join(format!("v{}.json", n.saturating_sub(1))),
                 "its iteration record (memory): what was tried, measured and learned",
             ),
+            // Written once the round is decided: no held-out shape is named before.
+            (
+                HELD_OUT_JSON,
+                round.join(HELD_OUT_JSON),
+                "the held-out check made when it was decided: each shape with its check",
+            ),
+            (
+                SAMPLES_CSV,
+                round.join(ARTIFACTS_DIR).join(SAMPLES_CSV),
+                "every timed sample of its latest validation, each side and repeat",
+            ),
         ];
         for (what, path, description) in items {
             if n >= 1 && path.is_file() {
@@ -86,9 +98,25 @@ pub fn list(dir: &Path) -> Vec<Entry> {
                     path,
                     name: format!("round {n} {what}"),
                     description: format!("round {n}: {description}"),
-                    mime: "application/json",
+                    mime: mime_of(what),
                 });
             }
+        }
+        let snapshot = round.join(KERNEL_DIR);
+        let mut files = Vec::new();
+        collect(&snapshot, &snapshot, &mut files);
+        files.sort();
+        for rel in files {
+            let rel_text = rel.to_string_lossy().replace('\\', "/");
+            out.push(Entry {
+                uri: format!("kcamp://rounds/{n}/kernel/{rel_text}"),
+                path: snapshot.join(&rel),
+                name: format!("round {n} kernel/{rel_text}"),
+                description: format!(
+                    "a file of round {n}'s kernel snapshot, as it was measured (the `diff` tool compares two)"
+                ),
+                mime: mime_of(&rel_text),
+            });
         }
     }
     for (name, description) in [
@@ -115,6 +143,54 @@ pub fn list(dir: &Path) -> Vec<Entry> {
     out
 }
 
+/// The address templates of [`list`]'s entries (RFC 6570), each with what it names.
+pub fn templates() -> [(&'static str, &'static str, &'static str, &'static str); 7] {
+    [
+        (
+            "kcamp://kernel/{path}",
+            "working kernel file",
+            "a file of the working kernel (kernel/), the one to edit",
+            "text/plain",
+        ),
+        (
+            "kcamp://rounds/{n}/kernel/{path}",
+            "round snapshot file",
+            "a file of round n's kernel snapshot, as it was measured",
+            "text/plain",
+        ),
+        (
+            "kcamp://rounds/{n}/gate.json",
+            "round gate report",
+            "the gate report of round n's latest validation",
+            "application/json",
+        ),
+        (
+            "kcamp://rounds/{n}/decision.json",
+            "round decision",
+            "round n's decision, with its cause and reason",
+            "application/json",
+        ),
+        (
+            "kcamp://rounds/{n}/held_out.json",
+            "round held-out check",
+            "the held-out check made when round n was decided",
+            "application/json",
+        ),
+        (
+            "kcamp://rounds/{n}/samples.csv",
+            "round samples",
+            "every timed sample of round n's latest validation",
+            "text/csv",
+        ),
+        (
+            "kcamp://rounds/{n}/record.json",
+            "round iteration record",
+            "round n's iteration record (memory)",
+            "application/json",
+        ),
+    ]
+}
+
 /// The text of the resource at `uri`, or why there is none.
 pub fn read(dir: &Path, uri: &str) -> Result<(String, &'static str), String> {
     let entry = resolve(dir, uri)?;
@@ -132,11 +208,15 @@ pub fn read(dir: &Path, uri: &str) -> Result<(String, &'static str), String> {
 fn resolve(dir: &Path, uri: &str) -> Result<Entry, String> {
     let unknown = || {
         format!(
-            "no resource {uri}: kcamp://manifest.yaml, kcamp://kernel/FILE, kcamp://rounds/N/gate.json|decision.json|record.json, kcamp://report.md, kcamp://baseline_report.md (resources/list names those that exist)"
+            "no resource {uri}: kcamp://manifest.yaml, kcamp://kernel/FILE, kcamp://rounds/N/kernel/FILE, kcamp://rounds/N/gate.json|decision.json|record.json|held_out.json|samples.csv, kcamp://report.md, kcamp://baseline_report.md (resources/list names those that exist)"
         )
     };
     let rest = uri.strip_prefix("kcamp://").ok_or_else(unknown)?;
-    if let Some(rel) = rest.strip_prefix("kernel/") {
+    let in_kernel = rest.strip_prefix("kernel/").or_else(|| {
+        let (_, file) = rest.strip_prefix("rounds/")?.split_once('/')?;
+        file.strip_prefix("kernel/")
+    });
+    if let Some(rel) = in_kernel {
         let safe = !rel.is_empty()
             && Path::new(rel)
                 .components()
@@ -173,6 +253,7 @@ fn mime_of(name: &str) -> &'static str {
         Some("yaml" | "yml") => "application/yaml",
         Some("py") => "text/x-python",
         Some("json") => "application/json",
+        Some("csv") => "text/csv",
         _ => "text/plain",
     }
 }

@@ -54,6 +54,10 @@ pub struct DecisionOutcome {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub held_out: Option<HeldOutCheck>,
     pub warnings: Vec<String>,
+    /// What this step first completed or undid of one an earlier process left half-done
+    /// (also journaled as `recovered`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub recovered: Vec<String>,
 }
 
 pub fn accept(
@@ -71,9 +75,23 @@ pub fn accept(
     }
     let _lock = c.lock("kcamp accept")?;
     let recovery = recover(c)?;
+    let mut out = accept_recovered(c, opts, on_event, &recovery)?;
+    if out.recovered.is_empty() {
+        out.recovered = recovery.actions;
+    }
+    Ok(out)
+}
+
+/// [`accept`] with the lock held, after recovery.
+fn accept_recovered(
+    c: &Campaign,
+    opts: &AcceptOptions,
+    on_event: &mut dyn FnMut(ProgressEvent),
+    recovery: &Recovery,
+) -> Result<DecisionOutcome> {
     let Some(round) = c.open_round()? else {
         // A retried accept whose first attempt was killed: recovery finished it.
-        if let Some(out) = completed_by_recovery(c, &recovery, "accept")? {
+        if let Some(out) = completed_by_recovery(c, recovery, "accept")? {
             return Ok(out);
         }
         return Err(Error::state(
@@ -284,6 +302,7 @@ pub fn accept(
         confirmation,
         held_out: Some(held_out),
         warnings,
+        recovered: Vec::new(),
     })
 }
 
@@ -291,9 +310,18 @@ pub fn rollback(c: &Campaign, reason: &str) -> Result<DecisionOutcome> {
     crate::text::check_one_line("--reason", reason, crate::text::MAX_REASON_CHARS)?;
     let _lock = c.lock("kcamp rollback")?;
     let recovery = recover(c)?;
+    let mut out = rollback_recovered(c, reason, &recovery)?;
+    if out.recovered.is_empty() {
+        out.recovered = recovery.actions;
+    }
+    Ok(out)
+}
+
+/// [`rollback`] with the lock held, after recovery.
+fn rollback_recovered(c: &Campaign, reason: &str, recovery: &Recovery) -> Result<DecisionOutcome> {
     let Some(round) = c.open_round()? else {
         // A retried rollback whose first attempt was killed: recovery finished it.
-        if let Some(out) = completed_by_recovery(c, &recovery, "rollback")? {
+        if let Some(out) = completed_by_recovery(c, recovery, "rollback")? {
             return Ok(out);
         }
         return Err(Error::state(
@@ -331,6 +359,7 @@ fn completed_by_recovery(
         warnings: vec![format!(
             "an earlier `kcamp {kind}` of round {round} was interrupted; it is now complete"
         )],
+        recovered: recovery.actions.clone(),
     }))
 }
 
@@ -378,6 +407,7 @@ pub(super) fn rollback_locked(
         confirmation: None,
         held_out: None,
         warnings,
+        recovered: Vec::new(),
     })
 }
 

@@ -198,6 +198,10 @@ pub(super) fn commit_or_journal(
     allow_empty: bool,
     warnings: &mut Vec<String>,
 ) -> Result<Option<String>> {
+    // A reason or hypothesis may hold a bidi override or a control character (refused on
+    // the command line, yet possible in a record written by hand): `git log` shows it
+    // escaped, as `kcamp log` does, instead of reordering the terminal's text.
+    let message = &crate::text::escape_controls(message);
     match commit_all(c, message, allow_empty) {
         Committed::Off => Ok(None),
         Committed::Hash(h) => Ok(Some(h)),

@@ -41,6 +41,10 @@ pub struct ValidateOutcome {
     /// harness or an imported CSV).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub time_breakdown: Option<TimeBreakdown>,
+    /// What this step first completed or undid of one an earlier process left half-done
+    /// (a kill between its steps), one sentence each (also journaled as `recovered`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub recovered: Vec<String>,
 }
 
 pub fn validate(
@@ -62,8 +66,10 @@ pub fn validate(
     } else {
         "kcamp validate"
     })?;
-    recover(c)?;
-    validate_locked(c, validation, source, on_event)
+    let recovery = recover(c)?;
+    let mut out = validate_locked(c, validation, source, on_event)?;
+    out.recovered = recovery.actions;
+    Ok(out)
 }
 
 pub(super) fn validate_locked(
@@ -240,6 +246,7 @@ pub(super) fn validate_locked(
         failures: measured.failures,
         tried_before,
         time_breakdown,
+        recovered: Vec::new(),
     })
 }
 
