@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::export::{Format, GateSides, exporter};
 use super::{CmdOutput, Ctx};
-use kcamp_core::artifacts::fingerprint::{Fingerprint, describe_differences};
+use kcamp_core::artifacts::fingerprint::Fingerprint;
 use kcamp_core::artifacts::result::RunResult;
 use kcamp_core::error::exit;
 use kcamp_core::files::MANIFEST_FILE;
@@ -81,7 +81,6 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         )),
         other => other,
     })?;
-    let failed = report.shapes.iter().any(|s| s.class == ShapeClass::Failed);
     // Some shape is not one of the campaign's representative shapes: then only a full
     // validation takes the candidate's CSV.
     let full = manifest.as_ref().is_some_and(|m| {
@@ -90,7 +89,7 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
             .iter()
             .any(|s| !m.representative_shapes.contains(&s.label))
     });
-    let unlike = like_for_like(&mut report, failed, &a.base, &a.candidate);
+    let unlike = like_for_like(&mut report, &a.base, &a.candidate);
     // Judged: the tables go before the report's text is made, which can then reuse their
     // memory instead of fresh pages.
     let schema = candidate.schema.clone();
@@ -256,9 +255,9 @@ impl SamplesBeside {
 /// Two kcamp runs (a `fingerprint.json` or `result.json` beside each CSV) are judged only
 /// when they were measured alike; otherwise NEEDS_REMEASURE says what differs. CSVs without
 /// a fingerprint (or with one kcamp cannot read) are judged as they are.
-/// Whether the two sides' fingerprints differ (then the verdict asks for a re-measure).
-/// `failed`: some shape failed in the candidate (the verdict is a rejection then anyway).
-fn like_for_like(report: &mut GateReport, failed: bool, base: &Path, candidate: &Path) -> bool {
+/// Whether the two sides' fingerprints differ (then the verdict asks for a re-measure: the
+/// campaign's rule, [`kcamp_core::campaign::not_like_for_like`]).
+fn like_for_like(report: &mut GateReport, base: &Path, candidate: &Path) -> bool {
     let (base_dir, cand_dir) = (directory_of(base), directory_of(candidate));
     if base_dir == cand_dir {
         return false;
@@ -271,20 +270,14 @@ fn like_for_like(report: &mut GateReport, failed: bool, base: &Path, candidate: 
     if differ.is_empty() {
         return false;
     }
-    if !failed {
-        report.verdict = Verdict::NeedsRemeasure;
-    }
-    report.reasons.insert(
-        0, kcamp_core::gate::Reason::new(kcamp_core::gate::ReasonKind::Comparison,
-        format!(
-            "not like for like: {} was measured as {}, {} as {}; they differ in {}. Measure both alike (or both in one `kcamp validate`, which pairs them).",
-            base.display(),
-            inc.summary(),
-            candidate.display(),
-            cand.summary(),
-            describe_differences(&differ)
-        ),
-    ));
+    let reason = kcamp_core::campaign::not_like_for_like(
+        report,
+        (&base.display().to_string(), &inc),
+        (&candidate.display().to_string(), &cand),
+        &differ,
+        "Measure both alike (or both in one `kcamp validate`, which pairs them).",
+    );
+    report.reasons.insert(0, reason);
     true
 }
 

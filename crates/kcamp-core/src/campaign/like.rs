@@ -214,19 +214,13 @@ format!(
                     ),
                     None => against.remeasure.clone(),
                 };
-                lead.push(Reason::new(
-ReasonKind::Comparison,
-format!(
-                    "not like for like: round {} was measured as {}, the candidate as {}; they differ in {}. Re-measure like for like: {remeasure}.",
-                    inc.round,
-                    inc.fingerprint.summary(),
-                    measured.fingerprint.summary(),
-                    describe_differences(&like.differences),
-                )));
-                // A shape that fails is wrong on any hardware; only speed needs like for like.
-                if !report.shapes.iter().any(|s| s.class == ShapeClass::Failed) {
-                    report.verdict = Verdict::NeedsRemeasure;
-                }
+                lead.push(not_like_for_like(
+                    &mut report,
+                    (&format!("round {}", inc.round), &inc.fingerprint),
+                    ("the candidate", &measured.fingerprint),
+                    &like.differences,
+                    &format!("Re-measure like for like: {remeasure}."),
+                ));
             }
         }
     }
@@ -237,6 +231,32 @@ format!(
         like,
         reference_notes: notes,
     })
+}
+
+/// The like-for-like rule, wherever two measurements are judged (a round against its
+/// incumbent, `kcamp gate` on two CSVs): sides whose fingerprints differ are not compared.
+/// The verdict becomes NEEDS_REMEASURE, unless a shape failed (wrong on any hardware: only
+/// speed needs like for like), and the returned reason, which leads the others, names both
+/// sides, what differs and what to do (`advice`).
+pub fn not_like_for_like(
+    report: &mut GateReport,
+    (base, base_fp): (&str, &Fingerprint),
+    (candidate, candidate_fp): (&str, &Fingerprint),
+    differences: &[Difference],
+    advice: &str,
+) -> Reason {
+    if !report.shapes.iter().any(|s| s.class == ShapeClass::Failed) {
+        report.verdict = Verdict::NeedsRemeasure;
+    }
+    Reason::new(
+        ReasonKind::Comparison,
+        format!(
+            "not like for like: {base} was measured as {}, {candidate} as {}; they differ in {}. {advice}",
+            base_fp.summary(),
+            candidate_fp.summary(),
+            describe_differences(differences),
+        ),
+    )
 }
 
 /// Reference rows for the measured shapes: `against.round`'s row where it measured the

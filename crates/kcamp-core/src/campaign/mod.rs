@@ -69,7 +69,7 @@ pub use init::{InitOptions, init};
 pub use layout::{
     Campaign, check_closed_world, check_writable, copy_tree, lock_campaign, tree_hash,
 };
-pub use like::{LikeForLike, Pairing, RoundFingerprint};
+pub use like::{LikeForLike, Pairing, RoundFingerprint, not_like_for_like};
 pub use measure::{
     MeasureRequest, MeasureSource, Measured, Measurer, PairingSupport, floor_missing, fresh_seed,
     read_checked, refuse_builtin_if_imported, shapes_of,
