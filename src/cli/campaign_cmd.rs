@@ -1458,69 +1458,7 @@ pub fn render_gate(r: &GateReport) -> String {
 /// final report judges the incumbent against the BASELINE).
 fn render_gate_of(r: &GateReport, base: &str, candidate: &str) -> String {
     let metric = &r.metric;
-    // A paired Δ the two means contradict is marked, and the mark explained under the
-    // table; the other rows keep their digits in line with the marked ones.
-    let marked = r.shapes.iter().any(|sh| sh.means_disagree());
-    let mark = |sh: &kcamp_core::gate::ShapeVerdict| match (marked, sh.means_disagree()) {
-        (_, true) => "≠",
-        (true, false) => " ",
-        (false, false) => "",
-    };
-    // The p column only when a test was run (samples, or a paired run): `-` for a shape
-    // without one.
-    let tested = r.shapes.iter().any(|sh| sh.p_value.is_some());
-    let p_cell = |p: Option<f64>| match (tested, p) {
-        (false, _) => String::new(),
-        (true, Some(p)) => format!(" {:>7}", units::p_value(p)),
-        (true, None) => format!(" {:>7}", "-"),
-    };
-    let mut s = format!(
-        "{:<16} {:<22} {:<12} {:>14} {:>14} {:>8} {:>7}{}  {}\n",
-        "shape",
-        "dims",
-        "check",
-        base,
-        candidate,
-        "Δ",
-        "band",
-        if tested {
-            format!(" {:>7}", "p")
-        } else {
-            String::new()
-        },
-        "class"
-    );
-    for sh in &r.shapes {
-        s.push_str(&format!(
-            "{:<16} {:<22} {:<12} {:>14} {:>14} {:>8} {:>7}{}  {}{}\n",
-            sh.label,
-            units::dims(&sh.dims),
-            if sh.incumbent_check != sh.check {
-                format!("{}→{}", sh.incumbent_check.as_str(), sh.check.as_str())
-            } else {
-                sh.check.as_str().to_owned()
-            },
-            units::metric_opt(sh.incumbent, metric),
-            units::metric_opt(sh.candidate, metric),
-            sh.delta.map_or_else(
-                || format!("-{}", if marked { " " } else { "" }),
-                |d| format!("{}{}", units::change(d), mark(sh))
-            ),
-            sh.delta
-                .map_or_else(|| "-".to_owned(), |_| units::band(sh.band)),
-            p_cell(sh.p_value),
-            sh.class.as_str(),
-            if sh.hard_regression {
-                " (REGRESSION)"
-            } else {
-                ""
-            }
-        ));
-    }
-    if marked {
-        s.push_str(kcamp_core::gate::MEANS_DISAGREE_LEGEND);
-        s.push('\n');
-    }
+    let mut s = super::gate_cmd::shape_table(r, "dims", [base, candidate]);
     let change = r
         .aggregate
         .delta

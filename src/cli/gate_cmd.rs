@@ -106,7 +106,7 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         };
         export.gate(&report, &dim_names, &sides)
     } else {
-        let mut text = shape_table(&report, &dim_names.join("×"));
+        let mut text = shape_table(&report, &dim_names.join("×"), ["incumbent", "candidate"]);
         text.push_str(&verdict_text(&report));
         text
     };
@@ -392,7 +392,10 @@ fn directory_of(path: &Path) -> PathBuf {
 
 /// The per-shape table: label, dims, check, the two values, Δ, band, p (only when a test
 /// was run: samples beside the CSVs) and class; numbers right-aligned.
-fn shape_table(report: &GateReport, dim_names: &str) -> String {
+/// The gate's table, one row a shape: the only text rendering of a gate report's shapes
+/// (`kcamp gate`, a round's validation, the final report's acceptance). `sides` names the
+/// two columns of values (`incumbent`, `candidate`; `BASELINE`, `incumbent`).
+pub(super) fn shape_table(report: &GateReport, dim_names: &str, sides: [&str; 2]) -> String {
     use super::table::{Align::Left as L, Align::Right as R, Table};
     let metric = &report.metric;
     let tested = report.shapes.iter().any(|s| s.p_value.is_some());
@@ -402,8 +405,8 @@ fn shape_table(report: &GateReport, dim_names: &str) -> String {
         "label",
         dim_names,
         "check",
-        "incumbent",
-        "candidate",
+        sides[0],
+        sides[1],
         "Δ",
         "band",
         if tested { "p" } else { "" },
@@ -540,7 +543,11 @@ mod tests {
     fn the_p_column_is_shown_when_a_shape_was_tested() {
         let untested: Vec<ShapeVerdict> = (0..3).map(|i| shape(&format!("s{i}"), None)).collect();
         assert_eq!(
-            shape_table(&report(untested.clone()), "B×M×N"),
+            shape_table(
+                &report(untested.clone()),
+                "B×M×N",
+                ["incumbent", "candidate"]
+            ),
             "label  B×M×N    check     incumbent     candidate       Δ    band  class\n\
              s0     1×64×64  PASS   10.0 TFLOP/s  11.0 TFLOP/s  +10.0%  ±2.00%  improved\n\
              s1     1×64×64  PASS   10.0 TFLOP/s  11.0 TFLOP/s  +10.0%  ±2.00%  improved\n\
@@ -548,7 +555,7 @@ mod tests {
         );
         let mut tested = untested;
         tested[2].p_value = Some(0.0123);
-        let text = shape_table(&report(tested), "B×M×N");
+        let text = shape_table(&report(tested), "B×M×N", ["incumbent", "candidate"]);
         let lines: Vec<&str> = text.lines().collect();
         // Numbers are right-aligned, the p-value among them.
         assert!(lines[0].ends_with("band       p  class"), "{text}");
@@ -561,13 +568,16 @@ mod tests {
     #[test]
     fn a_paired_delta_the_means_contradict_is_marked() {
         let mut shapes: Vec<ShapeVerdict> = (0..2).map(|i| shape(&format!("s{i}"), None)).collect();
-        assert!(!shape_table(&report(shapes.clone()), "B×M×N").contains('≠'));
+        assert!(
+            !shape_table(&report(shapes.clone()), "B×M×N", ["incumbent", "candidate"])
+                .contains('≠')
+        );
         for s in &mut shapes {
             s.pairs = Some(6);
         }
         // 10 → 11 by the means is +10%: a paired +132% says something else.
         shapes[1].delta = Some(1.32);
-        let text = shape_table(&report(shapes), "B×M×N");
+        let text = shape_table(&report(shapes), "B×M×N", ["incumbent", "candidate"]);
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[1].contains("+10.0%   ±2.00%"), "{text}");
         assert!(lines[2].contains(" +132%≠  ±2.00%"), "{text}");
@@ -580,7 +590,7 @@ mod tests {
     #[test]
     fn wide_labels_are_padded_by_their_display_width() {
         let shapes = vec![shape("日本語", None), shape("abcdef", None)];
-        let text = shape_table(&report(shapes), "B×M×N");
+        let text = shape_table(&report(shapes), "B×M×N", ["incumbent", "candidate"]);
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[1].starts_with("日本語  1×64×64"), "{text}");
         assert!(lines[2].starts_with("abcdef  1×64×64"), "{text}");

@@ -148,7 +148,7 @@ fn the_loop_reads_well_from_baseline_to_report() {
     // The report judges the incumbent (round 2) against the BASELINE: its columns say so.
     let header = report
         .lines()
-        .find(|l| l.starts_with("shape "))
+        .find(|l| l.starts_with("label "))
         .unwrap_or_default();
     assert!(
         header.contains(" BASELINE ")
@@ -576,9 +576,9 @@ fn report_no_run_leaves_a_standing_final_validation_as_it_is() {
     );
     assert!(report.contains("clears the paired band"), "{report}");
     // Paired, each shape was tested (signed-rank): its p-value is in the table.
-    assert!(report.contains("    band       p  class\n"), "{report}");
+    assert!(report.contains("    band        p  class\n"), "{report}");
     assert!(
-        report.contains("+606%  ±2.00% 0.00195  improved\n"),
+        report.contains("+606%  ±2.00%  0.00195  improved\n"),
         "{report}"
     );
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
