@@ -195,12 +195,13 @@ pub struct ReasonLine {
     pub kind: ReasonKind,
 }
 
-/// Collapse reasons by their template (the first `'…'` replaced by a placeholder), in the
-/// order the reader needs them ([`ordered_reasons`]), each at its first appearance.
+/// Collapse reasons of one kind that say the same of one shape each (the shape the reason
+/// names, [`Reason::shapes`], in its place), in the order the reader needs them
+/// ([`ordered_reasons`]), each at its first appearance.
 pub fn collapse_reasons(reasons: &[Reason]) -> Vec<ReasonLine> {
     let mut out: Vec<(Option<String>, Vec<&str>, ReasonLine)> = Vec::new();
     for reason in ordered_reasons(reasons) {
-        let template = quoted_template(reason);
+        let template = shape_template(reason);
         let label = template.as_ref().map(|(_, l)| *l);
         let key = template.as_ref().map(|(t, _)| t.clone());
         match out
@@ -240,17 +241,20 @@ pub fn collapse_reasons(reasons: &[Reason]) -> Vec<ReasonLine> {
 
 const PLACEHOLDER: &str = "\u{0}";
 
-/// The reason with its first quoted token replaced by [`PLACEHOLDER`], and that token.
-fn quoted_template(reason: &str) -> Option<(String, &str)> {
-    let start = reason.find('\'')?;
-    let len = reason[start + 1..].find('\'')?;
-    let label = &reason[start + 1..start + 1 + len];
+/// A reason that names one shape, with that shape's quoted label replaced by
+/// [`PLACEHOLDER`], and the label.
+fn shape_template(reason: &Reason) -> Option<(String, &str)> {
+    let [label] = reason.shapes.as_slice() else {
+        return None;
+    };
+    let quoted = format!("'{label}'");
+    let start = reason.text.find(&quoted)?;
     let template = format!(
         "{}{PLACEHOLDER}{}",
-        &reason[..start],
-        &reason[start + len + 2..]
+        &reason.text[..start],
+        &reason.text[start + quoted.len()..]
     );
-    Some((template, label))
+    Some((template, label.as_str()))
 }
 
 /// One shape's metric over the measured rounds (scaled for a sparkline).
@@ -1485,17 +1489,23 @@ mod tests {
 
     #[test]
     fn repeated_reasons_collapse_into_one_line_with_a_count() {
-        let mut reasons: Vec<String> = (0..200)
+        let mut reasons: Vec<Reason> = (0..200)
             .map(|i| {
-                format!(
-                    "shape 's{i}' judged against round 55, the newest accepted round that measured it"
+                Reason::new(
+                    ReasonKind::Method,
+                    format!(
+                        "shape 's{i}' judged against round 55, the newest accepted round that measured it"
+                    ),
                 )
+                .with_shapes([format!("s{i}")])
             })
             .collect();
         reasons.insert(0, "REJECT: s7 regressed -9.0%".into());
-        reasons.push("shape 'x' is FAIL".into());
-        let lines = collapse_reasons(&reasons.into_iter().map(Into::into).collect::<Vec<_>>());
-        assert_eq!(lines.len(), 3);
+        reasons.push(Reason::new(ReasonKind::Method, "shape 'x' is FAIL").with_shapes(["x"]));
+        // A quoted word that is no shape the reason names is never taken for one.
+        reasons.push(Reason::new(ReasonKind::Method, "see 'kcamp log'"));
+        reasons.push(Reason::new(ReasonKind::Method, "see 'kcamp status'"));
+        let lines = collapse_reasons(&reasons);
         assert_eq!(lines[0].text, "REJECT: s7 regressed -9.0%");
         assert_eq!(lines[1].count, 200);
         assert_eq!(
@@ -1506,6 +1516,7 @@ mod tests {
             (lines[2].count, lines[2].text.as_str()),
             (1, "shape 'x' is FAIL")
         );
+        assert_eq!(lines.len(), 5, "{lines:?}");
     }
 
     #[test]

@@ -63,8 +63,9 @@ impl LikeForLike {
 pub(crate) struct Judged {
     pub report: GateReport,
     pub like: LikeForLike,
-    /// Shapes judged against an older round than the reference one.
-    pub reference_notes: Vec<String>,
+    /// Shapes judged against an older round than the reference one, each naming its
+    /// shape.
+    pub reference_notes: Vec<Reason>,
 }
 
 /// What the measurement is judged against.
@@ -266,7 +267,7 @@ pub fn not_like_for_like(
 fn reference_rows(
     c: &Campaign,
     against: &Against<'_>,
-) -> Result<(BenchTable, Option<Samples>, Vec<String>, Vec<u32>)> {
+) -> Result<(BenchTable, Option<Samples>, Vec<Reason>, Vec<u32>)> {
     let mut rows = Vec::new();
     let mut samples = Samples::default();
     let mut any_samples = true;
@@ -292,10 +293,16 @@ fn reference_rows(
             if remaining.remove(&key) {
                 took = true;
                 if n != against.round {
-                    notes.push(format!(
-                        "shape '{}' judged against round {n}, the newest accepted round that measured it",
-                        row.label
-                    ));
+                    notes.push(
+                        Reason::new(
+                            ReasonKind::Method,
+                            format!(
+                                "shape '{}' judged against round {n}, the newest accepted round that measured it",
+                                row.label
+                            ),
+                        )
+                        .with_shapes([row.label.clone()]),
+                    );
                 }
                 match &round_samples {
                     Some(s) => samples

@@ -240,7 +240,7 @@ pub fn final_report<T>(
         needs_full_confirmation: false,
         time: Utc::now(),
         origin: measured.origin.clone(),
-        reference_notes: judged.reference_notes,
+        reference_notes: judged.reference_notes.into_iter().map(|r| r.text).collect(),
         raw_verdict: Some(report.verdict),
         report,
         like_for_like: Some(judged.like),

@@ -170,11 +170,9 @@ pub(super) fn validate_locked(
         },
     )?;
     let mut report = judged.report;
-    for note in &judged.reference_notes {
-        report
-            .reasons
-            .push(Reason::new(ReasonKind::Method, note.clone()));
-    }
+    report
+        .reasons
+        .extend(judged.reference_notes.iter().cloned());
     let comparable = judged.like.comparable();
     // What the measurement itself decides (an untimed shape that fails, rows no floor can
     // hold) is part of the verdict the history records: such a validation is no
@@ -219,7 +217,7 @@ pub(super) fn validate_locked(
         needs_full_confirmation,
         time: Utc::now(),
         origin: measured.origin.clone(),
-        reference_notes: judged.reference_notes,
+        reference_notes: judged.reference_notes.into_iter().map(|r| r.text).collect(),
         report,
         like_for_like: Some(judged.like),
         checked_shapes: measured.checked.clone(),
