@@ -36,22 +36,12 @@ pub fn list(dir: &Path) -> Vec<Entry> {
             mime: "application/yaml",
         });
     }
-    let kernel = dir.join(KERNEL_DIR);
-    let mut files = Vec::new();
-    collect(&kernel, &kernel, &mut files);
-    files.sort();
-    for rel in files {
-        let rel_text = rel.to_string_lossy().replace('\\', "/");
-        out.push(Entry {
-            uri: format!("kcamp://kernel/{rel_text}"),
-            path: kernel.join(&rel),
-            name: format!("kernel/{rel_text}"),
-            description:
-                "a file of the working kernel: edit it on disk between round_new and validate"
-                    .into(),
-            mime: mime_of(&rel_text),
-        });
-    }
+    kernel_files(
+        &dir.join(KERNEL_DIR),
+        ("kcamp://kernel", "kernel"),
+        "a file of the working kernel: edit it on disk between round_new and validate",
+        &mut out,
+    );
     // A campaign whose manifest or rounds cannot be read lists no rounds: the tools say why.
     let rounds: Vec<(u32, PathBuf)> = kcamp_core::campaign::Campaign::open_base(dir)
         .and_then(|c| {
@@ -102,22 +92,17 @@ pub fn list(dir: &Path) -> Vec<Entry> {
                 });
             }
         }
-        let snapshot = round.join(KERNEL_DIR);
-        let mut files = Vec::new();
-        collect(&snapshot, &snapshot, &mut files);
-        files.sort();
-        for rel in files {
-            let rel_text = rel.to_string_lossy().replace('\\', "/");
-            out.push(Entry {
-                uri: format!("kcamp://rounds/{n}/kernel/{rel_text}"),
-                path: snapshot.join(&rel),
-                name: format!("round {n} kernel/{rel_text}"),
-                description: format!(
-                    "a file of round {n}'s kernel snapshot, as it was measured (the `diff` tool compares two)"
-                ),
-                mime: mime_of(&rel_text),
-            });
-        }
+        kernel_files(
+            &round.join(KERNEL_DIR),
+            (
+                &format!("kcamp://rounds/{n}/kernel"),
+                &format!("round {n} kernel"),
+            ),
+            &format!(
+                "a file of round {n}'s kernel snapshot, as it was measured (the `diff` tool compares two)"
+            ),
+            &mut out,
+        );
     }
     for (name, description) in [
         (
@@ -141,6 +126,24 @@ pub fn list(dir: &Path) -> Vec<Entry> {
         }
     }
     out
+}
+
+/// An entry for each file of the kernel folder `root`, addressed `{uri}/FILE` and named
+/// `{name}/FILE`.
+fn kernel_files(root: &Path, (uri, name): (&str, &str), description: &str, out: &mut Vec<Entry>) {
+    let mut files = Vec::new();
+    collect(root, root, &mut files);
+    files.sort();
+    for rel in files {
+        let rel_text = rel.to_string_lossy().replace('\\', "/");
+        out.push(Entry {
+            uri: format!("{uri}/{rel_text}"),
+            path: root.join(&rel),
+            name: format!("{name}/{rel_text}"),
+            description: description.to_owned(),
+            mime: mime_of(&rel_text),
+        });
+    }
 }
 
 /// The address templates of [`list`]'s entries (RFC 6570), each with what it names.
