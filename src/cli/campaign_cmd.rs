@@ -1594,6 +1594,7 @@ mod tests {
                 band: None,
                 p_value: None,
                 pairs: Some(6),
+                unstable: false,
             },
             reasons: Default::default(),
             shapes: vec![shape("s32", 0.45), shape("s64", 1.32)],

@@ -5,11 +5,12 @@ use std::collections::{HashMap, HashSet};
 
 use super::{GateConfig, GateInput, ShapeClass, ShapeVerdict};
 use crate::schema::{BenchTable, MetricRef, Row, Schema, describe_shape, header_difference};
-use crate::stats::{LogSum, median, robust_stddev, welch_p_value, wilcoxon_p_value};
+use crate::stats::{LogSum, cautious_stddev, median, t_test_p_value, welch_p_value};
 use crate::types::Check;
 use crate::{Error, Result};
 
-/// The `(repeat, ln(cand/inc))` pairs a shape was judged on, when it was judged paired.
+/// The `(block, ln(cand/inc))` of every block a shape was judged on, when it was judged
+/// paired.
 type LogRatios = Vec<(u32, f64)>;
 
 /// Every shape judged, in the candidate's order.
@@ -18,8 +19,14 @@ pub(super) struct Classified {
     /// Shapes outside their band whose change the t-test does not confirm (counted
     /// neutral), as `label +x% (p = …)`.
     pub not_significant: Vec<String>,
-    /// Per shape (same order), the `(repeat, ln(cand/inc))` pairs it was judged on, when
-    /// it was judged paired.
+    /// Shapes judged paired on fewer than [`super::MIN_BLOCKS`] blocks whose change is
+    /// outside the band (counted neutral), as `label +x% (n blocks)`.
+    pub too_few_blocks: Vec<String>,
+    /// Shapes whose blocks scatter beyond [`super::UNSTABLE_BAND`] (class `ambiguous`),
+    /// as `label +x% (band ±y; blocks …)`.
+    pub unstable: Vec<String>,
+    /// Per shape (same order), the `(block, ln(cand/inc))` of the blocks it was judged on,
+    /// when it was judged paired.
     pub paired_logs: Vec<Option<LogRatios>>,
     /// Per shape that PASSes on both sides, the relative spread of its ratio (unpaired:
     /// `sqrt((σ_inc/μ_inc)² + (σ_cand/μ_cand)²)`; paired: the robust spread of its log
@@ -80,12 +87,15 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
         metric,
         config,
         paired: input.paired,
+        repeats_per_block: input.repeats_per_block.max(1),
         inc_samples: inc_samples.as_ref().unwrap_or(&no_samples),
         cand_samples: cand_samples.as_ref().unwrap_or(&no_samples),
     };
     let mut classified = Classified {
         shapes: Vec::with_capacity(pairs.len()),
         not_significant: Vec::new(),
+        too_few_blocks: Vec::new(),
+        unstable: Vec::new(),
         paired_logs: Vec::with_capacity(pairs.len()),
         spreads: Vec::with_capacity(pairs.len()),
         incumbent_logs: LogSum::default(),
@@ -106,6 +116,7 @@ struct Judging<'a> {
     metric: &'a str,
     config: &'a GateConfig,
     paired: bool,
+    repeats_per_block: u32,
     inc_samples: &'a HashMap<&'a str, Vec<(u32, f64)>>,
     cand_samples: &'a HashMap<&'a str, Vec<(u32, f64)>>,
 }
@@ -165,26 +176,28 @@ impl Judging<'_> {
         );
         let logs = if self.paired {
             a.zip(b)
-                .map(|(a, b)| log_ratios(a, b))
+                .map(|(a, b)| block_ratios(a, b, self.repeats_per_block))
                 .filter(|l| l.len() >= 2)
         } else {
             None
         };
         // Without samples the band alone decides; with them a change must also be
         // significant. Two constant sample sets that differ are a certain change.
+        let mut too_few_blocks = false;
         let (delta, spread, significant) = match &logs {
             Some(logs) => {
-                // Median and median deviation: one preempted sample on a busy machine moves
-                // neither the change nor its band.
+                // One value per block, the blocks taken as the independent units: load
+                // bursts move neighbouring samples together, so samples are not.
                 let values: Vec<f64> = logs.iter().map(|(_, l)| *l).collect();
                 let m = median(&values).unwrap_or(0.0);
-                let sd = robust_stddev(&values).unwrap_or(0.0);
-                verdict.p_value = wilcoxon_p_value(&values);
+                let sd = cautious_stddev(&values).unwrap_or(0.0);
+                verdict.p_value = t_test_p_value(&values);
                 verdict.pairs = Some(values.len() as u32);
+                too_few_blocks = values.len() < super::MIN_BLOCKS;
                 (
                     m.exp() - 1.0,
                     sd,
-                    verdict.p_value.is_none_or(|p| p < config.p_value),
+                    !too_few_blocks && verdict.p_value.is_none_or(|p| p < config.p_value),
                 )
             }
             None => {
@@ -205,15 +218,41 @@ impl Judging<'_> {
         let band = config.noise_floor.max(config.stddev_multiplier * spread);
         verdict.delta = Some(delta);
         verdict.band = band;
-        verdict.class = if significant && delta > band {
+        // Blocks that scatter this widely say nothing about a change of the size the gate
+        // judges, either way: unstable, never improved or regressed.
+        let unstable = logs.is_some() && band > super::UNSTABLE_BAND;
+        verdict.class = if unstable {
+            ShapeClass::Ambiguous
+        } else if significant && delta > band {
             ShapeClass::Improved
         } else if significant && delta < -band {
             ShapeClass::Regressed
         } else {
             ShapeClass::Neutral
         };
-        verdict.hard_regression = significant && delta < -config.regression_threshold.max(band);
-        if !significant && delta.abs() > band {
+        verdict.hard_regression =
+            !unstable && significant && delta < -config.regression_threshold.max(band);
+        if unstable {
+            let blocks: Vec<String> = logs
+                .iter()
+                .flatten()
+                .map(|(_, l)| super::percent(l.exp() - 1.0))
+                .collect();
+            classified.unstable.push(format!(
+                "{} {} (band {}; blocks {})",
+                verdict.label,
+                super::percent(delta),
+                crate::units::band(band),
+                blocks.join(" ")
+            ));
+        } else if too_few_blocks && delta.abs() > band {
+            classified.too_few_blocks.push(format!(
+                "{} {} ({} blocks)",
+                verdict.label,
+                super::percent(delta),
+                verdict.pairs.unwrap_or(0)
+            ));
+        } else if !significant && delta.abs() > band {
             classified.not_significant.push(format!(
                 "{} {} (p = {:.3})",
                 verdict.label,
@@ -225,25 +264,39 @@ impl Judging<'_> {
     }
 }
 
-/// `(repeat, ln(cand/inc))` for every repeat both sides measured (inputs sorted by repeat).
-fn log_ratios(inc: &[(u32, f64)], cand: &[(u32, f64)]) -> LogRatios {
+/// `(block, ln(best cand / best inc))` for every complete block: `per_block` consecutive
+/// repeats (one A B B A for the built-in runner, one pair of invocations for a harness)
+/// that both sides measured with a positive, finite value. The best value of each side in
+/// a block is the sample that interference (a preemption, a burst of other work) slowed
+/// least: it only ever slows a sample, never speeds one up. Inputs sorted by repeat.
+fn block_ratios(inc: &[(u32, f64)], cand: &[(u32, f64)], per_block: u32) -> LogRatios {
     let (mut i, mut j) = (0, 0);
-    let mut out = Vec::with_capacity(inc.len().min(cand.len()));
+    let mut blocks: std::collections::BTreeMap<u32, (u32, f64, f64)> = Default::default();
+    let ok = |x: f64| x > 0.0 && x.is_finite();
     while i < inc.len() && j < cand.len() {
         match inc[i].0.cmp(&cand[j].0) {
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
-                let (x, y) = (inc[i].1, cand[j].1);
-                if x > 0.0 && y > 0.0 && x.is_finite() && y.is_finite() {
-                    out.push((inc[i].0, (y / x).ln()));
+                let (repeat, x, y) = (inc[i].0, inc[i].1, cand[j].1);
+                if ok(x) && ok(y) {
+                    let e = blocks
+                        .entry(repeat.saturating_sub(1) / per_block)
+                        .or_insert((0, 0.0, 0.0));
+                    e.0 += 1;
+                    e.1 = e.1.max(x);
+                    e.2 = e.2.max(y);
                 }
                 i += 1;
                 j += 1;
             }
         }
     }
-    out
+    blocks
+        .into_iter()
+        .filter(|(_, (n, _, _))| *n == per_block)
+        .map(|(b, (_, x, y))| (b, (y / x).ln()))
+        .collect()
 }
 
 /// Pair each candidate row with the incumbent's row of the same shape, in the candidate's

@@ -114,7 +114,7 @@ pub(super) fn reasons(
     }
     if !classified.not_significant.is_empty() {
         let test = if classified.paired_logs.iter().any(Option::is_some) {
-            "the paired signed-rank test"
+            "the paired t-test over blocks"
         } else {
             "Welch's t-test"
         };
@@ -128,6 +128,32 @@ pub(super) fn reasons(
             Reason::new(ReasonKind::NotSignificant, text)
                 .with_shapes(not_significant.iter().cloned()),
         );
+    }
+    if !classified.unstable.is_empty() {
+        let unstable = &classified.unstable;
+        let text = format!(
+            "unstable, counted neither improved nor regressed (class ambiguous): the blocks of {} scatter beyond a band of {}: {}.",
+            crate::text::count(unstable.len(), "shape"),
+            units::band(super::UNSTABLE_BAND),
+            list(unstable.iter(), unstable.len(), String::clone)
+        );
+        reasons.push(
+            Reason::new(ReasonKind::NotSignificant, text).with_shapes(
+                shapes
+                    .iter()
+                    .filter(|s| s.class == ShapeClass::Ambiguous)
+                    .map(|s| s.label.clone()),
+            ),
+        );
+    }
+    if !classified.too_few_blocks.is_empty() {
+        let few = &classified.too_few_blocks;
+        let text = format!(
+            "outside the band but judged on fewer than {} blocks, counted neutral: {}.",
+            super::MIN_BLOCKS,
+            list(few.iter(), few.len(), String::clone)
+        );
+        reasons.push(Reason::new(ReasonKind::NotSignificant, text));
     }
     let newly_passing = of_kind(|s| s.check == Check::Pass && s.incumbent_check != Check::Pass);
     if !newly_passing.is_empty() {
@@ -199,7 +225,7 @@ fn aggregate_sentence(
     };
     let band = aggregate.band.unwrap_or(0.0);
     let head = format!(
-        "aggregate {metric} {} (median over {} repeats of each repeat's geomean of the paired ratios over {compared} shapes; geomean of the mean rates in this run: {} -> {})",
+        "aggregate {metric} {} (median over {} blocks of each block's median of the paired ratios over {compared} shapes; geomean of the mean rates in this run: {} -> {})",
         percent(delta),
         pairs,
         units::metric(inc, metric),
@@ -218,9 +244,17 @@ fn aggregate_sentence(
         Verdict::Accept | Verdict::AcceptWithNote => {
             format!("{head} clears {spread} and reaches the {floor} noise floor.")
         }
+        Verdict::NeedsRemeasure if aggregate.unstable => format!(
+            "{head} is unstable: its blocks disagree beyond {} ({spread}), so neither a gain nor its absence can be read from this run; measure again when the machine is quieter.",
+            units::band(super::UNSTABLE_BAND)
+        ),
         Verdict::NeedsRemeasure => format!(
             "{head} clears {spread} but is inside the {floor} noise floor: {}",
             remeasure_rule(config)
+        ),
+        Verdict::Reject if delta > 0.0 && pairs < super::MIN_BLOCKS as u32 => format!(
+            "{head} rests on {pairs} blocks, fewer than the {} a gain needs: no gain distinguishable from noise.",
+            super::MIN_BLOCKS
         ),
         Verdict::Reject if delta > 0.0 => {
             format!("{head} does not clear {spread}: no gain distinguishable from noise.")

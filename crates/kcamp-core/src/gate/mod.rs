@@ -141,16 +141,20 @@ pub enum ShapeClass {
     Neutral,
     Regressed,
     Failed,
+    /// Judged paired, its blocks scatter too widely to say whether it changed
+    /// ([`UNSTABLE_BAND`]): never improved nor regressed.
+    Ambiguous,
 }
 
 impl ShapeClass {
-    /// The serialized name (`improved`, `neutral`, `regressed`, `failed`).
+    /// The serialized name (`improved`, `neutral`, `regressed`, `failed`, `ambiguous`).
     pub fn as_str(self) -> &'static str {
         match self {
             ShapeClass::Improved => "improved",
             ShapeClass::Neutral => "neutral",
             ShapeClass::Regressed => "regressed",
             ShapeClass::Failed => "failed",
+            ShapeClass::Ambiguous => "ambiguous",
         }
     }
 }
@@ -180,6 +184,15 @@ pub struct ShapeVerdict {
     /// Regressed beyond -max(regression_threshold, band): blocks acceptance.
     pub hard_regression: bool,
 }
+
+/// Paired, the fewest blocks (independent units: one A B B A of the built-in runner, one
+/// pair of a harness's invocations) on which a shape or the aggregate is called changed: 5,
+/// the built-in runner's 10 repeats.
+pub const MIN_BLOCKS: usize = 5;
+/// Paired, a band (`stddev_multiplier ·` the spread of the blocks) wider than this (25%)
+/// makes a shape `ambiguous` and the aggregate unstable: blocks that routinely differ by
+/// more than the changes the gate judges cannot say which way it went.
+pub const UNSTABLE_BAND: f64 = 0.25;
 
 /// Below this, a change has no sign worth comparing.
 const NEGLIGIBLE_CHANGE: f64 = 0.005;
@@ -242,9 +255,13 @@ pub struct Aggregate {
     /// Paired only: the signed-rank test of the per-repeat aggregate ratios.
     #[serde(default)]
     pub p_value: Option<f64>,
-    /// Paired only: the repeats the aggregate was paired over.
+    /// Paired only: the blocks the aggregate was paired over.
     #[serde(default)]
     pub pairs: Option<u32>,
+    /// Paired only: its blocks scatter beyond [`UNSTABLE_BAND`], so the verdict is
+    /// NEEDS_REMEASURE.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unstable: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -276,21 +293,26 @@ pub struct GateInput<'a> {
     pub metric: &'a str,
     pub config: &'a GateConfig,
     /// The two sample sets were measured in one run, repeat `r` of each next to the other
-    /// (ABBA): judge each shape on its per-repeat ratios instead of two independent spreads.
+    /// (ABBA): judge each shape on its per-block ratios instead of two independent spreads.
     pub paired: bool,
+    /// Paired: the consecutive repeats that make one block, the independent unit of the
+    /// paired test (2, one A B B A, for the built-in runner; 1, one pair, for a harness).
+    pub repeats_per_block: u32,
 }
 
 /// Judge the candidate against the incumbent. Both tables must have the same schema and
 /// the same shapes (an error names the missing or extra shape); a campaign passes the
 /// incumbent's rows for the candidate's shapes.
 ///
-/// Paired (`input.paired` with samples on both sides): per shape, Δ is the median of the
-/// per-repeat ratios minus one, the band `max(noise_floor, stddev_multiplier · sd)` with sd
-/// the robust spread (1.4826 · MAD) of their logarithms, and the Wilcoxon signed-rank test
-/// replaces Welch's. The aggregate gain must also clear `stddev_multiplier ·` the robust
-/// spread of the per-repeat aggregate ratios and their signed-rank test: drift between runs
-/// cannot pass for a change, and noise cannot pass for a gain. Unpaired, the aggregate gain
-/// must clear `stddev_multiplier ·` the mean of the shapes' relative spreads.
+/// Paired (`input.paired` with samples on both sides): per shape, one log ratio per block
+/// of `repeats_per_block` repeats (each side's best sample in it); Δ is their median
+/// minus one, the band `max(noise_floor, stddev_multiplier · sd)` with sd the larger of
+/// their standard deviation and their robust one, and a one-sample t-test over the blocks
+/// replaces Welch's. Fewer than [`MIN_BLOCKS`] blocks call nothing changed; a band beyond
+/// [`UNSTABLE_BAND`] is `ambiguous`. The aggregate, per block the median over shapes, must
+/// clear its own band and t-test: drift between runs cannot pass for a change, and noise
+/// cannot pass for a gain. Unpaired, the aggregate gain must clear `stddev_multiplier ·`
+/// the mean of the shapes' relative spreads.
 pub fn judge(input: &GateInput<'_>) -> Result<GateReport> {
     report(input, classify::classify(input)?)
 }

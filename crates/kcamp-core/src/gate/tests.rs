@@ -68,6 +68,7 @@ fn forward<'a>(inc: &'a BenchTable, cand: &'a BenchTable, paired: bool) -> GateI
         metric: FWD,
         config: &DEFAULT,
         paired,
+        repeats_per_block: 1,
     }
 }
 
@@ -415,6 +416,7 @@ fn run_with_samples(inc_s: &Samples, cand_s: &Samples) -> GateReport {
         metric: FWD,
         config: &GateConfig::default(),
         paired: false,
+        repeats_per_block: 1,
     })
     .unwrap()
 }
@@ -631,6 +633,7 @@ fn judge_streams(inc: &[(&str, Vec<f64>)], cand: &[(&str, Vec<f64>)], paired: bo
         metric: FWD,
         config: &GateConfig::default(),
         paired,
+        repeats_per_block: 1,
     })
     .unwrap()
 }
@@ -762,6 +765,7 @@ proptest! {
             metric: FWD,
             config: &config,
             paired: true,
+            repeats_per_block: 1,
         })
         .unwrap();
         prop_assert!(r.paired);
