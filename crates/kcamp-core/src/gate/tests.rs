@@ -665,7 +665,7 @@ fn drift_within_a_run_is_no_change_when_paired() {
     assert!(
         r.reasons
             .iter()
-            .any(|x| x.contains("geomean of the paired ratios")),
+            .any(|x| x.contains("median of the paired ratios")),
         "{:?}",
         r.reasons
     );
