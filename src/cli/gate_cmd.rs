@@ -502,6 +502,7 @@ mod tests {
                 band: None,
                 p_value: None,
                 pairs: None,
+                unit: None,
                 unstable: false,
             },
             reasons: Default::default(),

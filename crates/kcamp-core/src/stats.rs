@@ -133,15 +133,21 @@ pub fn cautious_stddev(xs: &[f64]) -> Option<f64> {
     Some(sample_variance(xs)?.sqrt().max(robust_stddev(xs)?))
 }
 
+/// A standard deviation at most this fraction of the mean's magnitude is rounding, not
+/// spread: equal values summed in another order differ in their last bits.
+const ROUNDING_SPREAD: f64 = 1e-12;
+
 /// Two-sided one-sample Student's t-test of `xs` against a mean of 0 (the paired test when
-/// `xs` are independent per-block log ratios); None with fewer than 2 values or no spread.
+/// `xs` are independent per-unit log ratios); None with fewer than 2 values or no spread
+/// (a standard deviation at most 1e-12 of the mean's magnitude counts as none).
 pub fn t_test_p_value(xs: &[f64]) -> Option<f64> {
     let n = xs.len() as f64;
     let sd = sample_variance(xs)?.sqrt();
-    if !(sd.is_finite() && sd > 0.0) {
+    let m = mean(xs)?;
+    if !(sd.is_finite() && sd > ROUNDING_SPREAD * m.abs() && sd > 0.0) {
         return None;
     }
-    let t = mean(xs)? / (sd / n.sqrt());
+    let t = m / (sd / n.sqrt());
     let dist = StudentsT::new(0.0, 1.0, n - 1.0).ok()?;
     Some((2.0 * dist.cdf(-t.abs())).min(1.0))
 }
@@ -366,6 +372,23 @@ mod tests {
         assert_eq!(t_test_p_value(&[0.1, 0.1, 0.1]), None);
         assert_eq!(t_test_p_value(&[0.1]), None);
         assert!(t_test_p_value(&[-0.1, 0.1, -0.2, 0.2]).unwrap() > 0.99);
+        // The fewest units the gate calls changed: 3, whose 5% point is t = 4.303.
+        let m = 4.303 / 3f64.sqrt();
+        let p = t_test_p_value(&[m - 1.0, m, m + 1.0]).unwrap();
+        assert!((p - 0.05).abs() < 5e-4, "{p}");
+    }
+
+    #[test]
+    fn the_t_test_takes_rounding_for_no_spread() {
+        // One ratio, its logarithm's last bit different in one unit: no spread to test.
+        let x = 1.3f64.ln();
+        let next = f64::from_bits(x.to_bits() + 1);
+        let xs = [x, next, x, x];
+        assert!(sample_variance(&xs).unwrap() > 0.0);
+        assert_eq!(t_test_p_value(&xs), None);
+        // A spread a billionth of the mean is a spread.
+        let ys = [x, x * (1.0 + 1e-9), x * (1.0 - 1e-9)];
+        assert!(t_test_p_value(&ys).unwrap() < 1e-6);
     }
 
     #[test]

@@ -27,7 +27,9 @@ pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
             aggregate.band = Some(p.band);
             aggregate.p_value = p.p_value;
             aggregate.pairs = Some(p.pairs);
-            aggregate.unstable = p.band > super::UNSTABLE_BAND;
+            aggregate.unit = Some(classified.unit);
+            aggregate.unstable =
+                p.band > super::UNSTABLE_BAND && !(p.clear(p.delta, config) && p.all_on_side);
         }
         None => aggregate.band = unpaired_band(classified, config),
     }
@@ -48,15 +50,15 @@ pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
         }
     };
     // A gain counts only when it clears the aggregate's own band (paired: the spread of the
-    // per-repeat aggregate ratios and their signed-rank test; unpaired: the shapes' spreads,
-    // taken to move together); small but clear gains are re-measured.
+    // per-unit aggregate ratios and their t-test; unpaired: the shapes' spreads, taken to
+    // move together); small but clear gains are re-measured.
     let clears = |d: f64| match &paired {
         Some(p) => p.clears(d, config),
         None => aggregate.band.is_none_or(|b| d > b),
     };
     let verdict = match aggregate.delta {
         _ if blocked => Verdict::Reject,
-        // Its blocks disagree: neither a gain nor its absence can be read from this run.
+        // Its units disagree: neither a gain nor its absence can be read from this run.
         Some(_) if aggregate.unstable => Verdict::NeedsRemeasure,
         Some(d) if clears(d) && d >= floor => accept(),
         Some(d) if clears(d) && d > 0.0 => Verdict::NeedsRemeasure,
@@ -70,29 +72,36 @@ pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
     }
 }
 
-/// The aggregate of a paired judgement: per block, the median log ratio over the shapes
-/// (one shape's disturbed block does not move it); their median is the gain, their spread
+/// The aggregate of a paired judgement: per unit, the median log ratio over the shapes
+/// (one shape's disturbed unit does not move it); their median is the gain, their spread
 /// the band, their t-test the significance.
 pub(super) struct PairedAggregate {
     pub delta: f64,
-    /// `stddev_multiplier ·` the spread of the per-block aggregate ratios (no floor).
+    /// `stddev_multiplier ·` the spread of the per-unit aggregate ratios (no floor).
     pub band: f64,
     pub p_value: Option<f64>,
     pub pairs: u32,
+    /// Every unit's aggregate ratio is on the side of `delta`.
+    pub all_on_side: bool,
 }
 
 impl PairedAggregate {
-    /// Whether a gain `d` is more than noise: beyond the band and significant, over enough
-    /// blocks.
-    fn clears(&self, d: f64, config: &GateConfig) -> bool {
-        self.pairs as usize >= super::MIN_BLOCKS
-            && d > self.band
+    /// Whether a change `d` is more than noise either way: beyond the band and
+    /// significant, over enough units.
+    fn clear(&self, d: f64, config: &GateConfig) -> bool {
+        self.pairs as usize >= super::MIN_UNITS
+            && d.abs() > self.band
             && self.p_value.is_none_or(|p| p < config.p_value)
+    }
+
+    /// Whether a gain `d` is more than noise.
+    fn clears(&self, d: f64, config: &GateConfig) -> bool {
+        d > 0.0 && self.clear(d, config)
     }
 }
 
 /// None unless every shape that passes on both sides was judged paired over at least two
-/// blocks they all share.
+/// units they all share.
 fn paired_aggregate(c: &Classified, config: &GateConfig) -> Option<PairedAggregate> {
     let mut per_block: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
     let mut shapes = 0usize;
@@ -113,8 +122,10 @@ fn paired_aggregate(c: &Classified, config: &GateConfig) -> Option<PairedAggrega
     if shapes == 0 || medians.len() < 2 {
         return None;
     }
+    let delta = median(&medians)?.exp() - 1.0;
     Some(PairedAggregate {
-        delta: median(&medians)?.exp() - 1.0,
+        delta,
+        all_on_side: super::classify::all_on_side(medians.iter().copied(), delta),
         band: config.stddev_multiplier * cautious_stddev(&medians)?,
         p_value: t_test_p_value(&medians),
         pairs: medians.len() as u32,
@@ -149,6 +160,7 @@ fn aggregate_of(classified: &Classified) -> Aggregate {
         band: None,
         p_value: None,
         pairs: None,
+        unit: None,
         unstable: false,
     }
 }
