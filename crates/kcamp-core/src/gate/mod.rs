@@ -239,7 +239,7 @@ pub fn means_change(incumbent: Option<f64>, candidate: Option<f64>) -> Option<f6
     }
 }
 
-/// Whether a paired Δ (the median of the per-repeat ratios, both kernels measured side by
+/// Whether a paired Δ (the median of the per-unit ratios, both kernels measured side by
 /// side) and the change of the two means (`means`, each side's mean over the run) say
 /// different things: opposite signs, or further apart than the band (and at least 2%).
 /// The means can drift within a run; the paired Δ is what the gate judged, and a table
@@ -251,7 +251,7 @@ pub fn paired_delta_disagrees(delta: f64, means: f64, band: f64) -> bool {
 }
 
 /// The legend line of a table whose rows mark [`paired_delta_disagrees`] with `≠`.
-pub const MEANS_DISAGREE_LEGEND: &str = "≠ the paired Δ (the median of the per-repeat ratios, measured side by side) and the ratio of the two means disagree: the means drifted during the run; the paired Δ is what the gate judged";
+pub const MEANS_DISAGREE_LEGEND: &str = "≠ the paired Δ (the median of the per-unit ratios, measured side by side) and the ratio of the two means disagree: the means drifted during the run; the paired Δ is what the gate judged";
 
 impl ShapeVerdict {
     /// A shape judged on paired ratios whose Δ and means disagree
