@@ -267,7 +267,8 @@ impl Judging<'_> {
         } else {
             ShapeClass::Neutral
         };
-        verdict.hard_regression = clear && delta < -config.regression_threshold.max(band);
+        verdict.hard_regression =
+            !unstable && clear && delta < -config.regression_threshold.max(band);
         if unstable {
             let units: Vec<String> = logs
                 .iter()
