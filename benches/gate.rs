@@ -65,6 +65,7 @@ fn bench_gate(c: &mut Criterion) {
                 metric: "Forward TFLOPS",
                 config: &config,
                 paired: false,
+                repeats_per_block: 1,
             })
             .unwrap()
         };
@@ -83,6 +84,7 @@ fn bench_gate(c: &mut Criterion) {
             metric: "Forward TFLOPS",
             config: &config,
             paired: false,
+            repeats_per_block: 1,
         };
         group.bench_function(BenchmarkId::new("judge", shapes), |b| {
             b.iter(|| black_box(judge(&input).unwrap()))

@@ -1468,11 +1468,15 @@ fn render_gate_of(r: &GateReport, base: &str, candidate: &str) -> String {
         units::metric_opt(r.aggregate.incumbent, metric),
         units::metric_opt(r.aggregate.candidate, metric)
     );
-    // Paired, the change is the median of per-repeat ratios, not the ratio of the two
+    // Paired, the change is the median of per-unit ratios, not the ratio of the two
     // geomeans printed beside it: say which is which, or the two read as a contradiction.
     let aggregate = match r.aggregate.pairs {
         Some(n) => format!(
-            "aggregate ({metric}): {change} paired (median over {n} repeats); geomean of the mean rates {means}"
+            "aggregate ({metric}): {change} paired (median over {n} {}); geomean of the mean rates {means}",
+            r.aggregate
+                .unit
+                .unwrap_or(kcamp_core::gate::PairedUnit::Pair)
+                .noun(n as usize)
         ),
         None => format!(
             "aggregate ({metric}, geomean over shapes passing on both sides): {means} ({change})"
@@ -1554,6 +1558,8 @@ mod tests {
                 band: None,
                 p_value: None,
                 pairs: Some(6),
+                unit: None,
+                unstable: false,
             },
             reasons: Default::default(),
             shapes: vec![shape("s32", 0.45), shape("s64", 1.32)],

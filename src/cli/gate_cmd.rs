@@ -71,6 +71,7 @@ pub fn gate(ctx: &Ctx, a: &GateArgs) -> Result<CmdOutput> {
         metric: &metric,
         config: &config,
         paired: false,
+        repeats_per_block: 1,
     };
     let mut report = judge(&input).map_err(|e| match e {
         // The gate is pure and knows no paths: name the two files here.
@@ -511,6 +512,8 @@ mod tests {
                 band: None,
                 p_value: None,
                 pairs: None,
+                unit: None,
+                unstable: false,
             },
             reasons: Default::default(),
             shapes,

@@ -22,7 +22,8 @@ use serde_json::Value;
 use common::{append_to_manifest, copy_dir, csv, describe, edit_kernel, init, kcamp, output, run};
 
 /// Every file of the campaign that defines its state, with what legitimately differs
-/// between two runs (times, pids, the journal, the lock) left out, as path → content.
+/// between two runs (times, the machine's load average, pids, the journal, the lock) left
+/// out, as path → content.
 fn digest(dir: &Path) -> BTreeMap<String, String> {
     digest_of(dir, false)
 }
@@ -34,7 +35,7 @@ pub(crate) fn digest_of(dir: &Path, sweep: bool) -> BTreeMap<String, String> {
     fn scrub(v: &mut Value, git: bool) {
         match v {
             Value::Object(m) => {
-                for key in ["time", "timestamp"] {
+                for key in ["time", "timestamp", "load"] {
                     m.remove(key);
                 }
                 if git {

@@ -151,6 +151,26 @@ pub fn gemm_campaign(shapes: &str) -> (tempfile::TempDir, PathBuf) {
     (tmp, dir)
 }
 
+/// Two measurements of one kernel (its verdicts `a` and `b`, the `report` of each) reach
+/// the same judgement: the same verdict, unless a run's units scattered beyond the gate's
+/// unstable band. Whether they did is what the machine was doing during that run, not how
+/// it was measured (docs/gate.md), so such a run must be NEEDS_REMEASURE and neither may
+/// accept.
+pub fn assert_same_judgement(a: &Value, b: &Value, what: &str) {
+    let unstable = |r: &Value| r["aggregate"]["unstable"] == true;
+    if unstable(a) || unstable(b) {
+        for r in [a, b] {
+            if unstable(r) {
+                assert_eq!(r["verdict"], "NEEDS_REMEASURE", "{what}: {r}");
+            }
+            let v = r["verdict"].as_str().unwrap_or_default();
+            assert!(!v.starts_with("ACCEPT"), "{what}: {r}");
+        }
+    } else {
+        assert_eq!(a["verdict"], b["verdict"], "{what}\n{a}\n{b}");
+    }
+}
+
 /// Alive and not a zombie.
 pub fn alive(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {

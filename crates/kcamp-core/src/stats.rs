@@ -126,6 +126,32 @@ pub fn robust_stddev(xs: &[f64]) -> Option<f64> {
     Some(1.482_602_218_505_602 * median(&deviations)?)
 }
 
+/// The larger of the sample standard deviation (n − 1) and the robust one
+/// ([`robust_stddev`]): one wild value widens it through the first, and it does not shrink
+/// to nothing when most values agree but the others scatter; None with fewer than 2 values.
+pub fn cautious_stddev(xs: &[f64]) -> Option<f64> {
+    Some(sample_variance(xs)?.sqrt().max(robust_stddev(xs)?))
+}
+
+/// A standard deviation at most this fraction of the mean's magnitude is rounding, not
+/// spread: equal values summed in another order differ in their last bits.
+const ROUNDING_SPREAD: f64 = 1e-12;
+
+/// Two-sided one-sample Student's t-test of `xs` against a mean of 0 (the paired test when
+/// `xs` are independent per-unit log ratios); None with fewer than 2 values or no spread
+/// (a standard deviation at most 1e-12 of the mean's magnitude counts as none).
+pub fn t_test_p_value(xs: &[f64]) -> Option<f64> {
+    let n = xs.len() as f64;
+    let sd = sample_variance(xs)?.sqrt();
+    let m = mean(xs)?;
+    if !(sd.is_finite() && sd > ROUNDING_SPREAD * m.abs() && sd > 0.0) {
+        return None;
+    }
+    let t = m / (sd / n.sqrt());
+    let dist = StudentsT::new(0.0, 1.0, n - 1.0).ok()?;
+    Some((2.0 * dist.cdf(-t.abs())).min(1.0))
+}
+
 /// Two-sided Wilcoxon signed-rank test of `xs` against a median of 0 (the paired test when
 /// `xs` are per-pair log ratios): exact without ties up to 30 non-zero values, else the
 /// normal approximation with tie and continuity corrections. Zeros are dropped; None when
@@ -330,5 +356,47 @@ mod tests {
         assert_eq!(welch_p_value(&[1.0, 1.0], &[2.0, 2.0]), None);
         let same = welch_p_value(&[1.0, 2.0, 3.0], &[1.0, 2.0, 3.0]).unwrap();
         assert!(close(same, 1.0, 1e-12));
+    }
+
+    #[test]
+    fn the_t_test_matches_a_table_and_needs_a_spread() {
+        // t = 2.776 with 4 degrees of freedom is the two-sided 5% point.
+        let sd = 1.0_f64;
+        let m = 2.776 * sd / 5f64.sqrt();
+        // Five values with mean m and sample sd 1: m ± a spread that sums to zero.
+        let d = [-1.0, -0.5, 0.0, 0.5, 1.0];
+        let scale = 1.0 / (d.iter().map(|x| x * x).sum::<f64>() / 4.0).sqrt();
+        let xs: Vec<f64> = d.iter().map(|x| m + x * scale * sd).collect();
+        let p = t_test_p_value(&xs).unwrap();
+        assert!((p - 0.05).abs() < 5e-4, "{p}");
+        assert_eq!(t_test_p_value(&[0.1, 0.1, 0.1]), None);
+        assert_eq!(t_test_p_value(&[0.1]), None);
+        assert!(t_test_p_value(&[-0.1, 0.1, -0.2, 0.2]).unwrap() > 0.99);
+        // The fewest units the gate calls changed: 3, whose 5% point is t = 4.303.
+        let m = 4.303 / 3f64.sqrt();
+        let p = t_test_p_value(&[m - 1.0, m, m + 1.0]).unwrap();
+        assert!((p - 0.05).abs() < 5e-4, "{p}");
+    }
+
+    #[test]
+    fn the_t_test_takes_rounding_for_no_spread() {
+        // One ratio, its logarithm's last bit different in one unit: no spread to test.
+        let x = 1.3f64.ln();
+        let next = f64::from_bits(x.to_bits() + 1);
+        let xs = [x, next, x, x];
+        assert!(sample_variance(&xs).unwrap() > 0.0);
+        assert_eq!(t_test_p_value(&xs), None);
+        // A spread a billionth of the mean is a spread.
+        let ys = [x, x * (1.0 + 1e-9), x * (1.0 - 1e-9)];
+        assert!(t_test_p_value(&ys).unwrap() < 1e-6);
+    }
+
+    #[test]
+    fn the_cautious_spread_is_the_larger_of_the_two() {
+        let wild = [0.0, 0.01, -0.01, 0.0, 2.0];
+        assert!(cautious_stddev(&wild).unwrap() > 0.8);
+        let tight = [0.0, 0.0, 0.0, 1.0, -1.0];
+        assert!(cautious_stddev(&tight).unwrap() >= sample_variance(&tight).unwrap().sqrt());
+        assert_eq!(cautious_stddev(&[1.0]), None);
     }
 }

@@ -520,11 +520,11 @@ pub fn warmup_description(
 
 fn gate_rule(m: &Manifest) -> String {
     let g = &m.gate;
-    // A paired campaign's rounds are judged on per-repeat ratios with the signed-rank test;
+    // A paired campaign's rounds are judged over units (blocks or pairs) with a t-test;
     // Welch's applies to unpaired sides with samples.
     let test = if g.paired {
         format!(
-            "paired rounds (incumbent and candidate measured in one run): r the robust spread of the per-repeat log ratios and the Wilcoxon signed-rank test at p < {}; otherwise Welch's t-test at p < {} when raw samples exist",
+            "paired rounds (incumbent and candidate measured in one run): r the spread of the log ratios of their units (A B B A blocks where every shape has 5, else pairs) and a t-test over the units at p < {}, 3 units at least to call a change; otherwise Welch's t-test at p < {} when raw samples exist",
             g.p_value, g.p_value
         )
     } else {
@@ -854,7 +854,7 @@ pub fn write_final_report(c: &Campaign, fm: &FinalMeasurement) -> Result<FinalRe
         ]
         .into_iter()
         .chain(verdict.paired.then(|| format!(
-            "The final acceptance was paired: per shape, Δ is the median of the per-repeat ratios incumbent/baseline minus one and r the robust spread of their logarithms, with the Wilcoxon signed-rank test (p < {}) in place of Welch's; the aggregate Δ is the median over repeats of each repeat's geomean ratio. The table's values and speedups are the mean rates of the same samples.",
+            "The final acceptance was paired: per shape, Δ is the median of the ratios incumbent/baseline over its units (A B B A blocks, each side's best sample in a block, where every shape has 5; else pairs, one repeat each) minus one and r the larger of their logarithms' standard deviation and robust spread, with a t-test over the units (p < {}) in place of Welch's; the aggregate Δ is the median over units of each unit's median ratio over the shapes. The table's values and speedups are the mean rates of the same samples.",
             m.gate.p_value
         )))
         .collect(),

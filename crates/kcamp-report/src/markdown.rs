@@ -294,7 +294,7 @@ pub fn final_report_md(r: &FinalReport) -> String {
     if let Some(d) = c.verdict_delta {
         let _ = write!(
             md,
-            "; the final acceptance's paired Δ over the same numbers (the median over repeats of each repeat's geomean ratio) is {}",
+            "; the final acceptance's paired Δ over the same numbers (the median over units of each unit's median ratio over the shapes) is {}",
             units::change(d)
         );
     }
@@ -502,7 +502,7 @@ mod tests {
         );
         // The verdict's own statistic of the same numbers is named beside the headline's.
         assert!(
-            md.contains("(**+100%**), the ratio of the geometric means of the mean rates over the 2 shape(s) that PASS on both sides; the final acceptance's paired Δ over the same numbers (the median over repeats of each repeat's geomean ratio) is +98.0%."),
+            md.contains("(**+100%**), the ratio of the geometric means of the mean rates over the 2 shape(s) that PASS on both sides; the final acceptance's paired Δ over the same numbers (the median over units of each unit's median ratio over the shapes) is +98.0%."),
             "{md}"
         );
         assert!(

@@ -76,7 +76,7 @@ pub struct GateLine {
     /// gate's table, yet a shape that does not PASS here rejects the round as well.
     pub untimed: bool,
     /// Judged on paired ratios (both sides measured in one run, interleaved): its Δ is the
-    /// median of the per-repeat ratios, not the ratio of the means.
+    /// median of the per-unit ratios, not the ratio of the means.
     pub paired: bool,
 }
 

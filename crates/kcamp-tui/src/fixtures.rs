@@ -254,6 +254,8 @@ pub fn gate_report(
             band: None,
             p_value: None,
             pairs: None,
+            unit: None,
+            unstable: false,
         },
         reasons: reasons.iter().map(|&r| Reason::from(r)).collect(),
         noted_regressions: verdicts

@@ -88,6 +88,7 @@ impl Theme {
         match class {
             ShapeClass::Improved => self.fg(Color::Green),
             ShapeClass::Neutral => self.text(),
+            ShapeClass::Ambiguous => self.fg(Color::Magenta),
             ShapeClass::Regressed => self.fg(Color::Yellow).add_modifier(Modifier::BOLD),
             ShapeClass::Failed => self.error(),
         }

@@ -136,7 +136,8 @@ fn push_rows(md: &mut String, shapes: &[ShapeVerdict], rows: Vec<String>) {
         _ if s.hard_regression => 1,
         ShapeClass::Regressed => 2,
         ShapeClass::Improved => 3,
-        ShapeClass::Neutral => 4,
+        ShapeClass::Ambiguous => 4,
+        ShapeClass::Neutral => 5,
     };
     let mut order: Vec<usize> = (0..shapes.len()).collect();
     order.sort_by(|&a, &b| {

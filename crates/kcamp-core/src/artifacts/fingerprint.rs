@@ -40,6 +40,26 @@ pub struct Fingerprint {
     /// each shard's adapter or Slurm job with its shapes. Recorded, not compared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placement: Option<crate::executor::Placement>,
+    /// The machine's load average (`/proc/loadavg`: 1, 5 and 15 minutes) when the
+    /// measurement started and when it ended, where the system tells it. Recorded, not
+    /// compared: the context of a measurement whose blocks disagree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<LoadAverage>,
+}
+
+/// The load average around a measurement, as `/proc/loadavg` wrote its first three fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadAverage {
+    pub start: String,
+    pub end: String,
+}
+
+/// The first three fields of `/proc/loadavg` (`2.31 1.80 1.02`); None where it cannot be
+/// read (not Linux).
+pub fn load_average_now() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let fields: Vec<&str> = text.split_whitespace().take(3).collect();
+    (fields.len() == 3).then(|| fields.join(" "))
 }
 
 /// The adapter part of a fingerprint: what wgpu reports about the device and its driver.
@@ -178,6 +198,7 @@ impl Fingerprint {
             harness: HarnessIdentity::Builtin,
             hardware: None,
             placement: None,
+            load: None,
         }
     }
 
@@ -191,6 +212,7 @@ impl Fingerprint {
             harness,
             hardware: None,
             placement: None,
+            load: None,
         }
     }
 

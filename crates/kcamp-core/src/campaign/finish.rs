@@ -173,10 +173,12 @@ pub(super) fn finish_validation(c: &Campaign, round: u32) -> Result<bool> {
             kernel_hash: record.kernel_hash.clone(),
             raw_verdict: record.raw_verdict.unwrap_or(record.report.verdict),
             aggregate_delta: record.report.aggregate.delta,
-            comparable: record
-                .like_for_like
-                .as_ref()
-                .is_none_or(LikeForLike::comparable),
+            // A run whose blocks disagreed measured no gain to count again.
+            comparable: !record.report.aggregate.unstable
+                && record
+                    .like_for_like
+                    .as_ref()
+                    .is_none_or(LikeForLike::comparable),
             csv_hash: record.csv_hash.clone(),
             floored: record.unfloored.is_none(),
         };

@@ -13,7 +13,9 @@ use crate::artifacts::fingerprint::{
     Difference, Fingerprint, HarnessIdentity, describe_differences,
 };
 use crate::files::{BENCHMARK_CSV, SAMPLES_CSV};
-use crate::gate::{GateInput, GateReport, Reason, ReasonKind, ShapeClass, Verdict, judge};
+use crate::gate::{
+    GateInput, GateReport, PairedUnit, Reason, ReasonKind, ShapeClass, Verdict, judge,
+};
 use crate::schema::{BenchTable, Samples, ShapeKey};
 use crate::types::Check;
 use crate::{Error, Result};
@@ -117,6 +119,11 @@ pub(crate) fn judge_like_for_like(
         metric,
         config,
         paired: interleaved,
+        // One A B B A of the built-in runner's repeats; a harness's unit is its pair.
+        repeats_per_block: match measured.fingerprint.harness {
+            HarnessIdentity::Builtin => 2,
+            _ => 1,
+        },
     })?;
     let recorded = |n: u32| -> Result<Fingerprint> {
         // A round without fingerprint.json or result.json was an import of older kcamp.
@@ -152,8 +159,15 @@ if !report.paired {
                     "{PAIRED_NOTE}round {round}'s kernel snapshot was re-measured in this run, its samples alternating with the candidate's, but no shape passed on both sides in two repeats or more, so none was judged on paired ratios."
                 )
             } else {
+                let unit = match report.aggregate.unit {
+                    Some(PairedUnit::Block) => "A B B A blocks (each side's best sample in a block)",
+                    _ if matches!(measured.fingerprint.harness, HarnessIdentity::Builtin) => {
+                        "pairs (one repeat each: fewer than 5 A B B A blocks per shape)"
+                    }
+                    _ => "pairs (one pair of invocations each)",
+                };
                 format!(
-                    "{PAIRED_NOTE}round {round}'s kernel snapshot was re-measured in this run, its samples alternating with the candidate's (A B B A); Δ and bands come from the per-repeat ratios (their median, so a single stray sample can move the mean columns but not Δ), the incumbent column is this run's (round {round}'s own numbers stay in its round)."
+                    "{PAIRED_NOTE}round {round}'s kernel snapshot was re-measured in this run, its samples alternating with the candidate's (A B B A); Δ and bands come from the ratios of its {unit}, the independent units of the test, their median, so a single stray unit can move the mean columns but not Δ; the incumbent column is this run's (round {round}'s own numbers stay in its round)."
                 )
             }));
             if side.runtime_checks != measured.fingerprint.runtime_checks {
@@ -224,6 +238,30 @@ format!(
                 ));
             }
         }
+    }
+    if report.aggregate.unstable {
+        // The gate is pure; what the machine was doing is this run's context.
+        let load = match &measured.fingerprint.load {
+            Some(l) => format!(
+                "the load average (1, 5, 15 min) was {} when the measurement started and {} when it ended",
+                l.start, l.end
+            ),
+            None => "the load average was not recorded".to_owned(),
+        };
+        let at = report
+            .reasons
+            .iter()
+            .position(|r| r.kind == ReasonKind::Aggregate)
+            .map_or(report.reasons.len(), |i| i + 1);
+        report.reasons.insert(
+            at,
+            Reason::new(
+                ReasonKind::Aggregate,
+                format!(
+                    "unstable aggregate: {load}; work beside the measurement that comes and goes makes its units disagree. NEEDS_REMEASURE: validate again when the machine is quieter."
+                ),
+            ),
+        );
     }
     lead.append(&mut report.reasons);
     report.reasons = lead.into();

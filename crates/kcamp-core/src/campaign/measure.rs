@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::layout::Campaign;
-use crate::artifacts::fingerprint::{Fingerprint, HarnessIdentity, sha256_hex};
+use crate::artifacts::fingerprint::{
+    Fingerprint, HarnessIdentity, LoadAverage, load_average_now, sha256_hex,
+};
 use crate::artifacts::harness::HarnessRecord;
 use crate::artifacts::paired::PairedSide;
 use crate::artifacts::result::{
@@ -254,9 +256,13 @@ pub(crate) fn measure(
                 },
                 seed: campaign.manifest.seed.unwrap_or_else(fresh_seed),
             };
+            let load_at_start = load_average_now();
             super::guard::guarded(&campaign.dir, &[out_dir], || {
                 measurer.measure(&request, on_event)
             })?;
+            let load = load_at_start
+                .zip(load_average_now())
+                .map(|(start, end)| LoadAverage { start, end });
             let table = BenchTable::read_held_to(&csv_out, plan.frozen)?;
             let samples_path = out_dir.join(SAMPLES_CSV);
             let samples = if samples_path.is_file() {
@@ -295,7 +301,10 @@ pub(crate) fn measure(
                 table,
                 samples,
                 origin: measurer.origin(plan.validation),
-                fingerprint: measurer.fingerprint(campaign, out_dir)?,
+                fingerprint: Fingerprint {
+                    load,
+                    ..measurer.fingerprint(campaign, out_dir)?
+                },
                 paired,
                 unpaired_because,
                 checked: match result {

@@ -181,7 +181,12 @@ pub(super) fn validate_locked(
     let raw_verdict = report.verdict;
     // A gain inside the noise is re-measured; the history decides (docs/gate.md,
     // "NEEDS_REMEASURE").
-    if comparable && measured.unfloored.is_none() && raw_verdict == Verdict::NeedsRemeasure {
+    // An unstable aggregate's NEEDS_REMEASURE is no small gain to confirm.
+    if comparable
+        && measured.unfloored.is_none()
+        && !report.aggregate.unstable
+        && raw_verdict == Verdict::NeedsRemeasure
+    {
         let history = read_validation_log(&rdir)?;
         let elsewhere = measurements_of_other_rounds(c, round)?;
         apply_remeasure(

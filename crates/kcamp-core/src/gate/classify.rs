@@ -3,13 +3,14 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{GateConfig, GateInput, ShapeClass, ShapeVerdict};
+use super::{GateConfig, GateInput, PairedUnit, ShapeClass, ShapeVerdict};
 use crate::schema::{BenchTable, MetricRef, Row, Schema, describe_shape, header_difference};
-use crate::stats::{LogSum, median, robust_stddev, welch_p_value, wilcoxon_p_value};
+use crate::stats::{LogSum, cautious_stddev, median, t_test_p_value, welch_p_value};
 use crate::types::Check;
 use crate::{Error, Result};
 
-/// The `(repeat, ln(cand/inc))` pairs a shape was judged on, when it was judged paired.
+/// The `(unit, ln(cand/inc))` of every unit (block or pair) a shape was judged on, when it
+/// was judged paired.
 type LogRatios = Vec<(u32, f64)>;
 
 /// Every shape judged, in the candidate's order.
@@ -18,9 +19,18 @@ pub(super) struct Classified {
     /// Shapes outside their band whose change the t-test does not confirm (counted
     /// neutral), as `label +x% (p = …)`.
     pub not_significant: Vec<String>,
-    /// Per shape (same order), the `(repeat, ln(cand/inc))` pairs it was judged on, when
-    /// it was judged paired.
+    /// Shapes judged paired on fewer than [`super::MIN_UNITS`] units whose change is
+    /// outside the band (counted neutral), as `label +x% (n pairs)`.
+    pub too_few_units: Vec<String>,
+    /// Shapes whose units scatter beyond [`super::UNSTABLE_BAND`] without a change clear of
+    /// them (class `ambiguous`), as `label +x% (band ±y; blocks …)`.
+    pub unstable: Vec<String>,
+    /// Per shape (same order), the `(unit, ln(cand/inc))` of the units it was judged on,
+    /// when it was judged paired.
     pub paired_logs: Vec<Option<LogRatios>>,
+    /// What one unit of the paired judgement is (one for every shape, so that the
+    /// aggregate can line their units up).
+    pub unit: PairedUnit,
     /// Per shape that PASSes on both sides, the relative spread of its ratio (unpaired:
     /// `sqrt((σ_inc/μ_inc)² + (σ_cand/μ_cand)²)`; paired: the robust spread of its log
     /// ratios): what an unpaired aggregate's band is made of.
@@ -74,19 +84,24 @@ pub(super) fn classify(input: &GateInput<'_>) -> Result<Classified> {
     let no_samples = HashMap::new();
     let inc_samples = input.incumbent_samples.map(|s| s.repeats_by_label(metric));
     let cand_samples = input.candidate_samples.map(|s| s.repeats_by_label(metric));
-    let judging = Judging {
+    let mut judging = Judging {
         accessor: &accessor,
         schema,
         metric,
         config,
         paired: input.paired,
+        per_unit: input.repeats_per_block.max(1),
         inc_samples: inc_samples.as_ref().unwrap_or(&no_samples),
         cand_samples: cand_samples.as_ref().unwrap_or(&no_samples),
     };
+    let unit = judging.choose_unit(&pairs);
     let mut classified = Classified {
         shapes: Vec::with_capacity(pairs.len()),
         not_significant: Vec::new(),
+        too_few_units: Vec::new(),
+        unstable: Vec::new(),
         paired_logs: Vec::with_capacity(pairs.len()),
+        unit,
         spreads: Vec::with_capacity(pairs.len()),
         incumbent_logs: LogSum::default(),
         candidate_logs: LogSum::default(),
@@ -106,11 +121,40 @@ struct Judging<'a> {
     metric: &'a str,
     config: &'a GateConfig,
     paired: bool,
+    /// The consecutive repeats of one unit: the block's, or 1 (pairs).
+    per_unit: u32,
     inc_samples: &'a HashMap<&'a str, Vec<(u32, f64)>>,
     cand_samples: &'a HashMap<&'a str, Vec<(u32, f64)>>,
 }
 
 impl Judging<'_> {
+    /// Blocks where every shape that both sides measured has at least
+    /// [`super::MIN_BLOCKS`] complete ones, else pairs: a unit of several repeats takes each
+    /// side's best sample, which a burst of other work is least likely to have caught, but
+    /// a short run has too few of them to test.
+    fn choose_unit(&mut self, pairs: &[(&Row, &Row)]) -> PairedUnit {
+        if self.per_unit <= 1 {
+            self.per_unit = 1;
+            return PairedUnit::Pair;
+        }
+        let enough = pairs
+            .iter()
+            .filter(|(i, c)| i.check == Check::Pass && c.check == Check::Pass)
+            .filter_map(|(_, c)| {
+                let label = c.label.as_str();
+                self.inc_samples
+                    .get(label)
+                    .zip(self.cand_samples.get(label))
+            })
+            .all(|(a, b)| unit_ratios(a, b, self.per_unit).len() >= super::MIN_BLOCKS);
+        if enough {
+            PairedUnit::Block
+        } else {
+            self.per_unit = 1;
+            PairedUnit::Pair
+        }
+    }
+
     /// One shape's verdict and the `(repeat, ln(cand/inc))` pairs it was judged on when
     /// judged paired; what the aggregate sums, and a change that is not significant, go to
     /// `classified`.
@@ -165,26 +209,28 @@ impl Judging<'_> {
         );
         let logs = if self.paired {
             a.zip(b)
-                .map(|(a, b)| log_ratios(a, b))
+                .map(|(a, b)| unit_ratios(a, b, self.per_unit))
                 .filter(|l| l.len() >= 2)
         } else {
             None
         };
         // Without samples the band alone decides; with them a change must also be
         // significant. Two constant sample sets that differ are a certain change.
+        let mut too_few_units = false;
         let (delta, spread, significant) = match &logs {
             Some(logs) => {
-                // Median and median deviation: one preempted sample on a busy machine moves
-                // neither the change nor its band.
+                // One value per unit, the units taken as independent: load bursts move
+                // neighbouring samples together, so samples are not.
                 let values: Vec<f64> = logs.iter().map(|(_, l)| *l).collect();
                 let m = median(&values).unwrap_or(0.0);
-                let sd = robust_stddev(&values).unwrap_or(0.0);
-                verdict.p_value = wilcoxon_p_value(&values);
+                let sd = cautious_stddev(&values).unwrap_or(0.0);
+                verdict.p_value = t_test_p_value(&values);
                 verdict.pairs = Some(values.len() as u32);
+                too_few_units = values.len() < super::MIN_UNITS;
                 (
                     m.exp() - 1.0,
                     sd,
-                    verdict.p_value.is_none_or(|p| p < config.p_value),
+                    !too_few_units && verdict.p_value.is_none_or(|p| p < config.p_value),
                 )
             }
             None => {
@@ -205,15 +251,47 @@ impl Judging<'_> {
         let band = config.noise_floor.max(config.stddev_multiplier * spread);
         verdict.delta = Some(delta);
         verdict.band = band;
-        verdict.class = if significant && delta > band {
+        let clear = significant && delta.abs() > band;
+        // Units that scatter this widely cannot say which way a change smaller than their
+        // band went: unstable, never improved or regressed. A change clear of even such a
+        // band, every unit on its side (each several times faster), is still read.
+        let unstable = logs.as_ref().is_some_and(|logs| {
+            band > super::UNSTABLE_BAND && !(clear && all_on_side(logs.iter().map(|l| l.1), delta))
+        });
+        verdict.class = if unstable {
+            ShapeClass::Ambiguous
+        } else if clear && delta > 0.0 {
             ShapeClass::Improved
-        } else if significant && delta < -band {
+        } else if clear {
             ShapeClass::Regressed
         } else {
             ShapeClass::Neutral
         };
-        verdict.hard_regression = significant && delta < -config.regression_threshold.max(band);
-        if !significant && delta.abs() > band {
+        verdict.hard_regression =
+            !unstable && clear && delta < -config.regression_threshold.max(band);
+        if unstable {
+            let units: Vec<String> = logs
+                .iter()
+                .flatten()
+                .map(|(_, l)| super::percent(l.exp() - 1.0))
+                .collect();
+            classified.unstable.push(format!(
+                "{} {} (band {}; {} {})",
+                verdict.label,
+                super::percent(delta),
+                crate::units::band(band),
+                classified.unit.noun(units.len()),
+                units.join(" ")
+            ));
+        } else if too_few_units && delta.abs() > band {
+            let n = verdict.pairs.unwrap_or(0) as usize;
+            classified.too_few_units.push(format!(
+                "{} {} ({n} {})",
+                verdict.label,
+                super::percent(delta),
+                classified.unit.noun(n)
+            ));
+        } else if !significant && delta.abs() > band {
             classified.not_significant.push(format!(
                 "{} {} (p = {:.3})",
                 verdict.label,
@@ -225,25 +303,50 @@ impl Judging<'_> {
     }
 }
 
-/// `(repeat, ln(cand/inc))` for every repeat both sides measured (inputs sorted by repeat).
-fn log_ratios(inc: &[(u32, f64)], cand: &[(u32, f64)]) -> LogRatios {
+/// Whether every log ratio is on the side of the change `delta` (none zero).
+pub(super) fn all_on_side(logs: impl IntoIterator<Item = f64>, delta: f64) -> bool {
+    logs.into_iter()
+        .all(|l| (l > 0.0 && delta > 0.0) || (l < 0.0 && delta < 0.0))
+}
+
+/// `(unit, ln(best cand / best inc))` for every complete unit: `per_unit` consecutive
+/// repeats (one A B B A of the built-in runner when 2; one repeat's pair when 1) that both
+/// sides measured with a positive, finite value. The best value of each side in a unit is
+/// the sample that interference (a preemption, a burst of other work) slowed least: it
+/// only ever slows a sample, never speeds one up. Inputs sorted by repeat; a unit of one
+/// repeat is numbered by it, a longer one counts the repeats from 1 (the built-in
+/// runner's).
+fn unit_ratios(inc: &[(u32, f64)], cand: &[(u32, f64)], per_unit: u32) -> LogRatios {
     let (mut i, mut j) = (0, 0);
-    let mut out = Vec::with_capacity(inc.len().min(cand.len()));
+    let mut blocks: std::collections::BTreeMap<u32, (u32, f64, f64)> = Default::default();
+    let ok = |x: f64| x > 0.0 && x.is_finite();
     while i < inc.len() && j < cand.len() {
         match inc[i].0.cmp(&cand[j].0) {
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
             std::cmp::Ordering::Equal => {
-                let (x, y) = (inc[i].1, cand[j].1);
-                if x > 0.0 && y > 0.0 && x.is_finite() && y.is_finite() {
-                    out.push((inc[i].0, (y / x).ln()));
+                let (repeat, x, y) = (inc[i].0, inc[i].1, cand[j].1);
+                if ok(x) && ok(y) {
+                    let unit = if per_unit <= 1 {
+                        repeat
+                    } else {
+                        repeat.saturating_sub(1) / per_unit
+                    };
+                    let e = blocks.entry(unit).or_insert((0, 0.0, 0.0));
+                    e.0 += 1;
+                    e.1 = e.1.max(x);
+                    e.2 = e.2.max(y);
                 }
                 i += 1;
                 j += 1;
             }
         }
     }
-    out
+    blocks
+        .into_iter()
+        .filter(|(_, (n, _, _))| *n == per_unit.max(1))
+        .map(|(b, (_, x, y))| (b, (y / x).ln()))
+        .collect()
 }
 
 /// Pair each candidate row with the incumbent's row of the same shape, in the candidate's

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::classify::Classified;
 use super::{Aggregate, GateConfig, ShapeClass, Verdict};
-use crate::stats::{mean, median, pop_stddev, robust_stddev, wilcoxon_p_value};
+use crate::stats::{cautious_stddev, mean, median, pop_stddev, t_test_p_value};
 
 /// The verdict and what it rests on.
 pub(super) struct Decision {
@@ -27,6 +27,9 @@ pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
             aggregate.band = Some(p.band);
             aggregate.p_value = p.p_value;
             aggregate.pairs = Some(p.pairs);
+            aggregate.unit = Some(classified.unit);
+            aggregate.unstable =
+                p.band > super::UNSTABLE_BAND && !(p.clear(p.delta, config) && p.all_on_side);
         }
         None => aggregate.band = unpaired_band(classified, config),
     }
@@ -47,14 +50,16 @@ pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
         }
     };
     // A gain counts only when it clears the aggregate's own band (paired: the spread of the
-    // per-repeat aggregate ratios and their signed-rank test; unpaired: the shapes' spreads,
-    // taken to move together); small but clear gains are re-measured.
+    // per-unit aggregate ratios and their t-test; unpaired: the shapes' spreads, taken to
+    // move together); small but clear gains are re-measured.
     let clears = |d: f64| match &paired {
         Some(p) => p.clears(d, config),
         None => aggregate.band.is_none_or(|b| d > b),
     };
     let verdict = match aggregate.delta {
         _ if blocked => Verdict::Reject,
+        // Its units disagree: neither a gain nor its absence can be read from this run.
+        Some(_) if aggregate.unstable => Verdict::NeedsRemeasure,
         Some(d) if clears(d) && d >= floor => accept(),
         Some(d) if clears(d) && d > 0.0 => Verdict::NeedsRemeasure,
         _ => Verdict::Reject,
@@ -67,53 +72,63 @@ pub(super) fn decide(classified: &Classified, config: &GateConfig) -> Decision {
     }
 }
 
-/// The aggregate of a paired judgement: per repeat, the mean log ratio over the shapes; their
-/// median is the gain, their robust spread the band, their signed-rank test the
-/// significance.
+/// The aggregate of a paired judgement: per unit, the median log ratio over the shapes
+/// (one shape's disturbed unit does not move it); their median is the gain, their spread
+/// the band, their t-test the significance.
 pub(super) struct PairedAggregate {
     pub delta: f64,
-    /// `stddev_multiplier ·` the robust spread of the per-repeat aggregate ratios (no floor).
+    /// `stddev_multiplier ·` the spread of the per-unit aggregate ratios (no floor).
     pub band: f64,
     pub p_value: Option<f64>,
     pub pairs: u32,
+    /// Every unit's aggregate ratio is on the side of `delta`.
+    pub all_on_side: bool,
 }
 
 impl PairedAggregate {
-    /// Whether a gain `d` is more than noise: beyond the band and significant.
+    /// Whether a change `d` is more than noise either way: beyond the band and
+    /// significant, over enough units.
+    fn clear(&self, d: f64, config: &GateConfig) -> bool {
+        self.pairs as usize >= super::MIN_UNITS
+            && d.abs() > self.band
+            && self.p_value.is_none_or(|p| p < config.p_value)
+    }
+
+    /// Whether a gain `d` is more than noise.
     fn clears(&self, d: f64, config: &GateConfig) -> bool {
-        d > self.band && self.p_value.is_none_or(|p| p < config.p_value)
+        d > 0.0 && self.clear(d, config)
     }
 }
 
 /// None unless every shape that passes on both sides was judged paired over at least two
-/// repeats they all share.
+/// units they all share.
 fn paired_aggregate(c: &Classified, config: &GateConfig) -> Option<PairedAggregate> {
-    let mut per_repeat: BTreeMap<u32, (f64, usize)> = BTreeMap::new();
+    let mut per_block: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
     let mut shapes = 0usize;
     for (shape, logs) in c.shapes.iter().zip(&c.paired_logs) {
         if shape.incumbent.is_none() || shape.candidate.is_none() {
             continue;
         }
         shapes += 1;
-        for (repeat, log) in logs.as_ref()? {
-            let e = per_repeat.entry(*repeat).or_insert((0.0, 0));
-            e.0 += log;
-            e.1 += 1;
+        for (block, log) in logs.as_ref()? {
+            per_block.entry(*block).or_default().push(*log);
         }
     }
-    let means: Vec<f64> = per_repeat
+    let medians: Vec<f64> = per_block
         .values()
-        .filter(|(_, n)| *n == shapes)
-        .map(|(sum, n)| sum / *n as f64)
+        .filter(|logs| logs.len() == shapes)
+        .filter_map(|logs| median(logs))
         .collect();
-    if shapes == 0 || means.len() < 2 {
+    if shapes == 0 || medians.len() < 2 {
         return None;
     }
+    let delta = median(&medians)?.exp() - 1.0;
     Some(PairedAggregate {
-        delta: median(&means)?.exp() - 1.0,
-        band: config.stddev_multiplier * robust_stddev(&means)?,
-        p_value: wilcoxon_p_value(&means),
-        pairs: means.len() as u32,
+        delta,
+        all_on_side: super::classify::all_on_side(medians.iter().copied(), delta),
+        band: config.stddev_multiplier * cautious_stddev(&medians)?,
+        p_value: t_test_p_value(&medians),
+        pairs: medians.len() as u32,
     })
 }
 
@@ -145,6 +160,8 @@ fn aggregate_of(classified: &Classified) -> Aggregate {
         band: None,
         p_value: None,
         pairs: None,
+        unit: None,
+        unstable: false,
     }
 }
 

@@ -114,9 +114,9 @@ pub(super) fn reasons(
     }
     if !classified.not_significant.is_empty() {
         let test = if classified.paired_logs.iter().any(Option::is_some) {
-            "the paired signed-rank test"
+            format!("the paired t-test over {}", classified.unit.noun(2))
         } else {
-            "Welch's t-test"
+            "Welch's t-test".to_owned()
         };
         let not_significant = &classified.not_significant;
         let text = format!(
@@ -128,6 +128,34 @@ pub(super) fn reasons(
             Reason::new(ReasonKind::NotSignificant, text)
                 .with_shapes(not_significant.iter().cloned()),
         );
+    }
+    if !classified.unstable.is_empty() {
+        let unstable = &classified.unstable;
+        let text = format!(
+            "unstable, counted neither improved nor regressed (class ambiguous): the {} of {} scatter beyond a band of {} and their change is not clear of it: {}.",
+            classified.unit.noun(2),
+            crate::text::count(unstable.len(), "shape"),
+            units::band(super::UNSTABLE_BAND),
+            list(unstable.iter(), unstable.len(), String::clone)
+        );
+        reasons.push(
+            Reason::new(ReasonKind::NotSignificant, text).with_shapes(
+                shapes
+                    .iter()
+                    .filter(|s| s.class == ShapeClass::Ambiguous)
+                    .map(|s| s.label.clone()),
+            ),
+        );
+    }
+    if !classified.too_few_units.is_empty() {
+        let few = &classified.too_few_units;
+        let text = format!(
+            "outside the band but judged on fewer than {} {}, counted neutral: {}.",
+            super::MIN_UNITS,
+            classified.unit.noun(super::MIN_UNITS),
+            list(few.iter(), few.len(), String::clone)
+        );
+        reasons.push(Reason::new(ReasonKind::NotSignificant, text));
     }
     let newly_passing = of_kind(|s| s.check == Check::Pass && s.incumbent_check != Check::Pass);
     if !newly_passing.is_empty() {
@@ -198,10 +226,12 @@ fn aggregate_sentence(
         };
     };
     let band = aggregate.band.unwrap_or(0.0);
+    let unit = aggregate.unit.unwrap_or(super::PairedUnit::Pair);
     let head = format!(
-        "aggregate {metric} {} (median over {} repeats of each repeat's geomean of the paired ratios over {compared} shapes; geomean of the mean rates in this run: {} -> {})",
+        "aggregate {metric} {} (median over {pairs} {} of each {}'s median of the paired ratios over {compared} shapes; geomean of the mean rates in this run: {} -> {})",
         percent(delta),
-        pairs,
+        unit.noun(pairs as usize),
+        unit.noun(1),
         units::metric(inc, metric),
         units::metric(cand, metric)
     );
@@ -218,9 +248,19 @@ fn aggregate_sentence(
         Verdict::Accept | Verdict::AcceptWithNote => {
             format!("{head} clears {spread} and reaches the {floor} noise floor.")
         }
+        Verdict::NeedsRemeasure if aggregate.unstable => format!(
+            "{head} is unstable: its {} disagree beyond {} ({spread}) and it is not clear of them, so neither a gain nor its absence can be read from this run; measure again when the machine is quieter.",
+            unit.noun(2),
+            units::band(super::UNSTABLE_BAND)
+        ),
         Verdict::NeedsRemeasure => format!(
             "{head} clears {spread} but is inside the {floor} noise floor: {}",
             remeasure_rule(config)
+        ),
+        Verdict::Reject if delta > 0.0 && pairs < super::MIN_UNITS as u32 => format!(
+            "{head} rests on {pairs} {}, fewer than the {} a gain needs: no gain distinguishable from noise.",
+            unit.noun(pairs as usize),
+            super::MIN_UNITS
         ),
         Verdict::Reject if delta > 0.0 => {
             format!("{head} does not clear {spread}: no gain distinguishable from noise.")

@@ -30,7 +30,7 @@ pub struct GateConfig {
     pub stddev_multiplier: f64,
     /// A shape below -max(regression_threshold, band) is a REGRESSION (5%).
     pub regression_threshold: f64,
-    /// Significance of Welch's t-test (or, paired, the signed-rank test) when raw samples
+    /// Significance of Welch's t-test (or, paired, the t-test over units) when raw samples
     /// exist on both sides (0.05).
     pub p_value: f64,
     /// A quick-validation ACCEPT whose aggregate gain is below this needs a full run (5%).
@@ -141,16 +141,20 @@ pub enum ShapeClass {
     Neutral,
     Regressed,
     Failed,
+    /// Judged paired, its blocks scatter too widely to say whether it changed
+    /// ([`UNSTABLE_BAND`]): never improved nor regressed.
+    Ambiguous,
 }
 
 impl ShapeClass {
-    /// The serialized name (`improved`, `neutral`, `regressed`, `failed`).
+    /// The serialized name (`improved`, `neutral`, `regressed`, `failed`, `ambiguous`).
     pub fn as_str(self) -> &'static str {
         match self {
             ShapeClass::Improved => "improved",
             ShapeClass::Neutral => "neutral",
             ShapeClass::Regressed => "regressed",
             ShapeClass::Failed => "failed",
+            ShapeClass::Ambiguous => "ambiguous",
         }
     }
 }
@@ -170,15 +174,54 @@ pub struct ShapeVerdict {
     pub delta: Option<f64>,
     /// Noise band (fraction).
     pub band: f64,
-    /// Welch's p-value when samples exist on both sides; the Wilcoxon signed-rank test's
-    /// when the shape was judged on paired ratios.
+    /// Welch's p-value when samples exist on both sides; the t-test's over its units when
+    /// the shape was judged on paired ratios.
     pub p_value: Option<f64>,
-    /// Paired repeats the shape was judged on (None: judged unpaired).
+    /// Paired units (blocks or pairs, [`PairedUnit`]) the shape was judged on (None:
+    /// judged unpaired).
     #[serde(default)]
     pub pairs: Option<u32>,
     pub class: ShapeClass,
     /// Regressed beyond -max(regression_threshold, band): blocks acceptance.
     pub hard_regression: bool,
+}
+
+/// Paired, the built-in runner's unit is the A B B A block (two consecutive repeats, each
+/// side's best sample in it) only where every shape judged has at least this many complete
+/// blocks (10 repeats): fewer blocks leave too few units for the test, and the run is judged
+/// over its pairs (one repeat each) instead.
+pub const MIN_BLOCKS: usize = 5;
+/// Paired, the fewest units (blocks or pairs) on which a shape or the aggregate is called
+/// changed: with 2 the t-test's critical value is 12.7 standard errors and one coincidence
+/// decides; from 3 (4.30) a campaign of 3 repeats can still judge a real change.
+pub const MIN_UNITS: usize = 3;
+/// Paired, a band (`stddev_multiplier ·` the spread of the units) wider than this (25%)
+/// makes a shape `ambiguous` and the aggregate unstable unless its change is clear of the
+/// band: units that routinely differ by more than the changes the gate judges cannot say
+/// which way a smaller change went.
+pub const UNSTABLE_BAND: f64 = 0.25;
+
+/// The independent unit of a paired judgement: what one log ratio of the test is made of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PairedUnit {
+    /// One A B B A of the built-in runner (two consecutive repeats), each side's best
+    /// sample in it.
+    Block,
+    /// One repeat's two samples, measured back to back (a harness's pair of invocations).
+    Pair,
+}
+
+impl PairedUnit {
+    /// `block` or `pair`, `blocks` or `pairs` when `n` is not 1.
+    pub fn noun(self, n: usize) -> &'static str {
+        match (self, n == 1) {
+            (PairedUnit::Block, true) => "block",
+            (PairedUnit::Block, false) => "blocks",
+            (PairedUnit::Pair, true) => "pair",
+            (PairedUnit::Pair, false) => "pairs",
+        }
+    }
 }
 
 /// Below this, a change has no sign worth comparing.
@@ -196,7 +239,7 @@ pub fn means_change(incumbent: Option<f64>, candidate: Option<f64>) -> Option<f6
     }
 }
 
-/// Whether a paired Δ (the median of the per-repeat ratios, both kernels measured side by
+/// Whether a paired Δ (the median of the per-unit ratios, both kernels measured side by
 /// side) and the change of the two means (`means`, each side's mean over the run) say
 /// different things: opposite signs, or further apart than the band (and at least 2%).
 /// The means can drift within a run; the paired Δ is what the gate judged, and a table
@@ -208,7 +251,7 @@ pub fn paired_delta_disagrees(delta: f64, means: f64, band: f64) -> bool {
 }
 
 /// The legend line of a table whose rows mark [`paired_delta_disagrees`] with `≠`.
-pub const MEANS_DISAGREE_LEGEND: &str = "≠ the paired Δ (the median of the per-repeat ratios, measured side by side) and the ratio of the two means disagree: the means drifted during the run; the paired Δ is what the gate judged";
+pub const MEANS_DISAGREE_LEGEND: &str = "≠ the paired Δ (the median of the per-unit ratios, measured side by side) and the ratio of the two means disagree: the means drifted during the run; the paired Δ is what the gate judged";
 
 impl ShapeVerdict {
     /// A shape judged on paired ratios whose Δ and means disagree
@@ -230,21 +273,28 @@ pub struct Aggregate {
     /// Geometric mean over shapes that PASS on both sides.
     pub incumbent: Option<f64>,
     pub candidate: Option<f64>,
-    /// Fraction: 0.10 is +10%. Paired: the median over repeats of the per-repeat aggregate
-    /// ratio (the geomean over shapes of each repeat's paired ratios) − 1.
+    /// Fraction: 0.10 is +10%. Paired: the median over units of the per-unit aggregate
+    /// ratio (the median over shapes of each unit's paired ratios) − 1.
     pub delta: Option<f64>,
     /// The band a gain must clear (fraction, without the noise floor). Paired:
-    /// `stddev_multiplier ·` the robust spread of the per-repeat aggregate ratios (and the
-    /// signed-rank test must agree). Unpaired: `stddev_multiplier ·` the mean of the shapes'
+    /// `stddev_multiplier ·` the spread of the per-unit aggregate ratios (and their t-test
+    /// must agree). Unpaired: `stddev_multiplier ·` the mean of the shapes'
     /// relative spreads, the shapes of one run taken to move together.
     #[serde(default)]
     pub band: Option<f64>,
-    /// Paired only: the signed-rank test of the per-repeat aggregate ratios.
+    /// Paired only: the t-test of the per-unit aggregate ratios.
     #[serde(default)]
     pub p_value: Option<f64>,
-    /// Paired only: the repeats the aggregate was paired over.
+    /// Paired only: the units the aggregate was paired over.
     #[serde(default)]
     pub pairs: Option<u32>,
+    /// Paired only: what a unit is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<PairedUnit>,
+    /// Paired only: its units scatter beyond [`UNSTABLE_BAND`] and its change is not clear
+    /// of them, so the verdict is NEEDS_REMEASURE.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unstable: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -276,21 +326,28 @@ pub struct GateInput<'a> {
     pub metric: &'a str,
     pub config: &'a GateConfig,
     /// The two sample sets were measured in one run, repeat `r` of each next to the other
-    /// (ABBA): judge each shape on its per-repeat ratios instead of two independent spreads.
+    /// (ABBA): judge each shape on its per-block ratios instead of two independent spreads.
     pub paired: bool,
+    /// Paired: the consecutive repeats that make one block (2, one A B B A, for the
+    /// built-in runner; 1, one pair, for a harness); blocks of more than one repeat are the
+    /// test's unit only where every shape has [`MIN_BLOCKS`] of them, else the pair is.
+    pub repeats_per_block: u32,
 }
 
 /// Judge the candidate against the incumbent. Both tables must have the same schema and
 /// the same shapes (an error names the missing or extra shape); a campaign passes the
 /// incumbent's rows for the candidate's shapes.
 ///
-/// Paired (`input.paired` with samples on both sides): per shape, Δ is the median of the
-/// per-repeat ratios minus one, the band `max(noise_floor, stddev_multiplier · sd)` with sd
-/// the robust spread (1.4826 · MAD) of their logarithms, and the Wilcoxon signed-rank test
-/// replaces Welch's. The aggregate gain must also clear `stddev_multiplier ·` the robust
-/// spread of the per-repeat aggregate ratios and their signed-rank test: drift between runs
-/// cannot pass for a change, and noise cannot pass for a gain. Unpaired, the aggregate gain
-/// must clear `stddev_multiplier ·` the mean of the shapes' relative spreads.
+/// Paired (`input.paired` with samples on both sides): per shape, one log ratio per unit,
+/// a block of `repeats_per_block` repeats (each side's best sample in it) where every shape
+/// has [`MIN_BLOCKS`] blocks, else a pair; Δ is their median minus one, the band
+/// `max(noise_floor, stddev_multiplier · sd)` with sd the larger of their standard
+/// deviation and their robust one, and a one-sample t-test over the units replaces Welch's.
+/// Fewer than [`MIN_UNITS`] units call nothing changed; a band beyond [`UNSTABLE_BAND`] that
+/// the change does not clear is `ambiguous`. The aggregate, per unit the median over
+/// shapes, must clear its own band and t-test: drift between runs cannot pass for a change,
+/// and noise cannot pass for a gain. Unpaired, the aggregate gain must clear
+/// `stddev_multiplier ·` the mean of the shapes' relative spreads.
 pub fn judge(input: &GateInput<'_>) -> Result<GateReport> {
     report(input, classify::classify(input)?)
 }

@@ -68,6 +68,7 @@ fn forward<'a>(inc: &'a BenchTable, cand: &'a BenchTable, paired: bool) -> GateI
         metric: FWD,
         config: &DEFAULT,
         paired,
+        repeats_per_block: 1,
     }
 }
 
@@ -415,6 +416,7 @@ fn run_with_samples(inc_s: &Samples, cand_s: &Samples) -> GateReport {
         metric: FWD,
         config: &GateConfig::default(),
         paired: false,
+        repeats_per_block: 1,
     })
     .unwrap()
 }
@@ -631,6 +633,7 @@ fn judge_streams(inc: &[(&str, Vec<f64>)], cand: &[(&str, Vec<f64>)], paired: bo
         metric: FWD,
         config: &GateConfig::default(),
         paired,
+        repeats_per_block: 1,
     })
     .unwrap()
 }
@@ -662,7 +665,7 @@ fn drift_within_a_run_is_no_change_when_paired() {
     assert!(
         r.reasons
             .iter()
-            .any(|x| x.contains("geomean of the paired ratios")),
+            .any(|x| x.contains("median of the paired ratios")),
         "{:?}",
         r.reasons
     );
@@ -762,6 +765,7 @@ proptest! {
             metric: FWD,
             config: &config,
             paired: true,
+            repeats_per_block: 1,
         })
         .unwrap();
         prop_assert!(r.paired);
@@ -814,4 +818,282 @@ fn a_paired_delta_that_the_means_contradict_is_told_apart() {
     shape.pairs = Some(6);
     shape.delta = Some(0.45);
     assert!(!shape.means_disagree());
+}
+
+/// [`judge_streams`] paired, with the built-in runner's blocks of two repeats (A B B A).
+fn judge_blocks(inc: &[(&str, Vec<f64>)], cand: &[(&str, Vec<f64>)]) -> GateReport {
+    let (inc_t, inc_s) = measured(inc);
+    let (cand_t, cand_s) = measured(cand);
+    judge(&GateInput {
+        incumbent: &inc_t,
+        candidate: &cand_t,
+        incumbent_samples: Some(&inc_s),
+        candidate_samples: Some(&cand_s),
+        metric: FWD,
+        config: &GateConfig::default(),
+        paired: true,
+        repeats_per_block: 2,
+    })
+    .unwrap()
+}
+
+/// A deterministic stream of uniform values in [0, 1) (xorshift64*).
+struct Uniform(u64);
+
+impl Uniform {
+    fn next(&mut self) -> f64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// One shape's `repeats` samples of the incumbent (10) and of a candidate `speed` times
+/// faster, in the built-in runner's order (A B, B A, …), on a machine whose load comes in
+/// bursts of about 20 samples: a loaded sample runs at 30–80% of its speed, at random.
+fn bursty(rng: &mut Uniform, repeats: u32, speed: f64) -> (Vec<f64>, Vec<f64>) {
+    let mut loaded = rng.next() < 0.5;
+    let mut sample = |rng: &mut Uniform, base: f64| {
+        if rng.next() < 0.05 {
+            loaded = !loaded;
+        }
+        let load = if loaded { 0.3 + 0.5 * rng.next() } else { 1.0 };
+        base * load * (0.99 + 0.02 * rng.next())
+    };
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for repeat in 1..=repeats {
+        if repeat % 2 == 1 {
+            a.push(sample(rng, 10.0));
+            b.push(sample(rng, 10.0 * speed));
+        } else {
+            b.push(sample(rng, 10.0 * speed));
+            a.push(sample(rng, 10.0));
+        }
+    }
+    (a, b)
+}
+
+#[test]
+fn ten_repeats_are_judged_over_blocks_with_each_sides_best_sample() {
+    // 1.3x faster; in every block one sample of either side is caught by a burst (half
+    // speed). The block keeps each side's best: every block reads +30%.
+    let mut inc = Vec::new();
+    let mut cand = Vec::new();
+    for block in 0..5 {
+        let hit_inc = block % 2 == 0;
+        inc.extend([10.0, if hit_inc { 5.0 } else { 10.0 }]);
+        cand.extend([if hit_inc { 13.0 } else { 6.5 }, 13.0]);
+    }
+    let r = judge_blocks(&[("a", inc.clone())], &[("a", cand.clone())]);
+    let a = class_of(&r, "a");
+    assert_eq!(a.pairs, Some(5), "{a:?}");
+    assert_eq!(r.aggregate.unit, Some(PairedUnit::Block));
+    assert!((a.delta.unwrap() - 0.3).abs() < 1e-9, "{a:?}");
+    assert!(a.band <= 0.02 + 1e-12, "{a:?}");
+    assert_eq!(a.class, ShapeClass::Improved);
+    assert_eq!(r.verdict, Verdict::Accept, "{:?}", r.reasons);
+    assert!(
+        r.reasons.iter().any(|x| x.contains("median over 5 blocks")),
+        "{:?}",
+        r.reasons
+    );
+    // The same samples taken pair by pair: the caught samples scatter the ratios.
+    let pairs = judge_streams(&[("a", inc)], &[("a", cand)], true);
+    assert_eq!(pairs.aggregate.unit, Some(PairedUnit::Pair));
+    assert!(class_of(&pairs, "a").band > 0.25, "{:?}", pairs.shapes);
+}
+
+#[test]
+fn a_short_run_is_judged_over_its_pairs_and_can_still_accept() {
+    // 3 repeats are one A B B A and a half: too few blocks, so the unit is the pair.
+    let inc = vec![10.0, 10.1, 9.9];
+    let cand = vec![13.0, 13.2, 12.8];
+    let shapes = |v: &Vec<f64>| vec![("a", v.clone()), ("b", v.iter().map(|x| x * 2.0).collect())];
+    let r = judge_blocks(&shapes(&inc), &shapes(&cand));
+    assert_eq!(r.aggregate.unit, Some(PairedUnit::Pair));
+    assert_eq!(r.aggregate.pairs, Some(3));
+    for s in &r.shapes {
+        assert_eq!(s.pairs, Some(3), "{s:?}");
+        assert_eq!(s.class, ShapeClass::Improved, "{s:?}");
+    }
+    assert_eq!(r.verdict, Verdict::Accept, "{:?}", r.reasons);
+    assert!(
+        r.reasons.iter().any(|x| x.contains("median over 3 pairs")),
+        "{:?}",
+        r.reasons
+    );
+    // 9 repeats are 4 blocks: still pairs, 9 of them.
+    let long: Vec<f64> = (0..9).map(|i| 10.0 + 0.01 * i as f64).collect();
+    let faster: Vec<f64> = long.iter().map(|x| x * 1.3).collect();
+    let r = judge_blocks(&[("a", long)], &[("a", faster)]);
+    assert_eq!(r.aggregate.unit, Some(PairedUnit::Pair));
+    assert_eq!(class_of(&r, "a").pairs, Some(9));
+}
+
+#[test]
+fn two_units_call_nothing_changed() {
+    let r = judge_blocks(&[("a", vec![10.0, 10.0])], &[("a", vec![13.0, 13.1])]);
+    let a = class_of(&r, "a");
+    assert_eq!(a.pairs, Some(2));
+    assert_eq!(a.class, ShapeClass::Neutral, "{a:?}");
+    assert_eq!(r.verdict, Verdict::Reject);
+    assert!(
+        r.reasons
+            .iter()
+            .any(|x| x.contains("fewer than the 3 a gain needs")),
+        "{:?}",
+        r.reasons
+    );
+    assert!(
+        r.reasons
+            .iter()
+            .any(|x| x.contains("judged on fewer than 3 pairs")),
+        "{:?}",
+        r.reasons
+    );
+}
+
+#[test]
+fn units_that_scatter_are_ambiguous_unless_every_one_is_clear_of_them() {
+    // The same kernel, its pairs ±40%: no direction; the verdict is a re-measurement.
+    let inc = vec![10.0; 6];
+    let scatter = [1.4, 0.6, 1.3, 0.7, 1.45, 0.65];
+    let cand: Vec<f64> = scatter.iter().map(|s| 10.0 * s).collect();
+    let r = judge_streams(&[("a", inc.clone())], &[("a", cand)], true);
+    let a = class_of(&r, "a");
+    assert_eq!(a.class, ShapeClass::Ambiguous, "{a:?}");
+    assert!(!a.hard_regression);
+    assert!(r.aggregate.unstable);
+    assert_eq!(r.verdict, Verdict::NeedsRemeasure, "{:?}", r.reasons);
+    assert!(
+        r.reasons.iter().any(|x| x.contains("class ambiguous")),
+        "{:?}",
+        r.reasons
+    );
+    // Five times faster with the same scatter: every pair is faster, far beyond the band.
+    let wide = [4.0, 6.5, 3.6, 6.0, 4.2, 6.8];
+    let cand: Vec<f64> = wide.iter().map(|s| 10.0 * s).collect();
+    let r = judge_streams(&[("a", inc.clone())], &[("a", cand)], true);
+    let a = class_of(&r, "a");
+    assert!(a.band > UNSTABLE_BAND, "{a:?}");
+    assert_eq!(a.class, ShapeClass::Improved, "{a:?}");
+    assert!(!r.aggregate.unstable);
+    assert_eq!(r.verdict, Verdict::Accept, "{:?}", r.reasons);
+    // One pair the other way: the units disagree on the direction.
+    let split = [4.0, 6.5, 3.6, 6.0, 4.2, 0.9];
+    let cand: Vec<f64> = split.iter().map(|s| 10.0 * s).collect();
+    let r = judge_streams(&[("a", inc.clone())], &[("a", cand)], true);
+    assert_eq!(class_of(&r, "a").class, ShapeClass::Ambiguous);
+    assert_eq!(r.verdict, Verdict::NeedsRemeasure, "{:?}", r.reasons);
+    // Five times slower in 19 of 20 pairs, the last one faster: -80% is clear of the band
+    // (±72%), but the units disagree on its direction, so there is no hard regression.
+    let mut cand = vec![2.0; 19];
+    cand.push(10.1);
+    let r = judge_streams(&[("a", vec![10.0; 20])], &[("a", cand)], true);
+    let a = class_of(&r, "a");
+    assert!(
+        a.band > UNSTABLE_BAND && a.delta.unwrap() < -a.band,
+        "{a:?}"
+    );
+    assert_eq!(a.class, ShapeClass::Ambiguous, "{a:?}");
+    assert!(!a.hard_regression, "{a:?}");
+    assert_eq!(r.verdict, Verdict::NeedsRemeasure, "{:?}", r.reasons);
+}
+
+#[test]
+fn constant_ratios_with_rounding_are_a_certain_change_not_a_spread() {
+    // Every pair exactly 1.3x: the t-test has no spread to test, the band is the floor.
+    let inc: Vec<f64> = (0..6).map(|i| 7.0 + 0.37 * i as f64).collect();
+    let cand: Vec<f64> = inc.iter().map(|x| x * 1.3).collect();
+    let r = judge_streams(&[("a", inc)], &[("a", cand)], true);
+    let a = class_of(&r, "a");
+    assert_eq!(a.p_value, None, "{a:?}");
+    assert_eq!(a.class, ShapeClass::Improved);
+    assert_eq!(r.verdict, Verdict::Accept);
+}
+
+#[test]
+fn bursts_of_load_neither_move_an_unchanged_kernel_nor_hide_a_real_gain() {
+    // 200 validations of three shapes each under bursts of load, 10 repeats (blocks).
+    let mut rng = Uniform(0x9e37_79b9_7f4a_7c15);
+    let mut accepted = [0usize; 2];
+    let (mut remeasured, mut wrong_shapes) = (0usize, 0usize);
+    for (i, speed) in [1.0, 1.3].into_iter().enumerate() {
+        for _ in 0..200 {
+            let mut inc = Vec::new();
+            let mut cand = Vec::new();
+            for label in ["a", "b", "c"] {
+                let (a, b) = bursty(&mut rng, 10, speed);
+                inc.push((label, a));
+                cand.push((label, b));
+            }
+            let r = judge_blocks(&inc, &cand);
+            assert_eq!(r.aggregate.unit, Some(PairedUnit::Block));
+            if speed == 1.0 {
+                assert!(!r.verdict.allows_accept(), "{:?}", r.reasons);
+                wrong_shapes += r
+                    .shapes
+                    .iter()
+                    .filter(|s| matches!(s.class, ShapeClass::Improved | ShapeClass::Regressed))
+                    .count();
+            } else {
+                assert!(
+                    !r.shapes.iter().any(|s| s.class == ShapeClass::Regressed),
+                    "{:?}",
+                    r.shapes
+                );
+            }
+            if speed > 1.0 && !r.verdict.allows_accept() {
+                // A real gain that is not accepted is at worst a gain not yet told apart.
+                assert!(r.aggregate.delta.unwrap() > 0.0, "{:?}", r.reasons);
+                remeasured += usize::from(r.verdict == Verdict::NeedsRemeasure);
+            }
+            accepted[i] += usize::from(r.verdict.allows_accept());
+        }
+    }
+    eprintln!(
+        "10 repeats, accepted of 200: unchanged {} (shapes changed {wrong_shapes} of 600), 1.3x {} (NEEDS_REMEASURE {remeasured})",
+        accepted[0], accepted[1]
+    );
+    assert_eq!(accepted[0], 0);
+    assert!(wrong_shapes <= 6, "{wrong_shapes} of 600");
+    assert!(accepted[1] >= 100, "{accepted:?}");
+}
+
+#[test]
+fn a_short_run_under_bursts_of_load_is_rarely_wrong() {
+    // 3 repeats (pairs as units), the same bursts: the t-test over 3 values is wrong about
+    // some single shapes, the aggregate over shapes much less often.
+    let mut rng = Uniform(0x2545_f491_4f6c_dd1d);
+    let (mut wrong_shapes, mut accepted, mut gains) = (0usize, 0usize, 0usize);
+    for speed in [1.0, 1.3] {
+        for _ in 0..200 {
+            let mut inc = Vec::new();
+            let mut cand = Vec::new();
+            for label in ["a", "b", "c"] {
+                let (a, b) = bursty(&mut rng, 3, speed);
+                inc.push((label, a));
+                cand.push((label, b));
+            }
+            let r = judge_blocks(&inc, &cand);
+            assert_eq!(r.aggregate.unit, Some(PairedUnit::Pair));
+            if speed == 1.0 {
+                wrong_shapes += r
+                    .shapes
+                    .iter()
+                    .filter(|s| matches!(s.class, ShapeClass::Improved | ShapeClass::Regressed))
+                    .count();
+                accepted += usize::from(r.verdict.allows_accept());
+            } else {
+                gains += usize::from(r.verdict.allows_accept());
+            }
+        }
+    }
+    eprintln!(
+        "3 repeats: unchanged shapes changed {wrong_shapes} of 600, accepted {accepted} of 200; 1.3x accepted {gains} of 200"
+    );
+    assert!(wrong_shapes <= 30, "{wrong_shapes} of 600");
+    assert!(accepted <= 4, "{accepted} of 200");
+    assert!(gains >= 80, "{gains} of 200");
 }

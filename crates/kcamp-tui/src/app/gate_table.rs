@@ -187,7 +187,8 @@ fn count(lines: &[GateLine]) -> ClassCounts {
             Some(ShapeClass::Failed) => c.failed += 1,
             Some(ShapeClass::Regressed) => c.regressed += 1,
             Some(ShapeClass::Improved) => c.improved += 1,
-            Some(ShapeClass::Neutral) => c.neutral += 1,
+            // Unstable: no change either way, like a neutral shape.
+            Some(ShapeClass::Neutral | ShapeClass::Ambiguous) => c.neutral += 1,
             None if l.check != Check::Pass => c.failed += 1,
             None => c.unjudged += 1,
         }

@@ -245,7 +245,7 @@ impl ShapePopup {
             if l.disagrees() {
                 out.push(row(
                     "≠",
-                    "the paired Δ (the median of the per-repeat ratios, measured side by side) and the ratio of the means disagree: the run drifted while it was measured; the paired Δ is the one the gate judged".into(),
+                    "the paired Δ (the median of the per-unit ratios, measured side by side) and the ratio of the means disagree: the run drifted while it was measured; the paired Δ is the one the gate judged".into(),
                     Tone::Warn,
                 ));
             }

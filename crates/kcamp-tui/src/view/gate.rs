@@ -38,6 +38,7 @@ fn class_name(class: Option<ShapeClass>) -> &'static str {
         Some(ShapeClass::Neutral) => "neutral",
         Some(ShapeClass::Regressed) => "regressed",
         Some(ShapeClass::Failed) => "failed",
+        Some(ShapeClass::Ambiguous) => "ambiguous",
         None => "",
     }
 }
