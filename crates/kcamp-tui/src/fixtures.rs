@@ -844,10 +844,13 @@ pub fn many_reasons() -> CampaignState {
     if let Some(gate) = state.rounds.last_mut().and_then(|r| r.gate.as_mut()) {
         for i in 0..200 {
             gate.reasons.push(
-                format!(
-                    "shape 's{i}' judged against round 2, the newest accepted round that measured it"
+                kcamp_core::gate::Reason::new(
+                    kcamp_core::gate::ReasonKind::Method,
+                    format!(
+                        "shape 's{i}' judged against round 2, the newest accepted round that measured it"
+                    ),
                 )
-                .into(),
+                .with_shapes([format!("s{i}")]),
             );
         }
     }
