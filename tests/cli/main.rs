@@ -20,6 +20,7 @@ mod fault_sweep;
 mod gate;
 mod harness;
 mod held_out;
+mod history;
 mod hostile_input;
 mod integrity;
 mod mcp;
