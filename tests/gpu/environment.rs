@@ -94,6 +94,22 @@ fn no_adapter_or_one_that_matches_none_is_never_recorded_as_the_kernels_fault() 
 }
 
 #[test]
+fn a_baseline_without_an_adapter_records_nothing() {
+    let (_tmp, dir) = common::gemm_campaign("- {label: s32, M: 32, N: 32, K: 32}\n");
+    let before = tree(&dir);
+    let out = without_adapter(&dir, &["baseline", "--no-peak"]);
+    refused(
+        &dir,
+        &before,
+        &["baseline"],
+        &out,
+        3,
+        "adapters found: none",
+    );
+    assert!(!dir.join("rounds/round-1").exists());
+}
+
+#[test]
 fn time_kcamp_was_stopped_is_not_charged_to_the_case() {
     // One case of about a second on the software adapter, a 6 s limit, and kcamp stopped
     // for 8 s in the middle of it: its worker finishes meanwhile, and the case passes.
