@@ -16,6 +16,7 @@ mod common;
 
 mod campaign;
 mod crash_safety;
+mod environment;
 mod fault_sweep;
 mod gate;
 mod harness;
