@@ -16,10 +16,12 @@ mod common;
 
 mod campaign;
 mod crash_safety;
+mod environment;
 mod fault_sweep;
 mod gate;
 mod harness;
 mod held_out;
+mod history;
 mod hostile_input;
 mod integrity;
 mod mcp;

@@ -235,11 +235,12 @@ fn record_utilization_uses_the_adapter_that_measured_the_run() {
     assert!((bw_pct.unwrap() - 50.0).abs() < 1e-1, "{bw_pct:?}");
 }
 
-/// `kcamp run --json` through the real `__worker`: with an adapter that cannot exist every
-/// shape is an ERROR, yet the run completes, writes its artifacts, keeps stdout one JSON
-/// document and puts the RESULT_JSON line on stderr.
+/// `kcamp run --json` through the real `__worker` with an adapter that cannot exist: no
+/// shape reached its kernel, so the run is refused (exit 2, the selection is the user's;
+/// exit 3 on a machine where no adapter opens at all), writes nothing under `runs/`, and
+/// stdout is one JSON error document naming the cause.
 #[test]
-fn kcamp_run_json_keeps_stdout_one_document_and_reports_on_stderr() {
+fn kcamp_run_with_a_selection_that_matches_no_adapter_is_refused_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     campaign(dir.path(), "small");
     let out = assert_cmd::Command::cargo_bin("kcamp")
@@ -254,25 +255,26 @@ fn kcamp_run_json_keeps_stdout_one_document_and_reports_on_stderr() {
             "no-such-adapter-kcamp-test",
         ])
         .env("TEST_TIMEOUT_SEC", "20")
-        .assert()
-        // Its one shape does not PASS: a run that did not pass, with its document all the same.
-        .code(1);
+        .assert();
     let output = out.get_output();
     let doc: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(doc["summary"]["total"], 1);
-    assert_eq!(doc["summary"]["passed"], 0);
-    assert_eq!(doc["result"]["shapes"][0]["check"], "ERROR");
-    let reason = doc["result"]["shapes"][0]["reason"].as_str().unwrap();
-    assert!(reason.starts_with("cannot open the GPU"), "{reason}");
-    let run_dir = PathBuf::from(doc["artifacts_dir"].as_str().unwrap());
-    assert!(run_dir.join("benchmark.csv").is_file());
-    let stderr = String::from_utf8(output.stderr.clone()).unwrap();
+    let message = doc["error"]["message"].as_str().unwrap();
     assert!(
-        stderr.contains("[kcamp] RESULT_JSON={\"total\":1,\"passed\":0,\"all_pass\":false"),
-        "{stderr}"
+        message.contains("nothing recorded") && message.contains("no-such-adapter-kcamp-test"),
+        "{doc}"
     );
+    let none_at_all = message.contains("adapters found: none");
+    let (code, kind) = if none_at_all {
+        (3, "gpu")
+    } else {
+        (2, "bad_input")
+    };
+    assert_eq!(output.status.code(), Some(code), "{doc}");
+    assert_eq!(doc["error"]["kind"], kind, "{doc}");
+    assert!(
+        doc["error"]["next"].to_string().contains("adapters"),
+        "{doc}"
+    );
+    assert!(!dir.path().join("runs").exists());
     assert!(!dir.path().join(PROGRESS_FILE).exists());
-    // A run records nothing; in a campaign without a BASELINE the next step is the baseline.
-    let next = doc["next"][0].as_str().unwrap();
-    assert!(next.contains("baseline"), "{next}");
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent};
+use kcamp_core::case::{CaseOutcome, CaseSpec, EnvironmentFault, ProgressEvent};
 use kcamp_core::manifest::{AdapterSelector, KernelSpec, TimingConfig, WorkgroupExprs};
 use kcamp_core::types::Check;
 use kcamp_core::types::{Dtype, OpName, ShapeSpec};
@@ -162,6 +162,8 @@ fn a_crashing_worker_is_error_with_exit_status_and_stderr_and_the_rest_go_on() {
     assert!(reason.contains("worker exited during the case"), "{reason}");
     assert!(reason.contains("exit status: 3"), "{reason}");
     assert!(reason.contains("device lost on crash-1"), "{reason}");
+    // It had opened the adapter: the crash is the kernel's.
+    assert_eq!(outcomes[0].environment, None);
     assert_eq!(
         restarts(&events),
         vec!["crash-1".to_owned(), "crash-2".to_owned()]
@@ -206,6 +208,21 @@ fn a_worker_that_cannot_start_fails_every_case_with_the_reason() {
         reason.contains("cannot start the worker") && reason.contains("/nonexistent/kcamp-worker"),
         "{reason}"
     );
+    assert_eq!(outcomes[0].environment, Some(EnvironmentFault::Machine));
+}
+
+#[test]
+fn a_worker_that_dies_before_it_opens_the_gpu_is_the_machines_failure_not_the_kernels() {
+    let opts = RunOptions::with_worker(fake_worker(), 5.0);
+    let (outcomes, _) = run(&["nogpu-1", "crash-1"], &opts);
+    assert_eq!(checks(&outcomes), vec![Check::Error, Check::Error]);
+    let reason = outcomes[0].reason.as_deref().unwrap();
+    assert!(
+        reason.contains("before it opened the GPU") && reason.contains("no adapter"),
+        "{reason}"
+    );
+    assert_eq!(outcomes[0].environment, Some(EnvironmentFault::Machine));
+    assert_eq!(outcomes[1].environment, None);
 }
 
 #[test]

@@ -20,6 +20,7 @@ mod common;
 mod adapters;
 mod campaign;
 mod cancel;
+mod environment;
 mod held_out;
 mod mcp;
 mod orphans;

@@ -109,6 +109,23 @@ pub struct CaseOutcome {
     /// the whole case as the runner saw it).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub time_ms: BTreeMap<String, f64>,
+    /// Set when the case could not run for a reason of the machine's, not the kernel's (no
+    /// worker, no adapter, a worker that died before it opened one): no verdict may stand on
+    /// it, so the measurement fails with nothing recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment: Option<EnvironmentFault>,
+}
+
+/// Why a case never reached its kernel ([`CaseOutcome::environment`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EnvironmentFault {
+    /// The adapter selection (`--adapter`, `--backend`, the manifest's `adapter:`) matches
+    /// none of the adapters found: the user's to fix.
+    Selection,
+    /// The machine could not run it: no worker could start, no adapter opened (none found,
+    /// out of descriptors or memory), or the worker died before it had opened one.
+    Machine,
 }
 
 /// The phases of a case's time ([`CaseOutcome::time_ms`], `result.json`'s `time_breakdown`).
@@ -216,6 +233,7 @@ impl CaseOutcome {
             aligned_entries: Vec::new(),
             paired: None,
             time_ms: BTreeMap::new(),
+            environment: None,
         }
     }
 

@@ -109,6 +109,7 @@ fn empty_outcome(ctx: &GpuContext, spec: &CaseSpec, trusted: bool) -> CaseOutcom
         aligned_entries: Vec::new(),
         paired: None,
         time_ms: BTreeMap::new(),
+        environment: None,
     }
 }
 

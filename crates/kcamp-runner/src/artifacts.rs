@@ -161,6 +161,7 @@ mod tests {
             aligned_entries: Vec::new(),
             paired: None,
             time_ms: Default::default(),
+            environment: None,
         }
     }
 

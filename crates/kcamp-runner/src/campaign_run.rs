@@ -16,13 +16,14 @@ use kcamp_core::artifacts::progress::Progress;
 use kcamp_core::artifacts::result::{
     PairedRun, RunResult, RunSummary, ShapeRecord, TimeBreakdown, kernel_sha256, result_json_line,
 };
-use kcamp_core::case::{CaseOutcome, CaseSpec, PairedKernel, ProgressEvent};
+use kcamp_core::case::{CaseOutcome, CaseSpec, EnvironmentFault, PairedKernel, ProgressEvent};
 use kcamp_core::files::{
     ARTIFACTS_DIR, KERNEL_DIR, KERNEL_SETTINGS_FILE, PROGRESS_FILE, RESULT_JSON,
 };
 use kcamp_core::fsutil::write_json_atomic;
 use kcamp_core::host::Host;
 use kcamp_core::manifest::{AdapterSelector, Manifest};
+use kcamp_core::next::{Command, NextStep};
 use kcamp_core::ops::{op as op_spec, pass_work, shape_dims};
 use kcamp_core::schema::{BenchTable, Samples};
 use kcamp_core::specs::{FloorPeaks, PeakStore, Registry, peak_store_path};
@@ -103,6 +104,38 @@ impl RunReport {
     pub fn summary(&self) -> &RunSummary {
         &self.result.summary
     }
+}
+
+/// A run in which some case never reached its kernel (no worker, no adapter, a worker lost
+/// before it opened one) is no measurement: an error before anything is written, so that
+/// no verdict, held-out check or record stands on the machine's failure. A selection that
+/// matches no adapter is the user's input (exit 2); anything else the machine's (exit 3).
+fn environment_failure(outcomes: &[CaseOutcome]) -> Result<()> {
+    let faulty = outcomes
+        .iter()
+        .flat_map(|o| std::iter::once(o).chain(o.paired.as_deref()))
+        .find(|o| o.environment.is_some());
+    let Some(o) = faulty else {
+        return Ok(());
+    };
+    let reason = o.reason.as_deref().unwrap_or("no reason given");
+    let adapters = NextStep::run(Command::Adapters);
+    Err(match o.environment {
+        Some(EnvironmentFault::Selection) => Error::input(format!(
+            "the adapter selection matches no adapter, so nothing was measured and nothing recorded (shape {}: {reason})",
+            o.label
+        ))
+        .with_next(vec![adapters.why(
+            "lists the adapters; pick one with --adapter / --backend or the manifest's adapter: section, then run the command again",
+        )]),
+        _ => Error::Gpu(format!(
+            "the machine could not run the kernel, so nothing was measured and nothing recorded; this is not the kernel's failure (shape {}: {reason})",
+            o.label
+        ))
+        .with_next(vec![adapters
+            .before("fix what stops the GPU from opening (its driver, `ulimit -n` descriptors, `ulimit -v` memory, `ulimit -f` file size)")
+            .why("says whether an adapter opens now; then run the command again")]),
+    })
 }
 
 /// Run the campaign's working kernel on its quick or full shape set and write the
@@ -259,6 +292,7 @@ pub fn run_campaign_cases(
         }
     };
     live.finish();
+    environment_failure(&outcomes)?;
     let cases_ms = cases_started.elapsed().as_secs_f64() * 1e3;
 
     let checked = outcomes.split_off(timed.min(outcomes.len()));

@@ -6,14 +6,14 @@
 use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
-use std::os::unix::process::CommandExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use kcamp_core::case::{CaseOutcome, CaseSpec, ProgressEvent, phase};
+use kcamp_core::case::{CaseOutcome, CaseSpec, EnvironmentFault, ProgressEvent, phase};
 use kcamp_core::isa::DriverStatistics;
 use kcamp_core::types::Check;
 use kcamp_core::{Error, Result};
@@ -29,6 +29,10 @@ const POLL_INTERVAL: Duration = Duration::from_millis(50);
 const STDERR_TAIL_LINES: usize = 8;
 /// How long to wait for a worker whose stdout closed to report its exit status.
 const EXIT_GRACE: Duration = Duration::from_secs(2);
+/// A wait between two looks at a worker longer than this is time kcamp itself was stopped
+/// (SIGSTOP, Ctrl-Z) or the machine slept: only a poll's worth of it counts against the
+/// case's timeout, since the case was not what kept kcamp from looking.
+const STOPPED_GAP: Duration = Duration::from_secs(1);
 
 /// How `run_cases` starts and supervises workers.
 #[derive(Debug, Clone)]
@@ -259,10 +263,9 @@ fn run_one(
             Ok(w) => *slot = Some(w),
             Err(e) => {
                 let reason = format!("cannot start the worker: {e}");
-                return (
-                    CaseOutcome::without_measurement(spec, Check::Error, reason),
-                    true,
-                );
+                let mut outcome = CaseOutcome::without_measurement(spec, Check::Error, reason);
+                outcome.environment = Some(EnvironmentFault::Machine);
+                return (outcome, true);
             }
         }
         spawn_ms = Some(started.elapsed().as_secs_f64() * 1e3);
@@ -285,17 +288,32 @@ fn run_in(
 ) -> (CaseOutcome, bool) {
     let fail =
         |check, reason: String| (CaseOutcome::without_measurement(spec, check, reason), true);
+    // A worker lost before it opened the adapter, or killed for the file size limit, never
+    // reached the kernel: the machine failed, not the kernel.
+    let lost = |worker: &mut Worker, what: String| {
+        let (detail, status) = worker.exit_detail();
+        let mut outcome = CaseOutcome::without_measurement(spec, Check::Error, String::new());
+        let too_large = status.and_then(|s| s.signal()) == Some(libc::SIGXFSZ);
+        outcome.reason = Some(if !worker.opened {
+            outcome.environment = Some(EnvironmentFault::Machine);
+            format!("{what} before it opened the GPU{detail}")
+        } else if too_large {
+            outcome.environment = Some(EnvironmentFault::Machine);
+            format!("{what}: killed for exceeding the file size limit (ulimit -f){detail}")
+        } else {
+            format!("{what}{detail}")
+        });
+        (outcome, true)
+    };
     let Some(worker) = slot.as_mut() else {
         return fail(Check::Error, "worker unavailable".into());
     };
     if let Err(e) = worker.send(spec) {
-        let detail = worker.exit_detail();
-        return fail(
-            Check::Error,
-            format!("worker did not accept the case ({e}){detail}"),
-        );
+        return lost(worker, format!("worker did not accept the case ({e})"));
     }
-    let started = Instant::now();
+    // The time charged to the case: the wall clock, less the time kcamp was stopped.
+    let mut charged = Duration::ZERO;
+    let mut looked = Instant::now();
     // Where the worker was, for a timeout's reason: its last phase and timed samples.
     let mut phase: Option<String> = None;
     let mut samples = 0u32;
@@ -303,7 +321,15 @@ fn run_in(
         if opts.cancel.load(Ordering::SeqCst) {
             return fail(Check::Error, CANCELLED_REASON.into());
         }
-        let elapsed = started.elapsed();
+        let now = Instant::now();
+        let gap = now - looked;
+        looked = now;
+        charged += if gap > STOPPED_GAP {
+            POLL_INTERVAL
+        } else {
+            gap
+        };
+        let elapsed = charged;
         if elapsed >= opts.timeout {
             return fail(
                 Check::TimeoutFail,
@@ -315,6 +341,7 @@ fn run_in(
             .recv_timeout(POLL_INTERVAL.min(opts.timeout - elapsed))
         {
             Ok(line) => match serde_json::from_str::<WorkerMessage>(&line) {
+                Ok(WorkerMessage::Opened) => worker.opened = true,
                 Ok(WorkerMessage::Progress(event)) => {
                     match &event {
                         ProgressEvent::Phase { phase: p, .. } => phase = Some(p.clone()),
@@ -347,11 +374,7 @@ fn run_in(
             },
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => {
-                let detail = worker.exit_detail();
-                return fail(
-                    Check::Error,
-                    format!("worker exited during the case{detail}"),
-                );
+                return lost(worker, "worker exited during the case".to_owned());
             }
         }
     }
@@ -384,6 +407,8 @@ struct Worker {
     stdin: Option<Sender<String>>,
     lines: Receiver<String>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    /// It said it opened the adapter ([`WorkerMessage::Opened`]).
+    opened: bool,
 }
 
 impl Worker {
@@ -453,6 +478,7 @@ impl Worker {
             stdin: Some(stdin_tx),
             lines,
             stderr_tail,
+            opened: false,
         })
     }
 
@@ -468,8 +494,9 @@ impl Worker {
             .map_err(|_| "its stdin is closed".to_owned())
     }
 
-    /// `: exit status N; stderr: ...` for a worker that went away (waits briefly for it).
-    fn exit_detail(&mut self) -> String {
+    /// `: exit status N; stderr: ...` for a worker that went away (waits briefly for it),
+    /// and its exit status if it has exited.
+    fn exit_detail(&mut self) -> (String, Option<std::process::ExitStatus>) {
         let deadline = Instant::now() + EXIT_GRACE;
         let status = loop {
             match self.child.try_wait() {
@@ -495,7 +522,7 @@ impl Worker {
             detail.push_str("; stderr: ");
             detail.push_str(&tail.join(" | "));
         }
-        detail
+        (detail, status)
     }
 
     /// Close stdin so the worker exits on EOF; Drop kills it if it does not within the

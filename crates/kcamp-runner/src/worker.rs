@@ -6,7 +6,7 @@ use std::io::{BufRead, Write};
 
 use serde::{Deserialize, Serialize};
 
-use kcamp_core::case::{CaseExecutor, CaseOutcome, CaseSpec, ProgressEvent};
+use kcamp_core::case::{CaseExecutor, CaseOutcome, CaseSpec, EnvironmentFault, ProgressEvent};
 use kcamp_core::error::IoContext;
 use kcamp_core::manifest::AdapterSelector;
 use kcamp_core::types::Check;
@@ -16,6 +16,10 @@ use kcamp_core::{Error, Result};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WorkerMessage {
+    /// The adapter is open: what the worker does from here on is the kernel's. Sent once,
+    /// before the first case's own events; a worker that dies before it is the machine's
+    /// failure, not the kernel's.
+    Opened,
     Progress(ProgressEvent),
     Outcome(Box<CaseOutcome>),
 }
@@ -28,7 +32,8 @@ pub fn serve(
     mut output: impl Write,
     make_executor: &mut dyn FnMut(&AdapterSelector) -> Result<Box<dyn CaseExecutor>>,
 ) -> Result<()> {
-    let mut executor: Option<std::result::Result<Box<dyn CaseExecutor>, String>> = None;
+    type Opened = std::result::Result<Box<dyn CaseExecutor>, (String, EnvironmentFault)>;
+    let mut executor: Option<Opened> = None;
     for (number, line) in input.lines().enumerate() {
         let line = line.ctx(|| "reading a case from stdin".to_owned())?;
         if line.trim().is_empty() {
@@ -38,7 +43,19 @@ pub fn serve(
             Error::input(format!("worker stdin line {}: not a case: {e}", number + 1))
         })?;
         let ready = executor.get_or_insert_with(|| {
-            make_executor(&spec.adapter).map_err(|e| format!("cannot open the GPU: {e}"))
+            let made = make_executor(&spec.adapter).map_err(|e| {
+                // A selection that matches none of the adapters found is the user's input.
+                let fault = if matches!(e.cause(), Error::Input(_)) {
+                    EnvironmentFault::Selection
+                } else {
+                    EnvironmentFault::Machine
+                };
+                (format!("cannot open the GPU: {e}"), fault)
+            });
+            if made.is_ok() {
+                let _ = write_message(&mut output, &WorkerMessage::Opened);
+            }
+            made
         });
         let outcome = match ready {
             Ok(exec) => {
@@ -49,7 +66,11 @@ pub fn serve(
                 };
                 exec.execute(&spec, &mut progress)
             }
-            Err(reason) => CaseOutcome::without_measurement(&spec, Check::Error, reason.clone()),
+            Err((reason, fault)) => {
+                let mut o = CaseOutcome::without_measurement(&spec, Check::Error, reason.clone());
+                o.environment = Some(*fault);
+                o
+            }
         };
         write_message(&mut output, &WorkerMessage::Outcome(Box::new(outcome)))?;
     }
@@ -155,19 +176,20 @@ mod tests {
         serve(input(&["a", "b"]).as_bytes(), &mut out, &mut make).unwrap();
         assert_eq!(opened, 1);
         let msgs = messages(&out);
-        assert_eq!(msgs.len(), 4);
+        assert_eq!(msgs.len(), 5);
+        assert_eq!(msgs[0], WorkerMessage::Opened);
         assert!(
-            matches!(&msgs[0], WorkerMessage::Progress(ProgressEvent::Sample { label, .. }) if label == "a")
+            matches!(&msgs[1], WorkerMessage::Progress(ProgressEvent::Sample { label, .. }) if label == "a")
         );
         assert!(
-            matches!(&msgs[1], WorkerMessage::Outcome(o) if o.label == "a" && o.check == Check::Pass)
+            matches!(&msgs[2], WorkerMessage::Outcome(o) if o.label == "a" && o.check == Check::Pass && o.environment.is_none())
         );
         assert!(
-            matches!(&msgs[3], WorkerMessage::Outcome(o) if o.label == "b" && o.dims == vec![1024])
+            matches!(&msgs[4], WorkerMessage::Outcome(o) if o.label == "b" && o.dims == vec![1024])
         );
         let first = String::from_utf8(out).unwrap();
         assert!(
-            first.starts_with("{\"progress\":{\"event\":\"sample\""),
+            first.starts_with("\"opened\"\n{\"progress\":{\"event\":\"sample\""),
             "{first}"
         );
     }
@@ -188,9 +210,24 @@ mod tests {
                 panic!("expected an outcome")
             };
             assert_eq!(o.check, Check::Error);
+            assert_eq!(o.environment, Some(EnvironmentFault::Selection));
             assert!(o.reason.unwrap().contains("no-such-adapter-kcamp-test"));
             assert_eq!(o.seed, 7);
         }
+    }
+
+    #[test]
+    fn no_adapter_at_all_is_the_machines_fault_not_the_kernels() {
+        let mut make = |_: &AdapterSelector| -> Result<Box<dyn CaseExecutor>> {
+            Err(Error::Gpu("adapters found: none".into()))
+        };
+        let mut out = Vec::new();
+        serve(input(&["a"]).as_bytes(), &mut out, &mut make).unwrap();
+        let msgs = messages(&out);
+        assert!(
+            matches!(&msgs[..], [WorkerMessage::Outcome(o)] if o.environment == Some(EnvironmentFault::Machine)),
+            "{msgs:?}"
+        );
     }
 
     #[test]

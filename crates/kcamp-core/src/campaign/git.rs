@@ -13,7 +13,29 @@ use serde_json::json;
 
 use super::layout::Campaign;
 use crate::Result;
-use crate::files::{DECISION_FILE, ROUNDS_DIR};
+use crate::files::{
+    BASELINE_REPORT, DECISION_FILE, FROZEN_HEADER_FILE, JOURNAL_FILE, KERNEL_DIR, MANIFEST_FILE,
+    MEMORY_DIR, REPORT_DIR, ROUNDS_DIR,
+};
+
+/// What a step commits: the campaign's own files and directories (docs/campaign-dir.md,
+/// "Layout"), relative to it, and the manifest's `harness_files` inside it. Anything else in
+/// the campaign is the user's: a step never stages it, nor commits what the user staged.
+const OWN: [&str; 13] = [
+    MANIFEST_FILE,
+    ".gitignore",
+    KERNEL_DIR,
+    ROUNDS_DIR,
+    MEMORY_DIR,
+    FROZEN_HEADER_FILE,
+    crate::specs::PEAKS_FILE,
+    BASELINE_REPORT,
+    "report.md",
+    REPORT_DIR,
+    JOURNAL_FILE,
+    "journal.jsonl.bad",
+    super::starter::HARNESS_DIR,
+];
 
 /// Per-process files and staging directories never belong in a commit, whatever the
 /// campaign's `.gitignore` says. (Glob forms: git refuses a literal pathspec, even an
@@ -49,15 +71,42 @@ impl Committed {
 }
 
 fn git(c: &Campaign, args: &[&str]) -> std::result::Result<Output, String> {
-    Command::new("git")
+    let mut command = Command::new("git");
+    command
         .args(args)
         .current_dir(&c.dir)
         // A hook or an editor must never wait for a terminal inside a kcamp command.
         .env("GIT_TERMINAL_PROMPT", "0")
         .env("GIT_EDITOR", "true")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|e| format!("running git: {e}"))
+        .stdin(std::process::Stdio::null());
+    end_with_this_process(&mut command);
+    command.output().map_err(|e| format!("running git: {e}"))
+}
+
+/// A git child is sent SIGTERM when kcamp ends, however it ends: a commit must never go on
+/// (and take `index.lock`) after the step that asked for it is gone. SIGTERM, not SIGKILL,
+/// so git removes its lock files on the way out.
+fn end_with_this_process(command: &mut Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: prctl, getppid and raise are async-signal-safe and touch no memory of ours.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // The parent may have ended before the prctl took hold.
+                if libc::getppid() != parent {
+                    libc::raise(libc::SIGTERM);
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
 }
 
 /// Whether the campaign is inside a git work tree: `Err` when git cannot answer although a
@@ -115,10 +164,15 @@ fn stderr_of(o: &Output) -> String {
     }
 }
 
-/// Commit every change under the campaign directory (and nothing outside it). With
+/// Commit every change to the campaign's own files (and nothing else: [`OWN`]). With
 /// `allow_empty`, a commit is made even when nothing changed, so a decision always has a
 /// commit of its own. Never an error: a refusal is returned as [`Committed::Failed`].
-pub fn commit_all(c: &Campaign, message: &str, allow_empty: bool) -> Committed {
+pub fn commit_all(
+    c: &Campaign,
+    message: &str,
+    allow_empty: bool,
+    warnings: &mut Vec<String>,
+) -> Committed {
     if !c.manifest.git_commit {
         return Committed::Off;
     }
@@ -131,7 +185,7 @@ pub fn commit_all(c: &Campaign, message: &str, allow_empty: bool) -> Committed {
     if std::env::var("KCAMP_FAILPOINT").is_ok_and(|v| v == "git:fail") {
         return Committed::Failed("injected git failure (KCAMP_FAILPOINT=git:fail)".into());
     }
-    match try_commit(c, message, allow_empty) {
+    match try_commit(c, message, allow_empty, warnings) {
         Ok(hash) => Committed::Hash(hash),
         Err(msg) => Committed::Failed(msg),
     }
@@ -141,6 +195,7 @@ fn try_commit(
     c: &Campaign,
     message: &str,
     allow_empty: bool,
+    warnings: &mut Vec<String>,
 ) -> std::result::Result<String, String> {
     let decided = decided_rounds(c);
     let excluded: Vec<&str> = EXCLUDED
@@ -148,33 +203,178 @@ fn try_commit(
         .copied()
         .chain(decided.iter().map(String::as_str))
         .collect();
-    let mut add = vec!["add", "-A", "--", "."];
-    add.extend(&excluded);
-    let added = git(c, &add)?;
-    if !added.status.success() {
-        return Err(stderr_of(&added));
+    let own = own_paths(c);
+    let with = |head: &[&str], paths: &[String]| -> Vec<String> {
+        head.iter()
+            .map(|s| (*s).to_owned())
+            .chain(std::iter::once("--".to_owned()))
+            .chain(paths.iter().map(|p| format!(":(literal){p}")))
+            .chain(excluded.iter().map(|s| (*s).to_owned()))
+            .collect()
+    };
+    // git refuses a path that matches nothing: only those on disk or known to git.
+    let tracked = listed(c, &with(&["ls-files", "-z"], &own))?;
+    let present: Vec<String> = own
+        .iter()
+        .filter(|p| c.dir.join(p).symlink_metadata().is_ok() || covers(&tracked, p))
+        .cloned()
+        .collect();
+    if present.is_empty() && !allow_empty {
+        return head_hash(c);
     }
-    let mut diff = vec!["diff", "--cached", "--quiet", "--", "."];
-    diff.extend(&excluded);
-    let unchanged = git(c, &diff)?.status.success();
+    if !present.is_empty() {
+        let ignored = listed(
+            c,
+            &with(
+                &[
+                    "ls-files",
+                    "-z",
+                    "--others",
+                    "--ignored",
+                    "--exclude-standard",
+                ],
+                &present,
+            ),
+        )?;
+        if let Some(first) = ignored.first() {
+            warnings.push(ignored_warning(c, first, ignored.len()));
+        }
+        run_ok(c, &with(&["add", "-A", "-f"], &present))?;
+    }
+    // After the add, a path known to the index or to HEAD (a deletion) is one to commit.
+    let mut known = listed(c, &with(&["ls-files", "-z"], &present))?;
+    if let Ok(in_head) = listed(
+        c,
+        &with(&["ls-tree", "-r", "-z", "--name-only", "HEAD"], &present),
+    ) {
+        known.extend(in_head);
+    }
+    let committed: Vec<String> = present.into_iter().filter(|p| covers(&known, p)).collect();
+    let unchanged = committed.is_empty()
+        || git_owned(c, &with(&["diff", "--cached", "--quiet"], &committed))?
+            .status
+            .success();
     if !unchanged || allow_empty {
-        // Only the campaign's paths: changes the user staged elsewhere stay staged.
-        let mut commit = vec!["commit", "-q", "-m", message];
+        // Only kcamp's paths (`--only`): what the user staged stays staged, out of the commit;
+        // with `--allow-empty` and no path, an empty commit.
+        let mut commit = vec!["commit", "-q", "--only", "-m", message];
         if allow_empty {
             commit.push("--allow-empty");
         }
-        commit.extend(["--", "."]);
-        commit.extend(&excluded);
-        let done = git(c, &commit)?;
+        let args = if committed.is_empty() {
+            commit.iter().map(|s| (*s).to_owned()).collect()
+        } else {
+            with(&commit, &committed)
+        };
+        let done = git_owned(c, &args)?;
         if !done.status.success() {
-            return Err(stderr_of(&done));
+            return Err(explain_lock(c, stderr_of(&done)));
         }
     }
+    head_hash(c)
+}
+
+/// The campaign's own paths ([`OWN`] and the manifest's `harness_files` inside it).
+fn own_paths(c: &Campaign) -> Vec<String> {
+    let mut own: Vec<String> = OWN.iter().map(|s| (*s).to_owned()).collect();
+    for f in &c.manifest.harness_files {
+        let path = std::path::Path::new(f);
+        let inside = path
+            .components()
+            .all(|part| matches!(part, std::path::Component::Normal(_)));
+        if inside && !own.iter().any(|o| path.starts_with(o)) {
+            own.push(f.clone());
+        }
+    }
+    own
+}
+
+/// Whether `path` is one of `files` or a directory holding one.
+fn covers(files: &[String], path: &str) -> bool {
+    files.iter().any(|f| {
+        f == path
+            || f.strip_prefix(path)
+                .is_some_and(|rest| rest.starts_with('/'))
+    })
+}
+
+fn git_owned(c: &Campaign, args: &[String]) -> std::result::Result<Output, String> {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    git(c, &args)
+}
+
+/// The NUL-separated paths a git command prints.
+fn listed(c: &Campaign, args: &[String]) -> std::result::Result<Vec<String>, String> {
+    let out = git_owned(c, args)?;
+    if !out.status.success() {
+        return Err(explain_lock(c, stderr_of(&out)));
+    }
+    Ok(out
+        .stdout
+        .split(|b| *b == 0)
+        .filter(|f| !f.is_empty())
+        .map(|f| String::from_utf8_lossy(f).into_owned())
+        .collect())
+}
+
+fn run_ok(c: &Campaign, args: &[String]) -> std::result::Result<(), String> {
+    let out = git_owned(c, args)?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(explain_lock(c, stderr_of(&out)))
+    }
+}
+
+fn head_hash(c: &Campaign) -> std::result::Result<String, String> {
     let head = git(c, &["rev-parse", "HEAD"])?;
     if !head.status.success() {
         return Err(stderr_of(&head));
     }
     Ok(String::from_utf8_lossy(&head.stdout).trim().to_owned())
+}
+
+/// One warning for the step's files that the repository's ignore rules ignore: the rule
+/// (`git check-ignore -v`), the first file and how many.
+fn ignored_warning(c: &Campaign, first: &str, count: usize) -> String {
+    let rule = git(c, &["check-ignore", "-v", "--", first])
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .split('\t')
+                .next()
+                .map(|r| r.trim().to_owned())
+        })
+        .filter(|r| !r.is_empty())
+        .unwrap_or_else(|| "an ignore rule".to_owned());
+    format!(
+        "git ignores {} of this step ({rule}, e.g. {first}): kcamp adds them with `git add -f`, so that every decision is in the history",
+        crate::text::count(count, "file")
+    )
+}
+
+/// git's refusal, with what to do when it is the index lock: a git that is running holds
+/// it, or one that was killed left it behind.
+fn explain_lock(c: &Campaign, stderr: String) -> String {
+    if !stderr.contains("index.lock") {
+        return stderr;
+    }
+    let lock = git(c, &["rev-parse", "--git-path", "index.lock"])
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| {
+            let p = std::path::PathBuf::from(String::from_utf8_lossy(&o.stdout).trim());
+            std::path::absolute(c.dir.join(&p)).unwrap_or(p)
+        });
+    match lock {
+        Some(lock) => format!(
+            "{} is held: by a git that is running, or left by one that was killed; if no git is running, remove it ({})",
+            lock.display(),
+            crate::text::quote(&stderr, 200)
+        ),
+        None => stderr,
+    }
 }
 
 /// [`commit_all`] for a step that has no list of warnings to return: a refusal is journaled
@@ -202,7 +402,7 @@ pub(super) fn commit_or_journal(
     // the command line, yet possible in a record written by hand): `git log` shows it
     // escaped, as `kcamp log` does, instead of reordering the terminal's text.
     let message = &crate::text::escape_controls(message);
-    match commit_all(c, message, allow_empty) {
+    match commit_all(c, message, allow_empty, warnings) {
         Committed::Off => Ok(None),
         Committed::Hash(h) => Ok(Some(h)),
         Committed::Failed(msg) => {

@@ -375,9 +375,45 @@ pub fn read_decision(round_dir: &Path) -> Result<Option<Decision>> {
                 format!("malformed decision: {e}"),
             )
         }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => match journaled_decision(round_dir) {
+            // Decided, and its decision deleted: damage to read around and repair, never an
+            // open round that a writer would decide again.
+            Some(event) => Err(Error::in_file(
+                &p,
+                None,
+                None,
+                format!(
+                    "missing, though {JOURNAL_FILE} records the round's decision ({event}): it is rebuilt from the journal and the round's gate record, or from git"
+                ),
+            )),
+            None => Ok(None),
+        },
         Err(e) => Err(Error::io(format!("reading {}", p.display()), e)),
     }
+}
+
+/// The journal's last event that finished a decision of the round at `round_dir`
+/// (`baseline_done`, `accept_done`, `rollback_done`), if any. Read only where the round has
+/// no decision file, which is the open round alone in a campaign without damage.
+fn journaled_decision(round_dir: &Path) -> Option<&'static str> {
+    let n: u32 = round_dir
+        .file_name()?
+        .to_str()?
+        .strip_prefix("round-")?
+        .parse()
+        .ok()?;
+    let campaign = round_dir.parent()?.parent()?;
+    let journal = read_journal(campaign).ok()?;
+    journal
+        .entries
+        .iter()
+        .rev()
+        .filter(|e| e.round == Some(n))
+        .find_map(|e| {
+            ["baseline_done", "accept_done", "rollback_done"]
+                .into_iter()
+                .find(|done| e.event == *done)
+        })
 }
 
 /// The newest round decided BASELINE or ACCEPTED, among `(round, its decision)`. Borrowed:

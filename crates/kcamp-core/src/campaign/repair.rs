@@ -198,13 +198,20 @@ fn repair_decision(
             }
         },
     };
-    out.repaired.push(format!(
-        "{}: unreadable; rebuilt from {source} (the damaged copy is kept as {})",
-        rel(c, &path),
-        rel(c, &bad_copy(&path))
-    ));
+    let present = path.symlink_metadata().is_ok();
+    out.repaired.push(if present {
+        format!(
+            "{}: unreadable; rebuilt from {source} (the damaged copy is kept as {})",
+            rel(c, &path),
+            rel(c, &bad_copy(&path))
+        )
+    } else {
+        format!("{}: missing; rebuilt from {source}", rel(c, &path))
+    });
     if !dry_run {
-        rename(&path, &bad_copy(&path))?;
+        if present {
+            rename(&path, &bad_copy(&path))?;
+        }
         write_atomic(&path, &bytes)?;
     }
     Ok(())

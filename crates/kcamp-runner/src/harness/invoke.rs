@@ -32,6 +32,10 @@ pub(super) struct Call<'a> {
     pub header: &'a str,
 }
 
+/// A wait between two looks at the command longer than this is time kcamp itself was
+/// stopped (SIGSTOP, Ctrl-Z) or the machine slept, not the command's.
+const STOPPED_GAP: Duration = Duration::from_secs(1);
+
 /// How it ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Ended {
@@ -211,6 +215,20 @@ pub(super) fn shell(
     command
 }
 
+/// Why a harness that ended with `status` never got to measure anything, if it did not:
+/// the shell could not find or run its program (126, 127), or the file size limit killed it.
+fn never_ran(status: ExitStatus) -> Option<String> {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(127), _) => Some("the shell could not find its program (exit status 127)".into()),
+        (Some(126), _) => Some("the shell could not run its program (exit status 126)".into()),
+        (_, Some(libc::SIGXFSZ)) => {
+            Some("it was killed for exceeding the file size limit (ulimit -f, SIGXFSZ)".into())
+        }
+        _ => None,
+    }
+}
+
 /// Run `call`; `Err` only when it could not be run, was cancelled, or the log could not be
 /// written: a crash or a timeout is how it ended, for the caller to record. Its output goes
 /// to the log bounded ([`LOG_KEPT_BYTES`]); whatever it leaves running, in its group or
@@ -256,7 +274,19 @@ pub(super) fn invoke(call: &Call<'_>, cancel: &AtomicBool) -> Result<Ran> {
         }
     };
     let start = Instant::now();
+    // The time charged to the command: the wall clock less the time kcamp was stopped
+    // (a wait between two looks longer than STOPPED_GAP counts as one poll).
+    let mut charged = Duration::ZERO;
+    let mut looked = start;
     let ended = loop {
+        let now = Instant::now();
+        let gap = now - looked;
+        looked = now;
+        charged += if gap > STOPPED_GAP {
+            Duration::from_millis(50)
+        } else {
+            gap
+        };
         match child.try_wait() {
             Err(e) => {
                 end(&mut child);
@@ -272,7 +302,7 @@ pub(super) fn invoke(call: &Call<'_>, cancel: &AtomicBool) -> Result<Ran> {
                 guard.release();
                 return Err(cancelled(call.line));
             }
-            Ok(None) if start.elapsed() > call.limit => {
+            Ok(None) if charged > call.limit => {
                 kill_group(pgid);
                 let _ = child.wait();
                 break Ended::TimedOut;
@@ -308,6 +338,24 @@ pub(super) fn invoke(call: &Call<'_>, cancel: &AtomicBool) -> Result<Ran> {
         ),
     });
     write_log(&mut log, call.log, footer.as_bytes())?;
+    if let Ended::Exited(status) = &ended
+        && let Some(why) = never_ran(*status)
+    {
+        // No shape's row may say the kernel failed: the harness never measured it.
+        return Err(Error::io(
+            format!("running harness command `{}`", call.line),
+            std::io::Error::other(format!(
+                "{why}, so nothing was measured and nothing recorded; this is not the kernel's failure{}",
+                last_line
+                    .as_deref()
+                    .map(|l| format!(" (its last line: {})", kcamp_core::text::quote(l, 200)))
+                    .unwrap_or_default()
+            )),
+        )
+        .with_next(vec![kcamp_core::next::NextStep::by_hand(
+            "make the command run on this machine (the program it names, its interpreter, `ulimit -f`), then run the same kcamp command again",
+        )]));
+    }
     Ok(Ran {
         ended,
         seconds,
