@@ -5,30 +5,12 @@
 //! journaled is damage that `repair` rebuilds. CSVs are imported, so no GPU is needed.
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::time::Duration;
 
 use serde_json::Value;
 
 use crate::common;
-use common::{GIT_IDENTITY, csv, describe, edit_kernel, git, run};
-
-/// `kcamp --json -C dir ARGS` in a campaign that commits to git.
-fn in_git(dir: &Path, args: &[&str]) -> Output {
-    common::kcamp(dir)
-        .env_remove("GIT_DIR")
-        .envs(GIT_IDENTITY)
-        .arg("--json")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn in_git_ok(dir: &Path, args: &[&str], code: i32) -> Value {
-    let out = in_git(dir, args);
-    assert_eq!(out.status.code(), Some(code), "{}", describe(args, &out));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use common::{GIT_IDENTITY, csv, describe, edit_kernel, git, in_git, in_git_ok, run};
 
 /// A repository `root` whose `.gitignore` is `ignore`, holding a campaign that commits its
 /// steps at `root/camp`, committed as initialised.

@@ -5,29 +5,11 @@
 
 use crate::common::refusal;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use serde_json::Value;
 
 use crate::common;
-use common::{GIT_IDENTITY, csv, describe, edit_kernel, git, run};
-
-/// `kcamp --json -C dir ARGS` in a campaign that commits to git.
-fn in_git(dir: &Path, args: &[&str]) -> Output {
-    common::kcamp(dir)
-        .env_remove("GIT_DIR")
-        .envs(GIT_IDENTITY)
-        .arg("--json")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn in_git_ok(dir: &Path, args: &[&str], code: i32) -> Value {
-    let out = in_git(dir, args);
-    assert_eq!(out.status.code(), Some(code), "{}", describe(args, &out));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use common::{GIT_IDENTITY, csv, describe, edit_kernel, git, in_git_ok, run};
 
 /// A campaign that commits its steps, its own git repository: round 1 from baseline.csv,
 /// round 2 open with an edited kernel and validated with better.csv (ACCEPT).

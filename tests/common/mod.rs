@@ -424,3 +424,23 @@ pub fn refusal(v: &Value) -> String {
     }
     text
 }
+
+/// `kcamp --json -C dir ARGS` in a campaign that commits to git (with an identity).
+#[allow(dead_code)]
+pub fn in_git(dir: &Path, args: &[&str]) -> Output {
+    kcamp(dir)
+        .env_remove("GIT_DIR")
+        .envs(GIT_IDENTITY)
+        .arg("--json")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// [`in_git`], which must exit with `code`; its JSON document.
+#[allow(dead_code)]
+pub fn in_git_ok(dir: &Path, args: &[&str], code: i32) -> Value {
+    let out = in_git(dir, args);
+    assert_eq!(out.status.code(), Some(code), "{}", describe(args, &out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
