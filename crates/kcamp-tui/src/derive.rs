@@ -404,6 +404,21 @@ pub fn format_dims(dims: &[u64]) -> String {
         .join("×")
 }
 
+/// The round the dashboard opens on (index into the rounds): the newest, unless that is the
+/// open round with nothing measured yet, whose gate would be empty: then the newest decided
+/// round with a measurement, so the first screen shows a gate.
+pub fn landing_round(state: &CampaignState) -> usize {
+    let last = state.rounds.len().saturating_sub(1);
+    let measured = |r: &RoundState| r.gate.is_some() || r.table.is_some() || r.table_error.is_some();
+    match state.rounds.last() {
+        Some(newest) if newest.decision.is_none() && !measured(newest) => state.rounds[..last]
+            .iter()
+            .rposition(|r| r.decision.is_some() && measured(r))
+            .unwrap_or(last),
+        _ => last,
+    }
+}
+
 pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
     let Some(round) = state.rounds.get(index) else {
         return GateView {

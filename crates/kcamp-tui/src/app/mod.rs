@@ -118,6 +118,29 @@ pub struct Toast {
     pub until: DateTime<Utc>,
 }
 
+/// Where the selection goes when the rounds change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Follow {
+    /// Until the user moves it: on [`derive::landing_round`], so the gate shows a table while
+    /// the open round is unmeasured, and on the open round once it has a measurement.
+    Landing,
+    /// On the newest round, measured or not: the user moved onto it.
+    Newest,
+    /// On the round the user chose.
+    Chosen,
+}
+
+impl Follow {
+    /// After the user selected `index` of `len` rounds.
+    fn after_move(index: usize, len: usize) -> Follow {
+        if index + 1 == len {
+            Follow::Newest
+        } else {
+            Follow::Chosen
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct Model {
     pub theme: Theme,
@@ -145,8 +168,8 @@ pub struct Model {
     pub focus: Panel,
     /// Index into `rounds` of the round shown in the gate and details panels.
     pub selected: usize,
-    /// The selection follows the newest round until the user moves it.
-    follow_latest: bool,
+    /// How the selection moves when the rounds change.
+    follow: Follow,
     pub gate: GateTable,
     pub details: Vec<DetailLine>,
     pub details_scroll: usize,
@@ -208,7 +231,7 @@ impl Model {
             live: None,
             focus: Panel::Rounds,
             selected: 0,
-            follow_latest: true,
+            follow: Follow::Landing,
             gate: GateTable::default(),
             details: Vec::new(),
             details_scroll: 0,
@@ -405,7 +428,7 @@ impl Model {
             && let Some(&last) = self.round_rows.last()
         {
             self.selected = last;
-            self.follow_latest = self.selected + 1 == self.rounds.len();
+            self.follow = Follow::after_move(self.selected, self.rounds.len());
             self.refresh_selection();
         }
     }
@@ -540,12 +563,15 @@ impl Model {
         self.sparks = derive::sparklines(state, MAX_SPARKLINES);
         self.refresh_round_rows();
         let last = self.rounds.len().saturating_sub(1);
-        self.selected = if self.follow_latest {
-            last
-        } else {
-            previous
+        self.selected = match self.follow {
+            Follow::Landing => self
+                .state
+                .as_ref()
+                .map_or(last, derive::landing_round),
+            Follow::Newest => last,
+            Follow::Chosen => previous
                 .and_then(|n| self.rounds.iter().position(|r| r.number == n))
-                .unwrap_or(last)
+                .unwrap_or(last),
         };
         self.refresh_selection();
     }

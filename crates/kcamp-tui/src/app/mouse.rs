@@ -57,7 +57,7 @@ pub(super) fn on_mouse(model: &mut Model, event: &MouseEvent) -> Vec<Effect> {
                 Panel::Rounds => {
                     if let Some(i) = crate::view::rounds_row_at(model, area, at.y) {
                         model.selected = i;
-                        model.follow_latest = i + 1 == model.rounds.len();
+                        model.follow = super::Follow::after_move(i, model.rounds.len());
                         model.refresh_selection();
                     }
                 }

@@ -685,6 +685,8 @@ fn ticks_check_liveness_only_while_something_runs_and_redraw_once_a_second() {
 #[test]
 fn the_gate_panel_says_what_an_unmeasured_round_is_waiting_for() {
     let mut m = model_with(fixtures::unmeasured_round());
+    // It opens on the BASELINE; the open round is selected by hand.
+    chr(&mut m, 'G');
     assert_eq!(
         m.gate_note().as_deref(),
         Some("round 2 is not measured yet: press v to validate it (V: every target shape)")
@@ -706,7 +708,8 @@ fn the_gate_panel_says_what_an_unmeasured_round_is_waiting_for() {
     let mut elsewhere = fixtures::unmeasured_round();
     elsewhere.live = Some(fixtures::progress(0, 2));
     elsewhere.lock_holder = Some("pid 77 (kcamp validate)".into());
-    let m = model_with(elsewhere);
+    let mut m = model_with(elsewhere);
+    chr(&mut m, 'G');
     let note = m.gate_note().unwrap();
     assert!(note.contains("started elsewhere"), "{note}");
     assert!(!note.contains("press v"), "{note}");
@@ -725,6 +728,40 @@ fn a_round_rolled_back_before_it_was_measured_has_nothing_to_validate() {
     // And v is indeed refused there.
     assert!(chr(&mut m, 'v').is_empty());
     assert!(last_message(&m).starts_with("no open round to validate"));
+}
+
+#[test]
+fn it_opens_on_the_last_decided_round_while_the_open_round_is_unmeasured() {
+    // Rounds 1–3 decided and measured, open round 4 not measured yet.
+    let mut m = model_with(fixtures::tried_kernel_unmeasured());
+    assert_eq!(m.rounds[m.selected].number, 3);
+    assert_eq!(m.gate.view.round, Some(3));
+    assert!(!m.gate.view.lines.is_empty(), "the first screen shows a gate");
+    assert_eq!(m.gate_note(), None);
+    // The round keys still act on the open round.
+    assert_eq!(
+        chr(&mut m, 'v'),
+        [Effect::Spawn(CampaignCommand::Validate { full: false })]
+    );
+    // Once the open round is measured, the selection moves onto it.
+    m.running = None;
+    update(
+        &mut m,
+        Msg::StateLoaded(Ok(Box::new(fixtures::several_rounds().into()))),
+    );
+    assert_eq!(m.rounds[m.selected].number, 4);
+    // A round opened with nothing measured: the selection stays on one with a gate.
+    let mut fresh = model_with(fixtures::unmeasured_round());
+    assert_eq!(fresh.rounds[fresh.selected].number, 1);
+    // Moved onto the open round by hand, the selection stays there through reloads.
+    chr(&mut fresh, 'G');
+    assert_eq!(fresh.rounds[fresh.selected].number, 2);
+    update(
+        &mut fresh,
+        Msg::StateLoaded(Ok(Box::new(fixtures::unmeasured_round().into()))),
+    );
+    assert_eq!(fresh.rounds[fresh.selected].number, 2);
+    assert!(fresh.gate_note().unwrap().contains("press v"));
 }
 
 #[test]
