@@ -1108,6 +1108,11 @@ fn a_click_selects_and_the_wheel_scrolls() {
         click(MouseEventKind::ScrollUp, x, header as u16 + 3),
     );
     assert_eq!(m.gate.cursor, 0, "the wheel moves the gate's cursor");
+    // Over the rounds list, one turn of the wheel moves one round: from 3, up to 2, not 1.
+    update(&mut m, click(MouseEventKind::ScrollUp, 3, y));
+    assert_eq!(m.rounds[m.selected].number, 2, "one wheel step, one round");
+    update(&mut m, click(MouseEventKind::ScrollDown, 3, y));
+    assert_eq!(m.rounds[m.selected].number, 3);
 }
 
 #[test]

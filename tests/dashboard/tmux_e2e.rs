@@ -698,3 +698,44 @@ fn kcamp_outside_a_campaign_opens_a_scratch_copy_and_says_where_at_the_end() {
         tmp.path().display()
     );
 }
+
+#[test]
+fn it_opens_on_a_gate_and_the_wheel_moves_one_round() {
+    if tmux_missing() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let campaign = demo_copy(tmp.path(), |m| m);
+    let (tmux, _) = open_dashboard("landing", &campaign);
+    for (w, h) in [(80, 24), (120, 40), (200, 60)] {
+        tmux.resize(w, h);
+        // The demo's open round 4 is unmeasured: round 3's gate is on screen, the round
+        // keys still name round 4.
+        let screen = tmux.wait_for(&format!("round 3's gate at {w}×{h}"), Duration::from_secs(10), |s| {
+            s.lines().next().is_some_and(|l| l.chars().count() <= w as usize)
+                && s.contains("2 Gate round 3")
+                && s.contains("v validate r4")
+        });
+        assert!(screen.contains("keys act on open r4"), "{w}×{h}:\n{screen}");
+        assert!(!screen.contains("not measured yet"), "{w}×{h}:\n{screen}");
+    }
+    // One turn of the wheel over the rounds list (SGR report: 64 up, 65 down): one round.
+    let screen = tmux.capture();
+    let y = screen
+        .lines()
+        .position(|l| l.starts_with("│ 3 "))
+        .unwrap_or_else(|| panic!("no row of round 3:\n{screen}"));
+    tmux.type_text(&format!("\x1b[<64;3;{}M", y + 1));
+    tmux.wait_for("one round up", Duration::from_secs(10), |s| {
+        s.contains("2 Gate round 2")
+    });
+    tmux.type_text(&format!("\x1b[<65;3;{}M", y + 1));
+    tmux.wait_for("one round down", Duration::from_secs(10), |s| {
+        s.contains("2 Gate round 3")
+    });
+    tmux.send(&["q"]);
+    let end = tmux.wait_for("the exit", Duration::from_secs(10), |s| {
+        s.contains("KCAMP_EXIT=")
+    });
+    assert!(end.contains("KCAMP_EXIT=0"), "{end}");
+}
