@@ -1321,3 +1321,33 @@ fn the_header_keeps_the_lock_holder_at_80_columns() {
     let header = text.lines().next().unwrap();
     assert!(header.contains("locked by pid 5151"), "{header}");
 }
+
+#[test]
+fn a_read_error_goes_as_soon_as_the_campaign_reads_again() {
+    let mut m = model(fixtures::several_rounds(), Theme::colored());
+    let error = "manifest.yaml: mapping values are not allowed here at line 3 column 9";
+    for _ in 0..=kcamp_tui::app::RELOAD_RETRIES {
+        update(&mut m, Msg::StateLoaded(Err(error.into())));
+        update(&mut m, Msg::Tick);
+    }
+    // The rows under the panels: the status rows and the key bar.
+    let status = |m: &Model, size: (u16, u16)| {
+        let text = screen(m, size);
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len() - 3..].join("\n")
+    };
+    for size in [SMALL, MID, BIG] {
+        assert!(
+            status(&m, size).contains("cannot read the campaign"),
+            "{size:?}"
+        );
+    }
+    update(
+        &mut m,
+        Msg::StateLoaded(Ok(Box::new(fixtures::several_rounds().into()))),
+    );
+    for size in [SMALL, MID, BIG] {
+        let rows = status(&m, size);
+        assert!(!rows.contains("cannot read"), "{size:?}:\n{rows}");
+    }
+}

@@ -739,3 +739,39 @@ fn it_opens_on_a_gate_and_the_wheel_moves_one_round() {
     });
     assert!(end.contains("KCAMP_EXIT=0"), "{end}");
 }
+
+#[test]
+fn a_read_error_goes_as_soon_as_the_manifest_reads_again() {
+    if tmux_missing() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let campaign = demo_copy(tmp.path(), |m| m);
+    let (tmux, _) = open_dashboard("readerr", &campaign);
+    let manifest = campaign.join("manifest.yaml");
+    let good = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, "name: [unclosed\n").unwrap();
+    tmux.wait_for("the read error", Duration::from_secs(30), |s| {
+        s.contains("cannot read the campaign; the panels show the last state read")
+    });
+    std::fs::write(&manifest, &good).unwrap();
+    let fixed = Instant::now();
+    // The rows under the panels (status rows, key bar) say nothing of it any more.
+    let status = |s: &str| {
+        let lines: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
+        lines[lines.len().saturating_sub(3)..].join("\n")
+    };
+    let screen = tmux.wait_for("the error gone", Duration::from_secs(30), |s| {
+        s.contains("campaign readable again") && !status(s).contains("cannot read")
+    });
+    assert!(
+        fixed.elapsed() < Duration::from_secs(3),
+        "{:?} after the fix:\n{screen}",
+        fixed.elapsed()
+    );
+    tmux.send(&["q"]);
+    let end = tmux.wait_for("the exit", Duration::from_secs(10), |s| {
+        s.contains("KCAMP_EXIT=")
+    });
+    assert!(end.contains("KCAMP_EXIT=0"), "{end}");
+}

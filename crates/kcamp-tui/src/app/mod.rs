@@ -366,6 +366,11 @@ impl Model {
         if matches!(tone, Tone::Warn | Tone::Bad) {
             self.toast(text.clone(), tone);
         }
+        self.log_line(text, tone);
+    }
+
+    /// A line in the log only.
+    fn log_line(&mut self, text: String, tone: Tone) {
         self.messages.push(LogLine {
             time: self.now(),
             source: LogSource::Dashboard,
@@ -662,7 +667,9 @@ impl Model {
         if self.failed_loads <= RELOAD_RETRIES {
             self.retry = Some(scope);
         } else if self.load_error.as_deref() != Some(error.as_str()) {
-            self.note(format!("cannot read the campaign: {error}"), Tone::Bad);
+            // In the log, not a toast: the read error's own status row says it for exactly
+            // as long as it holds, where a toast would outlive the fix by seconds.
+            self.log_line(format!("cannot read the campaign: {error}"), Tone::Bad);
             self.load_error = Some(error);
             self.redraw = true;
         }

@@ -442,6 +442,15 @@ fn half_written_files_are_retried_before_the_error_shows() {
         Msg::StateLoaded(Ok(Box::new(fixtures::several_rounds().into()))),
     );
     assert!(m.load_error.is_none());
+    // Nothing on screen still says it cannot be read: no toast outlives the fix.
+    assert!(
+        m.toast
+            .as_ref()
+            .is_none_or(|t| !t.text.contains("cannot read")),
+        "{:?}",
+        m.toast
+    );
+    assert!(last_message(&m).contains("readable again"));
 }
 
 #[test]
