@@ -1367,7 +1367,10 @@ fn joined_and_accented_text_stays_whole_and_control_characters_show() {
         let t = terminal(&m, size);
         let buffer = t.backend().buffer();
         let cells: Vec<&str> = buffer.content().iter().map(|c| c.symbol()).collect();
-        assert!(cells.contains(&"e\u{301}"), "{size:?}: the accent on its letter");
+        assert!(
+            cells.contains(&"e\u{301}"),
+            "{size:?}: the accent on its letter"
+        );
         assert!(cells.contains(&family), "{size:?}: the family in one cell");
         let text = t.backend().to_string();
         assert!(text.contains("tab␉here"), "{size:?}:\n{text}");

@@ -31,9 +31,24 @@ struct Tmux {
 
 impl Tmux {
     fn start(name: &str, command: &str) -> Tmux {
+        Tmux::start_sized(name, command, (120, 40))
+    }
+
+    /// A session of `width` × `height` (resize-window does not grow a detached window).
+    fn start_sized(name: &str, command: &str, (width, height): (u16, u16)) -> Tmux {
         let socket = format!("kcamp-e2e-{name}-{}", std::process::id());
+        let (width, height) = (width.to_string(), height.to_string());
         let status = Command::new("tmux")
-            .args(["-L", &socket, "new-session", "-d", "-x", "120", "-y", "40"])
+            .args([
+                "-L",
+                &socket,
+                "new-session",
+                "-d",
+                "-x",
+                &width,
+                "-y",
+                &height,
+            ])
             .args(["-s", "e2e", command])
             .status()
             .expect("starting tmux");
@@ -205,6 +220,16 @@ fn open_dashboard(name: &str, campaign: &Path) -> (Tmux, String) {
 
 /// The same, with more `NAME=value` words for `env`.
 fn open_dashboard_with(name: &str, campaign: &Path, env: &str) -> (Tmux, String) {
+    open_dashboard_sized(name, campaign, env, (120, 40))
+}
+
+/// The same, in a terminal of this size.
+fn open_dashboard_sized(
+    name: &str,
+    campaign: &Path,
+    env: &str,
+    size: (u16, u16),
+) -> (Tmux, String) {
     let exe = env!("CARGO_BIN_EXE_kcamp");
     let command = format!(
         "env XDG_RUNTIME_DIR=/tmp VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \
@@ -212,7 +237,7 @@ fn open_dashboard_with(name: &str, campaign: &Path, env: &str) -> (Tmux, String)
         kcamp_core::text::shell_word(exe),
         kcamp_core::text::shell_word(&campaign.display().to_string())
     );
-    let tmux = Tmux::start(name, &command);
+    let tmux = Tmux::start_sized(name, &command, size);
     let screen = tmux.wait_for("the dashboard", Duration::from_secs(120), |s| {
         s.contains("1 Rounds") && s.contains("demo-gemm")
     });
@@ -706,38 +731,43 @@ fn it_opens_on_a_gate_and_the_wheel_moves_one_round() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let campaign = demo_copy(tmp.path(), |m| m);
-    let (tmux, _) = open_dashboard("landing", &campaign);
-    for (w, h) in [(80, 24), (120, 40), (200, 60)] {
-        tmux.resize(w, h);
+    for (w, h) in [(80u16, 24u16), (120, 40), (200, 60)] {
+        let (tmux, _) = open_dashboard_sized(&format!("landing{w}"), &campaign, "", (w, h));
         // The demo's open round 4 is unmeasured: round 3's gate is on screen, the round
         // keys still name round 4.
-        let screen = tmux.wait_for(&format!("round 3's gate at {w}×{h}"), Duration::from_secs(10), |s| {
-            s.lines().next().is_some_and(|l| l.chars().count() <= w as usize)
-                && s.contains("2 Gate round 3")
-                && s.contains("v validate r4")
-        });
+        let screen = tmux.wait_for(
+            &format!("round 3's gate at {w}×{h}"),
+            Duration::from_secs(30),
+            |s| {
+                s.lines()
+                    .find(|l| l.contains("1 Rounds"))
+                    .is_some_and(|l| l.chars().count() == w as usize)
+                    && s.contains("2 Gate round 3")
+                    && s.contains("v validate r4")
+            },
+        );
         assert!(screen.contains("keys act on open r4"), "{w}×{h}:\n{screen}");
         assert!(!screen.contains("not measured yet"), "{w}×{h}:\n{screen}");
+        // One turn of the wheel over the rounds list (SGR report: 64 up, 65 down): one
+        // round, from 3 to 2, not to 1.
+        let y = screen
+            .lines()
+            .position(|l| l.starts_with("│ 2 "))
+            .unwrap_or_else(|| panic!("no row of round 2:\n{screen}"));
+        tmux.type_text(&format!("\x1b[<64;3;{}M", y + 1));
+        tmux.wait_for("one round up", Duration::from_secs(10), |s| {
+            s.contains("2 Gate round 2")
+        });
+        tmux.type_text(&format!("\x1b[<65;3;{}M", y + 1));
+        tmux.wait_for("one round down", Duration::from_secs(10), |s| {
+            s.contains("2 Gate round 3")
+        });
+        tmux.send(&["q"]);
+        let end = tmux.wait_for("the exit", Duration::from_secs(10), |s| {
+            s.contains("KCAMP_EXIT=")
+        });
+        assert!(end.contains("KCAMP_EXIT=0"), "{end}");
     }
-    // One turn of the wheel over the rounds list (SGR report: 64 up, 65 down): one round.
-    let screen = tmux.capture();
-    let y = screen
-        .lines()
-        .position(|l| l.starts_with("│ 3 "))
-        .unwrap_or_else(|| panic!("no row of round 3:\n{screen}"));
-    tmux.type_text(&format!("\x1b[<64;3;{}M", y + 1));
-    tmux.wait_for("one round up", Duration::from_secs(10), |s| {
-        s.contains("2 Gate round 2")
-    });
-    tmux.type_text(&format!("\x1b[<65;3;{}M", y + 1));
-    tmux.wait_for("one round down", Duration::from_secs(10), |s| {
-        s.contains("2 Gate round 3")
-    });
-    tmux.send(&["q"]);
-    let end = tmux.wait_for("the exit", Duration::from_secs(10), |s| {
-        s.contains("KCAMP_EXIT=")
-    });
-    assert!(end.contains("KCAMP_EXIT=0"), "{end}");
 }
 
 #[test]

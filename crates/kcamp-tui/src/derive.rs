@@ -409,7 +409,8 @@ pub fn format_dims(dims: &[u64]) -> String {
 /// round with a measurement, so the first screen shows a gate.
 pub fn landing_round(state: &CampaignState) -> usize {
     let last = state.rounds.len().saturating_sub(1);
-    let measured = |r: &RoundState| r.gate.is_some() || r.table.is_some() || r.table_error.is_some();
+    let measured =
+        |r: &RoundState| r.gate.is_some() || r.table.is_some() || r.table_error.is_some();
     match state.rounds.last() {
         Some(newest) if newest.decision.is_none() && !measured(newest) => state.rounds[..last]
             .iter()

@@ -372,7 +372,10 @@ mod tests {
         assert_eq!(width(accent), 12);
         assert_eq!(width(family), 7);
         assert_eq!(fit_end(accent, 5), "cafe\u{301}…");
-        assert_eq!(fit_end(family, 4), "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467} …");
+        assert_eq!(
+            fit_end(family, 4),
+            "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467} …"
+        );
         assert_eq!(fit_start(accent, 4), "…ait");
         let rows: Vec<String> = wrap(&Line::from(accent), 5)
             .iter()
