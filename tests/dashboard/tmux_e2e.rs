@@ -805,3 +805,45 @@ fn a_read_error_goes_as_soon_as_the_manifest_reads_again() {
     });
     assert!(end.contains("KCAMP_EXIT=0"), "{end}");
 }
+
+#[test]
+fn the_config_file_remaps_keys_and_a_broken_one_is_said_not_fatal() {
+    if tmux_missing() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let campaign = demo_copy(tmp.path(), |m| m);
+    let config = tmp.path().join("config");
+    std::fs::create_dir_all(config.join("kcamp")).unwrap();
+    let file = config.join("kcamp/tui.toml");
+    std::fs::write(
+        &file,
+        "[keys]\nvalidate = \"x\"\n\n[layout]\nfocus = \"gate\"\n",
+    )
+    .unwrap();
+    let env = format!(
+        "XDG_CONFIG_HOME={}",
+        kcamp_core::text::shell_word(&config.display().to_string())
+    );
+    let (tmux, _) = open_dashboard_with("config", &campaign, &env);
+    tmux.wait_for(
+        "the remapped key in the bar",
+        Duration::from_secs(30),
+        |s| s.contains("x validate r4") && !s.contains("v validate r4"),
+    );
+    tmux.send(&["q"]);
+    tmux.wait_for("the exit", Duration::from_secs(10), |s| {
+        s.contains("KCAMP_EXIT=0")
+    });
+    drop(tmux);
+    // A file that does not parse: the dashboard opens with every default and says where.
+    std::fs::write(&file, "[keys]\nvalidate = \"x\n").unwrap();
+    let (tmux, _) = open_dashboard_with("config-bad", &campaign, &env);
+    tmux.wait_for("the problem said", Duration::from_secs(30), |s| {
+        s.contains("tui.toml:2:") && s.contains("v validate r4")
+    });
+    tmux.send(&["q"]);
+    tmux.wait_for("the exit", Duration::from_secs(10), |s| {
+        s.contains("KCAMP_EXIT=0")
+    });
+}

@@ -257,6 +257,19 @@ impl Model {
         }
     }
 
+    /// The config file's layout, and each of its problems said (a warning, in the log):
+    /// what it could not read is at its default.
+    pub fn apply_config(&mut self, config: &crate::config::Config) {
+        if let Some(panel) = config.focus {
+            self.focus = panel;
+        }
+        self.zoomed = config.zoom;
+        self.bar_expanded = config.expand_key_bar;
+        for problem in &config.problems {
+            self.note(problem.clone(), Tone::Warn);
+        }
+    }
+
     /// Where keys go now.
     pub fn context(&self) -> Context {
         self.popup
@@ -569,10 +582,7 @@ impl Model {
         self.refresh_round_rows();
         let last = self.rounds.len().saturating_sub(1);
         self.selected = match self.follow {
-            Follow::Landing => self
-                .state
-                .as_ref()
-                .map_or(last, derive::landing_round),
+            Follow::Landing => self.state.as_ref().map_or(last, derive::landing_round),
             Follow::Newest => last,
             Follow::Chosen => previous
                 .and_then(|n| self.rounds.iter().position(|r| r.number == n))

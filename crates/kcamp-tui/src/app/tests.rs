@@ -745,7 +745,10 @@ fn it_opens_on_the_last_decided_round_while_the_open_round_is_unmeasured() {
     let mut m = model_with(fixtures::tried_kernel_unmeasured());
     assert_eq!(m.rounds[m.selected].number, 3);
     assert_eq!(m.gate.view.round, Some(3));
-    assert!(!m.gate.view.lines.is_empty(), "the first screen shows a gate");
+    assert!(
+        !m.gate.view.lines.is_empty(),
+        "the first screen shows a gate"
+    );
     assert_eq!(m.gate_note(), None);
     // The round keys still act on the open round.
     assert_eq!(
@@ -1188,4 +1191,23 @@ fn plus_zooms_the_focused_panel_and_tab_still_moves() {
     assert_eq!(crate::view::panel_areas(&m)[0], crate::view::body_area(&m));
     chr(&mut m, '+');
     assert!(crate::view::panel_areas(&m).iter().all(|a| !a.is_empty()));
+}
+
+#[test]
+fn a_config_file_sets_the_layout_and_its_problems_are_said_never_fatal() {
+    let mut m = model_with(fixtures::several_rounds());
+    let config = crate::config::parse("[layout]\nfocus = \"gate\"\nzoom = true\n", "tui.toml");
+    m.apply_config(&config);
+    assert_eq!(m.focus, Panel::Gate);
+    assert!(m.zoomed);
+    let mut m = model_with(fixtures::several_rounds());
+    let config = crate::config::parse("[layout]\nfocus = \"gaet\"\n", "tui.toml");
+    m.apply_config(&config);
+    assert_eq!(m.focus, Panel::Rounds, "the default");
+    let said = m.toast.as_ref().map(|t| t.text.as_str()).unwrap_or("");
+    assert!(
+        said.starts_with("tui.toml:2:9: no panel is called 'gaet'"),
+        "{said}"
+    );
+    assert!(last_message(&m).starts_with("tui.toml:2:9:"));
 }
