@@ -677,6 +677,9 @@ fn the_live_panel_marks_the_lines_it_leaves_out() {
 #[test]
 fn an_unmeasured_round_says_what_it_waits_for() {
     let mut m = model(fixtures::unmeasured_round(), Theme::colored());
+    // It opens on the BASELINE's gate; the open round is selected by hand.
+    assert!(screen(&m, BIG).contains("2 Gate round 1"));
+    press(&mut m, "G");
     assert!(screen(&m, BIG).contains("press v to validate"));
     press(&mut m, "V");
     let text = screen(&m, BIG);
@@ -1108,6 +1111,11 @@ fn a_click_selects_and_the_wheel_scrolls() {
         click(MouseEventKind::ScrollUp, x, header as u16 + 3),
     );
     assert_eq!(m.gate.cursor, 0, "the wheel moves the gate's cursor");
+    // Over the rounds list, one turn of the wheel moves one round: from 3, up to 2, not 1.
+    update(&mut m, click(MouseEventKind::ScrollUp, 3, y));
+    assert_eq!(m.rounds[m.selected].number, 2, "one wheel step, one round");
+    update(&mut m, click(MouseEventKind::ScrollDown, 3, y));
+    assert_eq!(m.rounds[m.selected].number, 3);
 }
 
 #[test]
@@ -1185,7 +1193,8 @@ fn a_working_kernel_already_tried_is_named_where_the_open_round_is_decided() {
     snap("tried_kernel", &m);
     // Not measured yet: under the note that `v` measures it, the gate says that this
     // kernel was given up once.
-    let m = loaded(fixtures::tried_kernel_unmeasured());
+    let mut m = loaded(fixtures::tried_kernel_unmeasured());
+    press(&mut m, "G");
     for size in [SMALL, MID, BIG] {
         let text = screen(&m, size);
         assert!(
@@ -1315,4 +1324,59 @@ fn the_header_keeps_the_lock_holder_at_80_columns() {
     let text = screen(&m, SMALL);
     let header = text.lines().next().unwrap();
     assert!(header.contains("locked by pid 5151"), "{header}");
+}
+
+#[test]
+fn a_read_error_goes_as_soon_as_the_campaign_reads_again() {
+    let mut m = model(fixtures::several_rounds(), Theme::colored());
+    let error = "manifest.yaml: mapping values are not allowed here at line 3 column 9";
+    for _ in 0..=kcamp_tui::app::RELOAD_RETRIES {
+        update(&mut m, Msg::StateLoaded(Err(error.into())));
+        update(&mut m, Msg::Tick);
+    }
+    // The rows under the panels: the status rows and the key bar.
+    let status = |m: &Model, size: (u16, u16)| {
+        let text = screen(m, size);
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len() - 3..].join("\n")
+    };
+    for size in [SMALL, MID, BIG] {
+        assert!(
+            status(&m, size).contains("cannot read the campaign"),
+            "{size:?}"
+        );
+    }
+    update(
+        &mut m,
+        Msg::StateLoaded(Ok(Box::new(fixtures::several_rounds().into()))),
+    );
+    for size in [SMALL, MID, BIG] {
+        let rows = status(&m, size);
+        assert!(!rows.contains("cannot read"), "{size:?}:\n{rows}");
+    }
+}
+
+#[test]
+fn joined_and_accented_text_stays_whole_and_control_characters_show() {
+    // `e` + a combining acute, a family emoji joined by U+200D, a TAB; and a second line.
+    let family = "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467}";
+    let mut state = fixtures::several_rounds();
+    state.rounds[3].hypothesis = format!("cafe\u{301} {family} tab\there\nsecond line");
+    let m = model(state, Theme::colored());
+    for size in [SMALL, MID, BIG] {
+        let t = terminal(&m, size);
+        let buffer = t.backend().buffer();
+        let cells: Vec<&str> = buffer.content().iter().map(|c| c.symbol()).collect();
+        assert!(
+            cells.contains(&"e\u{301}"),
+            "{size:?}: the accent on its letter"
+        );
+        assert!(cells.contains(&family), "{size:?}: the family in one cell");
+        let text = t.backend().to_string();
+        assert!(text.contains("tab␉here"), "{size:?}:\n{text}");
+        assert!(!text.contains("tabhere"), "{size:?}");
+        // The details list each line of the hypothesis, the second under the first.
+        assert!(text.contains("second line"), "{size:?}:\n{text}");
+        assert!(!text.contains("heresecond"), "{size:?}");
+    }
 }

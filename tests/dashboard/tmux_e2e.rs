@@ -31,9 +31,24 @@ struct Tmux {
 
 impl Tmux {
     fn start(name: &str, command: &str) -> Tmux {
+        Tmux::start_sized(name, command, (120, 40))
+    }
+
+    /// A session of `width` × `height` (resize-window does not grow a detached window).
+    fn start_sized(name: &str, command: &str, (width, height): (u16, u16)) -> Tmux {
         let socket = format!("kcamp-e2e-{name}-{}", std::process::id());
+        let (width, height) = (width.to_string(), height.to_string());
         let status = Command::new("tmux")
-            .args(["-L", &socket, "new-session", "-d", "-x", "120", "-y", "40"])
+            .args([
+                "-L",
+                &socket,
+                "new-session",
+                "-d",
+                "-x",
+                &width,
+                "-y",
+                &height,
+            ])
             .args(["-s", "e2e", command])
             .status()
             .expect("starting tmux");
@@ -205,6 +220,16 @@ fn open_dashboard(name: &str, campaign: &Path) -> (Tmux, String) {
 
 /// The same, with more `NAME=value` words for `env`.
 fn open_dashboard_with(name: &str, campaign: &Path, env: &str) -> (Tmux, String) {
+    open_dashboard_sized(name, campaign, env, (120, 40))
+}
+
+/// The same, in a terminal of this size.
+fn open_dashboard_sized(
+    name: &str,
+    campaign: &Path,
+    env: &str,
+    size: (u16, u16),
+) -> (Tmux, String) {
     let exe = env!("CARGO_BIN_EXE_kcamp");
     let command = format!(
         "env XDG_RUNTIME_DIR=/tmp VK_DRIVER_FILES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json \
@@ -212,7 +237,7 @@ fn open_dashboard_with(name: &str, campaign: &Path, env: &str) -> (Tmux, String)
         kcamp_core::text::shell_word(exe),
         kcamp_core::text::shell_word(&campaign.display().to_string())
     );
-    let tmux = Tmux::start(name, &command);
+    let tmux = Tmux::start_sized(name, &command, size);
     let screen = tmux.wait_for("the dashboard", Duration::from_secs(120), |s| {
         s.contains("1 Rounds") && s.contains("demo-gemm")
     });
@@ -430,8 +455,12 @@ fn diff_search_mouse_and_the_editor_in_the_dashboard() {
     );
     let (tmux, _) = open_dashboard_with("tools", &campaign, &env);
 
-    // d on round 2: its kernel against the incumbent it was judged against.
-    tmux.send(&["k", "k"]);
+    // d on round 2: its kernel against the incumbent it was judged against. The dashboard
+    // opened on round 3, the last decided one (the open round 4 is unmeasured).
+    tmux.wait_for("round 3 selected", Duration::from_secs(60), |s| {
+        s.contains("5 Details round 3")
+    });
+    tmux.send(&["k"]);
     tmux.wait_for("round 2 selected", Duration::from_secs(60), |s| {
         s.contains("5 Details round 2")
     });
@@ -592,10 +621,10 @@ fn a_resize_that_hides_the_focused_panel_moves_the_focus() {
         !screen.contains("┌ 6 Log"),
         "the log is left out:\n{screen}"
     );
-    // k now moves the rounds, the panel in sight.
+    // k now moves the rounds, the panel in sight (from round 3, where it opened).
     tmux.send(&["k"]);
-    tmux.wait_for("round 3 selected", Duration::from_secs(10), |s| {
-        s.contains("2 Gate round 3")
+    tmux.wait_for("round 2 selected", Duration::from_secs(10), |s| {
+        s.contains("2 Gate round 2")
     });
     tmux.send(&["q"]);
     let end = tmux.wait_for("the exit", Duration::from_secs(10), |s| {
@@ -693,4 +722,128 @@ fn kcamp_outside_a_campaign_opens_a_scratch_copy_and_says_where_at_the_end() {
         "left in {}: {left:?}",
         tmp.path().display()
     );
+}
+
+#[test]
+fn it_opens_on_a_gate_and_the_wheel_moves_one_round() {
+    if tmux_missing() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let campaign = demo_copy(tmp.path(), |m| m);
+    for (w, h) in [(80u16, 24u16), (120, 40), (200, 60)] {
+        let (tmux, _) = open_dashboard_sized(&format!("landing{w}"), &campaign, "", (w, h));
+        // The demo's open round 4 is unmeasured: round 3's gate is on screen, the round
+        // keys still name round 4.
+        let screen = tmux.wait_for(
+            &format!("round 3's gate at {w}×{h}"),
+            Duration::from_secs(30),
+            |s| {
+                s.lines()
+                    .find(|l| l.contains("1 Rounds"))
+                    .is_some_and(|l| l.chars().count() == w as usize)
+                    && s.contains("2 Gate round 3")
+                    && s.contains("v validate r4")
+            },
+        );
+        assert!(screen.contains("keys act on open r4"), "{w}×{h}:\n{screen}");
+        assert!(!screen.contains("not measured yet"), "{w}×{h}:\n{screen}");
+        // One turn of the wheel over the rounds list (SGR report: 64 up, 65 down): one
+        // round, from 3 to 2, not to 1.
+        let y = screen
+            .lines()
+            .position(|l| l.starts_with("│ 2 "))
+            .unwrap_or_else(|| panic!("no row of round 2:\n{screen}"));
+        tmux.type_text(&format!("\x1b[<64;3;{}M", y + 1));
+        tmux.wait_for("one round up", Duration::from_secs(10), |s| {
+            s.contains("2 Gate round 2")
+        });
+        tmux.type_text(&format!("\x1b[<65;3;{}M", y + 1));
+        tmux.wait_for("one round down", Duration::from_secs(10), |s| {
+            s.contains("2 Gate round 3")
+        });
+        tmux.send(&["q"]);
+        let end = tmux.wait_for("the exit", Duration::from_secs(10), |s| {
+            s.contains("KCAMP_EXIT=")
+        });
+        assert!(end.contains("KCAMP_EXIT=0"), "{end}");
+    }
+}
+
+#[test]
+fn a_read_error_goes_as_soon_as_the_manifest_reads_again() {
+    if tmux_missing() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let campaign = demo_copy(tmp.path(), |m| m);
+    let (tmux, _) = open_dashboard("readerr", &campaign);
+    let manifest = campaign.join("manifest.yaml");
+    let good = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, "name: [unclosed\n").unwrap();
+    tmux.wait_for("the read error", Duration::from_secs(30), |s| {
+        s.contains("cannot read the campaign; the panels show the last state read")
+    });
+    std::fs::write(&manifest, &good).unwrap();
+    let fixed = Instant::now();
+    // The rows under the panels (status rows, key bar) say nothing of it any more.
+    let status = |s: &str| {
+        let lines: Vec<&str> = s.lines().filter(|l| !l.trim().is_empty()).collect();
+        lines[lines.len().saturating_sub(3)..].join("\n")
+    };
+    let screen = tmux.wait_for("the error gone", Duration::from_secs(30), |s| {
+        s.contains("campaign readable again") && !status(s).contains("cannot read")
+    });
+    assert!(
+        fixed.elapsed() < Duration::from_secs(3),
+        "{:?} after the fix:\n{screen}",
+        fixed.elapsed()
+    );
+    tmux.send(&["q"]);
+    let end = tmux.wait_for("the exit", Duration::from_secs(10), |s| {
+        s.contains("KCAMP_EXIT=")
+    });
+    assert!(end.contains("KCAMP_EXIT=0"), "{end}");
+}
+
+#[test]
+fn the_config_file_remaps_keys_and_a_broken_one_is_said_not_fatal() {
+    if tmux_missing() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let campaign = demo_copy(tmp.path(), |m| m);
+    let config = tmp.path().join("config");
+    std::fs::create_dir_all(config.join("kcamp")).unwrap();
+    let file = config.join("kcamp/tui.toml");
+    std::fs::write(
+        &file,
+        "[keys]\nvalidate = \"x\"\n\n[layout]\nfocus = \"gate\"\n",
+    )
+    .unwrap();
+    let env = format!(
+        "XDG_CONFIG_HOME={}",
+        kcamp_core::text::shell_word(&config.display().to_string())
+    );
+    let (tmux, _) = open_dashboard_with("config", &campaign, &env);
+    tmux.wait_for(
+        "the remapped key in the bar",
+        Duration::from_secs(30),
+        |s| s.contains("x validate r4") && !s.contains("v validate r4"),
+    );
+    tmux.send(&["q"]);
+    tmux.wait_for("the exit", Duration::from_secs(10), |s| {
+        s.contains("KCAMP_EXIT=0")
+    });
+    drop(tmux);
+    // A file that does not parse: the dashboard opens with every default and says where.
+    std::fs::write(&file, "[keys]\nvalidate = \"x\n").unwrap();
+    let (tmux, _) = open_dashboard_with("config-bad", &campaign, &env);
+    tmux.wait_for("the problem said", Duration::from_secs(30), |s| {
+        s.contains("tui.toml:2:") && s.contains("v validate r4")
+    });
+    tmux.send(&["q"]);
+    tmux.wait_for("the exit", Duration::from_secs(10), |s| {
+        s.contains("KCAMP_EXIT=0")
+    });
 }

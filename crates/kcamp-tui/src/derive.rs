@@ -367,7 +367,7 @@ pub fn round_lines(state: &CampaignState) -> Vec<RoundLine> {
             let outcome = r.outcome();
             RoundLine {
                 number: r.number,
-                hypothesis: first_line(&r.hypothesis),
+                hypothesis: crate::view::text::printable(&first_line(&r.hypothesis)).into_owned(),
                 status: round_status(r),
                 verdict: outcome.verdict,
                 aggregate: round_aggregate(r, metric),
@@ -402,6 +402,22 @@ pub fn format_dims(dims: &[u64]) -> String {
         .map(u64::to_string)
         .collect::<Vec<_>>()
         .join("×")
+}
+
+/// The round the dashboard opens on (index into the rounds): the newest, unless that is the
+/// open round with nothing measured yet, whose gate would be empty: then the newest decided
+/// round with a measurement, so the first screen shows a gate.
+pub fn landing_round(state: &CampaignState) -> usize {
+    let last = state.rounds.len().saturating_sub(1);
+    let measured =
+        |r: &RoundState| r.gate.is_some() || r.table.is_some() || r.table_error.is_some();
+    match state.rounds.last() {
+        Some(newest) if newest.decision.is_none() && !measured(newest) => state.rounds[..last]
+            .iter()
+            .rposition(|r| r.decision.is_some() && measured(r))
+            .unwrap_or(last),
+        _ => last,
+    }
 }
 
 pub fn gate_view(state: &CampaignState, index: usize) -> GateView {
@@ -925,11 +941,22 @@ pub fn details(state: &CampaignState, index: usize) -> Vec<DetailLine> {
         }];
     };
     let line = |key, value: String, tone| DetailLine { key, value, tone };
-    let mut out = vec![line(
-        "hypothesis",
-        round.hypothesis.trim().to_owned(),
-        Tone::Normal,
-    )];
+    // Each line of the hypothesis a line of its own (the renderer would join them).
+    let mut out: Vec<DetailLine> = round
+        .hypothesis
+        .trim()
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .enumerate()
+        .map(|(i, l)| {
+            let key = if i == 0 { "hypothesis" } else { "" };
+            line(key, l.to_owned(), Tone::Normal)
+        })
+        .collect();
+    if out.is_empty() {
+        out.push(line("hypothesis", String::new(), Tone::Normal));
+    }
     if let Some(d) = &round.decision {
         let status = round_status(round);
         let tone = match status {
@@ -1034,6 +1061,11 @@ pub fn details(state: &CampaignState, index: usize) -> Vec<DetailLine> {
     if let Some(d) = result.and_then(|r| r.driver_statistics.as_ref()) {
         out.push(line("driver", d.summary(), Tone::Normal));
     }
+    for d in &mut out {
+        if let std::borrow::Cow::Owned(shown) = crate::view::text::printable(&d.value) {
+            d.value = shown;
+        }
+    }
     out
 }
 
@@ -1134,7 +1166,7 @@ pub fn journal_lines(state: &CampaignState) -> Vec<LogLine> {
             LogLine {
                 time: e.time,
                 source: LogSource::Journal,
-                text,
+                text: crate::view::text::printable(&text).into_owned(),
                 tone,
             }
         })

@@ -193,7 +193,12 @@ pub fn run(dir: &Path, options: &DashboardOptions) -> Result<Option<CampaignStat
                 e,
             )
         })?;
-        let mut model = Model::new(Theme::from_env(), Utc::now);
+        let config = crate::config::load();
+        crate::keys::set_remaps(config.remaps.clone());
+        let mut theme = Theme::from_env();
+        theme.palette = config.palette;
+        let mut model = Model::new(theme, Utc::now);
+        model.apply_config(&config);
         model.scratch = options.scratch;
         let stats = LoopStats::default();
         let model = run_loop(

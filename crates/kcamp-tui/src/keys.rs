@@ -127,6 +127,11 @@ pub enum Scope {
 }
 
 impl Scope {
+    /// The main screen's, not a popup's.
+    fn is_main(self) -> bool {
+        matches!(self, Scope::Main | Scope::Panels(_))
+    }
+
     fn covers(self, context: Context) -> bool {
         match (self, context) {
             (Scope::Main, Context::Main(_)) => true,
@@ -162,6 +167,61 @@ const fn ctrl(c: char) -> KeySpec {
         code: KeyCode::Char(c),
         ctrl: true,
     }
+}
+
+/// Keys the config file gave actions of the main screen, in place of their own; set once,
+/// when the dashboard starts.
+static REMAPS: std::sync::OnceLock<Vec<(Action, KeySpec)>> = std::sync::OnceLock::new();
+
+/// Give these actions of the main screen these keys instead of their own (the config file's
+/// `[keys]`); only the first call counts.
+pub fn set_remaps(remaps: Vec<(Action, KeySpec)>) {
+    let _ = REMAPS.set(remaps);
+}
+
+fn remaps() -> &'static [(Action, KeySpec)] {
+    REMAPS.get().map_or(&[], Vec::as_slice)
+}
+
+/// A key as the config file writes it: one character (`x`, `V`), `C-x`, or a name of
+/// [`KeySpec::name`] (`Enter`, `Tab`, `Esc`, `PgUp`, ...), `Space` for the space bar.
+pub fn parse_key(text: &str) -> Option<KeySpec> {
+    let (ctrl, rest) = match text.strip_prefix("C-") {
+        Some(rest) if !rest.is_empty() => (true, rest),
+        _ => (false, text),
+    };
+    let mut chars = rest.chars();
+    let code = match (chars.next(), chars.next()) {
+        (Some(c), None) if !c.is_control() => KeyCode::Char(c),
+        _ => match rest {
+            "Space" => KeyCode::Char(' '),
+            "Enter" => KeyCode::Enter,
+            "Tab" => KeyCode::Tab,
+            "Esc" => KeyCode::Esc,
+            "PgUp" => KeyCode::PageUp,
+            "PgDn" => KeyCode::PageDown,
+            "Home" => KeyCode::Home,
+            "End" => KeyCode::End,
+            "Up" => KeyCode::Up,
+            "Down" => KeyCode::Down,
+            "Left" => KeyCode::Left,
+            "Right" => KeyCode::Right,
+            _ => return None,
+        },
+    };
+    // Ctrl-C always quits.
+    if ctrl && code == KeyCode::Char('c') {
+        return None;
+    }
+    Some(KeySpec { code, ctrl })
+}
+
+/// The action of the main screen that `spec` does now, if any (to refuse a remap onto it).
+pub fn main_action_of(spec: KeySpec) -> Option<Action> {
+    BINDINGS
+        .iter()
+        .find(|b| b.scope.is_main() && b.keys.contains(&spec))
+        .map(|b| b.action)
 }
 
 impl KeySpec {
@@ -219,8 +279,16 @@ pub struct Binding {
 }
 
 impl Binding {
+    /// Its keys now: on the main screen, the config file's key for its action, if it gave one.
+    fn keys_with(&self, remaps: &[(Action, KeySpec)]) -> Vec<KeySpec> {
+        match remaps.iter().find(|(a, _)| *a == self.action) {
+            Some((_, key)) if self.scope.is_main() => vec![*key],
+            _ => self.keys.to_vec(),
+        }
+    }
+
     pub fn key_names(&self) -> String {
-        self.keys
+        self.keys_with(remaps())
             .iter()
             .map(|k| k.name())
             .collect::<Vec<_>>()
@@ -787,6 +855,15 @@ pub const BINDINGS: &[Binding] = &[
 /// The action a key triggers in a context, if any. Key releases are ignored (Windows and
 /// kitty-protocol terminals report them).
 pub fn resolve(context: Context, event: &KeyEvent) -> Option<Action> {
+    resolve_with(remaps(), context, event)
+}
+
+/// [`resolve`] with these remaps.
+pub fn resolve_with(
+    remaps: &[(Action, KeySpec)],
+    context: Context,
+    event: &KeyEvent,
+) -> Option<Action> {
     if event.kind == KeyEventKind::Release {
         return None;
     }
@@ -796,7 +873,7 @@ pub fn resolve(context: Context, event: &KeyEvent) -> Option<Action> {
     }
     BINDINGS
         .iter()
-        .find(|b| b.scope.covers(context) && b.keys.iter().any(|k| k.matches(event)))
+        .find(|b| b.scope.covers(context) && b.keys_with(remaps).iter().any(|k| k.matches(event)))
         .map(|b| b.action)
 }
 
@@ -842,6 +919,35 @@ mod tests {
 
     fn press(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
         KeyEvent::new(code, modifiers)
+    }
+
+    #[test]
+    fn a_remapped_key_does_its_action_and_frees_the_old_one() {
+        let x = parse_key("x").unwrap();
+        let remaps = [(Action::ValidateQuick, x)];
+        let main = Context::Main(Panel::Rounds);
+        let none = KeyModifiers::NONE;
+        let at = |code| resolve_with(&remaps, main, &press(code, none));
+        assert_eq!(at(KeyCode::Char('x')), Some(Action::ValidateQuick));
+        assert_eq!(at(KeyCode::Char('v')), None);
+        assert_eq!(at(KeyCode::Char('V')), Some(Action::ValidateFull));
+        // Popups keep their keys.
+        let confirm = resolve_with(&remaps, Context::Confirm, &press(KeyCode::Char('y'), none));
+        assert_eq!(confirm, Some(Action::Confirm));
+        assert_eq!(
+            parse_key("C-d"),
+            Some(KeySpec {
+                code: KeyCode::Char('d'),
+                ctrl: true
+            })
+        );
+        assert_eq!(parse_key("PgDn").map(|k| k.code), Some(KeyCode::PageDown));
+        assert_eq!(parse_key("C-c"), None, "Ctrl-C always quits");
+        assert_eq!(parse_key("xy"), None);
+        assert_eq!(
+            main_action_of(parse_key("v").unwrap()),
+            Some(Action::ValidateQuick)
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@
 
 pub mod app;
 pub mod commands;
+pub mod config;
 pub mod derive;
 mod event_loop;
 /// Synthetic states for snapshots, tests and benchmarks; not in a release binary.

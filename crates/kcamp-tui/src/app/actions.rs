@@ -279,14 +279,13 @@ pub(super) fn move_in_panel(model: &mut Model, action: Action) {
         // Among the rounds the search keeps.
         Panel::Rounds => {
             let rows = &model.round_rows;
-            let Some(&last) = rows.last() else {
+            if rows.is_empty() {
                 return;
-            };
+            }
             let at = rows.iter().position(|&i| i == model.selected).unwrap_or(0);
             let to = at.saturating_add_signed(step).min(rows.len() - 1);
             model.selected = rows[to];
-            model.follow_latest =
-                model.selected == last && model.selected + 1 == model.rounds.len();
+            model.follow = super::Follow::after_move(model.selected, model.rounds.len());
             model.refresh_selection();
         }
         Panel::Gate => model.gate.move_by(step),

@@ -118,6 +118,29 @@ pub struct Toast {
     pub until: DateTime<Utc>,
 }
 
+/// Where the selection goes when the rounds change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Follow {
+    /// Until the user moves it: on [`derive::landing_round`], so the gate shows a table while
+    /// the open round is unmeasured, and on the open round once it has a measurement.
+    Landing,
+    /// On the newest round, measured or not: the user moved onto it.
+    Newest,
+    /// On the round the user chose.
+    Chosen,
+}
+
+impl Follow {
+    /// After the user selected `index` of `len` rounds.
+    fn after_move(index: usize, len: usize) -> Follow {
+        if index + 1 == len {
+            Follow::Newest
+        } else {
+            Follow::Chosen
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct Model {
     pub theme: Theme,
@@ -145,8 +168,8 @@ pub struct Model {
     pub focus: Panel,
     /// Index into `rounds` of the round shown in the gate and details panels.
     pub selected: usize,
-    /// The selection follows the newest round until the user moves it.
-    follow_latest: bool,
+    /// How the selection moves when the rounds change.
+    follow: Follow,
     pub gate: GateTable,
     pub details: Vec<DetailLine>,
     pub details_scroll: usize,
@@ -208,7 +231,7 @@ impl Model {
             live: None,
             focus: Panel::Rounds,
             selected: 0,
-            follow_latest: true,
+            follow: Follow::Landing,
             gate: GateTable::default(),
             details: Vec::new(),
             details_scroll: 0,
@@ -231,6 +254,19 @@ impl Model {
             last_liveness_check: None,
             shown_second: 0,
             redraw: true,
+        }
+    }
+
+    /// The config file's layout, and each of its problems said (a warning, in the log):
+    /// what it could not read is at its default.
+    pub fn apply_config(&mut self, config: &crate::config::Config) {
+        if let Some(panel) = config.focus {
+            self.focus = panel;
+        }
+        self.zoomed = config.zoom;
+        self.bar_expanded = config.expand_key_bar;
+        for problem in &config.problems {
+            self.note(problem.clone(), Tone::Warn);
         }
     }
 
@@ -343,6 +379,11 @@ impl Model {
         if matches!(tone, Tone::Warn | Tone::Bad) {
             self.toast(text.clone(), tone);
         }
+        self.log_line(text, tone);
+    }
+
+    /// A line in the log only.
+    fn log_line(&mut self, text: String, tone: Tone) {
         self.messages.push(LogLine {
             time: self.now(),
             source: LogSource::Dashboard,
@@ -405,7 +446,7 @@ impl Model {
             && let Some(&last) = self.round_rows.last()
         {
             self.selected = last;
-            self.follow_latest = self.selected + 1 == self.rounds.len();
+            self.follow = Follow::after_move(self.selected, self.rounds.len());
             self.refresh_selection();
         }
     }
@@ -540,12 +581,12 @@ impl Model {
         self.sparks = derive::sparklines(state, MAX_SPARKLINES);
         self.refresh_round_rows();
         let last = self.rounds.len().saturating_sub(1);
-        self.selected = if self.follow_latest {
-            last
-        } else {
-            previous
+        self.selected = match self.follow {
+            Follow::Landing => self.state.as_ref().map_or(last, derive::landing_round),
+            Follow::Newest => last,
+            Follow::Chosen => previous
                 .and_then(|n| self.rounds.iter().position(|r| r.number == n))
-                .unwrap_or(last)
+                .unwrap_or(last),
         };
         self.refresh_selection();
     }
@@ -636,7 +677,9 @@ impl Model {
         if self.failed_loads <= RELOAD_RETRIES {
             self.retry = Some(scope);
         } else if self.load_error.as_deref() != Some(error.as_str()) {
-            self.note(format!("cannot read the campaign: {error}"), Tone::Bad);
+            // In the log, not a toast: the read error's own status row says it for exactly
+            // as long as it holds, where a toast would outlive the fix by seconds.
+            self.log_line(format!("cannot read the campaign: {error}"), Tone::Bad);
             self.load_error = Some(error);
             self.redraw = true;
         }

@@ -1,5 +1,6 @@
 //! The mouse: a click focuses the panel under it and selects the row clicked (a round, a
-//! shape); the wheel scrolls the panel (or the popup) under the pointer, three rows a turn.
+//! shape); the wheel scrolls the panel (or the popup) under the pointer, three rows a turn,
+//! and in the rounds list one round a turn.
 
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::Position;
@@ -9,6 +10,9 @@ use crate::keys::{Action, Panel};
 
 /// Rows one turn of the wheel moves.
 const WHEEL_ROWS: usize = 3;
+/// Rounds one turn moves in the rounds list: each row there is a selection that redraws the
+/// gate and details, and a round passed over unseen is one the user was looking for.
+const WHEEL_ROUNDS: usize = 1;
 
 pub(super) fn on_mouse(model: &mut Model, event: &MouseEvent) -> Vec<Effect> {
     if model.too_small() {
@@ -57,7 +61,7 @@ pub(super) fn on_mouse(model: &mut Model, event: &MouseEvent) -> Vec<Effect> {
                 Panel::Rounds => {
                     if let Some(i) = crate::view::rounds_row_at(model, area, at.y) {
                         model.selected = i;
-                        model.follow_latest = i + 1 == model.rounds.len();
+                        model.follow = super::Follow::after_move(i, model.rounds.len());
                         model.refresh_selection();
                     }
                 }
@@ -74,7 +78,12 @@ pub(super) fn on_mouse(model: &mut Model, event: &MouseEvent) -> Vec<Effect> {
             // The panel under the pointer scrolls, focused or not.
             let focus = model.focus;
             model.focus = panel;
-            for _ in 0..WHEEL_ROWS {
+            let rows = if panel == Panel::Rounds {
+                WHEEL_ROUNDS
+            } else {
+                WHEEL_ROWS
+            };
+            for _ in 0..rows {
                 super::actions::move_in_panel(model, action);
             }
             model.focus = focus;

@@ -442,6 +442,15 @@ fn half_written_files_are_retried_before_the_error_shows() {
         Msg::StateLoaded(Ok(Box::new(fixtures::several_rounds().into()))),
     );
     assert!(m.load_error.is_none());
+    // Nothing on screen still says it cannot be read: no toast outlives the fix.
+    assert!(
+        m.toast
+            .as_ref()
+            .is_none_or(|t| !t.text.contains("cannot read")),
+        "{:?}",
+        m.toast
+    );
+    assert!(last_message(&m).contains("readable again"));
 }
 
 #[test]
@@ -685,6 +694,8 @@ fn ticks_check_liveness_only_while_something_runs_and_redraw_once_a_second() {
 #[test]
 fn the_gate_panel_says_what_an_unmeasured_round_is_waiting_for() {
     let mut m = model_with(fixtures::unmeasured_round());
+    // It opens on the BASELINE; the open round is selected by hand.
+    chr(&mut m, 'G');
     assert_eq!(
         m.gate_note().as_deref(),
         Some("round 2 is not measured yet: press v to validate it (V: every target shape)")
@@ -706,7 +717,8 @@ fn the_gate_panel_says_what_an_unmeasured_round_is_waiting_for() {
     let mut elsewhere = fixtures::unmeasured_round();
     elsewhere.live = Some(fixtures::progress(0, 2));
     elsewhere.lock_holder = Some("pid 77 (kcamp validate)".into());
-    let m = model_with(elsewhere);
+    let mut m = model_with(elsewhere);
+    chr(&mut m, 'G');
     let note = m.gate_note().unwrap();
     assert!(note.contains("started elsewhere"), "{note}");
     assert!(!note.contains("press v"), "{note}");
@@ -725,6 +737,43 @@ fn a_round_rolled_back_before_it_was_measured_has_nothing_to_validate() {
     // And v is indeed refused there.
     assert!(chr(&mut m, 'v').is_empty());
     assert!(last_message(&m).starts_with("no open round to validate"));
+}
+
+#[test]
+fn it_opens_on_the_last_decided_round_while_the_open_round_is_unmeasured() {
+    // Rounds 1–3 decided and measured, open round 4 not measured yet.
+    let mut m = model_with(fixtures::tried_kernel_unmeasured());
+    assert_eq!(m.rounds[m.selected].number, 3);
+    assert_eq!(m.gate.view.round, Some(3));
+    assert!(
+        !m.gate.view.lines.is_empty(),
+        "the first screen shows a gate"
+    );
+    assert_eq!(m.gate_note(), None);
+    // The round keys still act on the open round.
+    assert_eq!(
+        chr(&mut m, 'v'),
+        [Effect::Spawn(CampaignCommand::Validate { full: false })]
+    );
+    // Once the open round is measured, the selection moves onto it.
+    m.running = None;
+    update(
+        &mut m,
+        Msg::StateLoaded(Ok(Box::new(fixtures::several_rounds().into()))),
+    );
+    assert_eq!(m.rounds[m.selected].number, 4);
+    // A round opened with nothing measured: the selection stays on one with a gate.
+    let mut fresh = model_with(fixtures::unmeasured_round());
+    assert_eq!(fresh.rounds[fresh.selected].number, 1);
+    // Moved onto the open round by hand, the selection stays there through reloads.
+    chr(&mut fresh, 'G');
+    assert_eq!(fresh.rounds[fresh.selected].number, 2);
+    update(
+        &mut fresh,
+        Msg::StateLoaded(Ok(Box::new(fixtures::unmeasured_round().into()))),
+    );
+    assert_eq!(fresh.rounds[fresh.selected].number, 2);
+    assert!(fresh.gate_note().unwrap().contains("press v"));
 }
 
 #[test]
@@ -1142,4 +1191,23 @@ fn plus_zooms_the_focused_panel_and_tab_still_moves() {
     assert_eq!(crate::view::panel_areas(&m)[0], crate::view::body_area(&m));
     chr(&mut m, '+');
     assert!(crate::view::panel_areas(&m).iter().all(|a| !a.is_empty()));
+}
+
+#[test]
+fn a_config_file_sets_the_layout_and_its_problems_are_said_never_fatal() {
+    let mut m = model_with(fixtures::several_rounds());
+    let config = crate::config::parse("[layout]\nfocus = \"gate\"\nzoom = true\n", "tui.toml");
+    m.apply_config(&config);
+    assert_eq!(m.focus, Panel::Gate);
+    assert!(m.zoomed);
+    let mut m = model_with(fixtures::several_rounds());
+    let config = crate::config::parse("[layout]\nfocus = \"gaet\"\n", "tui.toml");
+    m.apply_config(&config);
+    assert_eq!(m.focus, Panel::Rounds, "the default");
+    let said = m.toast.as_ref().map(|t| t.text.as_str()).unwrap_or("");
+    assert!(
+        said.starts_with("tui.toml:2:9: no panel is called 'gaet'"),
+        "{said}"
+    );
+    assert!(last_message(&m).starts_with("tui.toml:2:9:"));
 }

@@ -7,6 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use tui_input::backend::crossterm::to_input_request;
 use tui_input::{Input, InputRequest};
+use unicode_segmentation::UnicodeSegmentation;
 
 use crate::view::text;
 
@@ -84,14 +85,24 @@ impl TextField {
         let value = self.input.value();
         let cursor = self.input.cursor();
         // Cells of the prompt, the text, and one more for a cursor at the end.
+        // One cell per grapheme cluster, so an accent typed after its letter stays on it;
+        // the cursor (counted in characters) is on the cluster that holds it.
         let mut cells: Vec<(String, Style)> = prompt
-            .chars()
-            .map(|c| (c.to_string(), prompt_style))
+            .graphemes(true)
+            .map(|c| (c.to_owned(), prompt_style))
             .collect();
-        let start = cells.len();
-        cells.extend(value.chars().map(|c| (c.to_string(), Style::default())));
+        let mut at = None;
+        let mut chars = 0;
+        for cluster in value.graphemes(true) {
+            let count = cluster.chars().count();
+            if at.is_none() && cursor < chars + count {
+                at = Some(cells.len());
+            }
+            chars += count;
+            cells.push((text::printable(cluster).into_owned(), Style::default()));
+        }
         cells.push((" ".to_owned(), Style::default()));
-        let at = start + cursor.min(value.chars().count());
+        let at = at.unwrap_or(cells.len() - 1);
         cells[at].1 = cursor_style;
         let mut rows: Vec<Vec<(String, Style)>> = Vec::new();
         let mut row = Vec::new();
@@ -199,6 +210,25 @@ mod tests {
         assert_eq!(f.text(), "afirst line second col third b");
         assert_eq!(f.cursor(), "afirst line second col third ".chars().count());
         assert!(!f.paste(""), "an empty paste changes nothing");
+    }
+
+    #[test]
+    fn an_accent_typed_after_its_letter_stays_on_it() {
+        let mut f = TextField::new("cafe\u{301}");
+        let cursor = Style::default().add_modifier(ratatui::style::Modifier::REVERSED);
+        let rows = f.lines("> ", 20, 1, Style::default(), cursor);
+        assert_eq!(rows[0].to_string(), "> cafe\u{301} ");
+        assert!(rows[0].spans.iter().any(|s| s.content == "e\u{301}"));
+        // The cursor on the accent (between its two characters) marks the whole cluster.
+        press(&mut f, KeyCode::Left, KeyModifiers::NONE);
+        let rows = f.lines("> ", 20, 1, Style::default(), cursor);
+        let marked: Vec<&str> = rows[0]
+            .spans
+            .iter()
+            .filter(|s| s.style == cursor)
+            .map(|s| s.content.as_ref())
+            .collect();
+        assert_eq!(marked, ["e\u{301}"]);
     }
 
     #[test]

@@ -1,14 +1,18 @@
 //! Text that fits: cut with an ellipsis (never silently), wrapped by words with its styles
-//! kept. Every width is in terminal cells.
+//! kept. Every width is in terminal cells, and text is cut and measured by grapheme cluster,
+//! never inside one: a combining accent stays on its letter, a joined emoji stays whole.
+
+use std::borrow::Cow;
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
-use unicode_width::UnicodeWidthChar;
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
 
 pub const ELLIPSIS: char = '…';
 
 pub fn width(s: &str) -> usize {
-    s.chars().map(char_width).sum()
+    s.graphemes(true).map(cluster_width).sum()
 }
 
 /// The widest of `texts`, in cells (0 for none).
@@ -16,24 +20,52 @@ pub fn max_width<'a>(texts: impl IntoIterator<Item = &'a String>) -> usize {
     texts.into_iter().map(|t| width(t)).max().unwrap_or(0)
 }
 
-/// The longest run of `chars` that fits in `max` cells.
+/// `text` as the screen can show it. Control characters would be dropped by the renderer
+/// (`tab\there` read as `tabhere`) or acted on by the terminal, and bidi controls reorder
+/// what is around them: each is written visibly instead, a C0 control or DEL as its control
+/// picture (TAB `␉`, LF `␊`, ESC `␛`), the others as an escape (`\u{202e}`). Joiners and
+/// combining marks are kept: they belong to the cluster they are in.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    let shown_as_is = |c: char| !c.is_control() && !is_bidi_control(c);
+    if text.chars().all(shown_as_is) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            c if shown_as_is(c) => out.push(c),
+            '\0'..='\u{1f}' => out.extend(char::from_u32(0x2400 + c as u32)),
+            '\u{7f}' => out.push('␡'),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn is_bidi_control(c: char) -> bool {
+    matches!(
+        c,
+        '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+    )
+}
+
 /// `s` cut into pieces of at most `first` cells, then `rest` cells each (every piece at
-/// least one character, so a character wider than the room still moves on).
+/// least one cluster, so a character wider than the room still moves on).
 pub fn chunks(s: &str, first: usize, rest: usize) -> Vec<String> {
     let mut out = Vec::new();
-    let mut chars = s.chars().peekable();
+    let mut clusters = s.graphemes(true).peekable();
     let mut room = first.max(1);
-    while chars.peek().is_some() {
+    while clusters.peek().is_some() {
         let mut piece = String::new();
         let mut used = 0;
-        while let Some(&c) = chars.peek() {
-            let w = char_width(c);
+        while let Some(&c) = clusters.peek() {
+            let w = cluster_width(c);
             if used + w > room && !piece.is_empty() {
                 break;
             }
-            piece.push(c);
+            piece.push_str(c);
             used += w;
-            chars.next();
+            clusters.next();
         }
         out.push(piece);
         room = rest.max(1);
@@ -41,11 +73,12 @@ pub fn chunks(s: &str, first: usize, rest: usize) -> Vec<String> {
     out
 }
 
-fn take_cells(chars: impl Iterator<Item = char>, max: usize) -> Vec<char> {
+/// The longest run of `clusters` that fits in `max` cells.
+fn take_cells<'a>(clusters: impl Iterator<Item = &'a str>, max: usize) -> Vec<&'a str> {
     let mut out = Vec::new();
     let mut used = 0;
-    for c in chars {
-        let w = char_width(c);
+    for c in clusters {
+        let w = cluster_width(c);
         if used + w > max {
             break;
         }
@@ -55,8 +88,8 @@ fn take_cells(chars: impl Iterator<Item = char>, max: usize) -> Vec<char> {
     out
 }
 
-fn char_width(c: char) -> usize {
-    c.width().unwrap_or(0)
+fn cluster_width(c: &str) -> usize {
+    c.width()
 }
 
 /// `s` in at most `max` cells, cut at the end with `…`.
@@ -67,7 +100,7 @@ pub fn fit_end(s: &str, max: usize) -> String {
     if max == 0 {
         return String::new();
     }
-    let mut out: String = take_cells(s.chars(), max - 1).into_iter().collect();
+    let mut out: String = take_cells(s.graphemes(true), max - 1).concat();
     out.push(ELLIPSIS);
     out
 }
@@ -83,31 +116,29 @@ pub fn fit_middle(s: &str, max: usize) -> String {
     }
     let keep = max - 1;
     let tail_cells = keep / 2;
-    let mut head: String = take_cells(s.chars(), keep - tail_cells)
-        .into_iter()
-        .collect();
-    let tail = take_cells(s.chars().rev(), tail_cells);
+    let mut head: String = take_cells(s.graphemes(true), keep - tail_cells).concat();
+    let tail = take_cells(s.graphemes(true).rev(), tail_cells);
     head.push(ELLIPSIS);
     head.extend(tail.into_iter().rev());
     head
 }
 
-/// The characters every one of `texts` starts with and ends with (prefix, suffix), never
+/// The clusters every one of `texts` starts with and ends with (prefix, suffix), never
 /// overlapping in the shortest; (0, 0) for fewer than two texts.
-pub fn common_ends(texts: &[&str]) -> (usize, usize) {
+pub fn common_ends<'a>(texts: &[&'a str]) -> (usize, usize) {
     if texts.len() < 2 {
         return (0, 0);
     }
-    let chars: Vec<Vec<char>> = texts.iter().map(|t| t.chars().collect()).collect();
-    let shortest = chars.iter().map(Vec::len).min().unwrap_or(0);
-    let first = &chars[0];
+    let clusters: Vec<Vec<&'a str>> = texts.iter().map(|t| t.graphemes(true).collect()).collect();
+    let shortest = clusters.iter().map(Vec::len).min().unwrap_or(0);
+    let first = &clusters[0];
     let prefix = (0..shortest)
-        .take_while(|&i| chars.iter().all(|c| c[i] == first[i]))
+        .take_while(|&i| clusters.iter().all(|c| c[i] == first[i]))
         .count();
     let suffix = (0..shortest - prefix)
         .take_while(|&i| {
-            let at = |c: &Vec<char>| c[c.len() - 1 - i];
-            chars.iter().all(|c| at(c) == at(first))
+            let at = |c: &[&'a str]| c[c.len() - 1 - i];
+            clusters.iter().all(|c| at(c) == at(first))
         })
         .count();
     (prefix, suffix)
@@ -121,11 +152,11 @@ pub fn fit_differing(s: &str, max: usize, (prefix, suffix): (usize, usize)) -> S
     if width(s) <= max || prefix + suffix == 0 {
         return fit_middle(s, max);
     }
-    let chars: Vec<char> = s.chars().collect();
-    if prefix + suffix >= chars.len() {
+    let clusters: Vec<&str> = s.graphemes(true).collect();
+    if prefix + suffix >= clusters.len() {
         return fit_middle(s, max);
     }
-    let middle: String = chars[prefix..chars.len() - suffix].iter().collect();
+    let middle: String = clusters[prefix..clusters.len() - suffix].concat();
     let marks = usize::from(prefix > 0) + usize::from(suffix > 0);
     let core = width(&middle) + marks;
     if core > max {
@@ -143,12 +174,11 @@ pub fn fit_differing(s: &str, max: usize, (prefix, suffix): (usize, usize)) -> S
     // Room left: the start of the shared prefix back (it names the family), all of it
     // (and no mark) when it fits.
     let spare = max - core;
-    let mut out: String = if spare >= prefix {
-        chars[..prefix].iter().collect()
+    let head = &clusters[..prefix];
+    let mut out: String = if spare >= width(&head.concat()) {
+        head.concat()
     } else {
-        let mut head: String = take_cells(chars[..prefix].iter().copied(), spare)
-            .into_iter()
-            .collect();
+        let mut head: String = take_cells(head.iter().copied(), spare).concat();
         head.push(ELLIPSIS);
         head
     };
@@ -168,7 +198,7 @@ pub fn fit_start(s: &str, max: usize) -> String {
     if max == 0 {
         return String::new();
     }
-    let tail = take_cells(s.chars().rev(), max - 1);
+    let tail = take_cells(s.graphemes(true).rev(), max - 1);
     let mut out = String::from(ELLIPSIS);
     out.extend(tail.into_iter().rev());
     out
@@ -193,7 +223,7 @@ pub fn fit_line(line: Line<'static>, max: usize) -> Line<'static> {
             out.spans.push(span);
             continue;
         }
-        let mut part: String = take_cells(span.content.chars(), left).into_iter().collect();
+        let mut part: String = take_cells(span.content.graphemes(true), left).concat();
         part.push(ELLIPSIS);
         out.spans.push(Span::styled(part, span.style));
         break;
@@ -211,47 +241,47 @@ fn hanging_indent(line: &Line<'static>, max: usize) -> usize {
 }
 
 /// Wrap a styled line to `max` cells, breaking at spaces where it can and inside a word
-/// where it must; a line laid out as a column continues under its second column. An empty
-/// line stays one empty line.
+/// where it must (between clusters); a line laid out as a column continues under its second
+/// column. An empty line stays one empty line.
 pub fn wrap(line: &Line<'static>, max: usize) -> Vec<Line<'static>> {
     let max = max.max(1);
     let indent = hanging_indent(line, max);
-    let cells: Vec<(char, Style)> = line
+    let cells: Vec<(&str, Style)> = line
         .spans
         .iter()
-        .flat_map(|s| s.content.chars().map(move |c| (c, s.style)))
+        .flat_map(|s| s.content.graphemes(true).map(move |c| (c, s.style)))
         .collect();
     if cells.is_empty() {
         return vec![Line::default().style(line.style)];
     }
-    let mut rows: Vec<Vec<(char, Style)>> = Vec::new();
+    let mut rows: Vec<Vec<(&str, Style)>> = Vec::new();
     let mut start = 0;
     while start < cells.len() {
         let lead = if rows.is_empty() { 0 } else { indent };
         // The longest prefix from `start` that fits.
         let mut end = start;
         let mut used = lead;
-        while end < cells.len() && used + char_width(cells[end].0) <= max {
-            used += char_width(cells[end].0);
+        while end < cells.len() && used + cluster_width(cells[end].0) <= max {
+            used += cluster_width(cells[end].0);
             end += 1;
         }
         if end < cells.len() {
             // Break after the last space inside the row, if any.
-            if let Some(space) = (start + 1..end).rev().find(|&i| cells[i].0 == ' ') {
+            if let Some(space) = (start + 1..end).rev().find(|&i| cells[i].0 == " ") {
                 end = space + 1;
             } else if end == start {
                 end = start + 1;
             }
         }
-        let mut row: Vec<(char, Style)> = vec![(' ', Style::default()); lead];
+        let mut row: Vec<(&str, Style)> = vec![(" ", Style::default()); lead];
         row.extend_from_slice(&cells[start..end]);
-        while row.last().is_some_and(|c| c.0 == ' ') && end < cells.len() {
+        while row.last().is_some_and(|c| c.0 == " ") && end < cells.len() {
             row.pop();
         }
         rows.push(row);
         start = end;
         // A continuation does not start with the space it broke at.
-        while indent > 0 && start < cells.len() && cells[start].0 == ' ' {
+        while indent > 0 && start < cells.len() && cells[start].0 == " " {
             start += 1;
         }
     }
@@ -260,8 +290,8 @@ pub fn wrap(line: &Line<'static>, max: usize) -> Vec<Line<'static>> {
             let mut spans: Vec<Span<'static>> = Vec::new();
             for (c, style) in row {
                 match spans.last_mut() {
-                    Some(s) if s.style == style => s.content.to_mut().push(c),
-                    _ => spans.push(Span::styled(c.to_string(), style)),
+                    Some(s) if s.style == style => s.content.to_mut().push_str(c),
+                    _ => spans.push(Span::styled(c.to_owned(), style)),
                 }
             }
             Line::from(spans).style(line.style)
@@ -324,7 +354,7 @@ mod tests {
         }
         let l = refs[7];
         assert_eq!(fit_differing(l, 30, ends), "batc…7_n0024_k0064_variant_07…");
-        assert_eq!(fit_differing(l, 30, ends).chars().count(), 30);
+        assert_eq!(width(&fit_differing(l, 30, ends)), 30);
         // Fits whole: unchanged; no shared ends: cut in the middle as before.
         assert_eq!(fit_differing("short", 10, ends), "short");
         assert_eq!(
@@ -333,6 +363,38 @@ mod tests {
         );
     }
     use ratatui::style::{Color, Stylize};
+
+    #[test]
+    fn clusters_are_measured_and_cut_whole() {
+        // `e` + U+0301, and a family emoji joined by U+200D.
+        let accent = "cafe\u{301} au lait";
+        let family = "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467} team";
+        assert_eq!(width(accent), 12);
+        assert_eq!(width(family), 7);
+        assert_eq!(fit_end(accent, 5), "cafe\u{301}…");
+        assert_eq!(
+            fit_end(family, 4),
+            "\u{1f468}\u{200d}\u{1f469}\u{200d}\u{1f467} …"
+        );
+        assert_eq!(fit_start(accent, 4), "…ait");
+        let rows: Vec<String> = wrap(&Line::from(accent), 5)
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
+        assert_eq!(rows, ["cafe\u{301}", "au", "lait"]);
+        assert_eq!(common_ends(&["e\u{301}x", "e\u{300}x"]), (0, 1));
+    }
+
+    #[test]
+    fn control_characters_are_shown_not_dropped() {
+        assert_eq!(printable("tab\there"), "tab␉here");
+        assert_eq!(printable("a\nb\u{1b}[2J"), "a␊b␛[2J");
+        assert_eq!(printable("s1\u{202e}46s"), "s1\\u{202e}46s");
+        assert_eq!(printable("x\u{7f}\u{85}"), "x␡\\u{85}");
+        // Joiners and combining marks stay, borrowed as they are.
+        let joined = "\u{1f468}\u{200d}\u{1f469} cafe\u{301}";
+        assert!(matches!(printable(joined), Cow::Borrowed(t) if t == joined));
+    }
 
     #[test]
     fn cut_text_ends_with_an_ellipsis_and_fits() {
