@@ -249,6 +249,10 @@ impl next::Style for CliStyle {
     fn key(&self, call: &next::Call) -> Option<String> {
         kcamp_tui::keys::key_for_call(call)
     }
+
+    fn keys_note(&self, keys: &[String]) -> String {
+        format!("dashboard: {}", keys.join(", then "))
+    }
 }
 
 /// The clap definition of a command a step runs.

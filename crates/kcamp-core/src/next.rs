@@ -231,6 +231,8 @@ pub trait Style {
     fn positional(&self, command: Command, name: &str) -> bool;
     /// The key that runs `call` in the dashboard, where one does.
     fn key(&self, call: &Call) -> Option<String>;
+    /// How the keys of a step's calls are named in its note (all of its calls have one).
+    fn keys_note(&self, keys: &[String]) -> String;
 }
 
 /// The plain style: `kcamp` and no dashboard keys; `version` and the gate's CSVs in place.
@@ -251,6 +253,9 @@ impl Style for Plain {
     }
     fn key(&self, _call: &Call) -> Option<String> {
         None
+    }
+    fn keys_note(&self, keys: &[String]) -> String {
+        keys.join(", then ")
     }
 }
 
@@ -294,8 +299,8 @@ pub fn command_line(call: &Call, campaign: Option<&str>, style: &dyn Style) -> S
     line
 }
 
-/// A step as one line: what to do first, the commands, then its note and the dashboard's
-/// keys in parentheses (`fix the kernel, then kcamp validate   (dashboard: v)`).
+/// A step as one line: what to do first, the commands, then its note and the keys of its
+/// calls in parentheses (`fix the kernel, then kcamp validate   (why; KEYS)`).
 pub fn step_line(step: &NextStep, style: &dyn Style) -> String {
     let mut parts: Vec<String> = step.before.iter().cloned().collect();
     parts.extend(
@@ -314,7 +319,7 @@ pub fn step_line(step: &NextStep, style: &dyn Style) -> String {
         .flatten();
     let mut note: Vec<String> = step.why.iter().cloned().collect();
     if let Some(keys) = keys {
-        note.push(format!("dashboard: {}", keys.join(", then ")));
+        note.push(style.keys_note(&keys));
     }
     if !note.is_empty() {
         line.push_str(&format!("   ({})", note.join("; ")));
@@ -383,6 +388,9 @@ mod tests {
                 _ => None,
             }
         }
+        fn keys_note(&self, keys: &[String]) -> String {
+            format!("keys: {}", keys.join(" + "))
+        }
     }
 
     #[test]
@@ -398,11 +406,11 @@ mod tests {
         ];
         assert_eq!(
             lines(&steps, &Keys),
-            "next: k -C 'my camp' validate, then k -C 'my camp' accept   (dashboard: v, then a)\n      \
+            "next: k -C 'my camp' validate, then k -C 'my camp' accept   (keys: v + a)\n      \
              or: k -C 'my camp' rollback --reason TEXT   (the kernel is slower)\n      \
              or: k -C 'my camp' memory update v2 --set FIELD=VALUE\n      \
              or: k -C 'my camp' rollback --reason \"slower on s64: it's spilling\"\n      \
-             or: fix the kernel, then k -C 'my camp' validate   (dashboard: v)"
+             or: fix the kernel, then k -C 'my camp' validate   (keys: v)"
         );
         assert_eq!(with_lines("done.", &[], &Plain), "done.");
         assert_eq!(
