@@ -11,6 +11,8 @@
 mod cli;
 
 fn main() {
+    // The engine's git children end with kcamp (SIGTERM, so git removes its locks).
+    kcamp_core::campaign::git::on_git_child(kcamp_runner::terminate_with_parent);
     // `exit` flushes stdout, as returning from `main` would.
     std::process::exit(cli::run())
 }

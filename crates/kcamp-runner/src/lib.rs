@@ -23,7 +23,7 @@ pub use artifacts::{
 };
 pub use campaign_run::{CampaignRunOptions, RunReport, run_campaign_cases};
 pub use isolation::{RunOptions, WorkerReuse, run_cases};
-pub use lifeline::{adopt_descendants, exit_when_orphaned};
+pub use lifeline::{adopt_descendants, exit_when_orphaned, terminate_with_parent};
 pub use worker::{WorkerMessage, serve};
 
 use kcamp_core::campaign::Measurer;

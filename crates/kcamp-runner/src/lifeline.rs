@@ -178,13 +178,23 @@ fn carries(pid: u32, needle: &str) -> bool {
 /// everywhere: refuse to start when the parent already died while forking). The signal
 /// follows the thread that spawns, so callers spawn and supervise on one thread.
 pub(crate) fn die_with_parent(command: &mut Command) {
+    end_with_parent(command, libc::SIGKILL);
+}
+
+/// Like [`die_with_parent`], with SIGTERM: for a child that must clean up as it goes (git
+/// removes its lock files), given to the engine for its git children.
+pub fn terminate_with_parent(command: &mut Command) {
+    end_with_parent(command, libc::SIGTERM);
+}
+
+fn end_with_parent(command: &mut Command, signal: libc::c_int) {
     let parent = std::process::id() as libc::pid_t;
     // SAFETY: the closure runs between fork and exec and calls only async-signal-safe
     // functions (prctl, getppid, _exit).
     unsafe {
         command.pre_exec(move || {
             #[cfg(target_os = "linux")]
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, signal) != 0 {
                 return Err(std::io::Error::last_os_error());
             }
             if libc::getppid() != parent {

@@ -83,30 +83,20 @@ fn git(c: &Campaign, args: &[&str]) -> std::result::Result<Output, String> {
     command.output().map_err(|e| format!("running git: {e}"))
 }
 
-/// A git child is sent SIGTERM when kcamp ends, however it ends: a commit must never go on
-/// (and take `index.lock`) after the step that asked for it is gone. SIGTERM, not SIGKILL,
-/// so git removes its lock files on the way out.
+/// What prepares each git child so that it ends with kcamp, however kcamp ends: a commit
+/// must never go on (and take `index.lock`) after the step that asked for it is gone. The
+/// engine has no unsafe code: the binary gives it the runner's `terminate_with_parent`.
+static CHILD_HOOK: std::sync::OnceLock<fn(&mut Command)> = std::sync::OnceLock::new();
+
+/// Set once, at start, what makes a git child end with this process.
+pub fn on_git_child(hook: fn(&mut Command)) {
+    let _ = CHILD_HOOK.set(hook);
+}
+
 fn end_with_this_process(command: &mut Command) {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::unix::process::CommandExt;
-        let parent = std::process::id() as libc::pid_t;
-        // SAFETY: prctl, getppid and raise are async-signal-safe and touch no memory of ours.
-        unsafe {
-            command.pre_exec(move || {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                // The parent may have ended before the prctl took hold.
-                if libc::getppid() != parent {
-                    libc::raise(libc::SIGTERM);
-                }
-                Ok(())
-            });
-        }
+    if let Some(hook) = CHILD_HOOK.get() {
+        hook(command);
     }
-    #[cfg(not(target_os = "linux"))]
-    let _ = command;
 }
 
 /// Whether the campaign is inside a git work tree: `Err` when git cannot answer although a
